@@ -1,0 +1,55 @@
+import type { AnyGame, Fault } from '../core/game.js';
+
+/** One message for a bot: the typed message object, and its encoded form for transports that carry bytes. */
+export interface OutgoingMessage {
+  phase: string;
+  turn: number;
+  /** the message object (what `game.view` returned) — for in-process and human seats */
+  view: unknown;
+  /** the encoded message (the wire dialect's bytes) — for http, stdio, exec */
+  text: string;
+  /** the dialect's content type, for HTTP */
+  contentType: string;
+}
+
+/** What came back from one ask. Transports never throw for a bot's misbehaviour: they return a fault. */
+export type Reply =
+  | { kind: 'text'; text: string; ms: number }
+  | { kind: 'value'; value: unknown; ms: number }
+  | { kind: 'fault'; fault: Fault; ms: number };
+
+/** Where a transport writes what it sent, received and saw, for `--log` and replay transcripts. */
+export type TranscriptSink = (dir: 'send' | 'recv' | 'stderr' | 'note', text: string) => void;
+
+/** What a transport knows about its seat. */
+export interface SeatContext {
+  game: AnyGame;
+  slot: number;
+  players: number;
+  config: Record<string, unknown>;
+  seed: number;
+  /** the seat's display name */
+  name: string;
+  log: TranscriptSink;
+  /** the largest answer accepted, in bytes (default 1 MiB) */
+  maxAnswerBytes: number;
+  /** stderr kept per bot, in bytes (the rest is counted and dropped) */
+  maxStderrBytes: number;
+}
+
+/**
+ * One bot seat's connection. `ask` resolves by its deadline whatever the bot does (a late bot gets a
+ * timeout fault); `close` releases everything (processes killed as a group, sockets closed) and is idempotent.
+ */
+export interface BotTransport {
+  /** 'text' transports read `msg.text` and reply text; 'value' transports read `msg.view` and reply a value */
+  readonly wants: 'text' | 'value';
+  /** prepares the seat (spawns, opens the pool); failures surface as faults on the first ask, never as throws */
+  start(): Promise<void>;
+  ask(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply>;
+  close(): Promise<void>;
+}
+
+/** Defaults for answer and stderr caps. */
+export const DEFAULT_MAX_ANSWER_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_STDERR_BYTES = 64 * 1024;

@@ -1,0 +1,120 @@
+import type { ConfigValues } from './config.js';
+import { MatchEngine, type TurnRecord } from './engine.js';
+import { ReplayMismatchError } from './errors.js';
+import type { AnyGame, Fault, Outcome } from './game.js';
+
+/** The replay format tag; bump the number when the shape changes incompatibly. */
+export const REPLAY_FORMAT = 'botarena-replay/1';
+
+/** A seat as recorded: display name and the bot spec that played it. */
+export interface ReplaySeat {
+  slot: number;
+  name: string;
+  bot: string;
+}
+
+/** One raw message to or from a bot, with its time since the match started. */
+export interface TranscriptEntry {
+  /** 'send' arena→bot, 'recv' bot→arena, 'stderr' the bot's stderr, 'note' what the transport saw (exit, timeout…) */
+  dir: 'send' | 'recv' | 'stderr' | 'note';
+  /** ms since the match started */
+  t: number;
+  text: string;
+}
+
+/** The result block of a replay: the outcome plus each slot's first fault. */
+export interface ReplayResult extends Outcome {
+  winner: number | null;
+  draw: boolean;
+  faults: (({ turn: number } & Fault) | null)[];
+}
+
+/** A complete, exact record of a match; frames are rebuilt by re-running the rules. */
+export interface Replay {
+  format: typeof REPLAY_FORMAT;
+  engineVersion: string;
+  game: string;
+  config: ConfigValues;
+  seed: number;
+  matchId: string;
+  seats: ReplaySeat[];
+  timeouts: { initMs: number; turnMs: number };
+  turns: TurnRecord[];
+  result: ReplayResult;
+  durationMs?: number;
+  /** per slot, the raw messages, when logging was on */
+  transcripts?: TranscriptEntry[][];
+}
+
+/** The winner (the only slot ranked 1) or null, and whether everyone tied. */
+export function summarise(outcome: Outcome): { winner: number | null; draw: boolean } {
+  const firsts = outcome.ranks.flatMap((r, slot) => (r === 1 ? [slot] : []));
+  return {
+    winner: firsts.length === 1 ? firsts[0]! : null,
+    draw: outcome.ranks.length > 1 && outcome.ranks.every((r) => r === outcome.ranks[0]),
+  };
+}
+
+/** Checks a parsed JSON value has the replay shape; throws a sentence naming the first wrong field. */
+export function assertReplayShape(value: unknown): asserts value is Replay {
+  const r = value as Partial<Replay> | null;
+  const fail = (what: string): never => {
+    throw new ReplayMismatchError(`not a Botarena replay: ${what}`, null);
+  };
+  if (!r || typeof r !== 'object') fail('expected a JSON object');
+  if (r!.format !== REPLAY_FORMAT) fail(`"format" is ${JSON.stringify(r!.format)}, expected "${REPLAY_FORMAT}"`);
+  if (typeof r!.game !== 'string') fail('"game" must be a string');
+  if (typeof r!.seed !== 'number') fail('"seed" must be a number');
+  if (!Array.isArray(r!.seats)) fail('"seats" must be an array');
+  if (!Array.isArray(r!.turns)) fail('"turns" must be an array');
+  if (!r!.result || !Array.isArray(r!.result.ranks)) fail('"result.ranks" must be an array');
+}
+
+/**
+ * Re-runs a replay's rules with its recorded moves and checks every step: the same seats asked,
+ * every recorded action still legal, the same state fingerprint after each step, and the same result.
+ * Returns the rebuilt engine; throws ReplayMismatchError naming the first turn that differs.
+ * `onStep` sees each state as it is rebuilt (for playback).
+ */
+export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: MatchEngine, record: TurnRecord) => void): MatchEngine {
+  if (replay.game !== game.id) throw new ReplayMismatchError(`replay is for game "${replay.game}", not "${game.id}"`, null);
+  const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
+  replay.turns.forEach((rec, i) => {
+    const where = `turn ${rec.turn} (step ${i + 1} of ${replay.turns.length})`;
+    const d = engine.decision();
+    if (!d) throw new ReplayMismatchError(`${where}: the game was already over, but the replay goes on`, rec.turn);
+    if (d.phase !== rec.phase || d.turn !== rec.turn || d.seats.join(',') !== rec.moves.map((m) => m.slot).join(',')) {
+      throw new ReplayMismatchError(
+        `${where}: the rules ask ${d.phase} turn ${d.turn} of seats [${d.seats}], the replay has ${rec.phase} turn ${rec.turn} of seats [${rec.moves.map((m) => m.slot)}]`,
+        rec.turn,
+      );
+    }
+    const moves = rec.moves.map((m) => {
+      if (m.fault) return { slot: m.slot, fault: m.fault, ms: m.ms };
+      const judged = engine.judge(m.slot, d.phase, { ok: true, action: m.action });
+      if (judged.fault) {
+        throw new ReplayMismatchError(`${where}: slot ${m.slot}'s recorded action ${JSON.stringify(m.action)} is illegal: ${judged.fault.detail}`, rec.turn);
+      }
+      return { ...judged, ms: m.ms };
+    });
+    const rebuilt = engine.commit(d, moves);
+    if (rebuilt.hash !== rec.hash) {
+      throw new ReplayMismatchError(`${where}: the state after this step differs (recorded ${rec.hash}, rebuilt ${rebuilt.hash})`, rec.turn);
+    }
+    onStep?.(engine, rebuilt);
+  });
+  if (engine.decision()) {
+    throw new ReplayMismatchError(`the replay ends after turn ${engine.lastTurn()}, but the game is not over`, null);
+  }
+  const outcome = engine.outcome();
+  const same =
+    JSON.stringify(outcome.ranks) === JSON.stringify(replay.result.ranks) &&
+    JSON.stringify(outcome.scores) === JSON.stringify(replay.result.scores);
+  if (!same) {
+    throw new ReplayMismatchError(
+      `the result differs: recorded ranks ${JSON.stringify(replay.result.ranks)} scores ${JSON.stringify(replay.result.scores)}, rebuilt ranks ${JSON.stringify(outcome.ranks)} scores ${JSON.stringify(outcome.scores)}`,
+      null,
+    );
+  }
+  return engine;
+}
