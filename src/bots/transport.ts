@@ -4,12 +4,14 @@ import type { AnyGame, Fault } from '../core/game.js';
 export interface OutgoingMessage {
   phase: string;
   turn: number;
-  /** the message object (what `game.view` returned) — for in-process and human seats */
+  /** the message object (what `game.view` returned); filled for 'value' transports (in-process, human) */
   view: unknown;
-  /** the encoded message (the wire dialect's bytes) — for http, stdio, exec */
+  /** the encoded message (the wire dialect's bytes); filled for 'text' transports (http, stdio, exec) */
   text: string;
   /** the dialect's content type, for HTTP */
   contentType: string;
+  /** for interactive seats: why an answer would not be accepted here (null when it would), so a person can retry */
+  validate?: (answer: unknown) => string | null;
 }
 
 /** What came back from one ask. Transports never throw for a bot's misbehaviour: they return a fault. */

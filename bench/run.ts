@@ -1,0 +1,9 @@
+// `npm run bench`: prints every benchmark table. Copy the figures into bench/RESULTS.md with the machine.
+import { cpus, totalmem } from 'node:os';
+import { benchEngine } from './engine.bench.js';
+import { printTable } from './stats.js';
+import { benchTransports } from './transport.bench.js';
+
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
+printTable('Engine: whole games, random vs random', await benchEngine());
+printTable('Transport overhead per message round trip', await benchTransports());

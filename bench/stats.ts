@@ -1,0 +1,17 @@
+/** Percentile (0..100) of a list of numbers, nearest rank. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank]!;
+}
+
+/** Prints rows as an aligned table with a header. */
+export function printTable(title: string, rows: (string | number)[][]): void {
+  const cells = rows.map((r) => r.map(String));
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const line = (r: string[]) => '| ' + r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ') + ' |';
+  console.log(`\n${title}\n`);
+  console.log(line(cells[0]!));
+  console.log('|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|');
+  for (const r of cells.slice(1)) console.log(line(r));
+}

@@ -1,0 +1,228 @@
+import { randomInt } from 'node:crypto';
+import { MatchEngine, type TurnRecord } from '../core/engine.js';
+import { UsageError } from '../core/errors.js';
+import { getDialect, type AnyGame, type Decision, type Fault, type Move, type WireDialect } from '../core/game.js';
+import { REPLAY_FORMAT, summarise, type Replay, type TranscriptEntry } from '../core/replay.js';
+import { ENGINE_VERSION } from '../core/version.js';
+import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, defaultBotName, parseBotSpec } from '../bots/index.js';
+import type { BotSpec, BotTransport, OutgoingMessage, Reply } from '../bots/index.js';
+import { getGame } from '../games/index.js';
+
+/** One seat of a match: a bot spec (`stdio:python3 bot.py`, `random`, `http://…`) and an optional display name. */
+export interface SeatOptions {
+  bot: string;
+  name?: string;
+}
+
+/** What a match needs; everything but the game and the seats has a default. */
+export interface RunMatchOptions {
+  game: AnyGame | string;
+  seats: SeatOptions[];
+  config?: Record<string, unknown>;
+  /** 32-bit match seed; random when absent (and recorded) */
+  seed?: number;
+  /** the wire's game id; defaults to the seed */
+  matchId?: string;
+  /** per-answer deadlines; default the game's */
+  timeouts?: { initMs?: number; turnMs?: number };
+  /** keep every raw message in the replay */
+  transcripts?: boolean;
+  maxAnswerBytes?: number;
+  maxStderrBytes?: number;
+  signal?: AbortSignal;
+  onEvent?: (event: MatchEvent) => void;
+}
+
+/** What a live viewer sees. `state` is the engine's own: read it, never change it. */
+export type MatchEvent =
+  | { type: 'started'; game: string; seed: number; seats: { slot: number; name: string; bot: string }[] }
+  | { type: 'frame'; record: TurnRecord; state: unknown }
+  | { type: 'fault'; slot: number; turn: number; fault: Fault }
+  | { type: 'message'; slot: number; entry: TranscriptEntry }
+  | { type: 'finished'; replay: Replay };
+
+/** Answer-time figures for one seat, in ms. */
+export interface SeatTiming {
+  answers: number;
+  medianMs: number | null;
+  worstMs: number | null;
+}
+
+/** A finished match: its replay (with the result), per-seat timing, and the final state (for rendering). */
+export interface MatchReport {
+  replay: Replay;
+  timing: SeatTiming[];
+  state: unknown;
+}
+
+/** Raised when the match was cancelled through its signal; every bot has been shut down by then. */
+export class MatchCancelledError extends Error {
+  override name = 'MatchCancelledError';
+}
+
+interface Seat {
+  slot: number;
+  name: string;
+  spec: BotSpec;
+  transport: BotTransport;
+  dialect: WireDialect<unknown, unknown>;
+  transcript: TranscriptEntry[];
+  log: (dir: TranscriptEntry['dir'], text: string) => void;
+}
+
+/**
+ * Runs one match to the end: opens every seat, asks the seats the rules name (in parallel when
+ * several), turns every failure into a fault the rules judge, records the replay, and always shuts
+ * every bot down, whatever happens.
+ */
+export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
+  const game = typeof opts.game === 'string' ? getGame(opts.game) : opts.game;
+  const seed = opts.seed ?? randomInt(0, 2 ** 32 - 1);
+  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new UsageError(`seed must be an integer in 0..4294967295, got ${seed}`);
+  const engine = new MatchEngine(game, { config: opts.config ?? {}, seed, players: opts.seats.length });
+  const matchId = opts.matchId ?? String(seed);
+  const timeouts = { initMs: opts.timeouts?.initMs ?? game.timeouts.initMs, turnMs: opts.timeouts?.turnMs ?? game.timeouts.turnMs };
+  const specs = opts.seats.map((s) => parseBotSpec(s.bot, game));
+  const names = seatNames(opts.seats, specs);
+  const emit = opts.onEvent ?? (() => {});
+  const t0 = performance.now();
+
+  const seats: Seat[] = specs.map((spec, slot) => {
+    const transcript: TranscriptEntry[] = [];
+    const log = (dir: TranscriptEntry['dir'], text: string) => {
+      const entry = { dir, t: round(performance.now() - t0), text };
+      if (opts.transcripts) transcript.push(entry);
+      emit({ type: 'message', slot, entry });
+    };
+    const ctx = {
+      game,
+      slot,
+      players: specs.length,
+      config: engine.config,
+      seed,
+      name: names[slot]!,
+      log,
+      maxAnswerBytes: opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
+      maxStderrBytes: opts.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES,
+    };
+    const dialect = getDialect(game, spec.transport === 'builtin' || spec.transport === 'human' ? 'json' : spec.dialect);
+    return { slot, name: names[slot]!, spec, transport: createTransport(spec, ctx), dialect, transcript, log };
+  });
+
+  const abort = new AbortController();
+  const onAbort = () => abort.abort();
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await Promise.all(seats.map((s) => s.transport.start()));
+    emit({ type: 'started', game: game.id, seed, seats: seats.map((s) => ({ slot: s.slot, name: s.name, bot: s.spec.raw })) });
+    for (let d = engine.decision(); d; d = engine.decision()) {
+      if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${d.turn}`);
+      const decision = d;
+      const moves = await Promise.all(decision.seats.map((slot) => askSeat(seats[slot]!, decision)));
+      if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${decision.turn}`);
+      for (const m of moves) if (m.fault) emit({ type: 'fault', slot: m.slot, turn: decision.turn, fault: m.fault });
+      const record = engine.commit(decision, moves);
+      emit({ type: 'frame', record, state: engine.state });
+    }
+  } finally {
+    opts.signal?.removeEventListener('abort', onAbort);
+    await Promise.all(seats.map((s) => s.transport.close().catch(() => {})));
+  }
+
+  const outcome = engine.outcome();
+  const replay: Replay = {
+    format: REPLAY_FORMAT,
+    engineVersion: ENGINE_VERSION,
+    game: game.id,
+    config: engine.config,
+    seed,
+    matchId,
+    seats: seats.map((s) => ({ slot: s.slot, name: s.name, bot: s.spec.raw })),
+    timeouts,
+    turns: engine.records,
+    result: { ...outcome, ...summarise(outcome), faults: engine.faults },
+    durationMs: round(performance.now() - t0),
+  };
+  if (opts.transcripts) replay.transcripts = seats.map((s) => s.transcript);
+  emit({ type: 'finished', replay });
+  return { replay, timing: seats.map((s) => timingOf(engine.records, s.slot)), state: engine.state };
+
+  async function askSeat(seat: Seat, decision: Decision): Promise<Move<unknown> & { ms: number }> {
+    const { slot } = seat;
+    const ctx = { phase: decision.phase, matchId, names };
+    const msg: OutgoingMessage = {
+      phase: decision.phase,
+      turn: decision.turn,
+      view: null,
+      text: '',
+      contentType: seat.dialect.contentType,
+    };
+    if (seat.transport.wants === 'text') {
+      msg.text = seat.dialect.encode(engine.state, slot, ctx);
+    } else {
+      msg.view = engine.view(slot, ctx);
+      msg.validate = (answer) => {
+        const judged = engine.judge(slot, decision.phase, game.parseAnswer(answer, engine.state, slot, decision.phase));
+        return judged.fault ? judged.fault.detail : null;
+      };
+      // In-process seats exchange objects, not bytes: they are written out only when a transcript is wanted.
+      if (opts.transcripts) seat.log('send', JSON.stringify(msg.view));
+    }
+    const deadline = decision.phase === 'init' ? timeouts.initMs : timeouts.turnMs;
+    const asked = seat.transport.ask(msg, deadline, abort.signal);
+    // People have no deadline; every program does.
+    const reply = seat.spec.transport === 'human' ? await asked : await withBackstop(asked, deadline);
+    const ms = round(reply.ms);
+    if (reply.kind === 'fault') return { slot, fault: reply.fault, ms };
+    if (reply.kind === 'value' && opts.transcripts) seat.log('recv', JSON.stringify(reply.value) ?? 'undefined');
+    const parsed =
+      reply.kind === 'text'
+        ? seat.dialect.decode(reply.text, engine.state, slot, decision.phase)
+        : game.parseAnswer(reply.value, engine.state, slot, decision.phase);
+    return { ...engine.judge(slot, decision.phase, parsed), ms };
+  }
+}
+
+/**
+ * Guards against a transport that breaks its promise to answer by the deadline: after the deadline and
+ * a grace second, the seat gets a timeout anyway and the match goes on.
+ */
+async function withBackstop(pending: Promise<Reply>, deadlineMs: number): Promise<Reply> {
+  let timer: NodeJS.Timeout | undefined;
+  const backstop = new Promise<Reply>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ kind: 'fault', fault: { kind: 'timeout', detail: `no answer within ${deadlineMs} ms` }, ms: deadlineMs }),
+      deadlineMs + 1000,
+    );
+  });
+  try {
+    return await Promise.race([pending.catch((err: unknown) => transportBug(err)), backstop]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function transportBug(err: unknown): Reply {
+  return { kind: 'fault', fault: { kind: 'transport', detail: `transport error: ${err instanceof Error ? err.message : String(err)}` }, ms: 0 };
+}
+
+/** Display names: given names win; otherwise the spec's default, made unique with the slot number. */
+function seatNames(seats: SeatOptions[], specs: BotSpec[]): string[] {
+  const base = specs.map((spec, i) => seats[i]!.name ?? defaultBotName(spec));
+  return base.map((n, i) => (seats[i]!.name === undefined && base.filter((o) => o === n).length > 1 ? `${n}#${i}` : n));
+}
+
+function timingOf(records: TurnRecord[], slot: number): SeatTiming {
+  const times = records
+    .filter((r) => r.phase !== 'init')
+    .flatMap((r) => r.moves.filter((m) => m.slot === slot && m.ms !== undefined).map((m) => m.ms!))
+    .sort((a, b) => a - b);
+  if (!times.length) return { answers: 0, medianMs: null, worstMs: null };
+  const mid = times.length >> 1;
+  const median = times.length % 2 ? times[mid]! : (times[mid - 1]! + times[mid]!) / 2;
+  return { answers: times.length, medianMs: round(median), worstMs: times[times.length - 1]! };
+}
+
+function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
+}

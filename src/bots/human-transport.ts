@@ -1,0 +1,85 @@
+import { createInterface, type Interface } from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
+
+/**
+ * A person at the terminal: shows the position, reads a move, and asks again after a typo or an
+ * illegal move. People have no deadline. Prompts go to stderr so `--json` output stays clean.
+ */
+export class HumanTransport implements BotTransport {
+  readonly wants = 'value' as const;
+  private rl: Interface | null = null;
+  private lines: string[] = [];
+  private waiting: ((line: string | null) => void) | null = null;
+  private ended = false;
+
+  constructor(
+    private readonly ctx: SeatContext,
+    private readonly input: Readable = process.stdin,
+    private readonly output: Writable = process.stderr,
+  ) {}
+
+  async start(): Promise<void> {
+    this.rl = createInterface({ input: this.input, terminal: false });
+    this.rl.on('line', (line) => {
+      if (this.waiting) {
+        const w = this.waiting;
+        this.waiting = null;
+        w(line);
+      } else this.lines.push(line);
+    });
+    this.rl.on('close', () => {
+      this.ended = true;
+      this.waiting?.(null);
+      this.waiting = null;
+    });
+  }
+
+  private nextLine(): Promise<string | null> {
+    if (this.lines.length) return Promise.resolve(this.lines.shift()!);
+    if (this.ended) return Promise.resolve(null);
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  async ask(msg: OutgoingMessage, _timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
+    const t0 = performance.now();
+    const onAbort = () => {
+      const w = this.waiting;
+      this.waiting = null;
+      w?.(null);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await this.askPerson(msg, t0, signal);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private async askPerson(msg: OutgoingMessage, t0: number, signal?: AbortSignal): Promise<Reply> {
+    const human = this.ctx.game.human;
+    if (msg.phase === 'init') return { kind: 'value', value: { name: this.ctx.name }, ms: 0 };
+    if (!human) {
+      return { kind: 'fault', fault: { kind: 'transport', detail: `${this.ctx.game.id} cannot be played by a human at the terminal` }, ms: 0 };
+    }
+    this.output.write(`\n${this.ctx.name} (slot ${this.ctx.slot}), turn ${msg.turn}\n${human.prompt(msg.view, msg.phase)} `);
+    for (;;) {
+      const line = await this.nextLine();
+      if (signal?.aborted) return { kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: performance.now() - t0 };
+      if (line === null) {
+        return { kind: 'fault', fault: { kind: 'crash', detail: 'the terminal input closed before a move was entered' }, ms: performance.now() - t0 };
+      }
+      const read = human.parse(line.trim(), msg.view, msg.phase);
+      const problem = 'error' in read ? read.error : (msg.validate?.(read.answer) ?? null);
+      if (problem === null && 'answer' in read) {
+        return { kind: 'value', value: read.answer, ms: performance.now() - t0 };
+      }
+      this.output.write(`${problem} — try again: `);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.rl?.close();
+    this.rl = null;
+  }
+}

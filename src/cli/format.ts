@@ -1,0 +1,54 @@
+import type { AnyGame } from '../core/game.js';
+import type { Replay, TranscriptEntry } from '../core/replay.js';
+import type { SeatTiming } from '../arena/run-match.js';
+
+/** Left-aligned text table; the first row is the header. */
+export function table(rows: (string | number)[][]): string {
+  const cells = rows.map((r) => r.map(String));
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
+  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+}
+
+/** A duration for people: µs under 1 ms, ms under 10 s, seconds above. */
+export function formatMs(ms: number | null): string {
+  if (ms === null) return '-';
+  if (ms < 1) return `${Math.round(ms * 1000)}µs`;
+  if (ms < 10_000) return `${ms < 100 ? ms.toFixed(1) : Math.round(ms)}ms`;
+  return `${(ms / 1000).toFixed(1)}s`;
+}
+
+/** The readable end-of-match summary: who won and why, then one row per seat with timing and fault. */
+export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]): string {
+  const r = replay.result;
+  const headline = r.draw ? 'Draw' : r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : 'Result';
+  const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault']];
+  replay.seats.forEach((s, i) => {
+    const f = r.faults[i];
+    const label = game.seatLabel ? ` ${game.seatLabel(i)}` : '';
+    rows.push([
+      `${i}${label}`,
+      s.name,
+      s.bot,
+      r.ranks[i]!,
+      ...(r.scores ? [r.scores[i]!] : []),
+      timing[i]!.answers,
+      formatMs(timing[i]!.medianMs),
+      formatMs(timing[i]!.worstMs),
+      f ? `turn ${f.turn}: ${f.kind}: ${f.detail}` : '-',
+    ]);
+  });
+  return `${headline} — ${r.reason}\n\n${table(rows)}`;
+}
+
+/** The match header line: game, seed, turns and duration. */
+export function matchHeader(replay: Replay): string {
+  const last = replay.turns.length ? replay.turns[replay.turns.length - 1]!.turn : 0;
+  return `${replay.game} · seed ${replay.seed} · ${last} turns · ${formatMs(replay.durationMs ?? null)}`;
+}
+
+/** One bot's full log: every message sent and received, with its time since the match started. */
+export function transcriptText(name: string, slot: number, entries: TranscriptEntry[]): string {
+  const arrow = { send: '→', recv: '←', stderr: '!', note: '·' } as const;
+  const lines = entries.map((e) => `  ${formatMs(e.t).padStart(8)} ${arrow[e.dir]} ${e.dir === 'stderr' ? e.text.replace(/\n$/, '').replace(/\n/g, '\n' + ' '.repeat(13)) : e.text}`);
+  return `── ${name} (slot ${slot}) ── ${entries.length} entries\n${lines.join('\n')}`;
+}

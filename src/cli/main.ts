@@ -1,0 +1,44 @@
+import { Command, CommanderError } from 'commander';
+import { UsageError } from '../core/errors.js';
+import { ENGINE_VERSION } from '../core/version.js';
+import { BOT_SPEC_HELP } from '../bots/spec.js';
+import { registerGames } from './games-command.js';
+import { registerPlay } from './play-command.js';
+import { registerReplay } from './replay-command.js';
+
+/** Builds the `botarena` command line. */
+export function buildProgram(): Command {
+  const program = new Command('botarena')
+    .description('Botarena: fair, timed, replayable matches between game-playing bots written in any language')
+    .version(ENGINE_VERSION)
+    .showSuggestionAfterError()
+    .addHelpText('after', `\n${BOT_SPEC_HELP}\n\nexamples:\n  botarena play tictactoe random minimax\n  botarena play connect4 "stdio:python3 my_bot.py" minimax --seed 7 --log\n  botarena replay verify match.json`);
+  registerPlay(program);
+  registerGames(program);
+  registerReplay(program);
+  program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
+  program.exitOverride();
+  for (const c of program.commands) c.exitOverride();
+  return program;
+}
+
+/** Runs the CLI: usage errors print a clear message and exit 2; a finished match exits 0 whoever won. */
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Commander has printed its message already; help and version are not errors.
+      process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0 ? 0 : 2;
+      return;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`botarena: ${err.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`botarena: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = 70;
+  }
+}

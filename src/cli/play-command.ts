@@ -1,0 +1,119 @@
+import type { Command } from 'commander';
+import { MatchCancelledError, runMatch, type MatchEvent, type MatchReport } from '../arena/run-match.js';
+import { UsageError } from '../core/errors.js';
+import type { Replay } from '../core/replay.js';
+import { getGame } from '../games/index.js';
+import { matchHeader, matchSummary, transcriptText } from './format.js';
+import { collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { writeReplay } from './replay-file.js';
+
+interface PlayOptions {
+  seed?: number;
+  set?: Record<string, string>;
+  timeout?: number;
+  initTimeout?: number;
+  name?: Record<string, string>;
+  replay?: string;
+  log?: boolean;
+  watch?: boolean;
+  json?: boolean;
+}
+
+/** `botarena play <game> <bot> <bot>…`: one match, a readable summary (or one JSON result). */
+export function registerPlay(program: Command): void {
+  program
+    .command('play')
+    .description('run one match between bots and print who won and why')
+    .argument('<game>', 'game id (see `botarena games`)')
+    .argument('<bots...>', 'one bot spec per seat, in slot order (see "bot specs" below)')
+    .option('--seed <n>', 'match seed (0..4294967295); random when absent, always printed', parseNonNegativeInt('--seed', 0xffffffff))
+    .option('--set <key=value>', 'game config, repeatable (see `botarena games`)', collectKeyValue('--set'))
+    .option('--timeout <ms>', 'deadline per turn answer (default: the game\'s)', parsePositiveInt('--timeout'))
+    .option('--init-timeout <ms>', 'deadline for the init answer (default: the game\'s)', parsePositiveInt('--init-timeout'))
+    .option('--name <slot=name>', 'display name of a seat, repeatable', collectKeyValue('--name'))
+    .option('--replay <file>', 'write the replay to FILE (.gz to compress)')
+    .option('--log', 'print every message sent and received, per bot, with timing (and keep them in the replay)')
+    .option('--watch', 'print the board after every turn')
+    .option('--json', 'print exactly one JSON result on stdout')
+    .action(async (gameId: string, bots: string[], o: PlayOptions) => {
+      const game = getGame(gameId);
+      const names = seatNames(o.name ?? {}, bots.length);
+      const out = o.json ? process.stderr : process.stdout;
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.once('SIGINT', onSigint);
+      const onEvent = (e: MatchEvent) => {
+        if (!o.watch) return;
+        if (e.type === 'started') out.write(`${game.id} · seed ${e.seed} · ${e.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}\n`);
+        if (e.type === 'frame') {
+          const moves = e.record.moves.map((m) => `${names[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`);
+          out.write(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.render(e.state)}\n`);
+        }
+      };
+      let report: MatchReport;
+      try {
+        report = await runMatch({
+          game,
+          seats: bots.map((bot, i) => ({ bot, name: names[i] })),
+          config: o.set ?? {},
+          seed: o.seed,
+          timeouts: { initMs: o.initTimeout, turnMs: o.timeout },
+          transcripts: !!o.log,
+          signal: controller.signal,
+          onEvent,
+        });
+      } catch (err) {
+        if (err instanceof MatchCancelledError) {
+          process.stderr.write(`${err.message}; every bot was stopped\n`);
+          process.exitCode = 130;
+          return;
+        }
+        throw err;
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
+      const { replay, timing, state } = report;
+      if (o.replay) writeReplay(o.replay, replay);
+      if (o.log && replay.transcripts) {
+        out.write(replay.transcripts.map((t, slot) => transcriptText(replay.seats[slot]!.name, slot, t)).join('\n\n') + '\n\n');
+      }
+      if (o.json) {
+        process.stdout.write(JSON.stringify(jsonResult(replay)) + '\n');
+        return;
+      }
+      out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing)}\n`);
+      if (o.replay) out.write(`\nreplay written to ${o.replay}\n`);
+    });
+}
+
+/** The `--json` result: exactly the documented shape. */
+export function jsonResult(replay: Replay) {
+  const r = replay.result;
+  return {
+    game: replay.game,
+    seed: replay.seed,
+    turns: replay.turns.length ? replay.turns[replay.turns.length - 1]!.turn : 0,
+    winner: r.winner,
+    draw: r.draw,
+    players: replay.seats.map((s, i) => ({
+      slot: i,
+      name: s.name,
+      bot: s.bot,
+      rank: r.ranks[i]!,
+      score: r.scores ? r.scores[i]! : null,
+      fault: r.faults[i] ? { turn: r.faults[i]!.turn, kind: r.faults[i]!.kind, detail: r.faults[i]!.detail } : null,
+    })),
+    durationMs: replay.durationMs ?? null,
+  };
+}
+
+function seatNames(given: Record<string, string>, seats: number): (string | undefined)[] {
+  const names: (string | undefined)[] = Array.from({ length: seats }, () => undefined);
+  for (const [slot, name] of Object.entries(given)) {
+    const i = Number(slot);
+    if (!/^\d+$/.test(slot) || i >= seats) throw new UsageError(`--name ${slot}=${name}: the slot must be 0..${seats - 1}`);
+    if (!name.trim()) throw new UsageError(`--name ${slot}=: the name is empty`);
+    names[i] = name;
+  }
+  return names;
+}

@@ -1,0 +1,83 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { resolveConfig } from './config.js';
+import { UsageError } from './errors.js';
+import { ranksFromScores } from './game.js';
+import { fingerprint } from './hash.js';
+import { deriveSeed, rngCreate, rngInt, rngShuffle } from './rng.js';
+import { ENGINE_VERSION } from './version.js';
+
+describe('seeded RNG', () => {
+  it('gives the same sequence for the same seed and a different one for another seed', () => {
+    const draw = (seed: number) => {
+      const s = rngCreate(seed);
+      return Array.from({ length: 20 }, () => rngInt(s, 0, 1000));
+    };
+    assert.deepEqual(draw(42), draw(42));
+    assert.notDeepEqual(draw(42), draw(43));
+  });
+
+  it('resumes exactly from a serialised state', () => {
+    const s = rngCreate(7);
+    for (let i = 0; i < 5; i++) rngInt(s, 1, 99);
+    const saved = JSON.parse(JSON.stringify(s));
+    const a = Array.from({ length: 10 }, () => rngInt(s, 1, 99));
+    const b = Array.from({ length: 10 }, () => rngInt(saved, 1, 99));
+    assert.deepEqual(a, b);
+  });
+
+  it('stays within bounds and covers them', () => {
+    const s = rngCreate(1);
+    const seen = new Set<number>();
+    for (let i = 0; i < 2000; i++) {
+      const v = rngInt(s, 1, 6);
+      assert.ok(v >= 1 && v <= 6);
+      seen.add(v);
+    }
+    assert.equal(seen.size, 6);
+    assert.deepEqual([...rngShuffle(rngCreate(3), [1, 2, 3, 4, 5])].sort(), [1, 2, 3, 4, 5]);
+  });
+
+  it('derives distinct per-seat seeds', () => {
+    assert.notEqual(deriveSeed(5, 'a:0'), deriveSeed(5, 'a:1'));
+    assert.equal(deriveSeed(5, 'a:0'), deriveSeed(5, 'a:0'));
+  });
+});
+
+describe('config', () => {
+  const spec = {
+    width: { type: 'int', default: 10, min: 1, max: 100, description: 'grid width' },
+    fast: { type: 'bool', default: false, description: 'x' },
+    mode: { type: 'string', default: 'a', choices: ['a', 'b'], description: 'y' },
+  } as const;
+
+  it('fills defaults and parses --set strings', () => {
+    assert.deepEqual(resolveConfig('g', spec), { width: 10, fast: false, mode: 'a' });
+    assert.deepEqual(resolveConfig('g', spec, { width: '12', fast: 'true', mode: 'b' }), { width: 12, fast: true, mode: 'b' });
+  });
+
+  it('names the key and what was expected on a bad value', () => {
+    assert.throws(() => resolveConfig('g', spec, { width: '0' }), (e: Error) => e instanceof UsageError && /config "width" of g must be an integer in 1..100, got "0"/.test(e.message));
+    assert.throws(() => resolveConfig('g', spec, { width: '1.5' }), /must be an integer/);
+    assert.throws(() => resolveConfig('g', spec, { mode: 'c' }), /must be one of a, b/);
+    assert.throws(() => resolveConfig('g', spec, { nope: '1' }), /unknown config key "nope" for g; known keys: width, fast, mode/);
+    assert.throws(() => resolveConfig('g', {}, { nope: '1' }), /this game has no config keys/);
+  });
+});
+
+describe('results and fingerprints', () => {
+  it('ranks equal scores together', () => {
+    assert.deepEqual(ranksFromScores([3, 5, 3, 1]), [2, 1, 2, 4]);
+  });
+
+  it('fingerprints change with the value', () => {
+    assert.equal(fingerprint({ a: [1, 2] }), fingerprint({ a: [1, 2] }));
+    assert.notEqual(fingerprint({ a: [1, 2] }), fingerprint({ a: [2, 1] }));
+  });
+
+  it('the engine version matches package.json', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    assert.equal(ENGINE_VERSION, pkg.version);
+  });
+});

@@ -1,0 +1,86 @@
+import type { Decision, Move, Outcome, Parsed } from '../../core/game.js';
+
+/**
+ * What every two-player botsarena board game shares: sequential inits in slot order whose answers are
+ * ignored, then alternating play turns where any fault forfeits the game.
+ */
+export interface DuelState {
+  /** inits still to send (2, 1, 0) */
+  initsLeft: number;
+  /** moves played so far */
+  moves: number;
+  /** whose turn it is (0 = X, 1 = O) */
+  toPlay: number;
+  /** the winner by the board, or null */
+  winner: number | null;
+  /** a sentence on how the board ended the game (line, full board) */
+  ending: string | null;
+  /** the forfeit that ended the game, if any */
+  forfeit: { slot: number; turn: number; kind: string; detail: string } | null;
+}
+
+/** The marks of the two slots: slot 0 is X and moves first. */
+export const MARKS = ['X', 'O'] as const;
+
+/** A fresh duel bookkeeping block. */
+export function newDuel(): DuelState {
+  return { initsLeft: 2, moves: 0, toPlay: 0, winner: null, ending: null, forfeit: null };
+}
+
+/** Who is asked next: the inits one seat at a time, then the player to move; null when the game is over. */
+export function duelNext(s: DuelState): Decision | null {
+  if (s.initsLeft > 0) return { phase: 'init', seats: [2 - s.initsLeft], turn: 0 };
+  if (s.winner !== null || s.ending !== null || s.forfeit) return null;
+  return { phase: 'play', seats: [s.toPlay], turn: s.moves + 1 };
+}
+
+/**
+ * Applies the bookkeeping part of a step. Returns the action to play on the board, or null when
+ * there is nothing to play (an init, or a forfeit that has ended the game).
+ */
+export function duelStep<A>(s: DuelState, moves: Move<A>[], phase: string): A | null {
+  const m = moves[0]!;
+  if (phase === 'init') {
+    s.initsLeft--; // init answers and init failures are ignored
+    return null;
+  }
+  if (m.fault) {
+    s.forfeit = { slot: m.slot, turn: s.moves + 1, kind: m.fault.kind, detail: m.fault.detail };
+    return null;
+  }
+  s.moves++;
+  s.toPlay = 1 - s.toPlay;
+  return m.action;
+}
+
+/** The outcome: the board's winner, a forfeit, or a draw, with the reason in words. */
+export function duelOutcome(s: DuelState): Outcome {
+  if (s.forfeit) {
+    const f = s.forfeit;
+    const winner = 1 - f.slot;
+    return {
+      ranks: winner === 0 ? [1, 2] : [2, 1],
+      scores: winner === 0 ? [1, 0] : [0, 1],
+      reason: `${MARKS[winner]} wins: ${MARKS[f.slot]} forfeited on turn ${f.turn} (${f.kind}: ${f.detail})`,
+    };
+  }
+  if (s.winner !== null) {
+    return { ranks: s.winner === 0 ? [1, 2] : [2, 1], scores: s.winner === 0 ? [1, 0] : [0, 1], reason: `${MARKS[s.winner]} wins: ${s.ending}` };
+  }
+  return { ranks: [1, 1], scores: [0.5, 0.5], reason: `draw: ${s.ending ?? 'the game ended'}` };
+}
+
+/**
+ * Reads a botsarena answer object at play time: it must be a JSON object with a `play` key (extra keys
+ * are ignored). Returns the `play` value, or the fault for a missing one. Init answers are all accepted.
+ */
+export function readPlay(answer: unknown, phase: string): { init: true } | { play: unknown } | Parsed<never> {
+  if (phase === 'init') return { init: true };
+  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
+    return { ok: false, kind: 'bad-answer', detail: `expected a JSON object like {"play": …}, got ${JSON.stringify(answer) ?? 'nothing'}` };
+  }
+  if (!('play' in answer)) {
+    return { ok: false, kind: 'bad-answer', detail: `the answer has no "play" field: ${JSON.stringify(answer).slice(0, 120)}` };
+  }
+  return { play: (answer as { play: unknown }).play };
+}

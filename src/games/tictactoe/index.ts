@@ -1,0 +1,30 @@
+import { defineGame } from '../../core/game.js';
+import { duelNext, duelOutcome, MARKS } from '../botsarena/duel.js';
+import { bots } from './bots.js';
+import { human } from './human.js';
+import { renderBoard } from './render.js';
+import { apply, check, setup, type CellKey, type TicTacToeState } from './rules.js';
+import { parseAnswer, view, type TicTacToeMessage } from './wire.js';
+
+export type { TicTacToeInit, TicTacToeMessage, TicTacToeTurn } from './wire.js';
+
+/** Tic-tac-toe as on botsarena: "row-col" keys, X (slot 0) first, any fault forfeits. */
+export const tictactoe = defineGame<Record<string, never>, TicTacToeState, CellKey | null, TicTacToeMessage>({
+  id: 'tictactoe',
+  title: 'Tic-tac-toe (botsarena)',
+  summary: 'three in a row on a 3×3 board; answer {"play":"row-col"}',
+  players: { min: 2, max: 2 },
+  config: {},
+  timeouts: { initMs: 10_000, turnMs: 10_000 },
+  seatLabel: (slot) => MARKS[slot] ?? String(slot),
+  setup,
+  next: (s) => duelNext(s.duel),
+  view,
+  parseAnswer,
+  check: (s, slot, cell) => (cell === null ? null : check(s, slot, cell)),
+  apply,
+  outcome: (s) => duelOutcome(s.duel),
+  render: (s) => renderBoard(s.board),
+  bots,
+  human,
+});
