@@ -53,7 +53,7 @@ describe('botarena play', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /── first-empty \(slot 0\)/);
     assert.match(r.stdout, /→ \{"game-id":"5","action":"init","game":"tictactoe","players":2,"board":"","player-index":0\}/);
-    assert.match(r.stdout, /← \{"play":"0-0"\}/);
+    assert.match(r.stdout, /← \{"play": "0-0"\}/); // Python's json.dumps spacing, passed through verbatim
     assert.match(r.stdout, /! thinking about turn/); // the bot's stderr is in its log
     assert.match(r.stdout, /── random \(slot 1\)/);
   });

@@ -36,7 +36,7 @@ export class MatchEngine {
   readonly players: number;
   state: unknown;
   readonly records: TurnRecord[] = [];
-  /** the first fault of each slot, with its turn */
+  /** the latest fault of each slot, with its turn (the one that cost the game, when one did) */
   readonly faults: (({ turn: number } & Fault) | null)[];
 
   constructor(
@@ -83,7 +83,7 @@ export class MatchEngine {
       return m;
     });
     for (const m of ordered) {
-      if (m.fault && !this.faults[m.slot]) this.faults[m.slot] = { turn: decision.turn, ...m.fault };
+      if (m.fault) this.faults[m.slot] = { turn: decision.turn, ...m.fault };
     }
     const plain = ordered.map(({ slot, action, fault }) => (fault ? { slot, fault } : { slot, action }) as Move<unknown>);
     this.state = this.game.apply(this.state, plain, decision.phase);

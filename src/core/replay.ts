@@ -22,7 +22,7 @@ export interface TranscriptEntry {
   text: string;
 }
 
-/** The result block of a replay: the outcome plus each slot's first fault. */
+/** The result block of a replay: the outcome plus each slot's latest fault. */
 export interface ReplayResult extends Outcome {
   winner: number | null;
   draw: boolean;

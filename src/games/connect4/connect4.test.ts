@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
 import { playScript } from '../botsarena/test-driver.js';
-import { connect4 } from './index.js';
+import type { AnyGame } from '../../core/game.js';
+import { connect4 as typed } from './index.js';
+
+const connect4: AnyGame = typed;
 
 const INIT = { name: 'x' };
 const cols = (...c: unknown[]) => c.map((play) => ({ play }));

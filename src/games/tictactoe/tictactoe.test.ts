@@ -3,7 +3,10 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
 import { playScript } from '../botsarena/test-driver.js';
-import { tictactoe } from './index.js';
+import type { AnyGame } from '../../core/game.js';
+import { tictactoe as typed } from './index.js';
+
+const tictactoe: AnyGame = typed;
 
 const INIT = { name: 'x' };
 const play = (cell: unknown) => ({ play: cell });

@@ -1,0 +1,135 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import type { TranscriptSink } from './transport.js';
+
+/** How a bot process ended. */
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+/** Every bot process group still alive, so none outlives the arena. */
+const live = new Set<number>();
+let hooked = false;
+
+function killAllNow(): void {
+  for (const pgid of live) signalGroup(pgid, 'SIGKILL');
+  live.clear();
+}
+
+/** Kills all bot groups when the arena exits or is told to stop, then lets the signal do its usual work. */
+function hookProcessExit(): void {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', killAllNow);
+  for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+    const handler = () => {
+      // Someone else (the CLI) handles SIGINT gracefully: leave it to them.
+      if (sig === 'SIGINT' && process.listenerCount('SIGINT') > 1) return;
+      killAllNow();
+      process.off(sig, handler);
+      process.kill(process.pid, sig);
+    };
+    process.on(sig, handler);
+  }
+}
+
+function signalGroup(pgid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+/** Describes an exit for people: `exited with code 1` / `killed by signal SIGSEGV`. */
+export function describeExit(e: ExitInfo): string {
+  return e.signal ? `killed by signal ${e.signal}` : `exited with code ${e.code}`;
+}
+
+/**
+ * A bot program run through `/bin/sh -c` in its own process group: stderr is forwarded to the log
+ * (capped), the last stderr line is kept for error messages, and `kill()` ends the whole group
+ * (SIGTERM, then SIGKILL after a grace period), resolving once the process is gone.
+ */
+export class BotProcess {
+  readonly child: ChildProcess;
+  exit: ExitInfo | null = null;
+  /** a spawn failure (ENOENT, E2BIG…), if any */
+  spawnError: NodeJS.ErrnoException | null = null;
+  readonly exited: Promise<void>;
+  private stderrBytes = 0;
+  private stderrDropped = 0;
+  private stderrTail = '';
+
+  constructor(
+    readonly command: string,
+    args: string[],
+    private readonly log: TranscriptSink,
+    private readonly maxStderrBytes: number,
+  ) {
+    hookProcessExit();
+    this.child = spawn('/bin/sh', ['-c', command, ...args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const pid = this.child.pid;
+    if (pid !== undefined) live.add(pid);
+    this.exited = new Promise((resolve) => {
+      this.child.once('error', (err: NodeJS.ErrnoException) => {
+        this.spawnError = err;
+        if (this.child.pid === undefined) {
+          this.exit ??= { code: null, signal: null };
+          resolve();
+        }
+      });
+      this.child.once('close', (code, signal) => {
+        this.exit = { code, signal };
+        if (pid !== undefined) {
+          // The shell is gone; anything it left in the group goes with it.
+          signalGroup(pid, 'SIGKILL');
+          live.delete(pid);
+        }
+        resolve();
+      });
+    });
+    this.child.stdin!.on('error', () => {}); // EPIPE when the bot has gone: the exit tells the story
+    this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
+  }
+
+  private onStderr(chunk: Buffer): void {
+    const text = chunk.toString('utf8');
+    this.stderrTail = (this.stderrTail + text).slice(-2000);
+    if (this.stderrBytes < this.maxStderrBytes) {
+      const room = this.maxStderrBytes - this.stderrBytes;
+      this.log('stderr', chunk.length <= room ? text : chunk.subarray(0, room).toString('utf8'));
+      this.stderrBytes += Math.min(room, chunk.length);
+      if (chunk.length > room) this.stderrDropped += chunk.length - room;
+    } else {
+      if (this.stderrDropped === 0) this.log('note', `stderr over ${this.maxStderrBytes} bytes: the rest is not kept`);
+      this.stderrDropped += chunk.length;
+    }
+  }
+
+  /** The last non-empty stderr line, quoted, for error messages ('' when there was none). */
+  lastStderr(): string {
+    const line = this.stderrTail.trimEnd().split('\n').pop()?.trim() ?? '';
+    return line ? `; last stderr: ${JSON.stringify(line.length > 200 ? line.slice(0, 200) + '…' : line)}` : '';
+  }
+
+  /** Why the process cannot answer: its exit, or its spawn failure, with the last stderr line. */
+  deathNote(when: string): string {
+    if (this.spawnError) return `could not start ${JSON.stringify(this.command)}: ${this.spawnError.code ?? this.spawnError.message}`;
+    const e = this.exit!;
+    const hint = e.code === 127 ? ' (command not found?)' : '';
+    return [`process ${describeExit(e)}${hint}`, when].filter(Boolean).join(' ') + this.lastStderr();
+  }
+
+  /** Ends the whole process group: SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
+  async kill(graceMs = 500): Promise<void> {
+    const pid = this.child.pid;
+    if (this.exit || pid === undefined) return this.exited;
+    if (this.stderrDropped > 0) this.log('note', `${this.stderrDropped} bytes of stderr were dropped`);
+    this.child.stdin!.end();
+    signalGroup(pid, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}

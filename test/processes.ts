@@ -1,0 +1,34 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/**
+ * Whether a process is gone: no such pid, or a zombie (dead, waiting for init to reap it — a bot's
+ * grandchild whose shell parent was killed ends up so for a moment).
+ */
+export function isGone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}
+
+/** Pids of live (non-zombie) processes whose command line contains `marker`. */
+export function livePidsWith(marker: string): number[] {
+  const out: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.includes(marker) && !isGone(Number(entry))) out.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
