@@ -5,5 +5,6 @@ import { printTable } from './stats.js';
 import { benchTransports } from './transport.bench.js';
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
-printTable('Engine: whole games, random vs random', await benchEngine());
-printTable('Transport overhead per message round trip', await benchTransports());
+const only = process.argv[2];
+if (!only || only === 'engine') printTable('Engine: whole games, random vs random', await benchEngine());
+if (!only || only === 'transport') printTable('Transport overhead per message round trip', await benchTransports());

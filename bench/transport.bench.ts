@@ -24,7 +24,7 @@ function open(spec: string): BotTransport {
 async function measure(t: BotTransport, rounds: number): Promise<number[]> {
   await t.start();
   const msg = { phase: 'play', turn: 1, view: JSON.parse(MESSAGE), text: MESSAGE, contentType: 'application/json' };
-  for (let i = 0; i < Math.min(200, rounds); i++) await t.ask(msg, 5000); // warm-up
+  for (let i = 0; i < Math.min(1000, rounds); i++) await t.ask(msg, 5000); // warm-up (JIT, connection)
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const t0 = performance.now();
@@ -41,13 +41,18 @@ export async function benchTransports(): Promise<(string | number)[][]> {
   const rows: (string | number)[][] = [['transport (echo bot, 1 message in flight)', 'rounds', 'median µs', 'p99 µs']];
   const row = (name: string, times: number[]) => rows.push([name, times.length, percentile(times, 50).toFixed(1), percentile(times, 99).toFixed(1)]);
   row('builtin (in-process)', await measure(open('one'), 20000));
-  row('stdio (node echo)', await measure(open('stdio:node bench/echo-bot.mjs'), 5000));
-  const server = spawn(process.execPath, ['bench/echo-bot.mjs', '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  try {
-    const [port] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
-    row('http keep-alive (node echo server)', await measure(open(`http://127.0.0.1:${port}/`), 5000));
-  } finally {
-    server.kill();
+  row('stdio (node echo of stdin chunks)', await measure(open('stdio:node bench/echo-bot.mjs'), 5000));
+  for (const [label, flag] of [
+    ['http keep-alive (node:http echo server)', '--http'],
+    ['http keep-alive (minimal raw HTTP echo)', '--raw-http'],
+  ] as const) {
+    const server = spawn(process.execPath, ['bench/echo-bot.mjs', flag, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [port] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
+      row(label, await measure(open(`http://127.0.0.1:${port}/`), 5000));
+    } finally {
+      server.kill();
+    }
   }
   row('exec (sh printf, one process per message)', await measure(open('exec:printf %s'), 300));
   return rows;

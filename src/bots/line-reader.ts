@@ -20,7 +20,7 @@ export class LineReader {
     for (let nl = chunk.indexOf(10, start); nl !== -1; nl = chunk.indexOf(10, start)) {
       const piece = chunk.subarray(start, nl);
       if (this.partBytes + piece.length > this.maxBytes) return this.overflow(this.partBytes + piece.length);
-      const line = Buffer.concat([...this.parts, piece]).toString('utf8');
+      const line = (this.parts.length ? Buffer.concat([...this.parts, piece]) : piece).toString('utf8');
       this.parts = [];
       this.partBytes = 0;
       start = nl + 1;

@@ -78,7 +78,11 @@ export function defaultBotName(spec: BotSpec): string {
     case 'exec': {
       const words = spec.command.trim().split(/\s+/);
       const file = words.find((w, i) => i > 0 && /[./]/.test(w)) ?? words[0]!;
-      return file.split('/').pop()!.replace(/\.[a-z0-9]+$/i, '') || 'bot';
+      const parts = file.split('/');
+      const base = parts.pop()!.replace(/\.[a-z0-9]+$/i, '');
+      // "examples/tictactoe-python/bot.py" says more by its folder than by "bot".
+      const generic = /^(bot|main|index|run|app)$/i.test(base) && parts.length > 0 && parts[parts.length - 1] !== '.';
+      return (generic ? parts[parts.length - 1]! : base) || 'bot';
     }
   }
 }
