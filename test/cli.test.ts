@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
-import { runCli } from './run-cli.js';
+import { isGone } from './processes.js';
+import { ROOT, runCli } from './run-cli.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'botarena-cli-'));
 
@@ -74,6 +77,18 @@ describe('botarena play', () => {
     assert.equal(j.winner, 0, r.stderr);
     assert.match(r.stderr, /try again/);
     assert.match(r.stderr, /taken/);
+  });
+
+  it('Ctrl-C stops the match and every bot, and exits 130', async () => {
+    const child = spawn(process.execPath, ['bin/botarena', 'play', 'connect4', 'stdio:node test/fixtures/runner/sleepy-bot.mjs 60000 ' + join(tmp, 'sigint.pid') + ' ignore-term', 'random'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    await new Promise((r) => setTimeout(r, 1500));
+    child.kill('SIGINT');
+    const [code] = (await once(child, 'close')) as [number];
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /match cancelled on turn 0; every bot was stopped/);
+    assert.ok(isGone(Number(readFileSync(join(tmp, 'sigint.pid'), 'utf8'))), 'the bot survived Ctrl-C');
   });
 
   it('usage errors exit 2 with a message saying what was wrong', async () => {

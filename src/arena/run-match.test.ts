@@ -83,3 +83,13 @@ describe('match runner', () => {
     await assert.rejects(runMatch({ game: sumGame, seats: [{ bot: 'nobot' }] }), /has no built-in bot "nobot"; its built-in bots are: one, boom/);
   });
 });
+
+describe('match runner cleanup', () => {
+  it('stops every bot when the rules themselves throw', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'botarena-runner-'));
+    const pidfile = join(dir, 'pid');
+    const broken = { ...sumGame, apply: () => { throw new Error('rules bug'); } };
+    await assert.rejects(runMatch({ game: broken, seats: [{ bot: sleepy(0, pidfile, 'ignore-term') }], seed: 1 }), /rules bug/);
+    assert.ok(isGone(Number(readFileSync(pidfile, 'utf8'))), 'the bot outlived a crashed match');
+  });
+});

@@ -41,7 +41,7 @@ export function registerPlay(program: Command): void {
       const out = o.json ? process.stderr : process.stdout;
       const controller = new AbortController();
       const onSigint = () => controller.abort();
-      process.once('SIGINT', onSigint);
+      process.on('SIGINT', onSigint); // kept until the match ends, so the process-group guard leaves the shutdown to us
       const onEvent = (e: MatchEvent) => {
         if (!o.watch) return;
         if (e.type === 'started') out.write(`${game.id} · seed ${e.seed} · ${e.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}\n`);

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runMatch } from '../src/arena/run-match.js';
+import { ReplayMismatchError } from '../src/core/errors.js';
+import { verifyReplay, type Replay } from '../src/core/replay.js';
+import { getGame } from '../src/games/index.js';
+
+/** A replay with the timings taken out: what must be identical for the same seed and answers. */
+function untimed(r: Replay): unknown {
+  return JSON.parse(JSON.stringify(r, (k, v) => (k === 'ms' || k === 'durationMs' || k === 't' ? undefined : v)));
+}
+
+const clone = (r: Replay): Replay => structuredClone(r);
+
+describe('replays', () => {
+  for (const game of ['tictactoe', 'connect4']) {
+    it(`${game}: the same seed gives the same replay, another seed another one`, async () => {
+      const play = (seed: number) => runMatch({ game, seats: [{ bot: 'random' }, { bot: 'minimax' }], seed });
+      const [a, b, c] = await Promise.all([play(5), play(5), play(6)]);
+      assert.deepEqual(untimed(a.replay), untimed(b.replay));
+      assert.notDeepEqual(untimed(a.replay), untimed(c.replay));
+      verifyReplay(getGame(game), a.replay);
+    });
+  }
+
+  it('a match with a real stdio bot and a forfeit verifies, faults and all', async () => {
+    const { replay } = await runMatch({ game: 'tictactoe', seats: [{ bot: 'stdio:python3 test/fixtures/cli/first-empty.py' }, { bot: 'stdio:echo junk' }], seed: 8, timeouts: { turnMs: 3000 } });
+    assert.equal(replay.result.winner, 0);
+    assert.ok(replay.turns.some((t) => t.moves.some((m) => m.fault)));
+    verifyReplay(getGame('tictactoe'), replay);
+  });
+
+  it('names the turn where a tampered replay stops reproducing', async () => {
+    const { replay } = await runMatch({ game: 'connect4', seats: [{ bot: 'random' }, { bot: 'random' }], seed: 12 });
+    const game = getGame('connect4');
+    const fails = (r: Replay, pattern: RegExp, turn: number | null) =>
+      assert.throws(() => verifyReplay(game, r), (e: unknown) => e instanceof ReplayMismatchError && pattern.test(e.message) && e.turn === turn);
+
+    const moved = clone(replay);
+    const step = moved.turns.find((t) => t.turn === 4)!;
+    step.moves[0]!.action = ((step.moves[0]!.action as number) + 1) % 7;
+    fails(moved, /^turn 4 \(step \d+ of \d+\): /, 4);
+
+    const illegal = clone(replay);
+    illegal.turns.find((t) => t.turn === 2)!.moves[0]!.action = 9;
+    fails(illegal, /^turn 2 .*recorded action 9 is illegal/, 2);
+
+    const misranked = clone(replay);
+    misranked.result.ranks = [...misranked.result.ranks].reverse();
+    fails(misranked, /^the result differs/, null);
+
+    const cut = clone(replay);
+    cut.turns.pop();
+    fails(cut, /the game is not over/, null);
+
+    const swapped = clone(replay);
+    swapped.turns[3]!.moves[0]!.slot = 1 - swapped.turns[3]!.moves[0]!.slot;
+    fails(swapped, /the rules ask play turn 2 of seats \[\d\], the replay has play turn 2 of seats \[\d\]/, 2);
+  });
+});
