@@ -20,7 +20,9 @@ export function formatMs(ms: number | null): string {
 /** The readable end-of-match summary: who won and why, then one row per seat with timing and fault. */
 export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]): string {
   const r = replay.result;
-  const headline = r.draw ? 'Draw' : r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : 'Result';
+  const headline = r.draw
+    ? `Draw — ${r.reason.replace(/^draw: /, '')}`
+    : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : 'Result'} — ${r.reason}`;
   const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault']];
   replay.seats.forEach((s, i) => {
     const f = r.faults[i];
@@ -37,7 +39,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
       f ? `turn ${f.turn}: ${f.kind}: ${f.detail}` : '-',
     ]);
   });
-  return `${headline} — ${r.reason}\n\n${table(rows)}`;
+  return `${headline}\n\n${table(rows)}`;
 }
 
 /** The match header line: game, seed, turns and duration. */
