@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -83,7 +83,9 @@ describe('botarena play', () => {
     const child = spawn(process.execPath, ['bin/botarena', 'play', 'connect4', 'stdio:node test/fixtures/runner/sleepy-bot.mjs 60000 ' + join(tmp, 'sigint.pid') + ' ignore-term', 'random'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
-    await new Promise((r) => setTimeout(r, 1500));
+    const pidfile = join(tmp, 'sigint.pid');
+    for (let i = 0; i < 200 && !existsSync(pidfile); i++) await new Promise((r) => setTimeout(r, 50)); // until the bot runs
+    await new Promise((r) => setTimeout(r, 200));
     child.kill('SIGINT');
     const [code] = (await once(child, 'close')) as [number];
     assert.equal(code, 130, stderr);
