@@ -1,27 +1,6 @@
 import { runMatch } from '../src/arena/run-match.js';
-import { MatchEngine } from '../src/core/engine.js';
-import type { AnyGame } from '../src/core/game.js';
-import { deriveSeed } from '../src/core/rng.js';
+import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
-
-/** Plays whole games with built-in bots straight through the pure engine (no runner, no transport). */
-function playPure(game: AnyGame, bots: string[], seed: number): number {
-  const engine = new MatchEngine(game, { config: {}, seed, players: bots.length });
-  const players = bots.map((b, slot) => game.bots[b]!.create({ slot, players: bots.length, config: engine.config, seed: deriveSeed(seed, slot) }));
-  const names = bots;
-  let steps = 0;
-  for (let d = engine.decision(); d; d = engine.decision()) {
-    const decision = d;
-    const moves = decision.seats.map((slot) => {
-      const view = engine.view(slot, { phase: decision.phase, matchId: '1', names });
-      const answer = players[slot]!.act(view, decision.phase);
-      return engine.judge(slot, decision.phase, game.parseAnswer(answer, engine.state, slot, decision.phase));
-    });
-    engine.commit(decision, moves);
-    steps++;
-  }
-  return steps;
-}
 
 /** Games per second for `random` vs `random`: pure engine, and through the full match runner. */
 export async function benchEngine(budgetMs = 2000): Promise<(string | number)[][]> {
@@ -31,7 +10,7 @@ export async function benchEngine(budgetMs = 2000): Promise<(string | number)[][
     let games = 0;
     let steps = 0;
     let t0 = performance.now();
-    while (performance.now() - t0 < budgetMs) steps += playPure(game, ['random', 'random'], games++);
+    while (performance.now() - t0 < budgetMs) steps += playBuiltins(game, ['random', 'random'], games++).records.length;
     const pureSec = (performance.now() - t0) / 1000;
     let runnerGames = 0;
     t0 = performance.now();

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
 import { ReplayMismatchError } from '../src/core/errors.js';
 import { verifyReplay, type Replay } from '../src/core/replay.js';
+import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 
 /** A replay with the timings taken out: what must be identical for the same seed and answers. */
@@ -56,5 +57,13 @@ describe('replays', () => {
     const swapped = clone(replay);
     swapped.turns[3]!.moves[0]!.slot = 1 - swapped.turns[3]!.moves[0]!.slot;
     fails(swapped, /the rules ask play turn 2 of seats \[\d\], the replay has play turn 2 of seats \[\d\]/, 2);
+  });
+});
+
+describe('self-play', () => {
+  it('plays exactly the game the runner plays with the same built-in bots and seed', async () => {
+    const { replay } = await runMatch({ game: 'connect4', seats: [{ bot: 'minimax' }, { bot: 'random' }], seed: 31 });
+    const engine = playBuiltins(getGame('connect4'), ['minimax', 'random'], 31);
+    assert.deepEqual(engine.records.map((r) => r.hash), replay.turns.map((t) => t.hash));
   });
 });

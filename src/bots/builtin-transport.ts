@@ -1,5 +1,5 @@
 import type { BuiltinBot } from '../core/game.js';
-import { deriveSeed } from '../core/rng.js';
+import { builtinBotSeed } from '../core/self-play.js';
 import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
 
 /**
@@ -23,7 +23,7 @@ export class BuiltinTransport implements BotTransport {
       slot: this.ctx.slot,
       players: this.ctx.players,
       config: this.ctx.config,
-      seed: deriveSeed(this.ctx.seed, `builtin:${this.botName}:${this.ctx.slot}`),
+      seed: builtinBotSeed(this.ctx.seed, this.botName, this.ctx.slot),
     });
   }
 

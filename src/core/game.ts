@@ -152,7 +152,7 @@ export function jsonDialect<S, A>(game: GameDefinition<ConfigValues, S, A, unkno
       try {
         value = JSON.parse(body);
       } catch {
-        return { ok: false, kind: 'not-json', detail: `answer is not JSON: ${preview(body)}` };
+        return { ok: false, kind: 'not-json', detail: `answer is not JSON: ${preview(body)}; expected one JSON object` };
       }
       return game.parseAnswer(value, state, slot, phase);
     },

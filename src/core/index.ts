@@ -6,3 +6,4 @@ export * from './hash.js';
 export * from './replay.js';
 export * from './rng.js';
 export * from './version.js';
+export * from './self-play.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MatchEngine } from '../../core/engine.js';
+import { playBuiltins } from '../../core/self-play.js';
 import { playScript } from '../botsarena/test-driver.js';
 import type { AnyGame } from '../../core/game.js';
 import { connect4 as typed } from './index.js';
@@ -78,17 +78,9 @@ describe('Connect Four rules', () => {
   });
 });
 
+/** Plays a full game between two built-in bots (a bad move fails the test); returns the ranks. */
 function duel(x: string, o: string, seed: number): number[] {
-  const engine = new MatchEngine(connect4, { config: {}, seed, players: 2 });
-  const bots = [x, o].map((b, slot) => connect4.bots[b]!.create({ slot, players: 2, config: {}, seed: seed * 2 + slot }));
-  for (let d = engine.decision(); d; d = engine.decision()) {
-    const dd = d;
-    const slot = dd.seats[0]!;
-    const answer = bots[slot]!.act(engine.view(slot, { phase: dd.phase, matchId: '1', names: [x, o] }), dd.phase);
-    const move = engine.judge(slot, dd.phase, connect4.parseAnswer(answer, engine.state, slot, dd.phase));
-    assert.equal(move.fault, undefined, `${[x, o][slot]} made a bad move: ${JSON.stringify(move)}`);
-    engine.commit(dd, [move]);
-  }
+  const engine = playBuiltins(connect4, [x, o], seed, { onFault: (slot, detail) => assert.fail(`${[x, o][slot]} made a bad move: ${detail}`) });
   return engine.outcome().ranks;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { MatchEngine } from '../../core/engine.js';
+import { playBuiltins } from '../../core/self-play.js';
 import { playScript } from '../botsarena/test-driver.js';
 import type { AnyGame } from '../../core/game.js';
 import { tictactoe as typed } from './index.js';
@@ -77,23 +77,11 @@ describe('tic-tac-toe rules', () => {
 
 let lastRecords = '';
 
-/** Plays a full game between two built-in bots; returns the ranks (and leaves its records in lastRecords). */
+/** Plays a full game between two built-in bots (a bad move fails the test); returns the ranks. */
 function duel(x: string, o: string, seed: number): number[] {
-  const engine = new MatchEngine(tictactoe, { config: {}, seed, players: 2 });
-  const bots = [x, o].map((b, slot) => tictactoe.bots[b]!.create({ slot, players: 2, config: {}, seed: seed * 2 + slot }));
-  for (let d = engine.decision(); d; d = engine.decision()) {
-    const dd = d;
-    const slot = dd.seats[0]!;
-    const answer = bots[slot]!.act(engine.view(slot, { phase: dd.phase, matchId: '1', names: [x, o] }), dd.phase);
-    const move = engine.judge(slot, dd.phase, tictactoe.parseAnswer(answer, engine.state, slot, dd.phase));
-    assert.equal(move.fault, undefined, `${b(slot)} made a bad move: ${JSON.stringify(move)}`);
-    engine.commit(dd, [move]);
-  }
+  const engine = playBuiltins(tictactoe, [x, o], seed, { onFault: (slot, detail) => assert.fail(`${[x, o][slot]} made a bad move: ${detail}`) });
   lastRecords = JSON.stringify(engine.records);
   return engine.outcome().ranks;
-  function b(slot: number) {
-    return [x, o][slot];
-  }
 }
 
 describe('tic-tac-toe bots', () => {
