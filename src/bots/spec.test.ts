@@ -18,6 +18,7 @@ describe('bot specs', () => {
   it('explains what is wrong', () => {
     assert.throws(() => parseBotSpec('http+form://x/', tictactoe), /tictactoe has no wire dialect "form"; it has: json/);
     assert.throws(() => parseBotSpec('stdio:', tictactoe), /has no command after the colon/);
+    assert.throws(() => parseBotSpec('http://exa mple:99999/', tictactoe), /is not a valid URL/);
     assert.throws(() => parseBotSpec('alphabeta', tictactoe), /no built-in bot "alphabeta"; its built-in bots are: random, minimax/);
     assert.throws(() => parseBotSpec('python3 bot.py', tictactoe), /write stdio:python3 bot\.py or exec:python3 bot\.py[\s\S]*bot specs:/);
   });

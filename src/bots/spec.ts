@@ -27,7 +27,9 @@ export function parseBotSpec(raw: string, game: AnyGame): BotSpec {
   const url = /^(https?)(?:\+([a-z0-9-]+))?:\/\/(.+)$/i.exec(s);
   if (url) {
     const dialect = checkDialect(url[2] ?? 'json', raw, game);
-    return { transport: 'http', url: `${url[1]!.toLowerCase()}://${url[3]}`, dialect, raw };
+    const href = `${url[1]!.toLowerCase()}://${url[3]}`;
+    if (!URL.canParse(href)) throw new UsageError(`bot spec ${JSON.stringify(raw)}: ${JSON.stringify(href)} is not a valid URL`);
+    return { transport: 'http', url: href, dialect, raw };
   }
   if (s.startsWith('file://')) return { transport: 'exec', command: need(s.slice(7), raw), dialect: 'json', raw };
   const cmd = /^(stdio|exec)(?:\+([a-z0-9-]+))?:(.*)$/s.exec(s);

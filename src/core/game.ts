@@ -108,6 +108,12 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   next(state: S): Decision | null;
   /** the message object sent to `slot` now (JSON-serialised for remote bots, field order kept) */
   view(state: S, slot: number, ctx: ViewContext): V;
+  /**
+   * optional: the JSON text of `view(state, slot, ctx)`, written by the game itself — for games whose
+   * messages share a large part (Tron's board) that should be serialised once per turn, not once per bot.
+   * Must produce exactly the bytes JSON.stringify(view(...)) would.
+   */
+  encodeJson?(state: S, slot: number, ctx: ViewContext): string;
   /** reads an answer object (parsed JSON, or a built-in bot's return value) into an action */
   parseAnswer(answer: unknown, state: S, slot: number, phase: string): Parsed<A>;
   /** why a well-formed action is illegal here, or null when it is legal */
@@ -146,7 +152,7 @@ export function defineGame<C extends ConfigValues, S, A, V>(def: GameDefinition<
 export function jsonDialect<S, A>(game: GameDefinition<ConfigValues, S, A, unknown>): WireDialect<S, A> {
   return {
     contentType: 'application/json',
-    encode: (state, slot, ctx) => JSON.stringify(game.view(state, slot, ctx)),
+    encode: game.encodeJson ? (state, slot, ctx) => game.encodeJson!(state, slot, ctx) : (state, slot, ctx) => JSON.stringify(game.view(state, slot, ctx)),
     decode: (body, state, slot, phase) => {
       let value: unknown;
       try {
