@@ -95,7 +95,7 @@ export class MatchEngine {
         if (m.ms !== undefined) r.ms = m.ms;
         return r;
       }),
-      hash: fingerprint(this.state),
+      hash: fingerprint(this.game.digest ? this.game.digest(this.state) : this.state),
     };
     this.records.push(record);
     return record;

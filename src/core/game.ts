@@ -120,6 +120,12 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   check?(state: S, slot: number, action: A, phase: string): string | null;
   /** applies one step: a move (action or fault) for each seat of the current decision, in seat order */
   apply(state: S, moves: Move<A>[], phase: string): S;
+  /**
+   * optional: a compact value that identifies the state given the moves so far, fingerprinted after
+   * every step instead of the whole state (for games with large states, e.g. Tron's trails). It must
+   * change whenever a step's moves change the state.
+   */
+  digest?(state: S): unknown;
   /** the outcome; only called when `next` returns null */
   outcome(state: S): Outcome;
   /** the board for a terminal */

@@ -2,11 +2,13 @@ import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { connect4 } from './connect4/index.js';
 import { tictactoe } from './tictactoe/index.js';
+import { tron } from './tron/index.js';
 
 /** Every game Botarena hosts, by id. A new game adds its folder and one line here. */
 export const games: Record<string, AnyGame> = {
   [tictactoe.id]: tictactoe,
   [connect4.id]: connect4,
+  [tron.id]: tron,
 };
 
 /** The game with this id, or a usage error listing the games. */

@@ -1,0 +1,61 @@
+import { defineGame, type Decision } from '../../core/game.js';
+import { bots } from './bots.js';
+import { human } from './human.js';
+import { letter, renderBoard } from './render.js';
+import { applyLap, living, setup, type Direction, type TronState } from './rules.js';
+import { encodeJson, parseAnswer, view, type TronMessage } from './wire.js';
+
+export type { TronInit, TronMessage, TronTurn } from './wire.js';
+
+/** Tron as on botsarena: 2–12 bots move at once each lap; a bad answer, a trail, a head-on or the edge kills. */
+export const tron = defineGame<{ width: number; height: number }, TronState, Direction | null, TronMessage>({
+  id: 'tron',
+  title: 'Tron (botsarena)',
+  summary: 'light cycles on a grid, every bot moves at once; answer {"play":"x+"|"x-"|"y+"|"y-"}',
+  players: { min: 2, max: 12 },
+  config: {
+    width: { type: 'int', default: 100, min: 2, max: 1000, description: 'grid width (x is 0..width-1)' },
+    height: { type: 'int', default: 100, min: 2, max: 1000, description: 'grid height (y is 0..height-1)' },
+  },
+  validateConfig: ({ width, height }, players) =>
+    (width - 1) * (height - 1) < players
+      ? `a ${width}×${height} grid has ${(width - 1) * (height - 1)} start cells (x 1..${width - 1}, y 1..${height - 1}), fewer than ${players} players`
+      : null,
+  timeouts: { initMs: 10_000, turnMs: 10_000 },
+  seatLabel: letter,
+  setup: ({ config, players, seed }) => setup(config.width, config.height, players, seed),
+  next(s): Decision | null {
+    const n = s.trails.length;
+    if (s.initsLeft > 0) return { phase: 'init', seats: [n - s.initsLeft], turn: 0 };
+    const alive = living(s);
+    return alive.length < 2 ? null : { phase: 'play', seats: alive, turn: s.lap + 1 };
+  },
+  view,
+  encodeJson,
+  parseAnswer: (answer, _s, _slot, phase) => parseAnswer(answer, phase),
+  apply(s, moves, phase) {
+    if (phase === 'init') {
+      s.initsLeft--; // init answers and failures are ignored
+      return s;
+    }
+    return applyLap(s, moves as Parameters<typeof applyLap>[1]);
+  },
+  // The trails grow by the heads only, so the lap, the heads and the deaths identify the state.
+  digest: (s) => [s.lap, s.trails.map((t) => t[t.length - 1]), s.death],
+  outcome(s) {
+    const lastLap = s.lap;
+    const scores = s.death.map((d) => (d ? d.lap : lastLap + 1));
+    const ranks = scores.map((sc) => 1 + scores.filter((o) => o > sc).length);
+    const survivors = living(s).map(letter);
+    const deaths = s.death
+      .map((d, slot) => ({ d, slot }))
+      .filter((x) => x.d)
+      .sort((a, b) => a.d!.lap - b.d!.lap || a.slot - b.slot)
+      .map(({ d, slot }) => `${letter(slot)} on lap ${d!.lap} (${d!.cause})`);
+    const head = survivors.length ? `${survivors.join(', ')} survives` : 'nobody survives';
+    return { ranks, scores, reason: `${head} after ${lastLap} laps; died: ${deaths.join('; ')}` };
+  },
+  render: (s) => renderBoard(s),
+  bots,
+  human,
+});

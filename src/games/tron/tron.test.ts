@@ -1,0 +1,187 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MatchEngine } from '../../core/engine.js';
+import type { AnyGame } from '../../core/game.js';
+import { playBuiltins } from '../../core/self-play.js';
+import { tron as typed } from './index.js';
+import type { TronState } from './rules.js';
+
+const tron: AnyGame = typed;
+type Cell = [number, number];
+
+/** A match past its inits; `trails` (tail first, head last) replaces the seeded starts when given. */
+function match(players: number, trails?: Cell[][], size = 10) {
+  const engine = new MatchEngine(tron, { config: { width: size, height: size }, seed: 1, players });
+  for (let d = engine.decision(); d?.phase === 'init'; d = engine.decision()) engine.commit(d, [{ slot: d.seats[0]!, action: null }]);
+  if (trails) (engine.state as TronState).trails = trails.map((t) => t.map((c) => [...c] as Cell));
+  const state = () => engine.state as TronState;
+  /** Plays one lap: an answer object per living slot, or {fault} for a failed answer. */
+  const lap = (answers: Record<number, unknown>) => {
+    const d = engine.decision()!;
+    assert.equal(d.phase, 'play');
+    const moves = d.seats.map((slot) => {
+      const a = answers[slot] as { fault?: { kind: 'timeout'; detail: string } };
+      if (a && typeof a === 'object' && a.fault) return { slot, fault: a.fault };
+      return engine.judge(slot, 'play', tron.parseAnswer(a, engine.state, slot, 'play'));
+    });
+    engine.commit(d, moves);
+  };
+  const message = (slot: number) => tron.encodeJson!(engine.state, slot, { phase: 'play', matchId: '9', names: [] });
+  return { engine, state, lap, message };
+}
+const play = (d: string) => ({ play: d });
+const died = (s: TronState, slot: number) => s.death[slot];
+
+describe('Tron setup and wire', () => {
+  it('seeds distinct starts in 1..W−1 × 1..H−1, the same for the same seed', () => {
+    for (const seed of [1, 2, 3]) {
+      const a = new MatchEngine(tron, { config: { width: 4, height: 4 }, seed, players: 9 }).state as TronState;
+      const b = new MatchEngine(tron, { config: { width: 4, height: 4 }, seed, players: 9 }).state as TronState;
+      assert.deepEqual(a.trails, b.trails);
+      const starts = a.trails.map((t) => t[0]!);
+      assert.equal(new Set(starts.map(String)).size, 9, 'starts are distinct');
+      for (const [x, y] of starts) assert.ok(x >= 1 && x <= 3 && y >= 1 && y <= 3, `${x},${y}`);
+    }
+    assert.throws(() => new MatchEngine(tron, { config: { width: 3, height: 3 }, seed: 1, players: 5 }), /a 3×3 grid has 4 start cells .* fewer than 5 players/);
+  });
+
+  it('sends init and lap messages field for field, heads first, dead trails as [], players counting the dead', () => {
+    const engine = new MatchEngine(tron, { config: {}, seed: 4, players: 3 });
+    const init = tron.encodeJson!(engine.state, 2, { phase: 'init', matchId: '9', names: [] });
+    assert.equal(init, '{"game-id":"9","action":"init","game":"tron","board":"","players":3,"player-index":2}');
+    const m = match(3, [[[1, 1], [2, 1]], [[5, 5]], [[8, 8], [8, 7]]]);
+    assert.equal(m.message(1), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[2,1],[1,1]],[[5,5]],[[8,7],[8,8]]],"player-index":1,"players":3}');
+    m.lap({ 0: play('x+'), 1: { fault: { kind: 'timeout', detail: 'no answer' } }, 2: play('y-') });
+    assert.equal(m.message(0), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[8,6],[8,7],[8,8]]],"player-index":0,"players":3}');
+  });
+
+  it('encodeJson is byte-identical to JSON.stringify(view) and shared across seats', () => {
+    const m = match(4, undefined, 100);
+    for (let i = 0; i < 5; i++) m.lap({ 0: play('x+'), 1: play('x-'), 2: play('y+'), 3: i === 2 ? play('up') : play('y-') });
+    for (let slot = 0; slot < 4; slot++) {
+      const ctx = { phase: 'play', matchId: '9', names: [] };
+      assert.equal(m.message(slot), JSON.stringify(tron.view(m.engine.state, slot, ctx)));
+    }
+  });
+
+  for (const bad of ['X+', 'x+ ', ' x+', 'up', 'x', 1, null]) {
+    it(`a bad answer ${JSON.stringify(bad)} kills the bot with the reason`, () => {
+      const m = match(2, [[[1, 1]], [[5, 5]]]);
+      m.lap({ 0: play(bad as string), 1: play('x+') });
+      assert.match(died(m.state(), 0)!.cause, /bad-answer: "play" must be one of "x\+", "x-", "y\+", "y-", got /);
+      assert.equal(m.engine.decision(), null);
+      assert.deepEqual(m.engine.outcome().ranks, [2, 1]);
+    });
+  }
+});
+
+describe('Tron laps', () => {
+  it('moves in all four directions', () => {
+    const m = match(4, [[[2, 2]], [[5, 5]], [[7, 2]], [[2, 7]]]);
+    m.lap({ 0: play('x+'), 1: play('x-'), 2: play('y+'), 3: play('y-') });
+    assert.deepEqual(m.state().trails.map((t) => t[t.length - 1]), [[3, 2], [4, 5], [7, 3], [2, 6]]);
+  });
+
+  it('turning back into its own neck kills', () => {
+    const m = match(2, [[[1, 1], [2, 1]], [[5, 5]]]);
+    m.lap({ 0: play('x-'), 1: play('x+') });
+    assert.equal(died(m.state(), 0)!.cause, 'hit its own trail at 1,1');
+  });
+
+  it('moving into another trail kills, and so does following a tail (tails never move)', () => {
+    const m = match(3, [[[1, 1]], [[2, 3], [2, 2], [2, 1]], [[5, 5], [4, 5]]]);
+    m.lap({ 0: play('x+'), 1: play('x+'), 2: play('y+') });
+    assert.equal(died(m.state(), 0)!.cause, 'hit the trail of slot 1 at 2,1');
+    const t = match(2, [[[3, 4]], [[3, 3], [4, 3]]]);
+    t.lap({ 0: play('y-'), 1: play('y+') }); // 0 moves onto 1's tail
+    assert.equal(died(t.state(), 0)!.cause, 'hit the trail of slot 1 at 3,3');
+  });
+
+  it('two bots aiming at the same cell both die (head-on); swapping heads kills both too', () => {
+    const m = match(3, [[[1, 1]], [[3, 1]], [[8, 8]]]);
+    m.lap({ 0: play('x+'), 1: play('x-'), 2: play('x-') });
+    assert.equal(died(m.state(), 0)!.cause, 'head-on with slot 1 at 2,1');
+    assert.equal(died(m.state(), 1)!.cause, 'head-on with slot 0 at 2,1');
+    assert.equal(died(m.state(), 2), null);
+    const swap = match(2, [[[1, 1]], [[2, 1]]]);
+    swap.lap({ 0: play('x+'), 1: play('x-') });
+    assert.deepEqual(swap.engine.outcome().ranks, [1, 1]);
+    assert.match(died(swap.state(), 0)!.cause, /hit the trail of slot 1 at 2,1/);
+  });
+
+  it('leaving the grid on any side kills', () => {
+    const m = match(4, [[[0, 5]], [[9, 5]], [[5, 0]], [[5, 9]]]);
+    m.lap({ 0: play('x-'), 1: play('x+'), 2: play('y-'), 3: play('y+') });
+    assert.deepEqual(m.state().death.map((d) => d!.cause), ['left the grid at -1,5 (x-)', 'left the grid at 10,5 (x+)', 'left the grid at 5,-1 (y-)', 'left the grid at 5,10 (y+)']);
+    assert.deepEqual(m.engine.outcome().ranks, [1, 1, 1, 1], 'all dying on the same lap tie');
+  });
+
+  it('dead trails leave the board from the next lap: another bot may drive through them', () => {
+    const m = match(3, [[[1, 1]], [[3, 0], [3, 1], [3, 2]], [[8, 8]]]);
+    m.lap({ 0: play('x+'), 1: play('x+'), 2: play('y-') }); // 1's head goes to 4,2; then 1 crashes next lap
+    m.lap({ 0: play('x+'), 1: play('x-'), 2: play('y-') }); // 0 enters 3,1: slot 1's trail → dies
+    assert.equal(died(m.state(), 0)!.cause, 'hit the trail of slot 1 at 3,1');
+    const n = match(3, [[[1, 1]], [[3, 0], [3, 1], [3, 2]], [[8, 8]]]);
+    n.lap({ 0: play('x+'), 1: play('y-'), 2: play('y-') }); // 1 hits its own neck and dies on lap 1
+    n.lap({ 0: play('x+'), 2: play('y-') }); // lap 2: 0 drives into 3,1, where the dead trail was
+    assert.equal(died(n.state(), 0), null);
+    assert.deepEqual(n.state().trails[0]!.at(-1), [3, 1]);
+  });
+
+  it('ends when fewer than 2 are alive and ranks by lap of death, ties shared', () => {
+    const m = match(4, [[[0, 0]], [[5, 5]], [[7, 7]], [[2, 8]]]);
+    m.lap({ 0: play('x-'), 1: play('x+'), 2: play('x+'), 3: play('x+') }); // 0 dies lap 1
+    m.lap({ 1: play('y+'), 2: play('y+'), 3: play('x+') });
+    m.lap({ 1: { fault: { kind: 'timeout', detail: 'slow' } }, 2: play('x-'), 3: { fault: { kind: 'timeout', detail: 'slow' } } }); // 1 and 3 die lap 3
+    assert.equal(m.engine.decision(), null);
+    const o = m.engine.outcome();
+    assert.deepEqual(o.ranks, [4, 2, 1, 2]);
+    assert.deepEqual(o.scores, [1, 3, 4, 3]);
+    assert.match(o.reason, /^C survives after 3 laps; died: A on lap 1 \(left the grid at -1,0 \(x-\)\); B on lap 3 \(timeout: slow\); D on lap 3/);
+  });
+
+  it('asks only the living, all at once', () => {
+    const m = match(3, [[[0, 0]], [[5, 5]], [[7, 7]]]);
+    assert.deepEqual(m.engine.decision()!.seats, [0, 1, 2]);
+    m.lap({ 0: play('x-'), 1: play('x+'), 2: play('x+') });
+    assert.deepEqual(m.engine.decision(), { phase: 'play', seats: [1, 2], turn: 2 });
+  });
+});
+
+describe('Tron bots', () => {
+  it('stupid plays the longest straight free line, ties in x+, x-, y+, y- order', () => {
+    const bot = tron.bots.stupid!.create({ slot: 0, players: 2, config: { width: 10, height: 10 }, seed: 1 });
+    const turn = (board: Cell[][]) => bot.act({ 'game-id': '1', action: 'play-turn', game: 'tron', board, 'player-index': 0, players: 2 }, 'play');
+    assert.deepEqual(turn([[[2, 5]], [[9, 9]]]), { play: 'x+' }); // x+ 7, x- 2, y+ 4, y- 5
+    assert.deepEqual(turn([[[7, 5]], [[9, 9]]]), { play: 'x-' }); // x+ 2, x- 7
+    assert.deepEqual(turn([[[4, 4]], [[9, 9]]]), { play: 'x+' }); // x+ 5, x- 4, y+ 5, y- 4: tie → x+
+    assert.deepEqual(turn([[[5, 2], [5, 1]], [[6, 2], [7, 2], [8, 2], [9, 2]]]), { play: 'y+' }); // walled on x+, x- 5, y+ 7
+  });
+
+  it('random only makes safe moves when one exists', () => {
+    const bot = tron.bots.random!.create({ slot: 0, players: 2, config: { width: 10, height: 10 }, seed: 3 });
+    for (let i = 0; i < 50; i++) {
+      const answer = bot.act({ 'game-id': '1', action: 'play-turn', game: 'tron', board: [[[0, 5], [1, 5]], [[0, 6], [0, 7]]], 'player-index': 0, players: 2 }, 'play');
+      assert.deepEqual(answer, { play: 'y-' });
+    }
+  });
+
+  it('voronoi beats stupid in at least 9 of 10 games on 100×100, both seats (100-game figure in bench/RESULTS.md)', () => {
+    let wins = 0;
+    for (let seed = 0; seed < 10; seed++) {
+      const first = seed % 2 === 0;
+      const ranks = playBuiltins(tron, first ? ['voronoi', 'stupid'] : ['stupid', 'voronoi'], seed, { onFault: (_s, d) => assert.fail(d) }).outcome().ranks;
+      wins += Number(first ? ranks[0]! < ranks[1]! : ranks[1]! < ranks[0]!);
+    }
+    assert.ok(wins >= 9, `voronoi won ${wins} of 10`);
+  });
+
+  it('twelve bots play a whole game, and the same seed replays it', () => {
+    const bots = ['stupid', 'random', 'voronoi', 'stupid', 'random', 'voronoi', 'stupid', 'random', 'voronoi', 'stupid', 'random', 'voronoi'];
+    const a = playBuiltins(tron, bots, 77);
+    const b = playBuiltins(tron, bots, 77);
+    assert.equal(a.decision(), null);
+    assert.deepEqual(a.records, b.records);
+    assert.equal(a.outcome().ranks.filter((r) => r === 1).length >= 1, true);
+  });
+});
