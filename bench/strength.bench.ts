@@ -1,21 +1,26 @@
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 
-/** Win/draw/loss of each strong bot against `random`, seats alternating, over `games` seeds. */
+/** Win/draw/loss of each strong bot against the game's weak bot, seats alternating, over `games` seeds (Tron: 100). */
 export function benchStrength(games = 1000): (string | number)[][] {
-  const rows: (string | number)[][] = [['strong bot vs random (seats alternate)', 'games', 'wins', 'draws', 'losses', 'win %', 'ms/game']];
-  for (const [gameId, n] of [['tictactoe', games], ['connect4', games]] as const) {
+  const rows: (string | number)[][] = [['strong bot vs weak bot (seats alternate)', 'games', 'wins', 'draws', 'losses', 'win %', 'ms/game']];
+  const matchups = [
+    ['tictactoe', 'minimax', 'random', games],
+    ['connect4', 'minimax', 'random', games],
+    ['tron', 'voronoi', 'stupid', 100],
+  ] as const;
+  for (const [gameId, strong, weak, n] of matchups) {
     let [w, d, l] = [0, 0, 0];
     const t0 = performance.now();
     for (let seed = 0; seed < n; seed++) {
       const strongFirst = seed % 2 === 0;
-      const ranks = playBuiltins(getGame(gameId), strongFirst ? ['minimax', 'random'] : ['random', 'minimax'], seed).outcome().ranks;
+      const ranks = playBuiltins(getGame(gameId), strongFirst ? [strong, weak] : [weak, strong], seed).outcome().ranks;
       const [mine, theirs] = strongFirst ? ranks : [ranks[1]!, ranks[0]!];
       if (mine! < theirs!) w++;
       else if (mine === theirs) d++;
       else l++;
     }
-    rows.push([`${gameId} minimax`, n, w, d, l, ((100 * w) / n).toFixed(1), ((performance.now() - t0) / n).toFixed(2)]);
+    rows.push([`${gameId} ${strong} vs ${weak}`, n, w, d, l, ((100 * w) / n).toFixed(1), ((performance.now() - t0) / n).toFixed(2)]);
   }
   return rows;
 }
