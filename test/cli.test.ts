@@ -95,7 +95,7 @@ describe('botarena play', () => {
 
   it('usage errors exit 2 with a message saying what was wrong', async () => {
     const cases: [string[], RegExp][] = [
-      [['play', 'chess', 'a', 'b'], /unknown game "chess"; the games are: tictactoe, connect4, tron/],
+      [['play', 'chess', 'a', 'b'], /unknown game "chess"; the games are: tictactoe, connect4, tron, battleship/],
       [['play', 'tictactoe', 'random'], /tictactoe is played by 2 bots, got 1/],
       [['play', 'tictactoe', 'random', 'nobody'], /tictactoe has no built-in bot "nobody"; its built-in bots are: random, minimax/],
       [['play', 'tictactoe', 'random', './bot.py'], /to run a program, write stdio:\.\/bot\.py or exec:\.\/bot\.py/],
@@ -125,7 +125,7 @@ describe('botarena games', () => {
     assert.match(r.stdout, /tron — .*\(2–12 players\)/);
     assert.match(r.stdout, /width\s+100\s+grid width/);
     const j = JSON.parse((await runCli(['games', '--json'])).stdout);
-    assert.deepEqual(j.map((g: { id: string }) => g.id), ['tictactoe', 'connect4', 'tron']);
+    assert.deepEqual(j.map((g: { id: string }) => g.id), ['tictactoe', 'connect4', 'tron', 'battleship']);
   });
 });
 

@@ -1,5 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
+import { battleship } from './battleship/index.js';
 import { connect4 } from './connect4/index.js';
 import { tictactoe } from './tictactoe/index.js';
 import { tron } from './tron/index.js';
@@ -9,6 +10,7 @@ export const games: Record<string, AnyGame> = {
   [tictactoe.id]: tictactoe,
   [connect4.id]: connect4,
   [tron.id]: tron,
+  [battleship.id]: battleship,
 };
 
 /** The game with this id, or a usage error listing the games. */

@@ -16,9 +16,9 @@ export interface ScriptedMatch {
 export function playScript(
   game: AnyGame,
   answers: (unknown | { fault: { kind: 'timeout' | 'crash'; detail: string } })[],
-  opts: { matchId?: string; names?: string[]; seed?: number } = {},
+  opts: { matchId?: string; names?: string[]; seed?: number; config?: Record<string, unknown> } = {},
 ): ScriptedMatch {
-  const engine = new MatchEngine(game, { config: {}, seed: opts.seed ?? 1, players: 2 });
+  const engine = new MatchEngine(game, { config: opts.config ?? {}, seed: opts.seed ?? 1, players: 2 });
   const names = opts.names ?? ['a', 'b'];
   const sent: string[] = [];
   let next = 0;

@@ -1,0 +1,60 @@
+import { defineGame } from '../../core/game.js';
+import { bots } from './bots.js';
+import { human } from './human.js';
+import { renderBoard } from './render.js';
+import { apply, checkFleet, setup, validateConfig, type BattleshipAction, type BattleshipConfig, type BattleshipState } from './rules.js';
+import { formDialect, parseAnswer, view, type BattleshipMessage } from './wire.js';
+
+export type { BattleshipInit, BattleshipMessage, BattleshipTurn } from './wire.js';
+
+const ship = (len: number, def: number) => ({ type: 'int' as const, default: def, min: 0, max: 10, description: `ships of length ${len}` });
+
+/** Battleship as on botsarena: the fleet is the init answer, then alternating shots; any fault loses. */
+export const battleship = defineGame<BattleshipConfig, BattleshipState, BattleshipAction, BattleshipMessage>({
+  id: 'battleship',
+  title: 'Battleship (botsarena)',
+  summary: 'place a fleet in the init answer, then shoot {"play":"x,y"}; 2015 form dialect with http+form://',
+  players: { min: 2, max: 2 },
+  config: {
+    width: { type: 'int', default: 10, min: 1, max: 100, description: 'grid width' },
+    height: { type: 'int', default: 10, min: 1, max: 100, description: 'grid height' },
+    ship1: ship(1, 0),
+    ship2: ship(2, 1),
+    ship3: ship(3, 2),
+    ship4: ship(4, 1),
+    ship5: ship(5, 1),
+    ship6: ship(6, 0),
+    maxTurns: { type: 'int', default: 0, min: 0, description: 'shots before a draw (0: no cap)' },
+  },
+  validateConfig: (c) => validateConfig(c),
+  timeouts: { initMs: 10_000, turnMs: 10_000 },
+  seatLabel: (slot) => `P${slot + 1}`,
+  setup: ({ config }) => setup(config),
+  next(s) {
+    if (s.forfeit || s.ending) return null;
+    if (s.placed < 2) return { phase: 'init', seats: [s.placed], turn: 0 };
+    return { phase: 'play', seats: [s.toPlay], turn: s.shots + 1 };
+  },
+  view,
+  parseAnswer,
+  check(s, _slot, action) {
+    if ('fleet' in action) return checkFleet(s.config, action.fleet);
+    const [x, y] = action.shot;
+    return x >= s.config.width || y >= s.config.height ? `the shot ${x},${y} is off the ${s.config.width}×${s.config.height} grid` : null;
+  },
+  apply,
+  outcome(s) {
+    const sunkBy = [0, 1].map((slot) => s.strikes[slot]!.filter((k) => k.result.includes('sunk')).length);
+    if (s.forfeit) {
+      const f = s.forfeit;
+      const w = 1 - f.slot;
+      return { ranks: w === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${w + 1} wins: P${f.slot + 1} forfeited on turn ${f.turn} (${f.kind}: ${f.detail})` };
+    }
+    if (s.winner !== null) return { ranks: s.winner === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${s.winner + 1} wins: ${s.ending}` };
+    return { ranks: [1, 1], scores: sunkBy, reason: `draw: ${s.ending}` };
+  },
+  render: renderBoard,
+  dialects: { form: formDialect },
+  bots,
+  human,
+});
