@@ -2,7 +2,7 @@
 import { cpus, totalmem } from 'node:os';
 import { benchEngine } from './engine.bench.js';
 import { printTable } from './stats.js';
-import { benchStrength } from './strength.bench.js';
+import { benchBattleshipShots, benchStrength } from './strength.bench.js';
 import { benchTransports } from './transport.bench.js';
 import { benchTron } from './tron.bench.js';
 
@@ -10,5 +10,8 @@ console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.r
 const only = process.argv[2];
 if (!only || only === 'engine') printTable('Engine: whole games, random vs random', await benchEngine());
 if (!only || only === 'transport') printTable('Transport overhead per message round trip', await benchTransports());
-if (!only || only === 'strength') printTable('Strength: built-in strong bots against the weak ones', benchStrength());
+if (!only || only === 'strength') {
+  printTable('Strength: built-in strong bots against the weak ones', benchStrength());
+  printTable('Battleship hunter shots', benchBattleshipShots());
+}
 if (!only || only === 'tron') printTable('Tron laps', await benchTron());

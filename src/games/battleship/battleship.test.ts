@@ -183,4 +183,25 @@ describe('Battleship bots', () => {
     assert.ok(wins >= 99, `hunter won ${wins} of 100`);
     assert.ok(shots / 100 < 60, `hunter needed ${shots / 100} shots on average`);
   });
+
+  it('hunter still finds every ship of a fleet of touching ships', () => {
+    // Ships touching end to side (random's fleet of seed 335): a sunk ship's run of hits continues into
+    // its neighbours, and a wrong guess once cost the hunter the whole grid.
+    const touching = ['0,1-4,1', '3,2-5,2', '6,3-8,3', '6,4-6,7', '1,7-1,8'];
+    for (let seed = 0; seed < 20; seed++) {
+      const engine = new MatchEngine(battleship, { config: {}, seed, players: 2 });
+      const hunter = battleship.bots.hunter!.create({ slot: 1, players: 2, config: engine.config, seed });
+      for (let d = engine.decision(); d; d = engine.decision()) {
+        const decision = d;
+        engine.commit(decision, decision.seats.map((slot) => {
+          const answer = slot === 1 ? hunter.act(engine.view(1, { phase: decision.phase, matchId: '1', names: ['packed', 'hunter'] }), decision.phase)
+            : decision.phase === 'init' ? init(touching) : shot('9,0');
+          return engine.judge(slot, decision.phase, battleship.parseAnswer(answer, engine.state, slot, decision.phase));
+        }));
+      }
+      const shots = (engine.state as BattleshipState).strikes[1]!.length;
+      assert.equal(engine.outcome().ranks[1], 1, `seed ${seed}`);
+      assert.ok(shots <= 60, `seed ${seed}: hunter needed ${shots} shots to sink 17 cells`);
+    }
+  });
 });

@@ -74,27 +74,10 @@ const hunter: BuiltinBotFactory<BattleshipMessage> = {
             if (result !== 'hit') resolveSunk(state, w, h, x, y, remaining);
           }
         }
-        const weight = new Float64Array(w * h);
-        for (const len of new Set(remaining)) {
-          const copies = remaining.filter((l) => l === len).length;
-          for (let y = 0; y < h; y++) {
-            for (let x = 0; x < w; x++) {
-              for (const [dx, dy] of [[1, 0], [0, 1]] as const) {
-                if (x + dx * (len - 1) >= w || y + dy * (len - 1) >= h) continue;
-                let hits = 0;
-                let ok = true;
-                for (let k = 0; k < len && ok; k++) {
-                  const s = state[(y + dy * k) * w + x + dx * k]!;
-                  if (s === 1 || s === 3) ok = false;
-                  else if (s === 2) hits++;
-                }
-                if (!ok) continue;
-                const wgt = copies * (hits ? 1000 ** hits : 1);
-                for (let k = 0; k < len; k++) weight[(y + dy * k) * w + x + dx * k]! += wgt;
-              }
-            }
-          }
-        }
+        // Touching ships can make the sunk-ship guess wrong and leave no placement that fits; then sunk
+        // cells stop blocking so the map still points at the ships left.
+        let weight = densityMap(state, w, h, remaining, true);
+        if (!weight.some((v, i) => v > 0 && state[i] === 0)) weight = densityMap(state, w, h, remaining, false);
         let best: number[] = [];
         let bestW = -1;
         for (let i = 0; i < w * h; i++) {
@@ -110,27 +93,60 @@ const hunter: BuiltinBotFactory<BattleshipMessage> = {
 };
 
 /**
- * A "hit and sunk" at (x, y): the sunk ship is the longest run of afloat hits through it along one axis,
- * trimmed to the longest length still afloat; those cells become sunk and the length leaves the fleet.
+ * How many placements of the ships still afloat cover each cell: misses block, placements through
+ * unresolved hits weigh 1000× per hit; sunk cells block unless `sunkBlocks` is off.
  */
-function resolveSunk(state: Uint8Array, w: number, h: number, x: number, y: number, remaining: number[]): void {
-  const runs = ([[1, 0], [0, 1]] as const).map(([dx, dy]) => {
-    const cells: number[] = [y * w + x];
-    for (const sgn of [1, -1]) {
-      for (let k = 1; ; k++) {
-        const cx = x + sgn * k * dx;
-        const cy = y + sgn * k * dy;
-        if (cx < 0 || cy < 0 || cx >= w || cy >= h || state[cy * w + cx] !== 2) break;
-        cells.push(cy * w + cx);
+function densityMap(state: Uint8Array, w: number, h: number, remaining: number[], sunkBlocks: boolean): Float64Array {
+  const weight = new Float64Array(w * h);
+  for (const len of new Set(remaining)) {
+    const copies = remaining.filter((l) => l === len).length;
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        for (const [dx, dy] of [[1, 0], [0, 1]] as const) {
+          if (x + dx * (len - 1) >= w || y + dy * (len - 1) >= h) continue;
+          let hits = 0;
+          let ok = true;
+          for (let k = 0; k < len && ok; k++) {
+            const s = state[(y + dy * k) * w + x + dx * k]!;
+            if (s === 1 || (s === 3 && sunkBlocks)) ok = false;
+            else if (s === 2) hits++;
+          }
+          if (!ok) continue;
+          const wgt = copies * (hits ? 1000 ** hits : 1);
+          for (let k = 0; k < len; k++) weight[(y + dy * k) * w + x + dx * k]! += wgt;
+        }
       }
     }
-    return cells;
-  });
-  const run = runs[0]!.length >= runs[1]!.length ? runs[0]! : runs[1]!;
-  const len = Math.max(...remaining.filter((l) => l <= run.length), Math.min(...remaining));
-  const sorted = run.slice().sort((a, b) => Math.abs(a - (y * w + x)) - Math.abs(b - (y * w + x)));
-  for (const i of sorted.slice(0, len)) state[i] = 3;
-  remaining.splice(remaining.indexOf(len) >= 0 ? remaining.indexOf(len) : 0, 1);
+  }
+  return weight;
+}
+
+/**
+ * A "hit and sunk" at (x, y): the sunk ship is one of the straight runs of afloat hits through (x, y)
+ * whose length is still afloat. Only the cells common to every such run are certainly sunk; the others
+ * stay hits, so a neighbouring ship that touches this one is still hunted. The longest candidate length
+ * leaves the fleet.
+ */
+function resolveSunk(state: Uint8Array, w: number, h: number, x: number, y: number, remaining: number[]): void {
+  const candidates: number[][] = [];
+  for (const len of new Set(remaining)) {
+    for (const [dx, dy] of [[1, 0], [0, 1]] as const) {
+      for (let start = -(len - 1); start <= 0; start++) {
+        const cells: number[] = [];
+        for (let k = 0; k < len; k++) {
+          const cx = x + (start + k) * dx;
+          const cy = y + (start + k) * dy;
+          if (cx < 0 || cy < 0 || cx >= w || cy >= h || state[cy * w + cx] !== 2) break;
+          cells.push(cy * w + cx);
+        }
+        if (cells.length === len) candidates.push(cells);
+      }
+    }
+  }
+  const len = candidates.length ? Math.max(...candidates.map((c) => c.length)) : Math.min(...remaining);
+  const sure = candidates.length ? candidates.reduce((a, b) => a.filter((i) => b.includes(i))) : [y * w + x];
+  for (const i of sure) state[i] = 3;
+  remaining.splice(remaining.indexOf(len), 1);
 }
 
 /** The built-in Battleship bots. */
