@@ -104,6 +104,8 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
       log,
       maxAnswerBytes: opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
       maxStderrBytes: opts.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES,
+      strictPairing: game.strictPairing ?? false,
+      exitMs: game.timeouts.exitMs ?? 0,
     };
     const dialect = getDialect(game, spec.transport === 'builtin' || spec.transport === 'human' ? 'json' : spec.dialect);
     return { slot, name: names[slot]!, spec, transport: createTransport(spec, ctx), dialect, transcript, log };
@@ -122,6 +124,7 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
       if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${decision.turn}`);
       for (const m of moves) if (m.fault) emit({ type: 'fault', slot: m.slot, turn: decision.turn, fault: m.fault });
       const record = engine.commit(decision, moves);
+      if (game.ack) await Promise.all(moves.map((m) => ackSeat(seats[m.slot]!, m, decision)));
       emit({ type: 'frame', record, state: engine.state });
     }
   } finally {
@@ -147,6 +150,16 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
   emit({ type: 'finished', replay });
   return { replay, timing: seats.map((s) => timingOf(engine.records, s.slot)), state: engine.state };
 
+  /** Sends a seat the notice the game has for its move (lighthouses' result), expecting no answer. */
+  async function ackSeat(seat: Seat, move: Move<unknown>, decision: Decision): Promise<void> {
+    const notice = game.ack!(move, engine.state, decision.phase);
+    if (notice === undefined) return;
+    const text = JSON.stringify(notice);
+    if (seat.transport.wants === 'value' && opts.transcripts) seat.log('send', text);
+    const msg: OutgoingMessage = { phase: decision.phase, turn: decision.turn, view: notice, text, contentType: 'application/json' };
+    await seat.transport.tell(msg, decision.phase === 'init' ? timeouts.initMs : timeouts.turnMs);
+  }
+
   async function askSeat(seat: Seat, decision: Decision): Promise<Move<unknown> & { ms: number }> {
     const { slot } = seat;
     const ctx = { phase: decision.phase, matchId, names };
@@ -159,6 +172,7 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
     };
     if (seat.transport.wants === 'text') {
       msg.text = seat.dialect.encode(engine.state, slot, ctx);
+      if (game.skipAnswer) msg.skip = (line) => game.skipAnswer!(line, engine.state, slot, decision.phase);
     } else {
       msg.view = engine.view(slot, ctx);
       msg.validate = (answer) => {
@@ -174,6 +188,10 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
     const reply = seat.spec.transport === 'human' ? await asked : await withBackstop(asked, deadline);
     const ms = round(reply.ms);
     if (reply.kind === 'fault') return { slot, fault: reply.fault, ms };
+    const slowMs = game.timeouts.slowMs;
+    if (slowMs !== undefined && ms > slowMs && decision.phase !== 'init') {
+      seat.log('note', `slow answer: ${ms.toFixed(0)} ms (the game asks for ${slowMs} ms; accepted within the ${deadline} ms deadline)`);
+    }
     if (reply.kind === 'value' && opts.transcripts) seat.log('recv', JSON.stringify(reply.value) ?? 'undefined');
     const parsed =
       reply.kind === 'text'

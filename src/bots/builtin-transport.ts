@@ -53,6 +53,11 @@ export class BuiltinTransport implements BotTransport {
     }
   }
 
+  /** Built-in bots read everything they need from the next message. */
+  tell(): Promise<void> {
+    return Promise.resolve();
+  }
+
   async close(): Promise<void> {
     this.bot = null;
   }

@@ -67,6 +67,12 @@ export class ExecTransport implements BotTransport {
     return { kind: 'text', text, ms: ms() };
   }
 
+  /** One process per message is for questions: a notice that expects no answer starts no process. */
+  tell(msg: OutgoingMessage): Promise<void> {
+    this.ctx.log('note', `not sent (exec bots are run only for messages that ask): ${msg.text.slice(0, 200)}`);
+    return Promise.resolve();
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     await Promise.all([...this.running].map((p) => p.kill()));

@@ -102,6 +102,12 @@ export class HttpTransport implements BotTransport {
     });
   }
 
+  /** POSTs the notice like any message and ignores the body (bots answer it with anything, even nothing). */
+  async tell(msg: OutgoingMessage, timeoutMs: number): Promise<void> {
+    const reply = await this.ask(msg, timeoutMs);
+    if (reply.kind === 'fault') this.ctx.log('note', `the notice was not taken: ${reply.fault.detail}`);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -78,6 +78,12 @@ export class HumanTransport implements BotTransport {
     }
   }
 
+  /** Shows a notice (a command's result) to the person. */
+  tell(msg: OutgoingMessage): Promise<void> {
+    this.output.write(`${this.ctx.name}: ${JSON.stringify(msg.view)}\n`);
+    return Promise.resolve();
+  }
+
   async close(): Promise<void> {
     this.rl?.close();
     this.rl = null;

@@ -121,6 +121,15 @@ export class BotProcess {
     return [`process ${describeExit(e)}${hint}`, when].filter(Boolean).join(' ') + this.lastStderr();
   }
 
+  /** Closes the bot's stdin (its cue that the match is over) and waits up to `ms` for it to exit by itself. */
+  async endInput(ms: number): Promise<void> {
+    if (this.exit) return;
+    this.child.stdin!.end();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
+  }
+
   /** Ends the whole process group: SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
   async kill(graceMs = 500): Promise<void> {
     const pid = this.child.pid;

@@ -7,12 +7,15 @@ interface Pending {
   resolve: (r: Reply) => void;
   t0: number;
   timer: NodeJS.Timeout;
+  skip?: (line: string) => string | null;
 }
 
 /**
  * A long-lived bot process: one message per line on its stdin, one answer per line on its stdout.
  * A line that arrives while nothing is asked (a second answer, a late one) is dropped and noted, so
- * it can never be taken for the answer to a later message.
+ * it can never be taken for the answer to a later message. With strict pairing, every asking message
+ * owes one line: a line arriving after its deadline pays that debt and is dropped even when the next
+ * message is already waiting. A message may also skip lines that are not its answer (stale nonces).
  */
 export class StdioTransport implements BotTransport {
   readonly wants = 'text' as const;
@@ -20,6 +23,8 @@ export class StdioTransport implements BotTransport {
   private reader: LineReader;
   private pending: Pending | null = null;
   private tooLarge: number | null = null;
+  /** lines owed by messages whose deadline passed (strict pairing only) */
+  private owed = 0;
 
   constructor(
     private readonly command: string,
@@ -41,8 +46,18 @@ export class StdioTransport implements BotTransport {
   }
 
   private onLine(line: string): void {
+    if (this.owed > 0) {
+      this.owed--;
+      this.ctx.log('note', `dropped a late answer (its deadline had passed): ${forLog(line, 200)}`);
+      return;
+    }
     if (!this.pending) {
       this.ctx.log('note', `dropped a line sent while no answer was expected: ${forLog(line, 200)}`);
+      return;
+    }
+    const skipped = this.pending.skip?.(line);
+    if (skipped) {
+      this.ctx.log('note', `skipped a line (${skipped}): ${forLog(line, 200)}`);
       return;
     }
     this.ctx.log('recv', forLog(line));
@@ -81,6 +96,7 @@ export class StdioTransport implements BotTransport {
       const onAbort = () => this.settle({ kind: 'transport', detail: 'cancelled' });
       const timer = setTimeout(() => {
         this.ctx.log('note', `no answer within ${timeoutMs} ms`);
+        if (this.ctx.strictPairing) this.owed++;
         this.settle({ kind: 'timeout', detail: `no answer within ${timeoutMs} ms${proc.lastStderr()}` });
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -91,14 +107,26 @@ export class StdioTransport implements BotTransport {
         },
         t0,
         timer,
+        skip: msg.skip,
       };
       this.ctx.log('send', forLog(msg.text));
       proc.child.stdin!.write(msg.text + '\n');
     });
   }
 
+  tell(msg: OutgoingMessage): Promise<void> {
+    const proc = this.proc;
+    if (proc && !proc.exit && this.tooLarge === null) {
+      this.ctx.log('send', forLog(msg.text));
+      proc.child.stdin!.write(msg.text + '\n');
+    }
+    return Promise.resolve();
+  }
+
   async close(): Promise<void> {
     this.settle({ kind: 'transport', detail: 'the match is over' });
-    await this.proc?.kill();
+    const exitMs = this.ctx.exitMs ?? 0;
+    if (this.proc && exitMs > 0) await this.proc.endInput(exitMs);
+    await this.proc?.kill(exitMs > 0 ? exitMs : undefined);
   }
 }

@@ -12,6 +12,8 @@ export interface OutgoingMessage {
   contentType: string;
   /** for interactive seats: why an answer would not be accepted here (null when it would), so a person can retry */
   validate?: (answer: unknown) => string | null;
+  /** for line transports: why a line is not the answer to this message (a stale nonce), or null when it is */
+  skip?: (line: string) => string | null;
 }
 
 /** What came back from one ask. Transports never throw for a bot's misbehaviour: they return a fault. */
@@ -37,6 +39,10 @@ export interface SeatContext {
   maxAnswerBytes: number;
   /** stderr kept per bot, in bytes (the rest is counted and dropped) */
   maxStderrBytes: number;
+  /** line transports: every asking message gets exactly one line, so a late line is dropped (the game's `strictPairing`) */
+  strictPairing?: boolean;
+  /** at the end, how long a process may take to exit by itself once its stdin is closed (the game's `timeouts.exitMs`) */
+  exitMs?: number;
 }
 
 /**
@@ -49,6 +55,11 @@ export interface BotTransport {
   /** prepares the seat (spawns, opens the pool); failures surface as faults on the first ask, never as throws */
   start(): Promise<void>;
   ask(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply>;
+  /**
+   * sends a message that expects no answer (lighthouses' result after each command); resolves once it is
+   * handed over (HTTP: once the bot's response, which is ignored, arrived or `timeoutMs` passed). Never throws.
+   */
+  tell(msg: OutgoingMessage, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
 

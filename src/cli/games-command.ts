@@ -42,8 +42,9 @@ export function registerGames(program: Command): void {
     });
 }
 
-function describe(f: { type: string; description: string; min?: number; max?: number; choices?: readonly string[] }): string {
+function describe(f: { type: string; description: string; min?: number; max?: number; choices?: readonly string[]; file?: boolean }): string {
   const range = f.type === 'int' && (f.min !== undefined || f.max !== undefined) ? ` (${f.min ?? '…'}..${f.max ?? '…'})` : '';
   const choices = f.choices ? ` (${f.choices.join('|')})` : '';
-  return `${f.description}${range}${choices}`;
+  const file = f.file ? ' (or a FILE path)' : '';
+  return `${f.description}${range}${choices}${file}`;
 }

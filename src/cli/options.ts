@@ -1,4 +1,7 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
+import { UsageError } from '../core/errors.js';
+import type { AnyGame } from '../core/game.js';
 
 /** Collects repeated `--set key=value` options into an object (commander option parser). */
 export function collectKeyValue(flag: string) {
@@ -26,4 +29,23 @@ export function parsePositiveInt(what: string) {
     if (n < 1) throw new InvalidArgumentError(`${what} must be at least 1, got ${value}`);
     return n;
   };
+}
+
+/**
+ * `--set key=PATH` for a game's file-valued keys (maps, boards): when the value names an existing file, the
+ * game gets the file's text, so the replay carries the map itself. Any other value (a shipped map's name)
+ * is passed on for the game to judge.
+ */
+export function readConfigFiles(game: AnyGame, set: Record<string, string>): Record<string, string> {
+  const out = { ...set };
+  for (const [key, value] of Object.entries(set)) {
+    const field = game.config[key];
+    if (field?.type !== 'string' || !field.file || !existsSync(value) || !statSync(value).isFile()) continue;
+    try {
+      out[key] = readFileSync(value, 'utf8');
+    } catch (err) {
+      throw new UsageError(`cannot read ${key} file ${JSON.stringify(value)}: ${(err as Error).message}`);
+    }
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import { UsageError } from '../core/errors.js';
 import type { Replay } from '../core/replay.js';
 import { getGame } from '../games/index.js';
 import { matchHeader, matchSummary, transcriptText } from './format.js';
-import { collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { collectKeyValue, parseNonNegativeInt, parsePositiveInt, readConfigFiles } from './options.js';
 import { writeReplay } from './replay-file.js';
 
 interface PlayOptions {
@@ -55,7 +55,7 @@ export function registerPlay(program: Command): void {
         report = await runMatch({
           game,
           seats: bots.map((bot, i) => ({ bot, name: names[i] })),
-          config: o.set ?? {},
+          config: readConfigFiles(game, o.set ?? {}),
           seed: o.seed,
           timeouts: { initMs: o.initTimeout, turnMs: o.timeout },
           transcripts: !!o.log,

@@ -4,7 +4,8 @@ import { UsageError } from './errors.js';
 export type ConfigField =
   | { type: 'int'; default: number; min?: number; max?: number; description: string }
   | { type: 'bool'; default: boolean; description: string }
-  | { type: 'string'; default: string; choices?: readonly string[]; description: string };
+  /** `file`: the value may be a file's text (a map, a board); the CLI reads it when given a file's path */
+  | { type: 'string'; default: string; choices?: readonly string[]; file?: boolean; description: string };
 
 /** The configuration keys a game accepts. */
 export type ConfigSpec = Record<string, ConfigField>;

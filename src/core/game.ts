@@ -98,8 +98,12 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   config: ConfigSpec;
   /** a sentence naming the broken rule, or null when the config (with this many players) is playable */
   validateConfig?(config: C, players: number): string | null;
-  /** default deadlines per answer, from the game's spec */
-  timeouts: { initMs: number; turnMs: number };
+  /**
+   * default deadlines per answer, from the game's spec; `slowMs`: answers slower than this are noted in the
+   * bot's log (lighthouses' 100 ms, whose deadline adds a grace); `exitMs`: at the end, how long a process
+   * gets to exit by itself once its stdin is closed before it is signalled (default 0).
+   */
+  timeouts: { initMs: number; turnMs: number; slowMs?: number; exitMs?: number };
   /** a label per slot for people (X/O, colours…) */
   seatLabel?(slot: number): string;
 
@@ -114,6 +118,24 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
    * Must produce exactly the bytes JSON.stringify(view(...)) would.
    */
   encodeJson?(state: S, slot: number, ctx: ViewContext): string;
+  /**
+   * optional, for line transports (stdio): why a line the bot sent while an answer is awaited is not that
+   * answer (a stale nonce, as paint's `turns_left`), or null when it is. A skipped line is dropped and noted,
+   * and reading goes on until the same deadline.
+   */
+  skipAnswer?(text: string, state: S, slot: number, phase: string): string | null;
+  /**
+   * optional, for line transports: every message that asks is answered by exactly one line, so a line that
+   * arrives after its deadline is the missed answer and is dropped, never taken for the next one
+   * (lighthouses). Without it, a line that arrives while nothing is asked is dropped.
+   */
+  strictPairing?: boolean;
+  /**
+   * optional: a message sent to the seat right after its move was applied, expecting no answer
+   * (lighthouses' `{"success":…}`); undefined sends nothing. It sees the move as judged (an action, or the
+   * fault that replaced it) and the state after the step.
+   */
+  ack?(move: Move<A>, state: S, phase: string): unknown;
   /** reads an answer object (parsed JSON, or a built-in bot's return value) into an action */
   parseAnswer(answer: unknown, state: S, slot: number, phase: string): Parsed<A>;
   /** why a well-formed action is illegal here, or null when it is legal */
