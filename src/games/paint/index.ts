@@ -1,0 +1,81 @@
+import { defineGame, ranksFromScores } from '../../core/game.js';
+import { BOARD_NAMES, boardFor, defaultId, initialState, type PaintConfig } from './board.js';
+import { bots } from './bots.js';
+import { human } from './human.js';
+import { renderBoard } from './render.js';
+import { applyTurn, scores, type PaintAction, type PaintState } from './rules.js';
+import { encodeJson, parseAnswer, skipAnswer, view, type PaintMessage } from './wire.js';
+
+export type { PaintInit, PaintMessage, PaintTurn } from './wire.js';
+
+/**
+ * Paint, the multipaint "AI Competition": every player walks or shoots paint at once each turn; the most
+ * squares of one's colour at the end wins. JSON lines over stdio, answers matched by the turns_left nonce.
+ */
+export const paint = defineGame<PaintConfig, PaintState, PaintAction | null, PaintMessage>({
+  id: 'paint',
+  title: 'Paint (multipaint "AI Competition")',
+  summary: 'walk or shoot paint at once on a grid, most squares wins; answer {"turns_left":T,"type":"walk"|"shoot","direction":[di,dj]}',
+  players: { min: 2, max: 10_000 },
+  config: {
+    board: {
+      type: 'string',
+      default: '',
+      file: true,
+      description: `a shipped board (${BOARD_NAMES.join(', ')}) or a board's JSON text (a state in the wire form); empty: a generated board`,
+    },
+    width: { type: 'int', default: 10, min: 1, max: 200, description: 'columns of a generated board (ignored with a board)' },
+    height: { type: 'int', default: 10, min: 1, max: 200, description: 'rows of a generated board (ignored with a board)' },
+    turns: { type: 'int', default: 0, min: 0, max: 100_000, description: "turns; 0: the board's turns_left (width×height for a generated board)" },
+    obstacles: { type: 'int', default: 0, min: 0, description: 'obstacle squares placed from the seed on a generated board (a variant, off by default)' },
+    ids: { type: 'string', default: '', description: 'player ids separated by commas; empty: alice, bob, charlie, … (or the board\'s)' },
+  },
+  validateConfig(config, players) {
+    try {
+      boardFor(config, players, 0);
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  },
+  timeouts: { initMs: 5000, turnMs: 500 },
+  seatLabel: defaultId,
+  setup: ({ config, players, seed }) => initialState(boardFor(config, players, seed)),
+  next(s) {
+    const seats = s.ids.map((_, slot) => slot);
+    if (!s.started) return { phase: 'init', seats, turn: 0 };
+    if (s.unresponsive.length || s.turnsLeft <= 0) return null;
+    return { phase: 'play', seats, turn: s.turns - s.turnsLeft + 1 };
+  },
+  view,
+  encodeJson,
+  skipAnswer: (text, s, _slot, phase) => skipAnswer(text, s, phase),
+  parseAnswer: (answer, s, _slot, phase) => parseAnswer(answer, s, phase),
+  apply(s, moves, phase) {
+    if (phase !== 'init') return applyTurn(s, moves as Parameters<typeof applyTurn>[1]);
+    s.started = true;
+    s.unresponsive = moves.flatMap((m) => (m.fault ? [{ slot: m.slot, detail: `${m.fault.kind}: ${m.fault.detail}` }] : []));
+    return s;
+  },
+  // The history only grows by the turn's actions, so these identify the state.
+  digest: (s) => [s.turnsLeft, s.positions, s.colors, s.history[s.history.length - 1] ?? null, s.unresponsive],
+  outcome(s) {
+    if (s.unresponsive.length) {
+      // The reference reports an error and plays nothing; here the players that answered share the
+      // first rank and the unresponsive ones the last, so a broken bot never gains from its failure.
+      const bad = new Set(s.unresponsive.map((u) => u.slot));
+      const ranks = s.ids.map((_, slot) => (bad.has(slot) ? 1 + s.ids.length - bad.size : 1));
+      const who = s.unresponsive.map((u) => `${s.ids[u.slot]} (${u.detail})`).join('; ');
+      return { ranks, scores: null, reason: `unresponsive players: ${who}; no turn was played` };
+    }
+    const sc = scores(s);
+    const ranks = ranksFromScores(sc);
+    const table = s.ids.map((id, slot) => `${id} ${sc[slot]}`).join(', ');
+    const best = s.ids.filter((_, slot) => ranks[slot] === 1);
+    const head = best.length === 1 ? `${best[0]} wins` : `${best.join(' and ')} share the lead`;
+    return { ranks, scores: sc, reason: `${head} after ${s.turns} turns (squares: ${table})` };
+  },
+  render: renderBoard,
+  bots,
+  human,
+});

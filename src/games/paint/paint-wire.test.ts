@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MatchEngine } from '../../core/engine.js';
+import { playBuiltins } from '../../core/self-play.js';
+import type { PaintState } from './rules.js';
+import { drawn, E, paint, shoot, walk } from './test-kit.js';
+
+const ctx = (phase: string) => ({ phase, matchId: '1', names: [] });
+
+describe('paint wire', () => {
+  it('says hello with the player id and sends the board as it is, keys in the reference order', () => {
+    const e = new MatchEngine(paint, { config: { board: '11x5' }, seed: 3, players: 2 });
+    assert.equal(paint.encodeJson!(e.state, 1, ctx('init')), '{"player_id":"bob"}');
+    const d = e.decision()!;
+    e.commit(d, [0, 1].map((slot) => e.judge(slot, 'init', paint.parseAnswer({ ready: true }, e.state, slot, 'init'))));
+    const rows = [
+      '[null,null,null,null,null,null,null,null,null,null,null]',
+      '[null,"alice","alice",null,null,null,null,null,null,null,null]',
+      '[null,"alice","alice","alice",null,null,null,"bob","bob","bob",null]',
+      '[null,null,null,null,null,null,null,null,"bob","bob",null]',
+      '[null,null,null,null,null,null,null,null,null,null,null]',
+    ];
+    const first = `{"width":11,"height":5,"player_positions":{"alice":[2,3],"bob":[2,7]},"colors":[${rows.join(',')}],"previous_actions":[],"turns_left":110}`;
+    assert.equal(paint.encodeJson!(e.state, 0, ctx('play')), first);
+    assert.equal(paint.encodeJson!(e.state, 1, ctx('play')), first, 'every player gets the same state');
+    assert.equal(JSON.stringify(paint.view(e.state, 0, ctx('play'))), first);
+  });
+
+  it('lists every counted action each turn in board order, {} when none counted', () => {
+    const m = drawn(['A...', '...B']);
+    m.turn({ 1: walk([0.9, '-1']), 0: shoot(['1', 1]) });
+    m.turn({ 0: walk([0, 0]), 1: { fault: { kind: 'timeout', detail: 'no answer' } } });
+    m.turn({ 1: shoot(E), 0: { turns_left: 8, type: 'walk', direction: [0, 1], comment: 'extra keys are ignored' } });
+    assert.match(
+      m.message(),
+      /"previous_actions":\[\{"alice":\{"type":"shoot","direction":\[1,1\]\},"bob":\{"type":"walk","direction":\[0,-1\]\}\},\{\},\{"alice":\{"type":"walk","direction":\[0,1\]\},"bob":\{"type":"shoot","direction":\[0,1\]\}\}\],"turns_left":7\}$/,
+    );
+  });
+
+  it('encodeJson equals JSON.stringify(view) on every turn of whole games, obstacles last when present', () => {
+    for (const config of [{ board: '7x13b' }, { width: 6, height: 4, obstacles: 5 }, { width: 5, height: 5, ids: 'x"y,__proto__,z' }]) {
+      const players = config.ids ? 3 : 2;
+      const e = playBuiltins(paint, Array(players).fill('random'), 5, { config });
+      const s = e.state as PaintState;
+      const replayed = new MatchEngine(paint, { config, seed: 5, players });
+      for (const r of e.records) {
+        const d = replayed.decision()!;
+        if (d.phase === 'play') {
+          for (const slot of [0, 1]) assert.equal(paint.encodeJson!(replayed.state, slot, ctx('play')), JSON.stringify(paint.view(replayed.state, slot, ctx('play'))));
+        }
+        replayed.commit(d, r.moves as never);
+      }
+      assert.equal(s.turnsLeft, 0);
+      if (config.obstacles) assert.match(JSON.stringify(paint.view(e.state, 0, ctx('play'))), /"turns_left":0,"obstacles":\[\[\d+,\d+\](,\[\d+,\d+\]){4}\]\}$/);
+    }
+  });
+
+  const lenient: [unknown, [number, number]][] = [
+    [[0, 1], [0, 1]],
+    [[0.9, 1], [0, 1]],
+    [[-1.7, 0], [-1, 0]],
+    [['1', '-1'], [1, -1]],
+    [[' -1 ', 1.5], [-1, 1]],
+    [[-0.5, 1], [0, 1]],
+  ];
+  for (const [direction, read] of lenient) {
+    it(`reads the direction ${JSON.stringify(direction)} as ${JSON.stringify(read)}`, () => {
+      const m = drawn(['A.', '.B']);
+      const p = paint.parseAnswer({ turns_left: 10, type: 'walk', direction }, m.state(), 0, 'play');
+      assert.deepEqual(p, { ok: true, action: { type: 'walk', direction: read } });
+    });
+  }
+
+  const invalid: [unknown, RegExp][] = [
+    [{ turns_left: 10, type: 'walk', direction: ['1.0', 0] }, /"direction" \["1.0",0\]: "1.0" is not an integer/],
+    [{ turns_left: 10, type: 'walk', direction: [true, 1] }, /true is not an integer/],
+    [{ turns_left: 10, type: 'walk', direction: [null, 1] }, /null is not an integer/],
+    [{ turns_left: 10, type: 'shoot', direction: [0, 0] }, /\[0,0\] is not one of the 8 directions/],
+    [{ turns_left: 10, type: 'shoot', direction: [2, 0] }, /\[2,0\] is not one of the 8 directions/],
+    [{ turns_left: 10, type: 'shoot', direction: [0.5, -0.2] }, /is not one of the 8 directions/],
+    [{ turns_left: 10, type: 'walk', direction: [1] }, /"direction" must be a list of two integers/],
+    [{ turns_left: 10, type: 'walk', direction: [1, 0, 0] }, /a list of two integers .*got \[1,0,0\]/],
+    [{ turns_left: 10, type: 'walk', direction: '1,0' }, /a list of two integers/],
+    [{ turns_left: 10, type: 'walk' }, /"direction" must be a list of two integers .*got nothing/],
+    [{ turns_left: 10, type: 'Walk', direction: [1, 0] }, /"type" must be "walk" or "shoot", got "Walk"/],
+    [{ turns_left: 10, direction: [1, 0] }, /"type" must be "walk" or "shoot", got nothing/],
+    [{ type: 'walk', direction: [1, 0] }, /no "turns_left": copy it from the state \(10\)/],
+    [{ turns_left: '10', type: 'walk', direction: [1, 0] }, /"turns_left" is "10", not the current 10/],
+    [{ turns_left: 9, type: 'walk', direction: [1, 0] }, /"turns_left" is 9, not the current 10/],
+    [[1, 0], /expected a JSON object like \{"turns_left":10,"type":"walk","direction":\[0,1\]\}, got \[1,0\]/],
+    [null, /expected a JSON object/],
+  ];
+  for (const [answer, detail] of invalid) {
+    it(`${JSON.stringify(answer)} is no action, with a reason`, () => {
+      const m = drawn(['A.', '.B']);
+      const p = paint.parseAnswer(answer, m.state(), 0, 'play');
+      assert.equal(p.ok, false);
+      assert.match((p as { detail: string }).detail, detail);
+    });
+  }
+
+  it('skips lines carrying another turns_left (late or repeated answers), and takes any other line as the answer', () => {
+    const m = drawn(['A.', '.B']);
+    const skip = (line: string) => paint.skipAnswer!(line, m.state(), 0, 'play');
+    assert.equal(skip('{"turns_left":11,"type":"walk","direction":[0,1]}'), 'turns_left 11 is not the current 10');
+    assert.equal(skip('{"turns_left":"10","type":"walk","direction":[0,1]}'), 'turns_left "10" is not the current 10');
+    assert.equal(skip('{"turns_left":null}'), 'turns_left null is not the current 10');
+    for (const line of ['{"turns_left":10,"type":"walk","direction":[0,1]}', '{"turns_left":10.0}', '{"type":"walk","direction":[0,1]}', 'walk east', '[10]', '10', '"x"', '']) {
+      assert.equal(skip(line), null, line);
+    }
+    assert.equal(paint.skipAnswer!('{"turns_left":3}', m.state(), 0, 'init'), null, 'the hello answer is never skipped');
+  });
+});
+
+describe('paint ready handshake', () => {
+  it('accepts only an object whose ready is exactly true', () => {
+    const e = new MatchEngine(paint, { config: {}, seed: 1, players: 2 });
+    assert.deepEqual(paint.parseAnswer({ ready: true, name: 'x' }, e.state, 0, 'init'), { ok: true, action: null });
+    for (const bad of [{ ready: 'true' }, { ready: 1 }, {}, [true], true, null]) {
+      const p = paint.parseAnswer(bad, e.state, 0, 'init');
+      assert.equal(p.ok, false, JSON.stringify(bad));
+      assert.match((p as { detail: string }).detail, /expected \{"ready":true\} to the hello, got /);
+    }
+  });
+
+  it('when a player fails it, no turn is played and the match ends naming it; the others rank first', () => {
+    const e = new MatchEngine(paint, { config: {}, seed: 1, players: 3 });
+    const d = e.decision()!;
+    assert.deepEqual(d, { phase: 'init', seats: [0, 1, 2], turn: 0 });
+    e.commit(d, [
+      e.judge(0, 'init', paint.parseAnswer({ ready: true }, e.state, 0, 'init')),
+      { slot: 1, fault: { kind: 'timeout', detail: 'no answer within 5000 ms' } },
+      e.judge(2, 'init', paint.parseAnswer({ ready: false }, e.state, 2, 'init')),
+    ]);
+    assert.equal(e.decision(), null);
+    const o = e.outcome();
+    assert.deepEqual(o.ranks, [1, 2, 2]);
+    assert.equal(o.scores, null);
+    assert.equal(o.reason, 'unresponsive players: bob (timeout: no answer within 5000 ms); charlie (bad-answer: expected {"ready":true} to the hello, got {"ready":false}); no turn was played');
+    assert.match(paint.render(e.state), /no turn played: unresponsive bob, charlie/);
+  });
+});
