@@ -114,7 +114,7 @@ export class StdioTransport implements BotTransport {
     });
   }
 
-  tell(msg: OutgoingMessage): Promise<void> {
+  tell(msg: OutgoingMessage, _timeoutMs?: number): Promise<void> {
     const proc = this.proc;
     if (proc && !proc.exit && this.tooLarge === null) {
       this.ctx.log('send', forLog(msg.text));

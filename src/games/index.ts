@@ -2,6 +2,7 @@ import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { battleship } from './battleship/index.js';
 import { connect4 } from './connect4/index.js';
+import { lighthouses } from './lighthouses/index.js';
 import { paint } from './paint/index.js';
 import { tictactoe } from './tictactoe/index.js';
 import { tron } from './tron/index.js';
@@ -12,6 +13,7 @@ export const games: Record<string, AnyGame> = {
   [connect4.id]: connect4,
   [tron.id]: tron,
   [battleship.id]: battleship,
+  [lighthouses.id]: lighthouses,
   [paint.id]: paint,
 };
 

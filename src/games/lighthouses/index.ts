@@ -1,0 +1,87 @@
+import { defineGame, ranksFromScores, type Decision } from '../../core/game.js';
+import { bots } from './bots.js';
+import { human } from './human.js';
+import { parseMap, type LighthouseMap } from './map.js';
+import { DEFAULT_MAP, MAPS } from './maps.js';
+import { letter, renderIsland } from './render.js';
+import { applyCommand, commandError, endRound, setupState, type Command, type LighthousesState } from './rules.js';
+import { parseAnswer, result, view, type LighthousesMessage } from './wire.js';
+
+export type { LighthousesInit, LighthousesMessage, LighthousesResult, LighthousesTurn, LighthouseView } from './wire.js';
+export { MAPS } from './maps.js';
+
+/** The config of a lighthouses match. */
+export interface LighthousesConfig {
+  [key: string]: string | number | boolean;
+  map: string;
+  rounds: number;
+  neutral: string;
+}
+
+/** The map a config names: a shipped map by name, or a map's own text (what `--set map=FILE` gives). */
+export function mapOf(config: { map: string }): LighthouseMap {
+  const shipped = MAPS[config.map];
+  if (shipped) return parseMap(shipped.text);
+  if (!config.map.includes('\n')) {
+    throw new Error(`unknown map ${JSON.stringify(config.map)}: the shipped maps are ${Object.keys(MAPS).join(', ')}; or give the path of a map file`);
+  }
+  return parseMap(config.map);
+}
+
+/** The Euskal Encounter lighthouses game ("Faros Láser"): capture, connect, and score triangles of island. */
+export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Command | string, LighthousesMessage>({
+  id: 'lighthouses',
+  title: 'Lighthouses (Euskal Encounter "Faros Láser")',
+  summary: 'walk the island, collect energy, capture lighthouses, connect them into triangles; JSON lines over stdio',
+  players: { min: 2, max: 8 },
+  config: {
+    map: { type: 'string', default: DEFAULT_MAP, file: true, description: `a shipped map (${Object.keys(MAPS).join(', ')})` },
+    rounds: { type: 'int', default: 200, min: 1, max: 100_000, description: 'rounds before the game ends' },
+    neutral: { type: 'string', default: '-1', choices: ['-1', 'null'], description: "how a neutral lighthouse's owner is sent" },
+  },
+  validateConfig(config, players) {
+    let map: LighthouseMap;
+    try {
+      map = mapOf(config);
+    } catch (err) {
+      return `bad map: ${(err as Error).message}`;
+    }
+    return map.starts.length < players ? `the map has ${map.starts.length} start slots, fewer than ${players} players` : null;
+  },
+  // The seed's 100 ms per turn plus the reference engine's grace: answers within 500 ms count, later than 100 ms are noted.
+  timeouts: { initMs: 2000, turnMs: 500, slowMs: 100, exitMs: 1000 },
+  seatLabel: letter,
+  setup: ({ config, players }) => setupState(mapOf(config), players, config.rounds, config.neutral === 'null'),
+  next(s): Decision | null {
+    if (!s.inited) return { phase: 'init', seats: s.players.map((_, i) => i), turn: 0 };
+    if (s.round > s.rounds) return null;
+    return { phase: 'play', seats: [s.current], turn: s.round };
+  },
+  view: (s, slot, ctx) => view(s, slot, ctx.phase, s.neutralNull ? null : -1),
+  parseAnswer: (answer, _s, _slot, phase) => parseAnswer(answer, phase),
+  check: (s, slot, action, phase) => (phase === 'init' ? null : commandError(s, slot, action as Command)),
+  strictPairing: true,
+  ack: (move, _s, phase) => (phase === 'init' ? undefined : result(move)),
+  apply(s, moves, phase) {
+    if (phase === 'init') {
+      for (const m of moves) if (typeof m.action === 'string') s.players[m.slot]!.name = m.action;
+      s.inited = true;
+      return s;
+    }
+    const m = moves[0]!;
+    if (m.action !== undefined) applyCommand(s, m.slot, m.action as Command);
+    s.current++;
+    if (s.current === s.players.length) endRound(s);
+    return s;
+  },
+  outcome(s) {
+    const scores = s.players.map((p) => p.score);
+    const ranks = ranksFromScores(scores);
+    const best = ranks.flatMap((r, i) => (r === 1 ? [`${letter(i)} (${s.players[i]!.name})`] : []));
+    const head = best.length === 1 ? `${best[0]} wins` : `${best.join(' and ')} tie`;
+    return { ranks, scores, reason: `${head} with ${Math.max(...scores)} points after ${s.rounds} rounds` };
+  },
+  render: renderIsland,
+  bots,
+  human,
+});

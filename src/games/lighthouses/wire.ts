@@ -1,0 +1,116 @@
+import type { Move, Parsed } from '../../core/game.js';
+import { isIsland, type Command, type LighthousesState } from './rules.js';
+
+/** The first message: who you are, where you start, the island and the lighthouses. */
+export interface LighthousesInit {
+  player_num: number;
+  player_count: number;
+  position: [number, number];
+  /** `map[y][x]`: 1 island, 0 water; row 0 at the bottom */
+  map: number[][];
+  /** in scan order: y ascending, then x */
+  lighthouses: [number, number][];
+}
+
+/** One lighthouse as a player sees it each turn. */
+export interface LighthouseView {
+  position: [number, number];
+  /** -1 (or null with `--set neutral=null`) when neutral */
+  owner: number | null;
+  energy: number;
+  connections: [number, number][];
+  have_key: boolean;
+}
+
+/** The state sent each turn. */
+export interface LighthousesTurn {
+  position: [number, number];
+  score: number;
+  energy: number;
+  /** 7×7 cell energies around the player, `view[dy+3][dx+3]`: -1 beyond distance 3, 0 for water and off the map */
+  view: number[][];
+  lighthouses: LighthouseView[];
+}
+
+/** A message to a lighthouses bot. */
+export type LighthousesMessage = LighthousesInit | LighthousesTurn;
+
+/** The result sent after each command. */
+export type LighthousesResult = { success: true } | { success: false; message: string };
+
+/** The message for `slot`: the init, or its state this turn. `neutral` is what a neutral owner is sent as. */
+export function view(s: LighthousesState, slot: number, phase: string, neutral: -1 | null): LighthousesMessage {
+  const p = s.players[slot]!;
+  if (phase === 'init') {
+    return {
+      player_num: slot,
+      player_count: s.players.length,
+      position: [p.x, p.y],
+      map: s.island,
+      lighthouses: s.lighthouses.map((l) => [l.x, l.y]),
+    };
+  }
+  const links = s.lighthouses.map((): [number, number][] => []);
+  for (const [a, b] of s.connections) {
+    links[a]!.push([s.lighthouses[b]!.x, s.lighthouses[b]!.y]);
+    links[b]!.push([s.lighthouses[a]!.x, s.lighthouses[a]!.y]);
+  }
+  return {
+    position: [p.x, p.y],
+    score: p.score,
+    energy: p.energy,
+    view: energyView(s, p.x, p.y),
+    lighthouses: s.lighthouses.map((l, i): LighthouseView => ({
+      position: [l.x, l.y],
+      owner: l.owner ?? neutral,
+      energy: l.energy,
+      connections: links[i]!,
+      have_key: p.keys.includes(i),
+    })),
+  };
+}
+
+function energyView(s: LighthousesState, px: number, py: number): number[][] {
+  const rows: number[][] = [];
+  for (let dy = -3; dy <= 3; dy++) {
+    const row: number[] = [];
+    for (let dx = -3; dx <= 3; dx++) {
+      const [x, y] = [px + dx, py + dy];
+      row.push(dx * dx + dy * dy > 9 ? -1 : isIsland(s, x, y) ? s.energy[y]![x]! : 0);
+    }
+    rows.push(row);
+  }
+  return rows;
+}
+
+/** Reads the greeting (`{"name":…}`) or a command object. Every command's fields are judged later, in the reference's order. */
+export function parseAnswer(answer: unknown, phase: string): Parsed<Command | string> {
+  const isObject = answer !== null && typeof answer === 'object' && !Array.isArray(answer);
+  if (phase === 'init') {
+    const name = isObject ? (answer as { name?: unknown }).name : undefined;
+    if (typeof name === 'string') return { ok: true, action: name };
+    return { ok: false, kind: 'bad-answer', detail: `the greeting must be an object with a string "name", like {"name":"MyBot"}; got ${JSON.stringify(answer) ?? 'nothing'}` };
+  }
+  if (!isObject || !('command' in answer)) return { ok: false, kind: 'bad-answer', detail: 'Invalid command structure' };
+  const a = answer as Record<string, unknown>;
+  switch (a.command) {
+    case 'pass':
+      return { ok: true, action: { command: 'pass' } };
+    case 'move':
+      return { ok: true, action: { command: 'move', x: a.x, y: a.y } };
+    case 'attack':
+      return { ok: true, action: { command: 'attack', energy: a.energy } };
+    case 'connect':
+      return { ok: true, action: { command: 'connect', destination: a.destination } };
+    default:
+      return { ok: true, action: { command: 'other', name: a.command } };
+  }
+}
+
+/** The result a bot is sent after its command: success, or the reference's message for what went wrong. */
+export function result(move: Move<Command | string>): LighthousesResult {
+  if (!move.fault) return { success: true };
+  const { kind, detail } = move.fault;
+  const message = kind === 'not-json' || kind === 'too-large' ? 'Invalid JSON' : kind === 'bad-answer' || kind === 'illegal-move' ? detail : 'Timeout';
+  return { success: false, message };
+}
