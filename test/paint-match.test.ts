@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runMatch } from '../src/arena/run-match.js';
+import { verifyReplay } from '../src/core/replay.js';
+import { getGame } from '../src/games/index.js';
+import { livePidsWith } from './processes.js';
+import { runCli } from './run-cli.js';
+
+describe('paint matches between real bots', () => {
+  it('plays the Python and Node examples, a late bot that catches up through the turns_left nonce, and a built-in', async () => {
+    const marker = `paint-${process.pid}`;
+    const turns = 12;
+    // turns_left 9: 550 ms of thought for a 400 ms deadline; 6: no turns_left; 4: the answer twice.
+    const { replay } = await runMatch({
+      game: 'paint',
+      seed: 99,
+      config: { width: 10, height: 8, turns },
+      timeouts: { initMs: 5000, turnMs: 400 },
+      transcripts: true,
+      seats: [
+        { bot: `stdio:python3 examples/paint-python/bot.py ${marker}` },
+        { bot: `stdio:node examples/paint-node/bot.mjs ${marker}` },
+        { bot: `stdio:node test/fixtures/paint/late.mjs 9 550 6 4 ${marker}`, name: 'late' },
+        { bot: 'painter' },
+      ],
+    });
+    const play = replay.turns.filter((t) => t.phase === 'play');
+    assert.equal(play.length, turns);
+    const faultOn = (slot: number, turnsLeft: number) => play[turns - turnsLeft]!.moves.find((m) => m.slot === slot)!.fault;
+    for (const slot of [0, 1, 3]) for (let t = turns; t >= 1; t--) assert.equal(faultOn(slot, t), undefined, `slot ${slot}, turns_left ${t}`);
+    assert.equal(faultOn(2, 9)?.kind, 'timeout');
+    assert.equal(faultOn(2, 8), undefined, 'the late bot caught up on the next turn');
+    assert.equal(faultOn(2, 6)?.kind, 'bad-answer');
+    assert.match(faultOn(2, 6)!.detail, /no "turns_left": copy it from the state \(6\)/);
+    for (const t of [12, 11, 10, 7, 5, 4, 3, 2, 1]) assert.equal(faultOn(2, t), undefined, `late bot, turns_left ${t}`);
+    const notes = replay.transcripts![2]!.filter((e) => e.dir === 'note').map((e) => e.text);
+    assert.ok(notes.some((n) => n.includes('skipped a line (turns_left 9 is not the current 8)')), notes.join('\n'));
+    assert.ok(notes.some((n) => /turns_left":4/.test(n)), `the repeated answer is dropped or skipped: ${notes.join('\n')}`);
+    assert.deepEqual(replay.result.ranks.length, 4);
+    verifyReplay(getGame('paint'), replay);
+    assert.deepEqual(livePidsWith(marker), [], 'a bot process outlived the match');
+  });
+
+  it('a bot that does not answer {"ready":true} ends the match before any turn, named in the result', async () => {
+    const marker = `paint-ready-${process.pid}`;
+    const { replay } = await runMatch({
+      game: 'paint',
+      seed: 1,
+      config: { board: '10x10' },
+      timeouts: { initMs: 1500 },
+      seats: [{ bot: `stdio:node examples/paint-node/bot.mjs ${marker}` }, { bot: `stdio:while read line; do echo '{"ready":"yes"}'; done # ${marker}` }],
+    });
+    assert.deepEqual(replay.turns.map((t) => t.phase), ['init']);
+    assert.deepEqual(replay.result.ranks, [1, 2]);
+    assert.equal(replay.result.reason, 'unresponsive players: bob (bad-answer: expected {"ready":true} to the hello, got {"ready":"yes"}); no turn was played');
+    assert.deepEqual(livePidsWith(marker), []);
+  });
+
+  it('runs the examples the way their READMEs say, and a board given as a file', async () => {
+    for (const bot of ['stdio:python3 examples/paint-python/bot.py', 'stdio:node examples/paint-node/bot.mjs']) {
+      const r = await runCli(['play', 'paint', bot, 'random', '--seed', '3', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      const result = JSON.parse(r.stdout) as { players: { fault: unknown; rank: number }[] };
+      assert.deepEqual(result.players.map((p) => p.fault), [null, null], bot);
+      assert.equal(result.players[0]!.rank, 1, `${bot} lost to random`);
+    }
+    const file = await runCli(['play', 'paint', 'painter', 'random', '--set', 'board=test/fixtures/paint/board-3x6.json', '--seed', '1']);
+    assert.equal(file.code, 0, file.stderr);
+    assert.match(file.stdout, /turn 20 of 20, 6×3/);
+    assert.match(file.stdout, /A ann at .* · B ben at /);
+  });
+});
