@@ -26,9 +26,15 @@ export interface PaintTurn {
 /** A message to a paint bot. */
 export type PaintMessage = PaintInit | PaintTurn;
 
-/** The message for `slot`: the hello, or the whole state (the same for every player). */
+/**
+ * The message for `slot`: the hello, or the whole state. The state message is the same for every player,
+ * so it is built once per turn and shared by every seat (read it, never change it); the history list
+ * is extended turn by turn rather than rebuilt, since it grows every turn.
+ */
 export function view(s: PaintState, slot: number, ctx: ViewContext): PaintMessage {
   if (ctx.phase === 'init') return { player_id: s.ids[slot]! };
+  const cached = turnViews.get(s);
+  if (cached && cached.turnsLeft === s.turnsLeft && cached.view.previous_actions.length === s.history.length) return cached.view;
   const { width: w, height: h } = s;
   const colors: (string | null)[][] = [];
   for (let i = 0; i < h; i++) {
@@ -43,15 +49,28 @@ export function view(s: PaintState, slot: number, ctx: ViewContext): PaintMessag
   const turn: PaintTurn = {
     width: w,
     height: h,
-    player_positions: Object.fromEntries(s.ids.map((id, slot) => [id, [s.positions[slot]![0], s.positions[slot]![1]] as Vec])),
+    player_positions: Object.fromEntries(s.ids.map((id, k) => [id, [s.positions[k]![0], s.positions[k]![1]] as Vec])),
     colors,
-    previous_actions: s.history.map((acts) =>
-      Object.fromEntries(acts.flatMap((a, slot) => (a ? [[s.ids[slot]!, { type: a.type, direction: [a.direction[0], a.direction[1]] as Vec }]] : []))),
-    ),
+    previous_actions: historyList(s),
     turns_left: s.turnsLeft,
   };
   if (s.obstacles.length) turn.obstacles = s.obstacles.map(([i, j]) => [i, j]);
+  turnViews.set(s, { turnsLeft: s.turnsLeft, view: turn });
   return turn;
+}
+
+const turnViews = new WeakMap<PaintState, { turnsLeft: number; view: PaintTurn }>();
+const historyLists = new WeakMap<PaintState['history'], PaintTurn['previous_actions']>();
+
+/** `previous_actions` as objects: the cached list extended by the turns played since, then copied. */
+function historyList(s: PaintState): PaintTurn['previous_actions'] {
+  let list = historyLists.get(s.history);
+  if (!list || list.length > s.history.length) list = [];
+  for (let t = list.length; t < s.history.length; t++) {
+    list.push(Object.fromEntries(s.history[t]!.flatMap((a, k) => (a ? [[s.ids[k]!, { type: a.type, direction: [a.direction[0], a.direction[1]] as Vec }]] : []))));
+  }
+  historyLists.set(s.history, list);
+  return list.slice();
 }
 
 /** The JSON of the history so far, extended turn by turn instead of rewritten (it grows every turn). */
