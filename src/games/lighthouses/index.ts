@@ -74,6 +74,9 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     if (s.current === s.players.length) endRound(s);
     return s;
   },
+  // The island never changes and the cell energies follow from the rounds and where players stood, so
+  // the rest identifies the state: this keeps the per-command fingerprint off the two grids.
+  digest: (s) => [s.round, s.current, s.players, s.lighthouses, s.connections, s.triangles],
   outcome(s) {
     const scores = s.players.map((p) => p.score);
     const ranks = ranksFromScores(scores);
