@@ -1,6 +1,8 @@
 // `npm run bench`: prints every benchmark table. Copy the figures into bench/RESULTS.md with the machine.
 import { cpus, totalmem } from 'node:os';
 import { benchEngine } from './engine.bench.js';
+import { benchLighthouses, benchLighthousesStrength } from './lighthouses.bench.js';
+import { benchPaint } from './paint.bench.js';
 import { printTable } from './stats.js';
 import { benchBattleshipShots, benchStrength } from './strength.bench.js';
 import { benchTransports } from './transport.bench.js';
@@ -15,3 +17,8 @@ if (!only || only === 'strength') {
   printTable('Battleship hunter shots', benchBattleshipShots());
 }
 if (!only || only === 'tron') printTable('Tron laps', await benchTron());
+if (!only || only === 'lighthouses') {
+  printTable('Lighthouses rounds', await benchLighthouses());
+  printTable('Lighthouses strength', benchLighthousesStrength());
+}
+if (!only || only === 'paint') printTable('Paint turns', await benchPaint());
