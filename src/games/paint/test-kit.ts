@@ -8,14 +8,22 @@ import { EMPTY, OBSTACLE, type PaintState, type Vec } from './rules.js';
 /** The game, untyped as the runner holds it. */
 export const paint: AnyGame = typed;
 
-/** Compass directions as [row step, column step] (rows grow downwards). */
+// Compass directions as [row step, column step]: rows grow downwards, so north is [-1, 0].
+/** North: up a row. */
 export const N: Vec = [-1, 0];
+/** South: down a row. */
 export const S: Vec = [1, 0];
+/** East: the next column. */
 export const E: Vec = [0, 1];
+/** West: the previous column. */
 export const W: Vec = [0, -1];
+/** North-east. */
 export const NE: Vec = [-1, 1];
+/** North-west. */
 export const NW: Vec = [-1, -1];
+/** South-east. */
 export const SE: Vec = [1, 1];
+/** South-west. */
 export const SW: Vec = [1, -1];
 
 /** A walk answer (the nonce is added when the turn is played). */
