@@ -10,17 +10,17 @@ describe('paint matches between real bots', () => {
   it('plays the Python and Node examples, a late bot that catches up through the turns_left nonce, and a built-in', async () => {
     const marker = `paint-${process.pid}`;
     const turns = 12;
-    // turns_left 9: 550 ms of thought for a 400 ms deadline; 6: no turns_left; 4: the answer twice.
+    // turns_left 9: 1500 ms of thought for a 1000 ms deadline; 6: no turns_left; 4: the answer twice.
     const { replay } = await runMatch({
       game: 'paint',
       seed: 99,
       config: { width: 10, height: 8, turns },
-      timeouts: { initMs: 5000, turnMs: 400 },
+      timeouts: { initMs: 5000, turnMs: 1000 },
       transcripts: true,
       seats: [
         { bot: `stdio:python3 examples/paint-python/bot.py ${marker}` },
         { bot: `stdio:node examples/paint-node/bot.mjs ${marker}` },
-        { bot: `stdio:node test/fixtures/paint/late.mjs 9 550 6 4 ${marker}`, name: 'late' },
+        { bot: `stdio:node test/fixtures/paint/late.mjs 9 1500 6 4 ${marker}`, name: 'late' },
         { bot: 'painter' },
       ],
     });
