@@ -79,6 +79,21 @@ describe('botarena play', () => {
     assert.match(r.stderr, /taken/);
   });
 
+  it('a human places a Battleship fleet at the prompt (re-asked after a bad one), and greets paint as ready', async () => {
+    // A bad fleet first (one ship), then an empty line: a random legal fleet; then shots until stdin ends.
+    const shots = Array.from({ length: 100 }, (_, i) => `${i % 10},${Math.floor(i / 10)}`).join('\n');
+    const b = await runCli(['play', 'battleship', 'human', 'random', '--seed', '2', '--json'], { input: `0,0-4,0\n\n${shots}\n` });
+    assert.equal(b.code, 0, b.stderr);
+    assert.match(b.stderr, /ships: x1,y1-x2,y2/);
+    assert.match(b.stderr, /wrong number of ships.* — try again/);
+    const bj = JSON.parse(b.stdout);
+    assert.equal(bj.players[0].fault, null, 'the human fleet is accepted and every shot counts');
+    assert.equal(bj.winner, 0, 'sweeping the grid sinks the fleet before random does');
+    const p = await runCli(['play', 'paint', 'human', 'random', '--seed', '2', '--set', 'board=10x10', '--set', 'turns=2', '--json'], { input: 'walk e\nshoot s\n' });
+    assert.equal(p.code, 0, p.stderr);
+    assert.equal(JSON.parse(p.stdout).players[0].fault, null, 'the ready handshake is answered for the person');
+  });
+
   it('Ctrl-C stops the match and every bot, and exits 130', async () => {
     const child = spawn(process.execPath, ['bin/botarena', 'play', 'connect4', 'stdio:node test/fixtures/runner/sleepy-bot.mjs 60000 ' + join(tmp, 'sigint.pid') + ' ignore-term', 'random'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
@@ -125,7 +140,8 @@ describe('botarena games', () => {
     assert.match(r.stdout, /tron — .*\(2–12 players\)/);
     assert.match(r.stdout, /width\s+100\s+grid width/);
     const j = JSON.parse((await runCli(['games', '--json'])).stdout);
-    assert.deepEqual(j.map((g: { id: string }) => g.id), ['tictactoe', 'connect4', 'tron', 'battleship']);
+    assert.deepEqual(j.map((g: { id: string }) => g.id), ['tictactoe', 'connect4', 'tron', 'battleship', 'lighthouses', 'paint']);
+    assert.match(r.stdout, /map\s+bay\s+a shipped map \(islet, bay, cross, continent\) \(or a FILE path\)/);
   });
 });
 

@@ -58,10 +58,10 @@ export class HumanTransport implements BotTransport {
 
   private async askPerson(msg: OutgoingMessage, t0: number, signal?: AbortSignal): Promise<Reply> {
     const human = this.ctx.game.human;
-    if (msg.phase === 'init') return { kind: 'value', value: { name: this.ctx.name }, ms: 0 };
     if (!human) {
       return { kind: 'fault', fault: { kind: 'transport', detail: `${this.ctx.game.id} cannot be played by a human at the terminal` }, ms: 0 };
     }
+    if (msg.phase === 'init' && human.hello) return { kind: 'value', value: human.hello(msg.view, this.ctx.name), ms: 0 };
     this.output.write(`\n${this.ctx.name} (slot ${this.ctx.slot}), turn ${msg.turn}\n${human.prompt(msg.view, msg.phase)} `);
     for (;;) {
       const line = await this.nextLine();

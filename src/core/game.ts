@@ -76,6 +76,11 @@ export interface BuiltinBotFactory<V, C = ConfigValues> {
 
 /** How a person at a terminal plays: what to show, and how to read a typed line into an answer. */
 export interface HumanPlay<V> {
+  /**
+   * the init answer given for the person without asking (a name, paint's `{"ready":true}`); when absent,
+   * the person is asked for it like for a move (Battleship's fleet)
+   */
+  hello?(view: V, name: string): unknown;
   /** the board and the question, for this view */
   prompt(view: V, phase: string): string;
   /** a typed line → the wire answer object, or an error sentence to show before asking again */

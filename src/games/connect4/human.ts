@@ -4,6 +4,7 @@ import type { ConnectFourMessage } from './wire.js';
 
 /** Terminal play: shows the board, reads a column digit 0..6. */
 export const human: HumanPlay<ConnectFourMessage> = {
+  hello: (_view, name) => ({ name }),
   prompt(view) {
     if (view.action !== 'play-turn') return '';
     return `${renderBoard(view.board)}\nyou are ${view.you} against ${view.opponent}; your column (0-6):`;

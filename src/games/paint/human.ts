@@ -14,6 +14,7 @@ const TYPES: Record<string, 'walk' | 'shoot'> = { walk: 'walk', w: 'walk', move:
 
 /** Terminal play: shows the board and reads "walk e", "shoot sw", "s 1 -1"… */
 export const human: HumanPlay<PaintMessage> = {
+  hello: () => ({ ready: true }),
   prompt(view, phase) {
     if (phase === 'init' || !('turns_left' in view)) return '';
     return `${renderView(view)}\nyour action: walk|shoot (w|s) and a direction n s e w ne nw se sw (or up/down/left/right, or "row-step col-step"):`;

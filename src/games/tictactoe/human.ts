@@ -4,6 +4,7 @@ import type { TicTacToeMessage } from './wire.js';
 
 /** Terminal play: shows the board, reads "row-col" (also "1 2", "12", "1,2"). */
 export const human: HumanPlay<TicTacToeMessage> = {
+  hello: (_view, name) => ({ name }),
   prompt(view) {
     if (view.action !== 'play-turn') return '';
     return `${renderBoard(cellsOfBoard(view.board))}\nyou are ${view.you}; your move (row-col, e.g. 1-2):`;

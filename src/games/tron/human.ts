@@ -5,6 +5,7 @@ const WORDS: Record<string, string> = { right: 'x+', left: 'x-', down: 'y+', up:
 
 /** Terminal play: shows the cells around your head (y grows downwards) and reads a direction. */
 export const human: HumanPlay<TronMessage> = {
+  hello: (_view, name) => ({ name }),
   prompt(view) {
     if (view.action !== 'play-turn') return '';
     const me = view['player-index'];
