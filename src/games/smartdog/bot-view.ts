@@ -59,12 +59,24 @@ export function readTurn(lines: readonly string[]): BotTurn {
   return { turn, objects };
 }
 
+const DIRS: readonly Direction[] = ['up', 'down', 'left', 'right'];
+const DIR_INDEX: Record<Direction, number> = { up: 0, down: 1, left: 2, right: 3 };
+
 /** Torus helpers for bots, on a board of the given size. */
 export class Torus {
+  /** neighbours of each cell, 4 per cell in DIRS order (built once: bots search the board every turn) */
+  private readonly next: Int32Array;
   constructor(
     readonly cols: number,
     readonly rows: number,
-  ) {}
+  ) {
+    this.next = new Int32Array(cols * rows * 4);
+    for (let c = 0; c < cols * rows; c++) {
+      const x = c % cols;
+      const y = Math.floor(c / cols);
+      DIRS.forEach((d, k) => (this.next[c * 4 + k] = this.cell(x + STEP[d][0], y + STEP[d][1])));
+    }
+  }
   /** the cell index of x, y after wrapping */
   cell(x: number, y: number): number {
     return (((y % this.rows) + this.rows) % this.rows) * this.cols + (((x % this.cols) + this.cols) % this.cols);
@@ -75,8 +87,7 @@ export class Torus {
   }
   /** the neighbour of cell c in direction d */
   step(c: number, d: Direction): number {
-    const [x, y] = this.xy(c);
-    return this.cell(x + STEP[d][0], y + STEP[d][1]);
+    return this.next[c * 4 + DIR_INDEX[d]]!;
   }
   /** the shorter signed delta on a ring, the half-ring tie crossing the edge (as the rules do) */
   delta(a: number, b: number, n: number): number {
@@ -102,8 +113,8 @@ export class Torus {
     if (Math.abs(dx) > Math.abs(dy)) return dx > 0 ? 'right' : 'left';
     return dy > 0 ? 'down' : 'up';
   }
-  /** breadth-first step counts from `sources` over cells where `open` holds (−1 unreachable) */
-  bfs(sources: number[], open: (c: number) => boolean): Int32Array {
+  /** breadth-first step counts from `sources` over cells where `open` holds, up to `maxDepth` (−1 unreached) */
+  bfs(sources: number[], open: (c: number) => boolean, maxDepth = Infinity): Int32Array {
     const dist = new Int32Array(this.cols * this.rows).fill(-1);
     const queue: number[] = [];
     for (const c of sources) {
@@ -112,8 +123,9 @@ export class Torus {
     }
     for (let h = 0; h < queue.length; h++) {
       const c = queue[h]!;
-      for (const d of ['up', 'down', 'left', 'right'] as const) {
-        const n = this.step(c, d);
+      if (dist[c]! >= maxDepth) break;
+      for (let k = 0; k < 4; k++) {
+        const n = this.next[c * 4 + k]!;
         if (dist[n] !== -1 || !open(n)) continue;
         dist[n] = dist[c]! + 1;
         queue.push(n);

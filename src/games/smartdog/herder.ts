@@ -63,9 +63,9 @@ export function createHerder(startLines: readonly string[]): (viewLines: readonl
       return v;
     };
     /** The worth of a bark from p: each sheep in range flees one step (a later bark replaces an earlier one). */
-    const value = (p: number) => {
+    const value = (p: number, among: readonly number[] = sheepCells) => {
       let v = 0;
-      for (const q of sheepCells) {
+      for (const q of among) {
         if (t.dist2(p, q) > R2) continue;
         const next = t.step(q, t.away(p, q));
         let dv = 0;
@@ -107,12 +107,16 @@ export function createHerder(startLines: readonly string[]): (viewLines: readonl
       const nearPen = threat.some((e) => inMine(e) || (penDist[e]! >= 0 && penDist[e]! <= 6));
       if (!barked && threat.length && value(here) <= (nearPen ? 1 : 0)) bark();
 
-      const dist = t.bfs([here], (c) => walk(c) && !occupied.has(c));
+      const open = (c: number) => walk(c) && !occupied.has(c);
+      let dist = t.bfs([here], open, REACH);
+      // Only sheep a bark from some reachable cell could hear; keeps the search cheap on large boards.
+      const far = (REACH + g.dogBarkingR) ** 2;
+      const near = sheepCells.filter((q) => t.dist2(here, q) <= far);
       let best = -1;
       let bestScore = Infinity;
       for (let c = 0; c < n; c++) {
         if (dist[c]! < 0 || dist[c]! > REACH) continue;
-        const v = value(c);
+        const v = value(c, near);
         if (v >= -GOOD) continue;
         // Standing where a calm enemy dog can bark at us risks a panic that freezes the dog for turns.
         const exposed = enemies.some((e) => t.dist2(c, e) <= R2) ? 1.5 : 0;
@@ -129,6 +133,7 @@ export function createHerder(startLines: readonly string[]): (viewLines: readonl
         continue;
       }
       // Explore: the nearest cell not seen lately, in our territory first.
+      dist = t.bfs([here], open);
       let target = -1;
       for (const pass of [true, false]) {
         for (let c = 0; c < n; c++) {
