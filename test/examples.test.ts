@@ -45,6 +45,13 @@ describe('examples, run the way their READMEs say', () => {
     assert.ok(wins >= 4, `won ${wins} of 5`);
   });
 
+  it('the Python lighthouses bot over stdio beats random on the default map', async () => {
+    for (const seed of [1, 3]) {
+      const r = await play(['lighthouses', 'stdio:python3 examples/lighthouses-python/bot.py', 'random', '--seed', String(seed)]);
+      assert.equal(r.winner, 0, `seed ${seed}`);
+    }
+  });
+
   it('the TypeScript SDK bot over stdio plays a whole game', async () => {
     const r = await play(['connect4', 'stdio:node --import tsx examples/connect4-ts-sdk/bot.ts', 'random', '--seed', '3']);
     assert.equal(r.players[0]!.fault, null);
