@@ -5,13 +5,15 @@ import { getDialect, type AnyGame, type Decision, type Fault, type Move, type Wi
 import { REPLAY_FORMAT, summarise, type Replay, type TranscriptEntry } from '../core/replay.js';
 import { ENGINE_VERSION } from '../core/version.js';
 import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, defaultBotName, parseBotSpec } from '../bots/index.js';
-import type { BotSpec, BotTransport, OutgoingMessage, Reply } from '../bots/index.js';
+import type { BotSpec, BotTransport, OutgoingMessage, Reply, SeatContext } from '../bots/index.js';
 import { getGame } from '../games/index.js';
 
 /** One seat of a match: a bot spec (`stdio:python3 bot.py`, `random`, `http://…`) and an optional display name. */
 export interface SeatOptions {
   bot: string;
   name?: string;
+  /** opens the seat's transport when the bot is already there (a `tcp` bot that connected in) */
+  open?: (ctx: SeatContext) => BotTransport;
 }
 
 /** What a match needs; everything but the game and the seats has a default. */
@@ -107,8 +109,10 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
       strictPairing: game.strictPairing ?? false,
       exitMs: game.timeouts.exitMs ?? 0,
     };
-    const dialect = getDialect(game, spec.transport === 'builtin' || spec.transport === 'human' ? 'json' : spec.dialect);
-    return { slot, name: names[slot]!, spec, transport: createTransport(spec, ctx), dialect, transcript, log };
+    const dialect = getDialect(game, spec.transport === 'builtin' || spec.transport === 'human' ? 'json' : spec.transport === 'tcp' ? (game.defaultDialect ?? 'json') : spec.dialect);
+    const open = opts.seats[slot]!.open;
+    if (spec.transport === 'tcp' && !open) throw new UsageError(`seat ${slot} is "tcp": a bot must connect in first (use \`botarena play ${game.id} tcp …\` or the server)`);
+    return { slot, name: names[slot]!, spec, transport: open ? open(ctx) : createTransport(spec, ctx), dialect, transcript, log };
   });
 
   const abort = new AbortController();
@@ -120,13 +124,14 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
     for (let d = engine.decision(); d; d = engine.decision()) {
       if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${d.turn}`);
       const decision = d;
-      const moves = await Promise.all(decision.seats.map((slot) => askSeat(seats[slot]!, decision)));
+      const moves = decision.stream ? await playStream(decision) : await Promise.all(decision.seats.map((slot) => askSeat(seats[slot]!, decision)));
       if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${decision.turn}`);
       for (const m of moves) if (m.fault) emit({ type: 'fault', slot: m.slot, turn: decision.turn, fault: m.fault });
       const record = engine.commit(decision, moves);
       if (game.ack) await Promise.all(moves.map((m) => ackSeat(seats[m.slot]!, m, decision)));
       emit({ type: 'frame', record, state: engine.state });
     }
+    if (game.farewell) await Promise.all(seats.map((s) => tellSeat(s, game.farewell!(engine.state, s.slot), { phase: 'end', turn: engine.lastTurn(), seats: [] })));
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
     await Promise.all(seats.map((s) => s.transport.close().catch(() => {})));
@@ -150,14 +155,90 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
   emit({ type: 'finished', replay });
   return { replay, timing: seats.map((s) => timingOf(engine.records, s.slot)), state: engine.state };
 
+  /** This step's answer deadline: the match's, else the step's own (smart-dog's waitForTurn), else the game's. */
+  function deadlineOf(decision: Decision): number {
+    if (decision.phase === 'init') return timeouts.initMs;
+    return opts.timeouts?.turnMs ?? decision.deadlineMs ?? timeouts.turnMs;
+  }
+
   /** Sends a seat the notice the game has for its move (lighthouses' result), expecting no answer. */
   async function ackSeat(seat: Seat, move: Move<unknown>, decision: Decision): Promise<void> {
     const notice = game.ack!(move, engine.state, decision.phase);
-    if (notice === undefined) return;
-    const text = JSON.stringify(notice);
+    if (notice !== undefined) await tellSeat(seat, notice, decision);
+  }
+
+  /** Sends a seat a message that expects no answer: a text line as it is, anything else as JSON. */
+  async function tellSeat(seat: Seat, notice: unknown, decision: Decision): Promise<void> {
+    const text = typeof notice === 'string' ? notice : JSON.stringify(notice);
     if (seat.transport.wants === 'value' && opts.transcripts) seat.log('send', text);
     const msg: OutgoingMessage = { phase: decision.phase, turn: decision.turn, view: notice, text, contentType: 'application/json' };
-    await seat.transport.tell(msg, decision.phase === 'init' ? timeouts.initMs : timeouts.turnMs);
+    await seat.transport.tell(msg, deadlineOf(decision));
+  }
+
+  /**
+   * A stream step: every seat gets its view and sends lines until its turn is over. Each line is applied at
+   * once to a scratch copy of the state (the engine then replays the same lines in the same order), and
+   * its replies go straight back. Seats whose lines have a real arrival time (tcp) are applied as they
+   * come; the others (stdio, built-in) are applied one seat after the other, in the seat order rotated by
+   * the turn number, so such matches are deterministic and no seat always goes first.
+   */
+  async function playStream(decision: Decision): Promise<(Move<unknown> & { ms: number })[]> {
+    const stream = game.stream!;
+    const scratch = structuredClone(engine.state);
+    const k = Math.max(0, decision.turn - 1) % decision.seats.length;
+    const gated = [...decision.seats.slice(k), ...decision.seats.slice(0, k)].filter((slot) => !seats[slot]!.transport.arrivalOrder);
+    const lanes = new Map(decision.seats.map((slot) => [slot, { queue: [] as string[], lines: [] as [number, string][], closed: false }]));
+    const replies: Promise<void>[] = [];
+    let order = 0;
+    let cursor = 0;
+    const drain = (slot: number) => {
+      const lane = lanes.get(slot)!;
+      for (let text = lane.queue.shift(); text !== undefined; text = lane.queue.shift()) {
+        lane.lines.push([order++, text]);
+        for (const reply of stream.line(scratch, slot, text).replies) replies.push(tellSeat(seats[slot]!, reply, decision));
+      }
+    };
+    const pump = () => {
+      for (const slot of decision.seats) if (seats[slot]!.transport.arrivalOrder) drain(slot);
+      while (cursor < gated.length) {
+        drain(gated[cursor]!);
+        if (!lanes.get(gated[cursor]!)!.closed) break;
+        cursor++;
+      }
+    };
+    const deadline = deadlineOf(decision);
+    const results = await Promise.all(
+      decision.seats.map(async (slot) => {
+        const seat = seats[slot]!;
+        const lane = lanes.get(slot)!;
+        const ctx = { phase: decision.phase, matchId, names };
+        const msg: OutgoingMessage = { phase: decision.phase, turn: decision.turn, view: null, text: '', contentType: seat.dialect.contentType };
+        if (seat.transport.wants === 'text') msg.text = seat.dialect.encode(engine.state, slot, ctx);
+        else msg.view = engine.view(slot, ctx);
+        if (seat.transport.wants === 'value' && opts.transcripts) seat.log('send', JSON.stringify(msg.view));
+        msg.converse = (line) => {
+          lane.queue.push(line);
+          pump();
+          return stream.ends(line);
+        };
+        const reply = await withBackstop(seat.transport.ask(msg, deadline, abort.signal), deadline);
+        let fault = reply.kind === 'fault' ? reply.fault : undefined;
+        if (reply.kind === 'value') {
+          if (opts.transcripts) seat.log('recv', JSON.stringify(reply.value) ?? 'undefined');
+          if (Array.isArray(reply.value) && reply.value.every((l) => typeof l === 'string')) lane.queue.push(...(reply.value as string[]));
+          else fault = { kind: 'bad-answer', detail: `a built-in bot must return its lines as an array of strings, got ${JSON.stringify(reply.value)}` };
+        }
+        lane.closed = true;
+        pump();
+        return { slot, fault, ms: round(reply.ms) };
+      }),
+    );
+    pump();
+    await Promise.all(replies);
+    return results.map(({ slot, fault, ms }) => {
+      const action = { lines: lanes.get(slot)!.lines };
+      return fault ? { slot, action, fault, ms } : { slot, action, ms };
+    });
   }
 
   async function askSeat(seat: Seat, decision: Decision): Promise<Move<unknown> & { ms: number }> {
@@ -182,7 +263,7 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
       // In-process seats exchange objects, not bytes: they are written out only when a transcript is wanted.
       if (opts.transcripts) seat.log('send', JSON.stringify(msg.view));
     }
-    const deadline = decision.phase === 'init' ? timeouts.initMs : timeouts.turnMs;
+    const deadline = deadlineOf(decision);
     const asked = seat.transport.ask(msg, deadline, abort.signal);
     // People have no deadline; every program does.
     const reply = seat.spec.transport === 'human' ? await asked : await withBackstop(asked, deadline);

@@ -1,3 +1,4 @@
+import { UsageError } from '../core/errors.js';
 import { BuiltinTransport } from './builtin-transport.js';
 import { ExecTransport } from './exec-transport.js';
 import { HttpTransport } from './http-transport.js';
@@ -8,6 +9,7 @@ import type { BotTransport, SeatContext } from './transport.js';
 
 export * from './spec.js';
 export * from './transport.js';
+export { TcpTransport } from './tcp-transport.js';
 
 /** Opens the transport a bot spec names (not started yet: call `start()`). */
 export function createTransport(spec: BotSpec, ctx: SeatContext): BotTransport {
@@ -22,5 +24,7 @@ export function createTransport(spec: BotSpec, ctx: SeatContext): BotTransport {
       return new StdioTransport(spec.command, ctx);
     case 'exec':
       return new ExecTransport(spec.command, ctx);
+    case 'tcp':
+      throw new UsageError('a tcp seat is a bot that connected in: the server or `botarena play` opens it, not createTransport');
   }
 }

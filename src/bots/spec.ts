@@ -7,7 +7,8 @@ export type BotSpec =
   | { transport: 'stdio'; command: string; dialect: string; raw: string }
   | { transport: 'exec'; command: string; dialect: string; raw: string }
   | { transport: 'builtin'; name: string; raw: string }
-  | { transport: 'human'; raw: string };
+  | { transport: 'human'; raw: string }
+  | { transport: 'tcp'; raw: string };
 
 export const BOT_SPEC_HELP = `bot specs:
   http://host:port/path     the arena POSTs each message to the URL (https:// too)
@@ -15,7 +16,8 @@ export const BOT_SPEC_HELP = `bot specs:
   stdio:COMMAND             a long-lived process: one message per line on stdin, one answer per line on stdout
   exec:COMMAND              one process per message: the message is argv[1], the answer is stdout (alias: file://COMMAND)
   builtin:NAME or NAME      a built-in bot of the game (see \`botarena games\`)
-  human                     you, at this terminal`;
+  human                     you, at this terminal
+  tcp                       a bot that connects to the port and joins (smart-dog: \`botarena play smartdog tcp …\`)`;
 
 /**
  * Reads a bot spec from the command line. A bare word is a built-in bot of `game`.
@@ -24,17 +26,18 @@ export const BOT_SPEC_HELP = `bot specs:
 export function parseBotSpec(raw: string, game: AnyGame): BotSpec {
   const s = raw.trim();
   if (s === 'human') return { transport: 'human', raw };
+  if (s === 'tcp') return { transport: 'tcp', raw };
   const url = /^(https?)(?:\+([a-z0-9-]+))?:\/\/(.+)$/i.exec(s);
   if (url) {
-    const dialect = checkDialect(url[2] ?? 'json', raw, game);
+    const dialect = checkDialect(url[2] ?? game.defaultDialect ?? 'json', raw, game);
     const href = `${url[1]!.toLowerCase()}://${url[3]}`;
     if (!URL.canParse(href)) throw new UsageError(`bot spec ${JSON.stringify(raw)}: ${JSON.stringify(href)} is not a valid URL`);
     return { transport: 'http', url: href, dialect, raw };
   }
-  if (s.startsWith('file://')) return { transport: 'exec', command: need(s.slice(7), raw), dialect: 'json', raw };
+  if (s.startsWith('file://')) return { transport: 'exec', command: need(s.slice(7), raw), dialect: game.defaultDialect ?? 'json', raw };
   const cmd = /^(stdio|exec)(?:\+([a-z0-9-]+))?:(.*)$/s.exec(s);
   if (cmd) {
-    const dialect = checkDialect(cmd[2] ?? 'json', raw, game);
+    const dialect = checkDialect(cmd[2] ?? game.defaultDialect ?? 'json', raw, game);
     return { transport: cmd[1] as 'stdio' | 'exec', command: need(cmd[3]!, raw), dialect, raw };
   }
   const name = s.startsWith('builtin:') ? s.slice(8) : s;
@@ -69,6 +72,8 @@ export function defaultBotName(spec: BotSpec): string {
       return spec.name;
     case 'human':
       return 'human';
+    case 'tcp':
+      return 'tcp';
     case 'http':
       try {
         const u = new URL(spec.url);

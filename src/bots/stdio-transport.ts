@@ -8,6 +8,7 @@ interface Pending {
   t0: number;
   timer: NodeJS.Timeout;
   skip?: (line: string) => string | null;
+  converse?: (line: string) => boolean;
 }
 
 /**
@@ -61,10 +62,12 @@ export class StdioTransport implements BotTransport {
       return;
     }
     this.ctx.log('recv', forLog(line));
+    // A stream step: every line is handed over as it comes; the step is answered when the game says so.
+    if (this.pending.converse && !this.pending.converse(line)) return;
     const p = this.pending;
     this.pending = null;
     clearTimeout(p.timer);
-    p.resolve({ kind: 'text', text: line, ms: performance.now() - p.t0 });
+    p.resolve({ kind: 'text', text: p.converse ? '' : line, ms: performance.now() - p.t0 });
   }
 
   private onOverflow(bytes: number): void {
@@ -108,6 +111,7 @@ export class StdioTransport implements BotTransport {
         t0,
         timer,
         skip: msg.skip,
+        converse: msg.converse,
       };
       this.ctx.log('send', forLog(msg.text));
       proc.child.stdin!.write(msg.text + '\n');

@@ -14,6 +14,11 @@ export interface OutgoingMessage {
   validate?: (answer: unknown) => string | null;
   /** for line transports: why a line is not the answer to this message (a stale nonce), or null when it is */
   skip?: (line: string) => string | null;
+  /**
+   * a stream step: every line the bot sends goes here as it arrives, until this returns true (the seat's
+   * turn is over); the reply is then an empty text. Lines are never taken as the answer themselves.
+   */
+  converse?: (line: string) => boolean;
 }
 
 /** What came back from one ask. Transports never throw for a bot's misbehaviour: they return a fault. */
@@ -52,6 +57,8 @@ export interface SeatContext {
 export interface BotTransport {
   /** 'text' transports read `msg.text` and reply text; 'value' transports read `msg.view` and reply a value */
   readonly wants: 'text' | 'value';
+  /** in a stream step, this seat's lines carry a real arrival time and are applied as they come (tcp) */
+  readonly arrivalOrder?: boolean;
   /** prepares the seat (spawns, opens the pool); failures surface as faults on the first ask, never as throws */
   start(): Promise<void>;
   ask(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply>;

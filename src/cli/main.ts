@@ -5,6 +5,7 @@ import { BOT_SPEC_HELP } from '../bots/spec.js';
 import { registerGames } from './games-command.js';
 import { registerPlay } from './play-command.js';
 import { registerReplay } from './replay-command.js';
+import { registerSmartdog } from './smartdog-command.js';
 
 /** Builds the `botarena` command line. */
 export function buildProgram(): Command {
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
   registerPlay(program);
   registerGames(program);
   registerReplay(program);
+  registerSmartdog(program);
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
   program.exitOverride();
   for (const c of program.commands) c.exitOverride();

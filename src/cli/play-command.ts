@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
-import { MatchCancelledError, runMatch, type MatchEvent, type MatchReport } from '../arena/run-match.js';
+import { MatchCancelledError, runMatch, type MatchEvent, type MatchReport, type SeatOptions } from '../arena/run-match.js';
+import { parseBotSpec, TcpTransport } from '../bots/index.js';
+import { acceptJoins } from '../server/smartdog-gateway.js';
 import { UsageError } from '../core/errors.js';
 import type { Replay } from '../core/replay.js';
 import { getGame } from '../games/index.js';
@@ -17,6 +19,7 @@ interface PlayOptions {
   log?: boolean;
   watch?: boolean;
   json?: boolean;
+  port?: number;
 }
 
 /** `botarena play <game> <bot> <bot>…`: one match, a readable summary (or one JSON result). */
@@ -35,6 +38,7 @@ export function registerPlay(program: Command): void {
     .option('--log', 'print every message sent and received, per bot, with timing (and keep them in the replay)')
     .option('--watch', 'print the board after every turn')
     .option('--json', 'print exactly one JSON result on stdout')
+    .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535))
     .action(async (gameId: string, bots: string[], o: PlayOptions) => {
       const game = getGame(gameId);
       const names = seatNames(o.name ?? {}, bots.length);
@@ -51,10 +55,21 @@ export function registerPlay(program: Command): void {
         }
       };
       let report: MatchReport;
+      for (const bot of bots) parseBotSpec(bot, game); // a typo is reported before anyone waits for bots to join
+      const seats: SeatOptions[] = bots.map((bot, i) => ({ bot, name: names[i] }));
       try {
+        // tcp seats are bots that connect in: wait for them to join, then seat them in join order.
+        const tcp = bots.flatMap((b, i) => (b.trim() === 'tcp' ? [i] : []));
+        if (tcp.length) {
+          const joined = await acceptJoins(o.port ?? 3002, '127.0.0.1', tcp.length, (l) => process.stderr.write(`${l}\n`), controller.signal);
+          tcp.forEach((slot, k) => {
+            const { name, socket } = joined[k]!;
+            seats[slot] = { bot: 'tcp', name: names[slot] ?? name, open: (ctx) => new TcpTransport(socket, ctx) };
+          });
+        }
         report = await runMatch({
           game,
-          seats: bots.map((bot, i) => ({ bot, name: names[i] })),
+          seats,
           config: readConfigFiles(game, o.set ?? {}),
           seed: o.seed,
           timeouts: { initMs: o.initTimeout, turnMs: o.timeout },

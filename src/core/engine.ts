@@ -85,13 +85,15 @@ export class MatchEngine {
     for (const m of ordered) {
       if (m.fault) this.faults[m.slot] = { turn: decision.turn, ...m.fault };
     }
-    const plain = ordered.map(({ slot, action, fault }) => (fault ? { slot, fault } : { slot, action }) as Move<unknown>);
+    // A stream step's seat may carry both the lines it sent and the fault that ended it.
+    const plain = ordered.map(({ slot, action, fault }) => (fault ? (action !== undefined ? { slot, action, fault } : { slot, fault }) : { slot, action }) as Move<unknown>);
     this.state = this.game.apply(this.state, plain, decision.phase);
     const record: TurnRecord = {
       turn: decision.turn,
       phase: decision.phase,
       moves: ordered.map((m) => {
         const r: RecordedMove = m.fault ? { slot: m.slot, fault: m.fault } : { slot: m.slot, action: m.action };
+        if (m.fault && m.action !== undefined) r.action = m.action;
         if (m.ms !== undefined) r.ms = m.ms;
         return r;
       }),

@@ -16,8 +16,14 @@ export interface Fault {
   detail: string;
 }
 
-/** One seat's contribution to a step: the action it chose, or the fault that replaced it. */
-export type Move<A> = { slot: number; action: A; fault?: undefined } | { slot: number; fault: Fault; action?: undefined };
+/**
+ * One seat's contribution to a step: the action it chose, or the fault that replaced it. In a stream
+ * step a seat may have both: the lines it sent before it timed out or vanished, and that fault.
+ */
+export type Move<A> =
+  | { slot: number; action: A; fault?: undefined }
+  | { slot: number; fault: Fault; action?: undefined }
+  | { slot: number; action: A; fault: Fault };
 
 /** What the rules ask next: which seats answer now (in parallel), in which phase, on which turn. */
 export interface Decision {
@@ -27,6 +33,19 @@ export interface Decision {
   seats: number[];
   /** the game's own turn number, shown to people (init steps are turn 0) */
   turn: number;
+  /**
+   * a stream step (smart-dog): each seat sends lines until the game says its turn is over; every line is
+   * applied at once (through `stream.line`) in arrival order, and its replies go back at once. Each seat's
+   * action is then its lines, numbered in the order they were applied: a `StreamAction`.
+   */
+  stream?: boolean;
+  /** this step's deadline when the match sets none (smart-dog's `waitForTurn`); else the game's default */
+  deadlineMs?: number;
+}
+
+/** What a seat did in a stream step: its lines, each with its place in the step's order of application. */
+export interface StreamAction {
+  lines: [number, string][];
 }
 
 /** The end of a match: rank per slot (1 is best; equal ranks tie), optional scores, and why. */
@@ -141,6 +160,19 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
    * fault that replaced it) and the state after the step.
    */
   ack?(move: Move<A>, state: S, phase: string): unknown;
+  /**
+   * for games with stream steps: applies one line from `slot` to `state` at once (a scratch copy during a
+   * live step; the real state when `apply` replays the step) and says what to send back now and whether
+   * this seat's turn is over; `ends` tells, from the text alone, whether a line ends the seat's turn
+   */
+  stream?: {
+    line(state: S, slot: number, text: string): { replies: string[]; done: boolean };
+    ends(text: string): boolean;
+  };
+  /** optional: the last message each seat gets when the match is over, expecting no answer (smart-dog's `finished`) */
+  farewell?(state: S, slot: number): unknown;
+  /** the wire dialect a bot speaks when its spec names none (default `json`) */
+  defaultDialect?: string;
   /** reads an answer object (parsed JSON, or a built-in bot's return value) into an action */
   parseAnswer(answer: unknown, state: S, slot: number, phase: string): Parsed<A>;
   /** why a well-formed action is illegal here, or null when it is legal */

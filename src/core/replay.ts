@@ -90,7 +90,7 @@ export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: Ma
       );
     }
     const moves = rec.moves.map((m) => {
-      if (m.fault) return { slot: m.slot, fault: m.fault, ms: m.ms };
+      if (m.fault) return m.action !== undefined ? { slot: m.slot, action: m.action, fault: m.fault, ms: m.ms } : { slot: m.slot, fault: m.fault, ms: m.ms };
       const judged = engine.judge(m.slot, d.phase, { ok: true, action: m.action });
       if (judged.fault) {
         throw new ReplayMismatchError(`${where}: slot ${m.slot}'s recorded action ${JSON.stringify(m.action)} is illegal: ${judged.fault.detail}`, rec.turn);

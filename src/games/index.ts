@@ -4,6 +4,7 @@ import { battleship } from './battleship/index.js';
 import { connect4 } from './connect4/index.js';
 import { lighthouses } from './lighthouses/index.js';
 import { paint } from './paint/index.js';
+import { smartdog } from './smartdog/index.js';
 import { tictactoe } from './tictactoe/index.js';
 import { tron } from './tron/index.js';
 
@@ -15,6 +16,7 @@ export const games: Record<string, AnyGame> = {
   [battleship.id]: battleship,
   [lighthouses.id]: lighthouses,
   [paint.id]: paint,
+  [smartdog.id]: smartdog,
 };
 
 /** The game with this id, or a usage error listing the games. */

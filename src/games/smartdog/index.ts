@@ -1,0 +1,131 @@
+import type { ConfigValues } from '../../core/config.js';
+import { defineGame, type BuiltinBotFactory, type Decision, type StreamAction } from '../../core/game.js';
+import { BOTS, type SmartDogBot } from './bots.js';
+import { parseMapPart } from './map.js';
+import { MAPS } from './maps.js';
+import { renderBoard } from './render.js';
+import { applyCommand, endTurn, markOut, setup, winnerOf } from './rules.js';
+import type { SmartDogState } from './state.js';
+import { finishedLine, startLines, viewOf } from './view.js';
+
+/** The config of a smart-dog match: the map part, hub options (JSON) and the first dog id. */
+export interface SmartDogConfig extends ConfigValues {
+  map: string;
+  options: string;
+  firstDogId: number;
+}
+
+/** The map part a config names: a shipped one by name, or a map part's own text (`--set map=FILE`). */
+export function mapText(map: string): string {
+  const shipped = MAPS[map];
+  if (shipped !== undefined) return shipped;
+  if (!map.includes('\n')) throw new Error(`unknown map ${JSON.stringify(map)}: the shipped maps are ${Object.keys(MAPS).join(', ')}; or give the path of a map part file`);
+  return map;
+}
+
+/** The hub options a config carries (a JSON object; empty for none). */
+export function hubOptions(options: string): Record<string, unknown> {
+  if (!options.trim()) return {};
+  const v: unknown = JSON.parse(options);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new Error('options must be a JSON object such as {"turnsLimit":50}');
+  return v as Record<string, unknown>;
+}
+
+const stateOf = (config: SmartDogConfig, players: number) =>
+  setup({ map: mapText(config.map), players, hubOptions: hubOptions(config.options), firstDogId: config.firstDogId });
+
+/** The lines a seat gets this turn; the first turn starts with `start` and `landscape`. */
+function linesFor(s: SmartDogState, slot: number): string[] {
+  const view = viewOf(s, slot + 1);
+  return s.turn === 1 ? [...startLines(s, slot + 1), ...view] : view;
+}
+
+/** A built-in bot seat: made on its first turn from the `start` and `landscape` lines. */
+function builtin(name: string): BuiltinBotFactory<string[]> {
+  return {
+    description: BOTS[name]!.description,
+    create({ seed }) {
+      let bot: SmartDogBot | null = null;
+      return {
+        act(lines) {
+          if (!bot) {
+            bot = BOTS[name]!.create(lines.slice(0, 2), seed);
+            return bot(lines.slice(2));
+          }
+          return bot(lines);
+        },
+      };
+    },
+  };
+}
+
+/** Actimind's smart-dog: herd sheep into your pens with dogs that move and bark on a torus; text lines. */
+export const smartdog = defineGame<SmartDogConfig, SmartDogState, StreamAction, string[]>({
+  id: 'smartdog',
+  title: 'Smart-dog (Actimind sheep herding)',
+  summary: 'dogs move and bark to herd sheep into your pens on a torus; text lines, commands applied as they arrive',
+  players: { min: 1, max: 4 },
+  config: {
+    map: { type: 'string', default: 'meadow', file: true, description: `a shipped map part (${Object.keys(MAPS).join(', ')})` },
+    options: { type: 'string', default: '', description: 'hub options as JSON, e.g. {"turnsLimit":50,"waitForTurn":1000}; the map\'s own line wins' },
+    firstDogId: { type: 'int', default: 1, min: 1, max: 1_000_000_000, description: 'the first dog id (a server keeps ids unique across games)' },
+  },
+  validateConfig(config, players) {
+    try {
+      parseMapPart(mapText(config.map));
+      stateOf(config, players);
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  },
+  // waitForTurn (the reference's 300 s unless a hub or the map says otherwise) is each turn's deadline.
+  timeouts: { initMs: 10_000, turnMs: 300_000 },
+  seatLabel: (slot) => String(slot + 1),
+  defaultDialect: 'text',
+  dialects: {
+    text: {
+      contentType: 'text/plain',
+      encode: (s, slot) => linesFor(s, slot).join('\n'),
+      decode: (body) => ({ ok: true, action: { lines: body.split('\n').map((l, i): [number, string] => [i, l]) } }),
+    },
+  },
+  setup: ({ config, players }) => stateOf(config, players),
+  next(s): Decision | null {
+    if (s.finished) return null;
+    const seats = s.out.flatMap((out, slot) => (out ? [] : [slot]));
+    return { phase: 'play', seats, turn: s.turn, stream: true, deadlineMs: s.options.waitForTurn };
+  },
+  view: (s, slot) => linesFor(s, slot),
+  stream: {
+    line(s, slot, text) {
+      const r = applyCommand(s, slot + 1, text);
+      const replies = r.warning !== undefined ? [`warning ${r.warning}`] : r.error !== undefined ? [`error ${r.error}`] : [];
+      return { replies, done: s.ended[slot]! || s.out[slot]! || s.finished };
+    },
+    ends: (text) => text.trim().split(/\s+/)[0] === 'end',
+  },
+  parseAnswer: (answer) =>
+    Array.isArray(answer) ? { ok: true, action: { lines: answer.map((l, i): [number, string] => [i, String(l)]) } } : { ok: false, kind: 'bad-answer', detail: 'expected the lines of a turn' },
+  apply(s, moves) {
+    // The step's lines in the order they were applied live; then whoever timed out or vanished is out.
+    const lines = moves.flatMap((m) => (m.action ? m.action.lines.map(([order, text]) => ({ order, slot: m.slot, text })) : []));
+    lines.sort((a, b) => a.order - b.order);
+    for (const { slot, text } of lines) applyCommand(s, slot + 1, text);
+    for (const m of moves) if (m.fault) markOut(s, m.slot + 1);
+    endTurn(s);
+    return s;
+  },
+  outcome(s) {
+    const winner = winnerOf(s);
+    const scores = s.scores.slice();
+    // The winner rule breaks ties by the lowest player id, so ranks do too; with no winner, nobody wins.
+    const ranks = scores.map((sc, i) => (winner === null ? 1 : 1 + scores.filter((o, j) => o > sc || (o === sc && j < i)).length));
+    const shown = scores.map((sc, i) => `${i + 1}: ${Math.round(sc * 100) / 100}${s.out[i] ? ' (out)' : ''}`).join(', ');
+    const head = winner === null ? 'nobody wins' : `player ${winner} wins`;
+    return { ranks, scores, reason: `${head} after turn ${s.turn} (scores ${shown})` };
+  },
+  farewell: (s, slot) => finishedLine(s, slot + 1),
+  render: renderBoard,
+  bots: Object.fromEntries(Object.keys(BOTS).map((name) => [name, builtin(name)])),
+});

@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runMatch } from '../src/arena/run-match.js';
+import { verifyReplay } from '../src/core/replay.js';
+import { getGame } from '../src/games/index.js';
+import type { SmartDogState } from '../src/games/smartdog/state.js';
+import { livePidsWith } from './processes.js';
+
+const dog = (mode: string, marker: string) => ({ bot: `stdio:node test/fixtures/smartdog/dog.mjs ${mode} x 0 duet ${marker}`, name: mode });
+
+describe('smart-dog matches through the runner (stdio and built-in seats)', () => {
+  it('applies each line at once, answers warnings and errors at once, and replays exactly', async () => {
+    const marker = `sd-${process.pid}-a`;
+    const play = () =>
+      runMatch({ game: 'smartdog', seed: 3, config: { map: 'meadow', options: '{"turnsLimit":6}' }, transcripts: true, seats: [dog('noisy', marker), { bot: 'herder' }, { bot: 'random' }] });
+    const { replay } = await play();
+    assert.equal(replay.turns.length, 6);
+    const sent = replay.transcripts![0]!.filter((e) => e.dir === 'send').map((e) => e.text);
+    assert.match(sent[0]!, /^start "you":1,"rows":\d+,"cols":\d+,"players":3,/);
+    assert.ok(sent.includes('warning 999999 Unknown id'));
+    assert.ok(sent.includes('error Unknown command: hello(world)'));
+    assert.match(sent[sent.length - 1]!, /^finished "youWin":(true|false)/);
+    const first = replay.turns[0]!.moves[0]!.action as { lines: [number, string][] };
+    assert.deepEqual(first.lines.map(([, t]) => t).slice(-3), ['do 999999 move up', 'hello world', 'end']);
+    verifyReplay(getGame('smartdog'), replay);
+    // Stdio and built-in seats are applied in a fixed (rotating) seat order: the same seed plays the same game.
+    const again = await play();
+    assert.deepEqual(again.replay.turns.map((t) => t.hash), replay.turns.map((t) => t.hash));
+    assert.deepEqual(livePidsWith(marker), []);
+  });
+
+  it('a bot that vanishes is out for good (scores −10, never asked again), and the others play on', async () => {
+    const marker = `sd-${process.pid}-b`;
+    const { replay, state } = await runMatch({ game: 'smartdog', seed: 1, config: { map: 'meadow', options: '{"turnsLimit":8}' }, seats: [dog('vanish', marker), { bot: 'herder' }] });
+    assert.equal(replay.result.faults[0]!.kind, 'crash');
+    assert.equal(replay.result.faults[0]!.turn, 3);
+    assert.deepEqual(replay.turns.slice(3).map((t) => t.moves.map((m) => m.slot)), Array.from({ length: 5 }, () => [1]));
+    assert.equal((state as SmartDogState).scores[0], -10);
+    assert.deepEqual(replay.result.ranks, [2, 1]);
+    verifyReplay(getGame('smartdog'), replay);
+  });
+
+  it('a turn deadline (waitForTurn) puts a slow bot out, keeping the lines it sent in time', async () => {
+    const marker = `sd-${process.pid}-c`;
+    const { replay } = await runMatch({ game: 'smartdog', seed: 1, config: { map: 'meadow', options: '{"turnsLimit":4,"waitForTurn":700}' }, seats: [dog('slow', marker), { bot: 'random' }] });
+    assert.equal(replay.result.faults[0]!.kind, 'timeout');
+    assert.match(replay.result.faults[0]!.detail, /no answer within 700 ms/);
+    assert.equal(replay.result.faults[0]!.turn, 2);
+    verifyReplay(getGame('smartdog'), replay);
+  });
+});
