@@ -3,6 +3,7 @@ import { cpus, totalmem } from 'node:os';
 import { benchEngine } from './engine.bench.js';
 import { benchLighthouses, benchLighthousesStrength } from './lighthouses.bench.js';
 import { benchPaint } from './paint.bench.js';
+import { benchSmartdog } from './smartdog.bench.js';
 import { printTable } from './stats.js';
 import { benchBattleshipShots, benchStrength } from './strength.bench.js';
 import { benchTransports } from './transport.bench.js';
@@ -22,3 +23,4 @@ if (!only || only === 'lighthouses') {
   printTable('Lighthouses strength', benchLighthousesStrength());
 }
 if (!only || only === 'paint') printTable('Paint turns', await benchPaint());
+if (!only || only === 'smartdog') printTable('Smart-dog turns', await benchSmartdog());

@@ -52,6 +52,24 @@ describe('examples, run the way their READMEs say', () => {
     }
   });
 
+  it('the smart-dog starter client joins over TCP and plays a whole game without a fault', async () => {
+    const port = 21000 + (process.pid % 20000);
+    const cli = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'herder', '--port', String(port), '--json'], { cwd: ROOT });
+    let out = '';
+    let err = '';
+    cli.stdout!.on('data', (d: Buffer) => (out += d));
+    cli.stderr!.on('data', (d: Buffer) => (err += d));
+    while (!err.includes('waiting for 1 bot')) await new Promise((r) => setTimeout(r, 50));
+    const client = spawn(process.execPath, ['examples/smartdog-node/client.mjs', '--port', String(port)], { cwd: ROOT, stdio: 'ignore' });
+    const code = await new Promise((r) => cli.on('close', r));
+    const clientCode = await new Promise((r) => (client.exitCode !== null ? r(client.exitCode) : client.on('exit', r)));
+    assert.equal(code, 0, err);
+    assert.equal(clientCode, 0, 'the client exits by itself after "finished"');
+    const j = JSON.parse(out) as { turns: number; players: { name: string; fault: unknown }[] };
+    assert.equal(j.turns, 100);
+    assert.deepEqual([j.players[0]!.name, j.players[0]!.fault], ['starter', null]);
+  });
+
   it('the TypeScript SDK bot over stdio plays a whole game', async () => {
     const r = await play(['connect4', 'stdio:node --import tsx examples/connect4-ts-sdk/bot.ts', 'random', '--seed', '3']);
     assert.equal(r.players[0]!.fault, null);

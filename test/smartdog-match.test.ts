@@ -40,6 +40,18 @@ describe('smart-dog matches through the runner (stdio and built-in seats)', () =
     verifyReplay(getGame('smartdog'), replay);
   });
 
+  it("with leave=abort a vanishing bot ends the game for everyone with no winner, as the reference did", async () => {
+    const marker = `sd-${process.pid}-d`;
+    const { replay } = await runMatch({ game: 'smartdog', seed: 1, transcripts: true, config: { map: 'meadow', options: '{"turnsLimit":8}', leave: 'abort' }, seats: [dog('vanish', marker), { bot: 'herder' }] });
+    assert.equal(replay.turns.length, 3);
+    assert.deepEqual(replay.result.ranks, [1, 1]);
+    assert.equal(replay.result.winner, null);
+    assert.match(replay.result.reason, /^stopped: player 1 disconnected; nobody wins/);
+    const last = replay.transcripts![1]!.filter((e) => e.dir === 'send').pop()!.text;
+    assert.equal(last, 'finished "youWin":false,"error":"player 1 disconnected"');
+    verifyReplay(getGame('smartdog'), replay);
+  });
+
   it('a turn deadline (waitForTurn) puts a slow bot out, keeping the lines it sent in time', async () => {
     const marker = `sd-${process.pid}-c`;
     const { replay } = await runMatch({ game: 'smartdog', seed: 1, config: { map: 'meadow', options: '{"turnsLimit":4,"waitForTurn":700}' }, seats: [dog('slow', marker), { bot: 'random' }] });

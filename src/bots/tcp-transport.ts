@@ -27,6 +27,7 @@ export class TcpTransport implements BotTransport {
     private readonly socket: Socket,
     private readonly ctx: SeatContext,
   ) {
+    socket.setNoDelay(true); // a turn is many short lines: Nagle's algorithm would hold each for tens of ms
     this.reader = new LineReader(ctx.maxAnswerBytes, (line) => this.onLine(line), (bytes) => this.drop(`a line of ${bytes} bytes without a newline exceeded ${ctx.maxAnswerBytes} bytes`));
     socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
     socket.on('close', () => this.drop('the bot disconnected'));

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { mapText } from '../games/smartdog/index.js';
 import { defaultHubs, startSmartdogGateway, type Hub } from '../server/smartdog-gateway.js';
@@ -14,6 +14,7 @@ interface ServeOptions {
   option?: Record<string, string>;
   hubs?: string;
   replays?: string;
+  leave: 'out' | 'abort';
 }
 
 /** A map named on the command line: a shipped name, or a file's text; checked now, not when a game starts. */
@@ -58,6 +59,7 @@ export function registerSmartdog(program: Command): void {
     .option('--option <key=value>', 'a game option for every hub (turnsLimit, waitForTurn, dogBarkingR…), repeatable', collectKeyValue('--option'))
     .option('--hubs <file>', 'the hubs as JSON: [{"name":"duet","min":2,"max":2,"maps":["meadow"],"options":{"turnsLimit":50}}]')
     .option('--replays <dir>', "write every game's replay into this folder (smartdog-N.json.gz)")
+    .addOption(new Option('--leave <rule>', 'a player that times out or disconnects is out and the others play on, or (abort) the game stops for everyone with no winner, as the reference did').choices(['out', 'abort']).default('out'))
     .action(async (o: ServeOptions) => {
       const maps = (o.maps ?? 'training,meadow,keeper,highlands').split(',').map((m) => m.trim()).filter(Boolean).map(readMap);
       const options: Record<string, unknown> = { ...(o.option ?? {}) };
@@ -68,6 +70,7 @@ export function registerSmartdog(program: Command): void {
         port: o.port,
         host: o.host,
         hubs,
+        leave: o.leave,
         log: say,
         onGame: (report) => {
           if (!o.replays) return;

@@ -27,6 +27,17 @@ export function playBuiltins(
   const matchId = String(seed);
   for (let d = engine.decision(); d; d = engine.decision()) {
     const decision = d;
+    if (decision.stream) {
+      // As the runner does for seats without an arrival time: one seat's lines after another, the seat
+      // order rotated by the turn, every view taken before any line is applied.
+      const k = Math.max(0, decision.turn - 1) % decision.seats.length;
+      const order = [...decision.seats.slice(k), ...decision.seats.slice(0, k)];
+      const lines = new Map(decision.seats.map((slot) => [slot, players[slot]!.act(engine.view(slot, { phase: decision.phase, matchId, names: bots }), decision.phase) as string[]]));
+      let n = 0;
+      const numbered = new Map(order.map((slot) => [slot, lines.get(slot)!.map((text): [number, string] => [n++, text])]));
+      engine.commit(decision, decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })));
+      continue;
+    }
     const moves = decision.seats.map((slot) => {
       const view = engine.view(slot, { phase: decision.phase, matchId, names: bots });
       const answer = players[slot]!.act(view, decision.phase);

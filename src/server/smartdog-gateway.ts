@@ -32,6 +32,8 @@ export interface GatewayOptions {
   onGame?: (report: MatchReport, hub: string) => void;
   /** one line per event for an operator's log */
   log?: (line: string) => void;
+  /** a player that times out or disconnects: `out` (the spec's default) or `abort` (the reference's: the game stops) */
+  leave?: 'out' | 'abort';
 }
 
 /** A running gateway: its port, the games under way, and a way to stop it (games under way are cancelled). */
@@ -139,7 +141,7 @@ export async function startSmartdogGateway(opts: GatewayOptions = {}): Promise<G
       game: 'smartdog',
       seed: id,
       matchId: String(id),
-      config: { map, options, firstDogId },
+      config: { map, options, firstDogId, leave: opts.leave ?? 'out' },
       seats: players.map((p) => ({ bot: 'tcp', name: p.name, open: (ctx) => new TcpTransport(p.socket, ctx) })),
       signal: controller.signal,
     })

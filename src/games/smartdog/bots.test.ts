@@ -5,8 +5,13 @@ import { parseMapPart, tileBoard } from './map.js';
 import { MAPS } from './maps.js';
 import { renderBoard } from './render.js';
 import { setup } from './rules.js';
-import { selfPlay } from './self-play.js';
+import { playBuiltins } from '../../core/self-play.js';
+import { smartdog } from './index.js';
+import type { SmartDogState } from './state.js';
 import { startLines, viewOf } from './view.js';
+
+/** A whole game between built-in bots, played as the runner plays it; the final state. */
+const selfPlay = (map: string, bots: string[], seed: number) => ({ state: playBuiltins(smartdog, bots, seed, { config: { map } }).state as SmartDogState });
 
 describe('smart-dog maps, bots and renderer', () => {
   it('every built-in map parses and tiles for 1 to 4 players', () => {
@@ -19,8 +24,8 @@ describe('smart-dog maps, bots and renderer', () => {
 
   it('bots are deterministic and only send well-formed commands ending in end', () => {
     for (const name of Object.keys(BOTS)) {
-      const a = selfPlay(MAPS.meadow!, [name, name], 5);
-      const b = selfPlay(MAPS.meadow!, [name, name], 5);
+      const a = selfPlay('meadow', [name, name], 5);
+      const b = selfPlay('meadow', [name, name], 5);
       assert.deepEqual(a.state, b.state, name);
     }
     const s = setup({ map: MAPS.highlands!, players: 4 });
@@ -31,7 +36,7 @@ describe('smart-dog maps, bots and renderer', () => {
   });
 
   it('the herder pens every sheep of the training map alone', () => {
-    assert.deepEqual(selfPlay(MAPS.training!, ['herder'], 1).state.scores, [10]);
+    assert.deepEqual(selfPlay('training', ['herder'], 1).state.scores, [10]);
   });
 
   it('the herder outscores random in at least 90 of 100 duets (maps in rotation, seats alternating)', () => {
@@ -39,7 +44,7 @@ describe('smart-dog maps, bots and renderer', () => {
     let wins = 0;
     for (let seed = 0; seed < 100; seed++) {
       const first = seed % 2 === 0;
-      const { state } = selfPlay(MAPS[names[seed % names.length]!]!, first ? ['herder', 'random'] : ['random', 'herder'], seed);
+      const { state } = selfPlay(names[seed % names.length]!, first ? ['herder', 'random'] : ['random', 'herder'], seed);
       const [h, r] = first ? state.scores : [state.scores[1]!, state.scores[0]!];
       if (h! > r!) wins++;
     }

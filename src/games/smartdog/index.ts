@@ -13,7 +13,11 @@ export interface SmartDogConfig extends ConfigValues {
   map: string;
   options: string;
   firstDogId: number;
+  leave: string;
 }
+
+/** The rules' state, plus what the match does when a player leaves (and why it was stopped, if it was). */
+type MatchState = SmartDogState & { abortOnLeave: boolean; abort?: string };
 
 /** The map part a config names: a shipped one by name, or a map part's own text (`--set map=FILE`). */
 export function mapText(map: string): string {
@@ -31,8 +35,10 @@ export function hubOptions(options: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-const stateOf = (config: SmartDogConfig, players: number) =>
-  setup({ map: mapText(config.map), players, hubOptions: hubOptions(config.options), firstDogId: config.firstDogId });
+const stateOf = (config: SmartDogConfig, players: number): MatchState => ({
+  ...setup({ map: mapText(config.map), players, hubOptions: hubOptions(config.options), firstDogId: config.firstDogId }),
+  abortOnLeave: config.leave === 'abort',
+});
 
 /** The lines a seat gets this turn; the first turn starts with `start` and `landscape`. */
 function linesFor(s: SmartDogState, slot: number): string[] {
@@ -60,7 +66,7 @@ function builtin(name: string): BuiltinBotFactory<string[]> {
 }
 
 /** Actimind's smart-dog: herd sheep into your pens with dogs that move and bark on a torus; text lines. */
-export const smartdog = defineGame<SmartDogConfig, SmartDogState, StreamAction, string[]>({
+export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, string[]>({
   id: 'smartdog',
   title: 'Smart-dog (Actimind sheep herding)',
   summary: 'dogs move and bark to herd sheep into your pens on a torus; text lines, commands applied as they arrive',
@@ -69,6 +75,7 @@ export const smartdog = defineGame<SmartDogConfig, SmartDogState, StreamAction, 
     map: { type: 'string', default: 'meadow', file: true, description: `a shipped map part (${Object.keys(MAPS).join(', ')})` },
     options: { type: 'string', default: '', description: 'hub options as JSON, e.g. {"turnsLimit":50,"waitForTurn":1000}; the map\'s own line wins' },
     firstDogId: { type: 'int', default: 1, min: 1, max: 1_000_000_000, description: 'the first dog id (a server keeps ids unique across games)' },
+    leave: { type: 'string', default: 'out', choices: ['out', 'abort'], description: 'a player that times out or disconnects: is out (scores −10) and the others play on, or (abort) ends the game with no winner, as the reference did' },
   },
   validateConfig(config, players) {
     try {
@@ -112,20 +119,27 @@ export const smartdog = defineGame<SmartDogConfig, SmartDogState, StreamAction, 
     const lines = moves.flatMap((m) => (m.action ? m.action.lines.map(([order, text]) => ({ order, slot: m.slot, text })) : []));
     lines.sort((a, b) => a.order - b.order);
     for (const { slot, text } of lines) applyCommand(s, slot + 1, text);
-    for (const m of moves) if (m.fault) markOut(s, m.slot + 1);
+    const left = moves.filter((m) => m.fault);
+    for (const m of left) markOut(s, m.slot + 1);
+    if (left.length && s.abortOnLeave) {
+      // The reference's behaviour: the game stops for everyone, with no winner, and says why.
+      s.abort = `player ${left[0]!.slot + 1} ${left[0]!.fault!.kind === 'timeout' ? 'timed out' : 'disconnected'}`;
+      s.finished = true;
+      return s;
+    }
     endTurn(s);
     return s;
   },
   outcome(s) {
-    const winner = winnerOf(s);
+    const winner = s.abort ? null : winnerOf(s);
     const scores = s.scores.slice();
     // The winner rule breaks ties by the lowest player id, so ranks do too; with no winner, nobody wins.
     const ranks = scores.map((sc, i) => (winner === null ? 1 : 1 + scores.filter((o, j) => o > sc || (o === sc && j < i)).length));
     const shown = scores.map((sc, i) => `${i + 1}: ${Math.round(sc * 100) / 100}${s.out[i] ? ' (out)' : ''}`).join(', ');
-    const head = winner === null ? 'nobody wins' : `player ${winner} wins`;
+    const head = s.abort ? `stopped: ${s.abort}; nobody wins` : winner === null ? 'nobody wins' : `player ${winner} wins`;
     return { ranks, scores, reason: `${head} after turn ${s.turn} (scores ${shown})` };
   },
-  farewell: (s, slot) => finishedLine(s, slot + 1),
+  farewell: (s, slot) => finishedLine(s, slot + 1, s.abort),
   render: renderBoard,
   bots: Object.fromEntries(Object.keys(BOTS).map((name) => [name, builtin(name)])),
 });

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { createConnection, type Socket } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { MatchReport } from '../src/arena/run-match.js';
+import { verifyReplay } from '../src/core/replay.js';
+import { getGame } from '../src/games/index.js';
+import { defaultHubs, startSmartdogGateway, type Gateway } from '../src/server/smartdog-gateway.js';
+import { ROOT } from './run-cli.js';
+
+/** A raw TCP client, as a bot would be: it sends lines and waits for the server's. */
+class Client {
+  readonly lines: string[] = [];
+  private waiters: (() => void)[] = [];
+  private buffer = '';
+  readonly socket: Socket;
+  closed = false;
+
+  constructor(port: number) {
+    this.socket = createConnection(port, '127.0.0.1');
+    this.socket.setEncoding('utf8');
+    this.socket.on('data', (d: string) => {
+      this.buffer += d;
+      const parts = this.buffer.split('\n');
+      this.buffer = parts.pop()!;
+      this.lines.push(...parts);
+      this.waiters.splice(0).forEach((w) => w());
+    });
+    this.socket.on('close', () => {
+      this.closed = true;
+      this.waiters.splice(0).forEach((w) => w());
+    });
+  }
+
+  send(...lines: string[]): void {
+    for (const l of lines) this.socket.write(`${l}\r\n`);
+  }
+
+  /** Waits for a line matching `re` after index `from`; returns its index. */
+  async waitFor(re: RegExp, from = 0, ms = 5000): Promise<number> {
+    const t0 = Date.now();
+    for (;;) {
+      const i = this.lines.findIndex((l, k) => k >= from && re.test(l));
+      if (i >= 0) return i;
+      if (this.closed || Date.now() - t0 > ms) assert.fail(`no line matching ${re} (closed: ${this.closed}); got:\n${this.lines.join('\n')}`);
+      await new Promise<void>((r) => {
+        this.waiters.push(r);
+        setTimeout(r, 100);
+      });
+    }
+  }
+
+  /** Plays every turn by ending it at once, until `finished`; returns the finished line. */
+  async playToEnd(stopAfterTurn?: number): Promise<string | null> {
+    let at = 0;
+    for (;;) {
+      at = await this.waitFor(/^(turn|finished )/, at);
+      if (this.lines[at]!.startsWith('finished ')) return this.lines[at]!;
+      const state = this.lines.slice(0, at).reverse().find((l) => l.startsWith('state  '))!;
+      if (stopAfterTurn !== undefined && JSON.parse(`{${state.slice(7)}}`).turn > stopAfterTurn) {
+        this.socket.destroy();
+        return null;
+      }
+      this.send('end');
+      at++;
+    }
+  }
+}
+
+describe('the smart-dog server over real sockets', () => {
+  let gw: Gateway;
+  const reports: MatchReport[] = [];
+  before(async () => {
+    gw = await startSmartdogGateway({ port: 0, hubs: defaultHubs(['meadow', 'keeper'], { turnsLimit: 3 }), gatherMs: 300, onGame: (r) => reports.push(r) });
+  });
+  after(() => gw.close());
+  /** The report of the game these players played, once the server has finished with it. */
+  const reportOf = async (names: string): Promise<MatchReport> => {
+    for (let i = 0; i < 100; i++) {
+      const r = reports.find((x) => x.replay.seats.map((seat) => seat.name).join() === names);
+      if (r) return r;
+      await new Promise((res) => setTimeout(res, 20));
+    }
+    return assert.fail(`no game report for ${names}`);
+  };
+
+  it('join → wait → start → landscape → state, objs, turn → … → finished, and the game is a replay', async () => {
+    const a = new Client(gw.port);
+    a.send('join alpha duet');
+    await a.waitFor(/^wait $/);
+    const b = new Client(gw.port);
+    b.send('join beta #Duet'); // the "#" form of the seed, hub names ignoring case
+    for (const c of [a, b]) {
+      const s = await c.waitFor(/^start "you":/);
+      assert.match(c.lines[s + 1]!, /^landscape "/);
+      assert.match(c.lines[s + 2]!, /^state {2}"turn":1$/);
+      assert.ok(c.lines.slice(s + 3).some((l) => /^obj {2}"id":\d+,"type":"Dog","x":\d+,"y":\d+,"owner":[12],"action":"move"/.test(l)));
+    }
+    assert.equal(b.lines.includes('wait '), false, 'the joiner that completes the game gets start directly');
+    assert.deepEqual(await Promise.all([a.playToEnd(), b.playToEnd()]), ['finished "youWin":true,"winner":1', 'finished "youWin":false,"winner":1']);
+    const report = await reportOf('alpha,beta');
+    assert.equal(report.replay.turns.length, 3);
+    verifyReplay(getGame('smartdog'), report.replay);
+  });
+
+  it('answers bad lines with the reference errors and never crashes', async () => {
+    const c = new Client(gw.port);
+    c.send('hello world', 'hello', 'do 1 move up', 'end', 'join x nowhere');
+    await c.waitFor(/^error No such hub$/);
+    assert.deepEqual(c.lines, ['error Unknown command: hello(world)', 'error Unknown command: hello()', 'error Not in a game', 'error Not in a game', 'error No such hub']);
+    c.send('join x solo');
+    await c.waitFor(/^start /);
+    c.send('do 1 move sideways', 'do abc move up', 'frobnicate', 'end');
+    await c.waitFor(/^warning 1 Unexpected direction 'sideways', one of the following expected: up,down,left,right$/);
+    await c.waitFor(/^warning abc Unknown id$/);
+    await c.waitFor(/^error Unknown command: frobnicate\(\)$/);
+    assert.match((await c.playToEnd())!, /^finished "youWin":/);
+  });
+
+  it('plays several games at once, with dog ids unique across them', async () => {
+    const clients = Array.from({ length: 4 }, () => new Client(gw.port));
+    clients.forEach((c, i) => c.send(`join p${i} duet`));
+    const own = await Promise.all(
+      clients.map(async (c) => {
+        const t = await c.waitFor(/^turn$/);
+        const you = JSON.parse(`{${c.lines.find((l) => l.startsWith('start '))!.slice(6)}}`).you as number;
+        return c.lines.slice(0, t).filter((l) => l.startsWith('obj  "id"')).map((l) => JSON.parse(`{${l.slice(5)}}`)).filter((o) => o.owner === you).map((o) => o.id as number);
+      }),
+    );
+    const finished = await Promise.all(clients.map((c) => c.playToEnd()));
+    assert.ok(finished.every((f) => f?.startsWith('finished ')));
+    assert.ok(own.every((ids) => ids.length > 0), 'each player sees its own dogs');
+    assert.equal(new Set(own.flat()).size, own.flat().length, `dog ids repeat across the two games: ${JSON.stringify(own)}`);
+  });
+
+  it('a client that vanishes mid-game is out: the other plays on and wins; the server keeps serving', async () => {
+    const a = new Client(gw.port);
+    const b = new Client(gw.port);
+    a.send('join leaver duet');
+    await a.waitFor(/^wait $/);
+    b.send('join stayer duet');
+    const [gone, fin] = await Promise.all([a.playToEnd(1), b.playToEnd()]);
+    assert.equal(gone, null);
+    assert.equal(fin, 'finished "youWin":true,"winner":2');
+    const report = await reportOf('leaver,stayer');
+    assert.equal(report.replay.result.faults[0]!.kind, 'transport');
+    assert.match(report.replay.result.faults[0]!.detail, /disconnected/);
+    assert.deepEqual(report.replay.result.scores?.[0], -10);
+    verifyReplay(getGame('smartdog'), report.replay);
+  });
+
+  it('the default hub gathers 2–3 players for a while before it starts, and a leaver in the queue is dropped', async () => {
+    const gone = new Client(gw.port);
+    gone.send('join ghost');
+    await gone.waitFor(/^wait $/);
+    gone.socket.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+    const a = new Client(gw.port);
+    const b = new Client(gw.port);
+    a.send('join a');
+    await a.waitFor(/^wait $/);
+    b.send('join b default');
+    await b.waitFor(/^wait $/);
+    const t0 = Date.now();
+    await a.waitFor(/^start "you":1,"rows":\d+,"cols":\d+,"players":2,/);
+    assert.ok(Date.now() - t0 >= 200, 'it waited for more players first');
+    await Promise.all([a.playToEnd(), b.playToEnd()]);
+  });
+});
+
+describe('botarena play smartdog with a tcp seat', () => {
+  it('waits for a bot to join on the port, then plays it against a built-in bot', async () => {
+    const port = 20000 + (process.pid % 20000);
+    const cli = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'herder', '--port', String(port), '--set', 'options={"turnsLimit":5}', '--json'], { cwd: ROOT });
+    let out = '';
+    let err = '';
+    cli.stdout.on('data', (d: Buffer) => (out += d));
+    cli.stderr.on('data', (d: Buffer) => (err += d));
+    while (!err.includes('waiting for 1 bot')) await new Promise((r) => setTimeout(r, 50));
+    const bot = spawn(process.execPath, ['test/fixtures/smartdog/dog.mjs', 'ok', '--tcp', String(port), 'any'], { cwd: ROOT });
+    const code = await new Promise((r) => cli.on('close', r));
+    bot.kill();
+    assert.equal(code, 0, err);
+    const result = JSON.parse(out) as { players: { name: string; fault: unknown }[]; turns: number };
+    assert.equal(result.turns, 5);
+    assert.equal(result.players[0]!.name, 'ok');
+    assert.equal(result.players[0]!.fault, null);
+  });
+});
