@@ -140,7 +140,7 @@ describe('botarena games', () => {
     assert.match(r.stdout, /tron — .*\(2–12 players\)/);
     assert.match(r.stdout, /width\s+100\s+grid width/);
     const j = JSON.parse((await runCli(['games', '--json'])).stdout);
-    assert.deepEqual(j.map((g: { id: string }) => g.id), ['tictactoe', 'connect4', 'tron', 'battleship', 'lighthouses', 'paint']);
+    assert.deepEqual(j.map((g: { id: string }) => g.id), ['tictactoe', 'connect4', 'tron', 'battleship', 'lighthouses', 'paint', 'smartdog']);
     assert.match(r.stdout, /map\s+bay\s+a shipped map \(islet, bay, cross, continent\) \(or a FILE path\)/);
   });
 });
