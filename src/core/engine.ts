@@ -19,6 +19,11 @@ export interface TurnRecord {
   hash: string;
 }
 
+/** A recorded step's moves as the engine takes them (timings dropped; a stream seat keeps its lines and its fault). */
+export function movesOf(rec: TurnRecord): Move<unknown>[] {
+  return rec.moves.map((m) => (m.fault ? (m.action !== undefined ? { slot: m.slot, action: m.action, fault: m.fault } : { slot: m.slot, fault: m.fault }) : { slot: m.slot, action: m.action }));
+}
+
 /** What fixes a match before any bot speaks. */
 export interface MatchSetup {
   config: Record<string, unknown>;

@@ -169,6 +169,12 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
     line(state: S, slot: number, text: string): { replies: string[]; done: boolean };
     ends(text: string): boolean;
   };
+  /**
+   * optional: chosen starting positions. `write` gives the config values (key → text, as `--set` takes them)
+   * that make `setup` start exactly in `state` — its turn counter included — once the new match's inits are
+   * played (bots are greeted again). `botarena replay position` prints them and `replay fork` starts from them.
+   */
+  position?: { write(state: S): Record<string, string> };
   /** optional: the last message each seat gets when the match is over, expecting no answer (smart-dog's `finished`) */
   farewell?(state: S, slot: number): unknown;
   /** the wire dialect a bot speaks when its spec names none (default `json`) */

@@ -7,3 +7,4 @@ export * from './replay.js';
 export * from './rng.js';
 export * from './version.js';
 export * from './self-play.js';
+export * from './position.js';

@@ -44,6 +44,8 @@ export interface Replay {
   durationMs?: number;
   /** per slot, the raw messages, when logging was on */
   transcripts?: TranscriptEntry[][];
+  /** where this match started from, when it was forked from another replay at a turn */
+  forkedFrom?: { matchId: string; seed: number; turn: number; fingerprint: string };
 }
 
 /** The winner (the only slot ranked 1) or null, and whether everyone tied. */

@@ -1,0 +1,34 @@
+import { MatchEngine, movesOf, type TurnRecord } from './engine.js';
+import { ReplayMismatchError, UsageError } from './errors.js';
+import type { AnyGame } from './game.js';
+import { fingerprint } from './hash.js';
+import type { Replay } from './replay.js';
+
+/**
+ * Re-runs a replay's steps up to the position just before turn `turn` is asked (every init included), and
+ * returns the engine there. Throws ReplayMismatchError when the replay does not reproduce on the way, and
+ * a UsageError when the match never reached that turn.
+ */
+export function engineBefore(game: AnyGame, replay: Pick<Replay, 'config' | 'seed' | 'seats' | 'turns'>, turn: number): MatchEngine {
+  const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
+  for (const rec of replay.turns) {
+    if (rec.phase !== 'init' && rec.turn >= turn) return engine;
+    const d = engine.decision();
+    if (!d || d.turn !== rec.turn || d.phase !== rec.phase) throw new ReplayMismatchError(`turn ${rec.turn}: the replay does not reproduce (the rules ask ${d ? `${d.phase} turn ${d.turn}` : 'nothing'})`, rec.turn);
+    const done = engine.commit(d, movesOf(rec));
+    if (done.hash !== rec.hash) throw new ReplayMismatchError(`turn ${rec.turn}: the state differs from the recorded one`, rec.turn);
+  }
+  const last = replay.turns.filter((r) => r.phase !== 'init').pop()?.turn ?? 0;
+  throw new UsageError(`the match never reached turn ${turn}: its play turns are 1..${last}`);
+}
+
+/** The config that starts a match at the engine's position: the match's own config plus the game's position keys. */
+export function positionConfig(game: AnyGame, engine: MatchEngine): Record<string, unknown> {
+  if (!game.position) throw new UsageError(`${game.id} cannot start from a chosen position yet`);
+  return { ...engine.config, ...game.position.write(engine.state) };
+}
+
+/** A short fingerprint of a whole replay, so a fork can name the match it came from. */
+export function replayFingerprint(replay: Pick<Replay, 'turns'>): string {
+  return fingerprint(replay.turns.map((t: TurnRecord) => t.hash));
+}
