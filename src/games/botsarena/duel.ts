@@ -27,6 +27,44 @@ export function newDuel(): DuelState {
   return { initsLeft: 2, moves: 0, toPlay: 0, winner: null, ending: null, forfeit: null };
 }
 
+/**
+ * The bookkeeping of a game started from a board (`--set board=…`): X moves first, so X has as many pieces
+ * as O (X to play) or one more (O to play). Returns a sentence naming the problem for any other count.
+ */
+export function duelFromBoard(cells: readonly string[]): DuelState | string {
+  const x = cells.filter((c) => c === 'X').length;
+  const o = cells.filter((c) => c === 'O').length;
+  if (x !== o && x !== o + 1) return `X has ${x} pieces and O has ${o}: X moves first, so X has as many as O or one more`;
+  return { ...newDuel(), moves: x + o, toPlay: x === o ? 0 : 1 };
+}
+
+/**
+ * Reads a board written by hand or by `replay position`: rows of `X`, `O` and `.` (empty) separated by `/`,
+ * in the order given. Returns the rows, or a sentence naming the first problem.
+ */
+export function readBoardRows(text: string, rows: number, cols: number): string[][] | string {
+  const lines = text.trim().split('/');
+  if (lines.length !== rows) return `expected ${rows} rows separated by "/", got ${lines.length}`;
+  const out: string[][] = [];
+  for (const [r, line] of lines.entries()) {
+    if (line.length !== cols) return `row ${r + 1} ${JSON.stringify(line)} has ${line.length} cells, expected ${cols}`;
+    const bad = [...line].findIndex((ch) => !'XO.'.includes(ch));
+    if (bad >= 0) return `row ${r + 1}, cell ${bad + 1} is ${JSON.stringify(line[bad])}: use X, O or . (empty)`;
+    out.push([...line].map((ch) => (ch === '.' ? '' : ch)));
+  }
+  return out;
+}
+
+/** The error sentence of a read that failed, or null when it succeeded. */
+export function stringOr(read: unknown): string | null {
+  return typeof read === 'string' ? read : null;
+}
+
+/** Writes rows of cells ('' empty) in the form `readBoardRows` reads. */
+export function writeBoardRows(rows: readonly (readonly string[])[]): string {
+  return rows.map((r) => r.map((c) => c || '.').join('')).join('/');
+}
+
 /** Who is asked next: the inits one seat at a time, then the player to move; null when the game is over. */
 export function duelNext(s: DuelState): Decision | null {
   if (s.initsLeft > 0) return { phase: 'init', seats: [2 - s.initsLeft], turn: 0 };

@@ -1,5 +1,5 @@
 import type { Move } from '../../core/game.js';
-import { duelStep, MARKS, newDuel, type DuelState } from '../botsarena/duel.js';
+import { duelFromBoard, duelStep, MARKS, newDuel, readBoardRows, writeBoardRows, type DuelState } from '../botsarena/duel.js';
 
 export const ROWS = 6;
 export const COLS = 7;
@@ -10,9 +10,43 @@ export interface ConnectFourState {
   board: string[][];
 }
 
-/** An empty 6×7 board. */
-export function setup(): ConnectFourState {
-  return { duel: newDuel(), board: Array.from({ length: ROWS }, () => Array<string>(COLS).fill('')) };
+/** An empty 6×7 board, or the board of `--set board=…` (see `readBoard`). */
+export function setup(board = ''): ConnectFourState {
+  if (!board) return { duel: newDuel(), board: Array.from({ length: ROWS }, () => Array<string>(COLS).fill('')) };
+  const s = readBoard(board);
+  if (typeof s === 'string') throw new Error(s);
+  return s;
+}
+
+/**
+ * A starting board: six rows of seven X, O and `.` separated by `/`, the top row (row 5) first, as it is
+ * drawn. Pieces must rest on the bottom or on a piece; who plays next follows from the counts; a board
+ * already won or full is refused, with the reason.
+ */
+export function readBoard(text: string): ConnectFourState | string {
+  const rows = readBoardRows(text, ROWS, COLS);
+  if (typeof rows === 'string') return `board: ${rows}`;
+  const board = rows.reverse();
+  for (let c = 0; c < COLS; c++) {
+    for (let r = 1; r < ROWS; r++) {
+      if (board[r]![c] !== '' && board[r - 1]![c] === '') return `board: the ${board[r]![c]} in column ${c}, row ${r} floats over an empty cell; pieces drop to the bottom`;
+    }
+  }
+  const duel = duelFromBoard(board.flat());
+  if (typeof duel === 'string') return `board: ${duel}`;
+  for (let r = 0; r < ROWS; r++) {
+    for (let c = 0; c < COLS; c++) {
+      const line = board[r]![c] ? lineThrough(board, r, c) : null;
+      if (line) return `board: ${board[r]![c]} already has four in a row (${line.kind}, through row ${r}, column ${c}); the game would be over`;
+    }
+  }
+  if (board[ROWS - 1]!.every((v) => v !== '')) return 'board: the board is full; the game would be over';
+  return { duel, board };
+}
+
+/** The board in the form `readBoard` reads (top row first). */
+export function writeBoard(s: ConnectFourState): string {
+  return writeBoardRows(s.board.slice().reverse());
 }
 
 /** The row a piece dropped in `col` lands on, or -1 when the column is full. */

@@ -1,23 +1,27 @@
 import { defineGame } from '../../core/game.js';
-import { duelNext, duelOutcome, MARKS } from '../botsarena/duel.js';
+import { duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
-import { apply, check, setup, type CellKey, type TicTacToeState } from './rules.js';
+import { apply, check, readBoard, setup, writeBoard, type CellKey, type TicTacToeState } from './rules.js';
 import { parseAnswer, view, type TicTacToeMessage } from './wire.js';
 
 export type { TicTacToeInit, TicTacToeMessage, TicTacToeTurn } from './wire.js';
 
 /** Tic-tac-toe as on botsarena: "row-col" keys, X (slot 0) first, any fault forfeits. */
-export const tictactoe = defineGame<Record<string, never>, TicTacToeState, CellKey | null, TicTacToeMessage>({
+export const tictactoe = defineGame<{ board: string }, TicTacToeState, CellKey | null, TicTacToeMessage>({
   id: 'tictactoe',
   title: 'Tic-tac-toe (botsarena)',
   summary: 'three in a row on a 3×3 board; answer {"play":"row-col"}',
   players: { min: 2, max: 2 },
-  config: {},
+  config: {
+    board: { type: 'string', default: '', description: 'a starting board: rows of X, O and . separated by /, row 0 first (X.O/.X./...); who plays follows from the counts' },
+  },
+  validateConfig: ({ board }) => (board ? stringOr(readBoard(board)) : null),
   timeouts: { initMs: 10_000, turnMs: 10_000 },
   seatLabel: (slot) => MARKS[slot] ?? String(slot),
-  setup,
+  setup: ({ config }) => setup(config.board),
+  position: { write: (s) => ({ board: writeBoard(s) }) },
   next: (s) => duelNext(s.duel),
   view,
   parseAnswer,

@@ -1,5 +1,5 @@
 import type { Move } from '../../core/game.js';
-import { duelStep, MARKS, newDuel, type DuelState } from '../botsarena/duel.js';
+import { duelFromBoard, duelStep, MARKS, newDuel, readBoardRows, writeBoardRows, type DuelState } from '../botsarena/duel.js';
 
 /** A cell key as on the wire: "row-col", rows and columns 0..2. */
 export type CellKey = `${0 | 1 | 2}-${0 | 1 | 2}`;
@@ -20,9 +20,35 @@ export const LINES: readonly (readonly [number, number, number])[] = [
   [0, 4, 8], [2, 4, 6], // diagonals
 ];
 
-/** An empty board, X to play after both inits. */
-export function setup(): TicTacToeState {
-  return { duel: newDuel(), board: Array<string>(9).fill('') };
+/** An empty board, X to play after both inits; or the board of `--set board=…` (see `readBoard`). */
+export function setup(board = ''): TicTacToeState {
+  if (!board) return { duel: newDuel(), board: Array<string>(9).fill('') };
+  const s = readBoard(board);
+  if (typeof s === 'string') throw new Error(s);
+  return s;
+}
+
+/**
+ * A starting board: three rows of X, O and `.` separated by `/`, row 0 first (`X.O/.X./...`). Who plays
+ * next follows from the counts; a board already won or full is refused, with the reason.
+ */
+export function readBoard(text: string): TicTacToeState | string {
+  const rows = readBoardRows(text, 3, 3);
+  if (typeof rows === 'string') return `board: ${rows}`;
+  const board = rows.flat();
+  const duel = duelFromBoard(board);
+  if (typeof duel === 'string') return `board: ${duel}`;
+  for (const mark of MARKS) {
+    const line = lineOf(board, mark);
+    if (line) return `board: ${mark} already has three in a row (${line.map((i) => CELLS[i]).join(', ')}); the game would be over`;
+  }
+  if (board.every((c) => c !== '')) return 'board: the board is full; the game would be over';
+  return { duel, board };
+}
+
+/** The board in the form `readBoard` reads. */
+export function writeBoard(s: TicTacToeState): string {
+  return writeBoardRows([s.board.slice(0, 3), s.board.slice(3, 6), s.board.slice(6, 9)]);
 }
 
 /** Why playing `cell` is illegal now, or null. */
