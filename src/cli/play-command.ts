@@ -3,13 +3,15 @@ import { MatchCancelledError, runMatch, type MatchEvent, type MatchReport, type 
 import { parseBotSpec, TcpTransport } from '../bots/index.js';
 import { acceptJoins } from '../server/smartdog-gateway.js';
 import { UsageError } from '../core/errors.js';
+import type { AnyGame } from '../core/game.js';
 import type { Replay } from '../core/replay.js';
 import { getGame } from '../games/index.js';
 import { matchHeader, matchSummary, transcriptText } from './format.js';
 import { collectKeyValue, parseNonNegativeInt, parsePositiveInt, readConfigFiles } from './options.js';
 import { writeReplay } from './replay-file.js';
 
-interface PlayOptions {
+/** The options every command that runs a match takes (`play`, `replay fork`). */
+export interface PlayOptions {
   seed?: number;
   set?: Record<string, string>;
   timeout?: number;
@@ -24,11 +26,17 @@ interface PlayOptions {
 
 /** `botarena play <game> <bot> <bot>…`: one match, a readable summary (or one JSON result). */
 export function registerPlay(program: Command): void {
-  program
+  const play = program
     .command('play')
     .description('run one match between bots and print who won and why')
     .argument('<game>', 'game id (see `botarena games`)')
-    .argument('<bots...>', 'one bot spec per seat, in slot order (see "bot specs" below)')
+    .argument('<bots...>', 'one bot spec per seat, in slot order (see "bot specs" below)');
+  withMatchOptions(play).action((gameId: string, bots: string[], o: PlayOptions) => playMatch(getGame(gameId), bots, o));
+}
+
+/** Adds the options of a match (seed, config, deadlines, names, replay, log, watch, json, port) to a command. */
+export function withMatchOptions(command: Command): Command {
+  return command
     .option('--seed <n>', 'match seed (0..4294967295); random when absent, always printed', parseNonNegativeInt('--seed', 0xffffffff))
     .option('--set <key=value>', 'game config, repeatable (see `botarena games`)', collectKeyValue('--set'))
     .option('--timeout <ms>', 'deadline per turn answer (default: the game\'s)', parsePositiveInt('--timeout'))
@@ -38,67 +46,73 @@ export function registerPlay(program: Command): void {
     .option('--log', 'print every message sent and received, per bot, with timing (and keep them in the replay)')
     .option('--watch', 'print the board after every turn')
     .option('--json', 'print exactly one JSON result on stdout')
-    .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535))
-    .action(async (gameId: string, bots: string[], o: PlayOptions) => {
-      const game = getGame(gameId);
-      const names = seatNames(o.name ?? {}, bots.length);
-      const out = o.json ? process.stderr : process.stdout;
-      const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.on('SIGINT', onSigint); // kept until the match ends, so the process-group guard leaves the shutdown to us
-      const onEvent = (e: MatchEvent) => {
-        if (!o.watch) return;
-        if (e.type === 'started') out.write(`${game.id} · seed ${e.seed} · ${e.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}\n`);
-        if (e.type === 'frame') {
-          const moves = e.record.moves.map((m) => `${names[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`);
-          out.write(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.render(e.state)}\n`);
-        }
-      };
-      let report: MatchReport;
-      for (const bot of bots) parseBotSpec(bot, game); // a typo is reported before anyone waits for bots to join
-      const seats: SeatOptions[] = bots.map((bot, i) => ({ bot, name: names[i] }));
-      try {
-        // tcp seats are bots that connect in: wait for them to join, then seat them in join order.
-        const tcp = bots.flatMap((b, i) => (b.trim() === 'tcp' ? [i] : []));
-        if (tcp.length) {
-          const joined = await acceptJoins(o.port ?? 3002, '127.0.0.1', tcp.length, (l) => process.stderr.write(`${l}\n`), controller.signal);
-          tcp.forEach((slot, k) => {
-            const { name, socket } = joined[k]!;
-            seats[slot] = { bot: 'tcp', name: names[slot] ?? name, open: (ctx) => new TcpTransport(socket, ctx) };
-          });
-        }
-        report = await runMatch({
-          game,
-          seats,
-          config: readConfigFiles(game, o.set ?? {}),
-          seed: o.seed,
-          timeouts: { initMs: o.initTimeout, turnMs: o.timeout },
-          transcripts: !!o.log,
-          signal: controller.signal,
-          onEvent,
-        });
-      } catch (err) {
-        if (err instanceof MatchCancelledError) {
-          process.stderr.write(`${err.message}; every bot was stopped\n`);
-          process.exitCode = 130;
-          return;
-        }
-        throw err;
-      } finally {
-        process.off('SIGINT', onSigint);
-      }
-      const { replay, timing, state } = report;
-      if (o.replay) writeReplay(o.replay, replay);
-      if (o.log && replay.transcripts) {
-        out.write(replay.transcripts.map((t, slot) => transcriptText(replay.seats[slot]!.name, slot, t)).join('\n\n') + '\n\n');
-      }
-      if (o.json) {
-        process.stdout.write(JSON.stringify(jsonResult(replay)) + '\n');
-        return;
-      }
-      out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing)}\n`);
-      if (o.replay) out.write(`\nreplay written to ${o.replay}\n`);
+    .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535));
+}
+
+/**
+ * Runs one match from the command line and prints it (a summary, `--watch` frames, `--log` transcripts, or
+ * the `--json` result); `start` adds config under the user's `--set` (a fork's position) and marks the
+ * replay as forked.
+ */
+export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, start: { config?: Record<string, unknown>; forkedFrom?: Replay['forkedFrom'] } = {}): Promise<void> {
+  const names = seatNames(o.name ?? {}, bots.length);
+  const out = o.json ? process.stderr : process.stdout;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.on('SIGINT', onSigint); // kept until the match ends, so the process-group guard leaves the shutdown to us
+  const onEvent = (e: MatchEvent) => {
+    if (!o.watch) return;
+    if (e.type === 'started') out.write(`${game.id} · seed ${e.seed} · ${e.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}\n`);
+    if (e.type === 'frame') {
+      const moves = e.record.moves.map((m) => `${names[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`);
+      out.write(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.render(e.state)}\n`);
+    }
+  };
+  let report: MatchReport;
+  for (const bot of bots) parseBotSpec(bot, game); // a typo is reported before anyone waits for bots to join
+  const seats: SeatOptions[] = bots.map((bot, i) => ({ bot, name: names[i] }));
+  try {
+    // tcp seats are bots that connect in: wait for them to join, then seat them in join order.
+    const tcp = bots.flatMap((b, i) => (b.trim() === 'tcp' ? [i] : []));
+    if (tcp.length) {
+      const joined = await acceptJoins(o.port ?? 3002, '127.0.0.1', tcp.length, (l) => process.stderr.write(`${l}\n`), controller.signal);
+      tcp.forEach((slot, k) => {
+        const { name, socket } = joined[k]!;
+        seats[slot] = { bot: 'tcp', name: names[slot] ?? name, open: (ctx) => new TcpTransport(socket, ctx) };
+      });
+    }
+    report = await runMatch({
+      game,
+      seats,
+      config: { ...(start.config ?? {}), ...readConfigFiles(game, o.set ?? {}) },
+      seed: o.seed,
+      timeouts: { initMs: o.initTimeout, turnMs: o.timeout },
+      transcripts: !!o.log,
+      signal: controller.signal,
+      onEvent,
     });
+  } catch (err) {
+    if (err instanceof MatchCancelledError) {
+      process.stderr.write(`${err.message}; every bot was stopped\n`);
+      process.exitCode = 130;
+      return;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', onSigint);
+  }
+  const { replay, timing, state } = report;
+  if (start.forkedFrom) replay.forkedFrom = start.forkedFrom;
+  if (o.replay) writeReplay(o.replay, replay);
+  if (o.log && replay.transcripts) {
+    out.write(replay.transcripts.map((t, slot) => transcriptText(replay.seats[slot]!.name, slot, t)).join('\n\n') + '\n\n');
+  }
+  if (o.json) {
+    process.stdout.write(JSON.stringify(jsonResult(replay)) + '\n');
+    return;
+  }
+  out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing)}\n`);
+  if (o.replay) out.write(`\nreplay written to ${o.replay}\n`);
 }
 
 /** The `--json` result: exactly the documented shape. */

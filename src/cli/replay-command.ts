@@ -1,12 +1,16 @@
 import type { Command } from 'commander';
-import { ReplayMismatchError } from '../core/errors.js';
+import { refeed } from '../arena/refeed.js';
+import { resolveConfig } from '../core/config.js';
+import { ReplayMismatchError, UsageError } from '../core/errors.js';
+import { engineBefore, positionConfig, replayFingerprint } from '../core/position.js';
 import { verifyReplay } from '../core/replay.js';
 import { getGame } from '../games/index.js';
-import { matchHeader } from './format.js';
-import { parseNonNegativeInt } from './options.js';
+import { matchHeader, table } from './format.js';
+import { parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { playMatch, withMatchOptions, type PlayOptions } from './play-command.js';
 import { readReplay } from './replay-file.js';
 
-/** `botarena replay show|verify FILE`: text playback, and exact re-run checks. */
+/** `botarena replay show|verify|position|fork|refeed FILE`: playback, checks, and starting again from a turn. */
 export function registerReplay(program: Command): void {
   const replay = program.command('replay').description('play back or verify a replay file');
 
@@ -48,5 +52,67 @@ export function registerReplay(program: Command): void {
         return;
       }
       process.stdout.write(`ok: ${r.game} seed ${r.seed}, ${r.turns.length} steps reproduce exactly; ${r.result.reason}\n`);
+    });
+
+  replay
+    .command('position')
+    .description("print the position before turn N in the form --set takes (key=value lines), to start a match there or keep it beside a bot's tests")
+    .argument('<file>', 'replay file (.json or .gz)')
+    .requiredOption('--turn <n>', 'the turn about to be played', parsePositiveInt('--turn'))
+    .option('--key <key>', 'print only this key\'s value (for a file: --set KEY=that-file)')
+    .action((file: string, o: { turn: number; key?: string }) => {
+      const r = readReplay(file);
+      const game = getGame(r.game);
+      const config = positionConfig(game, engineBefore(game, r, o.turn));
+      const defaults = resolveConfig(game.id, game.config, {});
+      // The keys that differ from the game's defaults: the position and whatever else the match was set to.
+      const keys = Object.keys(config).filter((k) => JSON.stringify(config[k]) !== JSON.stringify(defaults[k]));
+      if (o.key !== undefined) {
+        if (!(o.key in config)) throw new UsageError(`${game.id} has no config key "${o.key}"; its keys: ${Object.keys(config).join(', ')}`);
+        process.stdout.write(`${String(config[o.key])}\n`);
+        return;
+      }
+      process.stdout.write(keys.map((k) => `${k}=${String(config[k])}\n`).join(''));
+      process.stderr.write(`start there: botarena play ${game.id} <bots…> ${keys.map((k) => `--set '${k}=…'`).join(' ')} (or: botarena replay fork ${file} --turn ${o.turn})\n`);
+    });
+
+  const fork = replay
+    .command('fork')
+    .description('re-run the replay to turn N and play on from there with the given bots (the same seats by default); the new replay records where it was forked from')
+    .argument('<file>', 'replay file (.json or .gz)')
+    .argument('[bots...]', 'one bot spec per seat (default: the replay\'s own)')
+    .requiredOption('--turn <n>', 'the turn the new match starts with', parsePositiveInt('--turn'));
+  withMatchOptions(fork).action(async (file: string, bots: string[], o: PlayOptions & { turn: number }) => {
+    const r = readReplay(file);
+    const game = getGame(r.game);
+    const seats = bots.length ? bots : r.seats.map((s) => s.bot);
+    if (seats.length !== r.seats.length) throw new UsageError(`the replay has ${r.seats.length} seats, got ${seats.length} bots`);
+    const config = positionConfig(game, engineBefore(game, r, o.turn));
+    const names = Object.fromEntries(r.seats.map((s, i) => [String(i), s.name]));
+    await playMatch(game, seats, { ...o, seed: o.seed ?? r.seed, name: bots.length ? o.name : { ...names, ...(o.name ?? {}) } }, {
+      config,
+      forkedFrom: { matchId: r.matchId, seed: r.seed, turn: o.turn, fingerprint: replayFingerprint(r) },
+    });
+  });
+
+  replay
+    .command('refeed')
+    .description("send the messages slot S got to another bot (a new version) without changing the game, and print the turns where its answers differ; exit 1 when any does")
+    .argument('<file>', 'replay file (.json or .gz)')
+    .argument('<bot>', 'the bot to ask (a bot spec)')
+    .requiredOption('--slot <n>', 'the seat whose messages are sent again', parseNonNegativeInt('--slot'))
+    .action(async (file: string, bot: string, o: { slot: number }) => {
+      const r = readReplay(file);
+      const game = getGame(r.game);
+      if (o.slot >= r.seats.length) throw new UsageError(`--slot ${o.slot}: the replay has seats 0..${r.seats.length - 1}`);
+      const report = await refeed(game, r, o.slot, bot);
+      const who = `slot ${o.slot} (${r.seats[o.slot]!.name})`;
+      if (!report.differences.length) {
+        process.stdout.write(`${who}: ${report.asked} messages sent again to ${bot}; every answer is the recorded one\n`);
+        return;
+      }
+      const rows = [['turn', 'phase', 'recorded', 'now'], ...report.differences.map((d) => [String(d.turn), d.phase, d.recorded, d.now])];
+      process.stdout.write(`${who}: ${report.asked} messages sent again to ${bot}; ${report.differences.length} answers differ:\n\n${table(rows)}\n`);
+      process.exitCode = 1;
     });
 }

@@ -1,0 +1,93 @@
+import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, parseBotSpec, type OutgoingMessage, type SeatContext, type TranscriptSink } from '../bots/index.js';
+import { MatchEngine, movesOf, type RecordedMove } from '../core/engine.js';
+import { ReplayMismatchError } from '../core/errors.js';
+import { getDialect, type AnyGame, type Move, type StreamAction } from '../core/game.js';
+import type { Replay } from '../core/replay.js';
+
+/** One message where the bot answered otherwise than the recording. */
+export interface RefeedDifference {
+  turn: number;
+  phase: string;
+  recorded: string;
+  now: string;
+}
+
+/** What a re-feed found: how many messages were asked again, and where the answers differ. */
+export interface RefeedReport {
+  asked: number;
+  differences: RefeedDifference[];
+}
+
+/** A move as people compare it: the action (a stream seat's lines), or the fault's kind and detail. */
+function describe(m: Pick<RecordedMove, 'action' | 'fault'> | Move<unknown>): string {
+  const lines = (m.action as StreamAction | undefined)?.lines;
+  const action = Array.isArray(lines) ? lines.map(([, text]) => text).join(' | ') : JSON.stringify(m.action);
+  if (!m.fault) return action;
+  return `${m.fault.kind}: ${m.fault.detail}${m.action !== undefined ? ` (after ${action})` : ''}`;
+}
+
+/**
+ * Sends the messages a replay's seat `slot` got to another bot (a new version, say), one by one, and
+ * records its answers without changing the game: the recorded moves are applied whatever it says, and
+ * notices (lighthouses' results) follow the recording. Returns the turns where its answers differ.
+ */
+export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: string, opts: { log?: TranscriptSink } = {}): Promise<RefeedReport> {
+  const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
+  const spec = parseBotSpec(bot, game);
+  const ctx: SeatContext = {
+    game,
+    slot,
+    players: replay.seats.length,
+    config: engine.config,
+    seed: replay.seed,
+    name: replay.seats[slot]?.name ?? `slot ${slot}`,
+    log: opts.log ?? (() => {}),
+    maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES,
+    maxStderrBytes: DEFAULT_MAX_STDERR_BYTES,
+    strictPairing: game.strictPairing ?? false,
+    exitMs: game.timeouts.exitMs ?? 0,
+  };
+  const transport = createTransport(spec, ctx);
+  const dialect = getDialect(game, spec.transport === 'builtin' || spec.transport === 'human' || spec.transport === 'tcp' ? (game.defaultDialect ?? 'json') : spec.dialect);
+  const report: RefeedReport = { asked: 0, differences: [] };
+  const names = replay.seats.map((s) => s.name);
+  const tell = (notice: unknown, turn: number, phase: string) => {
+    const text = typeof notice === 'string' ? notice : JSON.stringify(notice);
+    return transport.tell({ phase, turn, view: notice, text, contentType: 'application/json' }, replay.timeouts.turnMs);
+  };
+  try {
+    await transport.start();
+    for (const rec of replay.turns) {
+      const d = engine.decision();
+      if (!d || d.turn !== rec.turn || d.phase !== rec.phase) throw new ReplayMismatchError(`turn ${rec.turn}: the replay does not reproduce`, rec.turn);
+      const recorded = rec.moves.find((m) => m.slot === slot);
+      if (recorded) {
+        const viewCtx = { phase: d.phase, matchId: replay.matchId, names };
+        const msg: OutgoingMessage = { phase: d.phase, turn: d.turn, view: null, text: '', contentType: dialect.contentType };
+        if (transport.wants === 'text') msg.text = dialect.encode(engine.state, slot, viewCtx);
+        else msg.view = engine.view(slot, viewCtx);
+        if (game.skipAnswer) msg.skip = (line) => game.skipAnswer!(line, engine.state, slot, d.phase);
+        const lines: string[] = [];
+        if (d.stream) msg.converse = (line) => (lines.push(line), game.stream!.ends(line));
+        const deadline = d.phase === 'init' ? replay.timeouts.initMs : (d.deadlineMs ?? replay.timeouts.turnMs);
+        const reply = await transport.ask(msg, deadline);
+        report.asked++;
+        let now: Move<unknown>;
+        if (reply.kind === 'fault') now = { slot, fault: reply.fault };
+        else if (d.stream) now = { slot, action: { lines: (reply.kind === 'value' ? (reply.value as string[]) : lines).map((t, i): [number, string] => [i, t]) } };
+        else now = engine.judge(slot, d.phase, reply.kind === 'text' ? dialect.decode(reply.text, engine.state, slot, d.phase) : game.parseAnswer(reply.value, engine.state, slot, d.phase));
+        if (describe(now) !== describe(recorded)) report.differences.push({ turn: d.turn, phase: d.phase, recorded: describe(recorded), now: describe(now) });
+      }
+      const moves = movesOf(rec);
+      const done = engine.commit(d, moves);
+      if (done.hash !== rec.hash) throw new ReplayMismatchError(`turn ${rec.turn}: the state differs from the recorded one`, rec.turn);
+      const mine = moves.find((m) => m.slot === slot);
+      const notice = mine && game.ack?.(mine, engine.state, d.phase);
+      if (notice !== undefined) await tell(notice, d.turn, d.phase);
+    }
+    if (game.farewell) await tell(game.farewell(engine.state, slot), engine.lastTurn(), 'end');
+  } finally {
+    await transport.close();
+  }
+  return report;
+}
