@@ -6,7 +6,9 @@ import { DEFAULT_MAP, MAPS } from './maps.js';
 import { letter, renderIsland } from './render.js';
 import { applyCommand, commandError, endRound, setupState, type Command, type LighthousesState } from './rules.js';
 import { parseAnswer, result, view, type LighthousesMessage } from './wire.js';
+import { positionState, writePosition } from './position.js';
 
+export type { PositionFile } from './position.js';
 export type { LighthousesInit, LighthousesMessage, LighthousesResult, LighthousesTurn, LighthouseView } from './wire.js';
 export { MAPS } from './maps.js';
 
@@ -16,6 +18,7 @@ export interface LighthousesConfig {
   map: string;
   rounds: number;
   neutral: string;
+  position: string;
 }
 
 /** The map a config names: a shipped map by name, or a map's own text (what `--set map=FILE` gives). */
@@ -38,6 +41,12 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     map: { type: 'string', default: DEFAULT_MAP, file: true, description: `a shipped map (${Object.keys(MAPS).join(', ')})` },
     rounds: { type: 'int', default: 200, min: 1, max: 100_000, description: 'rounds before the game ends' },
     neutral: { type: 'string', default: '-1', choices: ['-1', 'null'], description: "how a neutral lighthouse's owner is sent" },
+    position: {
+      type: 'string',
+      default: '',
+      file: true,
+      description: "a position file (JSON: round, players, lighthouses, connections, cell energies) to start from on the map; empty: the map's start",
+    },
   },
   validateConfig(config, players) {
     let map: LighthouseMap;
@@ -46,12 +55,25 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     } catch (err) {
       return `bad map: ${(err as Error).message}`;
     }
+    if (config.position.trim()) {
+      try {
+        positionState(map, players, config.rounds, false, config.position);
+        return null;
+      } catch (err) {
+        return `bad position: ${(err as Error).message}`;
+      }
+    }
     return map.starts.length < players ? `the map has ${map.starts.length} start slots, fewer than ${players} players` : null;
   },
   // The seed's 100 ms per turn plus the reference engine's grace: answers within 500 ms count, later than 100 ms are noted.
   timeouts: { initMs: 2000, turnMs: 500, slowMs: 100, exitMs: 1000 },
   seatLabel: letter,
-  setup: ({ config, players }) => setupState(mapOf(config), players, config.rounds, config.neutral === 'null'),
+  setup: ({ config, players }) =>
+    config.position.trim()
+      ? positionState(mapOf(config), players, config.rounds, config.neutral === 'null', config.position)
+      : setupState(mapOf(config), players, config.rounds, config.neutral === 'null'),
+  // The map, rounds and neutral keys stay the match's own; the position file carries the rest.
+  position: { write: (s) => ({ position: writePosition(s) }) },
   next(s): Decision | null {
     if (!s.inited) return { phase: 'init', seats: s.players.map((_, i) => i), turn: 0 };
     if (s.round > s.rounds) return null;

@@ -213,12 +213,17 @@ function attack(s: LighthousesState, slot: number, i: number, n: number): void {
 function connect(s: LighthousesState, slot: number, o: number, d: number): void {
   const p = s.players[slot]!;
   p.keys = p.keys.filter((k) => k !== d);
+  addConnection(s, slot, o, d);
+}
+
+/** Adds the connection origin `o` → destination `d` for `owner`, first adding the triangles it closes (found from `o`'s connections, in order). */
+export function addConnection(s: LighthousesState, owner: number, o: number, d: number): void {
   const has = (a: number, b: number) => s.connections.some(([x, y]) => (x === a && y === b) || (x === b && y === a));
   for (const [a, b] of s.connections) {
     const t = a === o ? b : b === o ? a : -1;
     if (t < 0 || !has(t, d)) continue;
     const cells = rasterizeTriangle(pos(s, o), pos(s, d), pos(s, t)).filter(([x, y]) => isIsland(s, x, y)).length;
-    s.triangles.push({ v: [o, d, t].sort((m, n) => m - n) as [number, number, number], owner: slot, cells });
+    s.triangles.push({ v: [o, d, t].sort((m, n) => m - n) as [number, number, number], owner, cells });
   }
   s.connections.push(o < d ? [o, d] : [d, o]);
 }
