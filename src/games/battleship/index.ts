@@ -2,15 +2,17 @@ import { defineGame } from '../../core/game.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
-import { apply, checkFleet, setup, validateConfig, type BattleshipAction, type BattleshipConfig, type BattleshipState } from './rules.js';
+import { readPosition, rulesOf, writePosition, type BattleshipSettings } from './position.js';
+import { apply, checkFleet, setup, validateConfig, type BattleshipAction, type BattleshipState } from './rules.js';
 import { formDialect, parseAnswer, view, type BattleshipMessage } from './wire.js';
 
 export type { BattleshipInit, BattleshipMessage, BattleshipTurn } from './wire.js';
+export type { BattleshipSettings } from './position.js';
 
 const ship = (len: number, def: number) => ({ type: 'int' as const, default: def, min: 0, max: 10, description: `ships of length ${len}` });
 
 /** Battleship as on botsarena: the fleet is the init answer, then alternating shots; any fault loses. */
-export const battleship = defineGame<BattleshipConfig, BattleshipState, BattleshipAction, BattleshipMessage>({
+export const battleship = defineGame<BattleshipSettings, BattleshipState, BattleshipAction, BattleshipMessage>({
   id: 'battleship',
   title: 'Battleship (botsarena)',
   summary: 'place a fleet in the init answer, then shoot {"play":"x,y"}; 2015 form dialect with http+form://',
@@ -25,11 +27,33 @@ export const battleship = defineGame<BattleshipConfig, BattleshipState, Battlesh
     ship5: ship(5, 1),
     ship6: ship(6, 0),
     maxTurns: { type: 'int', default: 0, min: 0, description: 'shots before a draw (0: no cap)' },
+    fleets: {
+      type: 'string',
+      default: '',
+      file: true,
+      description: 'chosen fleets "x1,y1-x2,y2;…/x1,y1-x2,y2;…" (P1\'s, "/", P2\'s); the init answers\' boats are then not used',
+    },
+    strikes: {
+      type: 'string',
+      default: '',
+      file: true,
+      description: 'shots already fired "x,y;…/x,y;…" (P1\'s, "/", P2\'s, oldest first; needs fleets); the turn goes on from there',
+    },
   },
-  validateConfig: (c) => validateConfig(c),
+  validateConfig(c) {
+    const rules = validateConfig(rulesOf(c));
+    if (rules) return rules;
+    try {
+      readPosition(c);
+      return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+  },
   timeouts: { initMs: 10_000, turnMs: 10_000 },
   seatLabel: (slot) => `P${slot + 1}`,
-  setup: ({ config }) => setup(config),
+  setup: ({ config }) => readPosition(config) ?? setup(rulesOf(config)),
+  position: { write: writePosition },
   next(s) {
     if (s.forfeit || s.ending) return null;
     if (s.placed < 2) return { phase: 'init', seats: [s.placed], turn: 0 };

@@ -108,7 +108,7 @@ function resolveShot(s: BattleshipState, shooter: number, x: number, y: number):
   return fleet.every(sunk) ? 'hit sunk and win' : 'hit and sunk';
 }
 
-/** Applies a placement or a shot; any fault loses at once. */
+/** Applies a placement (unless the fleet was chosen in the config) or a shot; any fault loses at once. */
 export function apply(s: BattleshipState, moves: Move<BattleshipAction>[], phase: string): BattleshipState {
   const m = moves[0]!;
   const turn = phase === 'init' ? 0 : s.shots + 1;
@@ -117,7 +117,8 @@ export function apply(s: BattleshipState, moves: Move<BattleshipAction>[], phase
     return s;
   }
   if ('fleet' in m.action) {
-    s.fleets[m.slot] = m.action.fleet;
+    // A match started from chosen fleets (`--set fleets=…`) has them already: the init answer is checked but not used.
+    s.fleets[m.slot] ??= m.action.fleet;
     s.placed++;
     return s;
   }

@@ -3,12 +3,14 @@ import { bots } from './bots.js';
 import { human } from './human.js';
 import { letter, renderBoard } from './render.js';
 import { applyLap, living, setup, type Direction, type TronState } from './rules.js';
+import { positionState, readPosition, writePosition, type TronConfig } from './position.js';
 import { encodeJson, parseAnswer, view, type TronMessage } from './wire.js';
 
 export type { TronInit, TronMessage, TronTurn } from './wire.js';
+export type { TronConfig } from './position.js';
 
 /** Tron as on botsarena: 2–12 bots move at once each lap; a bad answer, a trail, a head-on or the edge kills. */
-export const tron = defineGame<{ width: number; height: number }, TronState, Direction | null, TronMessage>({
+export const tron = defineGame<TronConfig, TronState, Direction | null, TronMessage>({
   id: 'tron',
   title: 'Tron (botsarena)',
   summary: 'light cycles on a grid, every bot moves at once; answer {"play":"x+"|"x-"|"y+"|"y-"}',
@@ -16,14 +18,32 @@ export const tron = defineGame<{ width: number; height: number }, TronState, Dir
   config: {
     width: { type: 'int', default: 100, min: 2, max: 1000, description: 'grid width (x is 0..width-1)' },
     height: { type: 'int', default: 100, min: 2, max: 1000, description: 'grid height (y is 0..height-1)' },
+    starts: { type: 'string', default: '', description: 'chosen starts, one cell per slot: "x,y;x,y;…" (any distinct cells of the grid); empty: seeded' },
+    trails: {
+      type: 'string',
+      default: '',
+      file: true,
+      description: 'a whole starting board: the wire\'s [[[x,y],…],…] (trails head first, [] dead) or {"lap":N,"trails":[…],"deaths":[…]}',
+    },
   },
-  validateConfig: ({ width, height }, players) =>
-    (width - 1) * (height - 1) < players
+  validateConfig(config, players) {
+    try {
+      if (readPosition(config, players)) return null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+    const { width, height } = config;
+    return (width - 1) * (height - 1) < players
       ? `a ${width}×${height} grid has ${(width - 1) * (height - 1)} start cells (x 1..${width - 1}, y 1..${height - 1}), fewer than ${players} players`
-      : null,
+      : null;
+  },
   timeouts: { initMs: 10_000, turnMs: 10_000 },
   seatLabel: letter,
-  setup: ({ config, players, seed }) => setup(config.width, config.height, players, seed),
+  setup({ config, players, seed }) {
+    const position = readPosition(config, players);
+    return position ? positionState(config.width, config.height, position, seed) : setup(config.width, config.height, players, seed);
+  },
+  position: { write: writePosition },
   next(s): Decision | null {
     const n = s.trails.length;
     if (s.initsLeft > 0) return { phase: 'init', seats: [n - s.initsLeft], turn: 0 };
