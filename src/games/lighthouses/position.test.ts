@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MatchEngine } from '../../core/engine.js';
+import { MatchEngine, movesOf } from '../../core/engine.js';
 import type { AnyGame } from '../../core/game.js';
 import { engineBefore } from '../../core/position.js';
 import { checkPositionRoundTrip } from '../../core/position-kit.js';
@@ -52,6 +52,25 @@ describe('lighthouses positions: round trip', () => {
     const forked = started({ ...e.config, position: writePosition(s) }, 4).state as LighthousesState;
     for (const k of ['energy', 'lighthouses', 'connections', 'triangles', 'round', 'current'] as const) assert.deepEqual(forked[k], s[k], k);
     assert.deepEqual(forked.players.map(({ name: _, ...p }) => p), s.players.map(({ name: _, ...p }) => p));
+  });
+
+  it('starts mid-round too: a position written after some players of a round acted asks the next one', () => {
+    const bots = ['planner', 'random', 'planner'];
+    const e = playBuiltins(game, bots, 8, { config: { map: 'bay', rounds: 60 } });
+    const inits = e.records.filter((r) => r.phase === 'init');
+    const cut = e.records.findIndex((r) => r.phase === 'play' && r.turn === 30) + 2; // players 0 and 1 of round 30 acted
+    const at = new MatchEngine(game, { config: e.config, seed: 8, players: 3 });
+    for (const rec of e.records.slice(0, cut)) at.commit(at.decision()!, movesOf(rec));
+    assert.equal((at.state as LighthousesState).current, 2);
+    const forked = new MatchEngine(game, { config: { ...e.config, ...game.position!.write(at.state) }, seed: 8, players: 3 });
+    for (const rec of inits) forked.commit(forked.decision()!, movesOf(rec));
+    for (const rec of e.records.slice(cut)) {
+      assert.deepEqual(forked.decision(), at.decision());
+      assert.equal(forked.commit(forked.decision()!, movesOf(rec)).hash, at.commit(at.decision()!, movesOf(rec)).hash);
+      assert.equal(at.records.at(-1)!.hash, rec.hash);
+    }
+    assert.deepEqual((forked.state as LighthousesState).energy, (e.state as LighthousesState).energy);
+    assert.deepEqual(forked.outcome(), e.outcome());
   });
 
   it('writes each connection origin first, so one that closes two triangles at once re-derives them in their order', () => {

@@ -1,8 +1,11 @@
 import { rngCreate, rngInt, rngShuffle } from '../../core/rng.js';
 import { BOARDS } from './boards.js';
-import { EMPTY, OBSTACLE, type PaintState, type Vec } from './rules.js';
+import { DIRECTIONS, EMPTY, OBSTACLE, type PaintAction, type PaintState, type Vec } from './rules.js';
 
-/** A board file: a game state in the wire form (keys in any order; `obstacles` only for the variant). */
+/**
+ * A board file: a game state in the wire form (keys in any order; `obstacles` only for the variant). A
+ * board with `previous_actions` is a match under way: those turns were played, `turns_left` remain.
+ */
 export interface BoardFile {
   width: number;
   height: number;
@@ -32,7 +35,10 @@ export interface Board {
   positions: Vec[];
   colors: number[];
   obstacles: Vec[];
+  /** the total number of turns, those already played (`history`) included */
   turns: number;
+  /** the turns already played (a board's `previous_actions`), by slot; [] for a fresh board */
+  history: (PaintAction | null)[][];
 }
 
 /** The default player ids: alice … heidi, then player9, player10, … */
@@ -81,9 +87,7 @@ export function readBoard(value: unknown): Omit<Board, 'turns'> & { turns: numbe
       colors.push(slot);
     });
   });
-  if (b.previous_actions !== undefined && !(Array.isArray(b.previous_actions) && b.previous_actions.length === 0)) {
-    bad(`previous_actions must be [] (a board is where a match starts), got ${JSON.stringify(b.previous_actions).slice(0, 40)}`);
-  }
+  const history = readHistory(b.previous_actions, ids);
   const t = b.turns_left;
   if (t !== undefined && (!isInt(t) || t < 1)) bad(`turns_left must be a positive integer, got ${JSON.stringify(t)}`);
   const obstacles: Vec[] = [];
@@ -100,7 +104,33 @@ export function readBoard(value: unknown): Omit<Board, 'turns'> & { turns: numbe
       obstacles.push([i, j]);
     });
   }
-  return { width: w, height: h, ids, positions, colors, obstacles, turns: t === undefined ? null : (t as number) };
+  return { width: w, height: h, ids, positions, colors, obstacles, history, turns: t === undefined ? null : (t as number) };
+}
+
+/** Reads `previous_actions` (one object per turn played, id → {"type":…,"direction":[di,dj]}) into actions by slot. */
+function readHistory(list: unknown, ids: string[]): (PaintAction | null)[][] {
+  if (list === undefined) return [];
+  const show = (v: unknown) => (JSON.stringify(v) ?? 'nothing').slice(0, 60);
+  const bad = (what: string): never => {
+    throw new Error(what);
+  };
+  if (!Array.isArray(list)) return bad(`previous_actions must be a list with one object per turn played ({} when no action counted), got ${show(list)}`);
+  return list.map((turn: unknown, t) => {
+    if (turn === null || typeof turn !== 'object' || Array.isArray(turn)) return bad(`previous_actions[${t}] must be an object {"id": {"type":…,"direction":[di,dj]}, …}, got ${show(turn)}`);
+    const actions: (PaintAction | null)[] = ids.map(() => null);
+    for (const [id, a] of Object.entries(turn)) {
+      const slot = ids.indexOf(id);
+      const where = `previous_actions[${t}].${id}`;
+      if (slot < 0) bad(`previous_actions[${t}] names ${JSON.stringify(id)}, not a player id of player_positions (${ids.join(', ')})`);
+      const { type, direction: d, ...rest } = (a ?? {}) as Record<string, unknown>;
+      if (typeof a !== 'object' || a === null || Array.isArray(a) || Object.keys(rest).length) bad(`${where} must be {"type":"walk"|"shoot","direction":[di,dj]}, got ${show(a)}`);
+      if (type !== 'walk' && type !== 'shoot') bad(`${where}.type must be "walk" or "shoot", got ${show(type)}`);
+      const dir = Array.isArray(d) && d.length === 2 ? DIRECTIONS.find(([di, dj]) => d[0] === di && d[1] === dj) : undefined;
+      if (!dir) bad(`${where}.direction must be one of the 8 directions [di,dj] (each −1, 0 or 1, not both 0), got ${show(d)}`);
+      actions[slot] = { type: type as PaintAction['type'], direction: [dir![0], dir![1]] };
+    }
+    return actions;
+  });
 }
 
 /** The squares of a rectangle's border in walking order (a line when it is one row or column thick). */
@@ -138,7 +168,7 @@ export function generateBoard(width: number, height: number, ids: string[], obst
   const blocked = rngShuffle(rng, free).slice(0, obstacles).sort((a, b) => a - b);
   for (const k of blocked) colors[k] = OBSTACLE;
   const obstacleList = blocked.map((k) => [Math.floor(k / width), k % width] as Vec);
-  return { width, height, ids, positions: positions.map(([i, j]) => [i, j]), colors, obstacles: obstacleList, turns };
+  return { width, height, ids, positions: positions.map(([i, j]) => [i, j]), colors, obstacles: obstacleList, turns, history: [] };
 }
 
 /** The player ids a config asks for (`ids`, comma-separated), or the defaults; throws on a bad list. */
@@ -184,12 +214,16 @@ export function boardFor(config: PaintConfig, players: number, seed: number): Bo
     throw new Error(`bad board: ${(err as Error).message}`);
   }
   if (read.ids.length !== players) throw new Error(`${source} is for ${read.ids.length} players (${read.ids.join(', ')}), not ${players}`);
-  const turns = config.turns || read.turns;
+  const played = read.history.length;
+  // `turns` counts the whole match, the board's previous_actions included: they were its first turns.
+  const turns = config.turns || (read.turns === null ? 0 : played + read.turns);
   if (!turns) throw new Error('bad board: turns_left is missing (or set the turns config key)');
+  if (turns <= played) throw new Error(`turns ${turns} leaves no turn to play after the board's ${played} previous_actions; give more turns, or 0 for the board's turns_left`);
   return { ...read, ids: ids ?? read.ids, turns };
 }
 
 /** The starting state of a match on `board`. */
 export function initialState(board: Board): PaintState {
-  return { ...board, turnsLeft: board.turns, history: [], started: false, unresponsive: [] };
+  const { history, ...rest } = board;
+  return { ...rest, turnsLeft: board.turns - history.length, history: history.map((t) => t.slice()), started: false, unresponsive: [] };
 }

@@ -22,11 +22,17 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction | null, Pai
       type: 'string',
       default: '',
       file: true,
-      description: `a shipped board (${BOARD_NAMES.join(', ')}) or a board's JSON text (a state in the wire form); empty: a generated board`,
+      description: `a shipped board (${BOARD_NAMES.join(', ')}) or a board's JSON text (a state in the wire form, previous_actions included); empty: a generated board`,
     },
     width: { type: 'int', default: 10, min: 1, max: 200, description: 'columns of a generated board (ignored with a board)' },
     height: { type: 'int', default: 10, min: 1, max: 200, description: 'rows of a generated board (ignored with a board)' },
-    turns: { type: 'int', default: 0, min: 0, max: 100_000, description: "turns; 0: the board's turns_left (width×height for a generated board)" },
+    turns: {
+      type: 'int',
+      default: 0,
+      min: 0,
+      max: 100_000,
+      description: "turns in all, a board's previous_actions counted as played; 0: the board's previous_actions and turns_left (width×height for a generated board)",
+    },
     obstacles: { type: 'int', default: 0, min: 0, description: 'obstacle squares placed from the seed on a generated board (a variant, off by default)' },
     ids: { type: 'string', default: '', description: 'player ids separated by commas; empty: alice, bob, charlie, … (or the board\'s)' },
   },
@@ -75,6 +81,8 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction | null, Pai
     const head = best.length === 1 ? `${best[0]} wins` : `${best.join(' and ')} share the lead`;
     return { ranks, scores: sc, reason: `${head} after ${s.turns} turns (squares: ${table})` };
   },
+  // The board in the wire form, history included: the match's other keys (turns, ids) agree with it.
+  position: { write: (s) => ({ board: encodeJson(s, 0, { phase: 'play', matchId: '', names: [] }) }) },
   render: renderBoard,
   bots,
   human,

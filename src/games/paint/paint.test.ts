@@ -40,7 +40,7 @@ describe('paint boards and config', () => {
     [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[["a"]]}' }, 2, /bad board: colors\[0\] must be a list of 2 squares \(width\), got 1/],
     [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[["a","c"]]}' }, 2, /bad board: colors\[0\]\[1\] must be null or a player id of player_positions \(a, b\), got "c"/],
     [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[[null,null]]}' }, 2, /bad board: turns_left is missing/],
-    [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[[null,null]],"turns_left":5,"previous_actions":[{}]}' }, 2, /previous_actions must be \[\]/],
+    [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[[null,null]],"turns_left":5,"previous_actions":[{"c":{}}]}' }, 2, /previous_actions\[0\] names "c", not a player id of player_positions \(a, b\)/],
     [{ board: '{"width":3,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[[null,null,"a"]],"turns_left":5,"obstacles":[[0,2]]}' }, 2, /obstacles\[0\]: \[0,2\] is painted/],
     [{ board: '10x10' }, 3, /the board 10x10 is for 2 players \(alice, bob\), not 3/],
     [{ width: 2, height: 2, obstacles: 3 }, 2, /a 2×2 board with 3 obstacles has 1 free squares, fewer than 2 players/],
