@@ -5,19 +5,24 @@ import { parseMapPart } from './map.js';
 import { MAPS } from './maps.js';
 import { renderBoard } from './render.js';
 import { applyCommand, endTurn, markOut, setup, winnerOf } from './rules.js';
+import { writePosition } from './position.js';
 import type { SmartDogState } from './state.js';
 import { finishedLine, startLines, viewOf } from './view.js';
 
-/** The config of a smart-dog match: the map part, hub options (JSON) and the first dog id. */
+/** The config of a smart-dog match: the map part, hub options (JSON), the first dog id, a chosen position. */
 export interface SmartDogConfig extends ConfigValues {
   map: string;
   options: string;
   firstDogId: number;
   leave: string;
+  position: string;
 }
 
-/** The rules' state, plus what the match does when a player leaves (and why it was stopped, if it was). */
-type MatchState = SmartDogState & { abortOnLeave: boolean; abort?: string };
+/**
+ * The rules' state, plus what the match does when a player leaves (and why it was stopped, if it was), and
+ * the turn whose view greets the bots with `start` and `landscape` (1, or a chosen position's turn).
+ */
+type MatchState = SmartDogState & { abortOnLeave: boolean; greetTurn: number; abort?: string };
 
 /** The map part a config names: a shipped one by name, or a map part's own text (`--set map=FILE`). */
 export function mapText(map: string): string {
@@ -35,15 +40,16 @@ export function hubOptions(options: string): Record<string, unknown> {
   return v as Record<string, unknown>;
 }
 
-const stateOf = (config: SmartDogConfig, players: number): MatchState => ({
-  ...setup({ map: mapText(config.map), players, hubOptions: hubOptions(config.options), firstDogId: config.firstDogId }),
-  abortOnLeave: config.leave === 'abort',
-});
+function stateOf(config: SmartDogConfig, players: number): MatchState {
+  const position = config.position.trim() ? config.position : undefined;
+  const s = setup({ map: mapText(config.map), players, hubOptions: hubOptions(config.options), firstDogId: config.firstDogId, position });
+  return { ...s, abortOnLeave: config.leave === 'abort', greetTurn: s.turn };
+}
 
-/** The lines a seat gets this turn; the first turn starts with `start` and `landscape`. */
-function linesFor(s: SmartDogState, slot: number): string[] {
+/** The lines a seat gets this turn; the match's first turn starts with `start` and `landscape`. */
+function linesFor(s: MatchState, slot: number): string[] {
   const view = viewOf(s, slot + 1);
-  return s.turn === 1 ? [...startLines(s, slot + 1), ...view] : view;
+  return s.turn === s.greetTurn ? [...startLines(s, slot + 1), ...view] : view;
 }
 
 /** A built-in bot seat: made on its first turn from the `start` and `landscape` lines. */
@@ -76,6 +82,12 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
     options: { type: 'string', default: '', description: 'hub options as JSON, e.g. {"turnsLimit":50,"waitForTurn":1000}; the map\'s own line wins' },
     firstDogId: { type: 'int', default: 1, min: 1, max: 1_000_000_000, description: 'the first dog id (a server keeps ids unique across games)' },
     leave: { type: 'string', default: 'out', choices: ['out', 'abort'], description: 'a player that times out or disconnects: is out (scores −10) and the others play on, or (abort) ends the game with no winner, as the reference did' },
+    position: {
+      type: 'string',
+      default: '',
+      file: true,
+      description: 'a chosen starting position on the map: JSON (or a FILE) {"turn":N,"dogs":[{"id","owner","x","y"}…],"sheep":[{"x","y"}…],"out":[players]}',
+    },
   },
   validateConfig(config, players) {
     try {
@@ -104,6 +116,9 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
     return { phase: 'play', seats, turn: s.turn, stream: true, deadlineMs: s.options.waitForTurn };
   },
   view: (s, slot) => linesFor(s, slot),
+  // The greeting turn is how the match began, not where the game stands: a fork must hash like its original.
+  digest: (s) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'greetTurn')),
+  position: { write: (s) => ({ position: writePosition(s) }) },
   stream: {
     line(s, slot, text) {
       const r = applyCommand(s, slot + 1, text);

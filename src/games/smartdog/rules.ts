@@ -1,6 +1,7 @@
 import { dogBookkeeping } from './dogs.js';
 import { parseMapPart, tileBoard, type MapPart } from './map.js';
 import { resolveOptions } from './options.js';
+import { parsePosition, placePosition, type Position } from './position.js';
 import { sheepCountdown, sheepPhase } from './sheep.js';
 import { cellOf, penOwner, terrainAt, type SmartDogState } from './state.js';
 
@@ -13,9 +14,11 @@ export interface SetupInput {
   hubOptions?: Record<string, unknown>;
   /** dog ids count up from here in creation order (the server keeps them unique across its games) */
   firstDogId?: number;
+  /** a chosen starting position (JSON text or parsed) on the tiled board; none starts the map as drawn */
+  position?: string | Position;
 }
 
-/** Builds the state before turn 1: the tiled board, resolved options, nobody ended, scores at 0. */
+/** Builds the state before turn 1 (or a position's turn): the tiled board, resolved options, nobody ended, scores. */
 export function setup(input: SetupInput): SmartDogState {
   const part = typeof input.map === 'string' ? parseMapPart(input.map) : input.map;
   const options = resolveOptions(input.hubOptions, part.options);
@@ -40,6 +43,7 @@ export function setup(input: SetupInput): SmartDogState {
   };
   s.dogs.forEach((d, k) => (s.occ[cellOf(s, d.x, d.y)] = k + 1));
   s.sheep.forEach((sh, k) => (s.occ[cellOf(s, sh.x, sh.y)] = -k - 1));
+  if (input.position !== undefined) placePosition(s, typeof input.position === 'string' ? parsePosition(input.position) : input.position);
   s.scores = computeScores(s);
   return s;
 }
