@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { refeed } from '../arena/refeed.js';
 import { resolveConfig } from '../core/config.js';
@@ -9,6 +11,16 @@ import { matchHeader, table } from './format.js';
 import { parseNonNegativeInt, parsePositiveInt } from './options.js';
 import { playMatch, withMatchOptions, type PlayOptions } from './play-command.js';
 import { readReplay } from './replay-file.js';
+
+/** A value on one line: itself, JSON made compact, or null for other text over several lines. */
+function oneLine(value: string): string | null {
+  if (!value.includes('\n')) return value;
+  try {
+    return JSON.stringify(JSON.parse(value));
+  } catch {
+    return null;
+  }
+}
 
 /** `botarena replay show|verify|position|fork|refeed FILE`: playback, checks, and starting again from a turn. */
 export function registerReplay(program: Command): void {
@@ -60,7 +72,8 @@ export function registerReplay(program: Command): void {
     .argument('<file>', 'replay file (.json or .gz)')
     .requiredOption('--turn <n>', 'the turn about to be played', parsePositiveInt('--turn'))
     .option('--key <key>', 'print only this key\'s value (for a file: --set KEY=that-file)')
-    .action((file: string, o: { turn: number; key?: string }) => {
+    .option('--out <dir>', 'write each value over several lines to DIR/KEY.txt and print the --set flags for them all')
+    .action((file: string, o: { turn: number; key?: string; out?: string }) => {
       const r = readReplay(file);
       const game = getGame(r.game);
       const config = positionConfig(game, engineBefore(game, r, o.turn));
@@ -72,7 +85,24 @@ export function registerReplay(program: Command): void {
         process.stdout.write(`${String(config[o.key])}\n`);
         return;
       }
-      process.stdout.write(keys.map((k) => `${k}=${String(config[k])}\n`).join(''));
+      if (o.out) {
+        mkdirSync(o.out, { recursive: true });
+        const flags = keys.map((k) => {
+          const field = game.config[k];
+          // A name (map=islet) stays a name; only text over several lines goes to a file the key can read.
+          if (field?.type !== 'string' || !field.file || !String(config[k]).includes('\n')) return `--set '${k}=${String(config[k])}'`;
+          const path = join(o.out!, `${k}.txt`);
+          writeFileSync(path, `${String(config[k])}\n`);
+          return `--set ${k}=${path}`;
+        });
+        process.stdout.write(`botarena play ${game.id} <bots…> ${flags.join(' ')}\n`);
+        return;
+      }
+      // One line per key: JSON values are printed compact; other text over several lines (a map) needs --out.
+      const lines = keys.map((k) => [k, oneLine(String(config[k]))] as const);
+      const long = lines.filter(([, v]) => v === null).map(([k]) => k);
+      if (long.length) throw new UsageError(`${long.join(', ')} ${long.length > 1 ? 'are' : 'is'} text over several lines: use --out DIR (one file per key) or --key ${long[0]}`);
+      process.stdout.write(lines.map(([k, v]) => `${k}=${v}\n`).join(''));
       process.stderr.write(`start there: botarena play ${game.id} <bots…> ${keys.map((k) => `--set '${k}=…'`).join(' ')} (or: botarena replay fork ${file} --turn ${o.turn})\n`);
     });
 
