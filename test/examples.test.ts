@@ -53,14 +53,14 @@ describe('examples, run the way their READMEs say', () => {
   });
 
   it('the smart-dog starter client joins over TCP and plays a whole game without a fault', async () => {
-    const port = 21000 + (process.pid % 20000);
-    const cli = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'herder', '--port', String(port), '--json'], { cwd: ROOT });
+    const cli = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'herder', '--port', '0', '--json'], { cwd: ROOT });
     let out = '';
     let err = '';
     cli.stdout!.on('data', (d: Buffer) => (out += d));
     cli.stderr!.on('data', (d: Buffer) => (err += d));
-    while (!err.includes('waiting for 1 bot')) await new Promise((r) => setTimeout(r, 50));
-    const client = spawn(process.execPath, ['examples/smartdog-node/client.mjs', '--port', String(port)], { cwd: ROOT, stdio: 'ignore' });
+    while (!/waiting for 1 bot.* to connect to 127\.0\.0\.1:\d+/.test(err)) await new Promise((r) => setTimeout(r, 50));
+    const port = /127\.0\.0\.1:(\d+)/.exec(err)![1]!;
+    const client = spawn(process.execPath, ['examples/smartdog-node/client.mjs', '--port', port], { cwd: ROOT, stdio: 'ignore' });
     const code = await new Promise((r) => cli.on('close', r));
     const clientCode = await new Promise((r) => (client.exitCode !== null ? r(client.exitCode) : client.on('exit', r)));
     assert.equal(code, 0, err);

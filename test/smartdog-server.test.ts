@@ -170,14 +170,14 @@ describe('the smart-dog server over real sockets', () => {
 
 describe('botarena play smartdog with a tcp seat', () => {
   it('waits for a bot to join on the port, then plays it against a built-in bot', async () => {
-    const port = 20000 + (process.pid % 20000);
-    const cli = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'herder', '--port', String(port), '--set', 'options={"turnsLimit":5}', '--json'], { cwd: ROOT });
+    const cli = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'herder', '--port', '0', '--set', 'options={"turnsLimit":5}', '--json'], { cwd: ROOT });
     let out = '';
     let err = '';
     cli.stdout.on('data', (d: Buffer) => (out += d));
     cli.stderr.on('data', (d: Buffer) => (err += d));
-    while (!err.includes('waiting for 1 bot')) await new Promise((r) => setTimeout(r, 50));
-    const bot = spawn(process.execPath, ['test/fixtures/smartdog/dog.mjs', 'ok', '--tcp', String(port), 'any'], { cwd: ROOT });
+    while (!/waiting for 1 bot.* to connect to 127\.0\.0\.1:\d+/.test(err)) await new Promise((r) => setTimeout(r, 50));
+    const port = /127\.0\.0\.1:(\d+)/.exec(err)![1]!;
+    const bot = spawn(process.execPath, ['test/fixtures/smartdog/dog.mjs', 'ok', '--tcp', port, 'any'], { cwd: ROOT });
     const code = await new Promise((r) => cli.on('close', r));
     bot.kill();
     assert.equal(code, 0, err);
