@@ -1,6 +1,6 @@
 import { onSegment, segmentsCross } from './geometry.js';
 import type { LighthouseMap } from './map.js';
-import { addConnection, CELL_CAP, lighthouseAt, pos, type LighthousesState } from './rules.js';
+import { addConnection, blankState, CELL_CAP, lighthouseAt, pos, type LighthousesState } from './rules.js';
 
 /**
  * A chosen starting position (`--set position=FILE`), as it stands when player `current` of round `round`
@@ -66,21 +66,9 @@ export function positionState(map: LighthouseMap, players: number, rounds: numbe
   }
   if (!isObject(value)) return fail(`expected a JSON object with round, players, lighthouses, connections, energy; got ${show(value)}`);
   onlyKeys(value, 'the position', ['round', 'current', 'players', 'lighthouses', 'connections', 'energy']);
-  const s: LighthousesState = {
-    width: map.width,
-    height: map.height,
-    island: map.island.map((r) => r.slice()),
-    energy: map.island.map((r) => r.map(() => 0)),
-    lighthouses: map.lighthouses.map(([x, y]) => ({ x, y, owner: null, energy: 0 })),
-    connections: [],
-    triangles: [],
-    players: [],
-    round: int(value.round, 'round', 1, rounds),
-    rounds,
-    current: value.current === undefined ? 0 : int(value.current, 'current (the player asked next)', 0, players - 1),
-    inited: false,
-    neutralNull,
-  };
+  const s = blankState(map, rounds, neutralNull);
+  s.round = int(value.round, 'round', 1, rounds);
+  s.current = value.current === undefined ? 0 : int(value.current, 'current (the player asked next)', 0, players - 1);
   if (!Array.isArray(value.players)) return fail(`players must be a list of ${players} players, got ${show(value.players)}`);
   if (value.players.length !== players) fail(`players lists ${value.players.length} players, but the match has ${players}`);
   value.players.forEach((p: unknown, i) => readPlayer(s, p, `players[${i}]`));

@@ -57,9 +57,9 @@ export type Command =
 /** The greatest energy a cell holds. */
 export const CELL_CAP = 100;
 
-/** The first state: players on their start slots, everything neutral, and round 1 begun. */
-export function setupState(map: LighthouseMap, players: number, rounds: number, neutralNull = false): LighthousesState {
-  const s: LighthousesState = {
+/** The map with nothing on it yet: no players, every lighthouse neutral, no energy, round 1 not begun. */
+export function blankState(map: LighthouseMap, rounds: number, neutralNull = false): LighthousesState {
+  return {
     width: map.width,
     height: map.height,
     island: map.island.map((r) => r.slice()),
@@ -67,13 +67,19 @@ export function setupState(map: LighthouseMap, players: number, rounds: number, 
     lighthouses: map.lighthouses.map(([x, y]) => ({ x, y, owner: null, energy: 0 })),
     connections: [],
     triangles: [],
-    players: map.starts.slice(0, players).map(([x, y], i) => ({ x, y, energy: 0, score: 0, keys: [], name: `Player ${i}` })),
+    players: [],
     round: 1,
     rounds,
     current: 0,
     inited: false,
     neutralNull,
   };
+}
+
+/** The first state: players on their start slots, everything neutral, and round 1 begun. */
+export function setupState(map: LighthouseMap, players: number, rounds: number, neutralNull = false): LighthousesState {
+  const s = blankState(map, rounds, neutralNull);
+  s.players = map.starts.slice(0, players).map(([x, y], i) => ({ x, y, energy: 0, score: 0, keys: [], name: `Player ${i}` }));
   startRound(s);
   return s;
 }
