@@ -32,7 +32,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
       s.name,
       s.bot,
       r.ranks[i]!,
-      ...(r.scores ? [r.scores[i]!] : []),
+      ...(r.scores ? [Math.round(r.scores[i]! * 100) / 100] : []), // shown to 2 decimals; --json keeps every digit
       timing[i]!.answers,
       formatMs(timing[i]!.medianMs),
       formatMs(timing[i]!.worstMs),
