@@ -1,15 +1,7 @@
-import type { Fault } from '../core/game.js';
+import { AnswerWait } from './answer-wait.js';
 import { forLog, LineReader } from './line-reader.js';
 import { BotProcess } from './process-group.js';
 import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
-
-interface Pending {
-  resolve: (r: Reply) => void;
-  t0: number;
-  timer: NodeJS.Timeout;
-  skip?: (line: string) => string | null;
-  converse?: (line: string) => boolean;
-}
 
 /**
  * A long-lived bot process: one message per line on its stdin, one answer per line on its stdout.
@@ -22,16 +14,15 @@ export class StdioTransport implements BotTransport {
   readonly wants = 'text' as const;
   private proc: BotProcess | null = null;
   private reader: LineReader;
-  private pending: Pending | null = null;
+  private readonly answers: AnswerWait;
   private tooLarge: number | null = null;
-  /** lines owed by messages whose deadline passed (strict pairing only) */
-  private owed = 0;
 
   constructor(
     private readonly command: string,
     private readonly ctx: SeatContext,
   ) {
-    this.reader = new LineReader(ctx.maxAnswerBytes, (line) => this.onLine(line), (bytes) => this.onOverflow(bytes));
+    this.answers = new AnswerWait(ctx);
+    this.reader = new LineReader(ctx.maxAnswerBytes, (line) => this.answers.line(line), (bytes) => this.onOverflow(bytes));
   }
 
   async start(): Promise<void> {
@@ -42,48 +33,16 @@ export class StdioTransport implements BotTransport {
       const rest = this.reader.pending();
       if (rest) this.ctx.log('note', `unfinished line at exit (no newline): ${forLog(rest, 200)}`);
       this.ctx.log('note', proc.deathNote(''));
-      this.settle({ kind: 'crash', detail: proc.deathNote('before answering') });
+      this.answers.settle({ kind: 'crash', detail: proc.deathNote('before answering') });
     });
-  }
-
-  private onLine(line: string): void {
-    if (this.owed > 0) {
-      this.owed--;
-      this.ctx.log('note', `dropped a late answer (its deadline had passed): ${forLog(line, 200)}`);
-      return;
-    }
-    if (!this.pending) {
-      this.ctx.log('note', `dropped a line sent while no answer was expected: ${forLog(line, 200)}`);
-      return;
-    }
-    const skipped = this.pending.skip?.(line);
-    if (skipped) {
-      this.ctx.log('note', `skipped a line (${skipped}): ${forLog(line, 200)}`);
-      return;
-    }
-    this.ctx.log('recv', forLog(line));
-    // A stream step: every line is handed over as it comes; the step is answered when the game says so.
-    if (this.pending.converse && !this.pending.converse(line)) return;
-    const p = this.pending;
-    this.pending = null;
-    clearTimeout(p.timer);
-    p.resolve({ kind: 'text', text: p.converse ? '' : line, ms: performance.now() - p.t0 });
   }
 
   private onOverflow(bytes: number): void {
     this.tooLarge = bytes;
     const detail = `answer exceeded ${this.ctx.maxAnswerBytes} bytes without a newline`;
     this.ctx.log('note', `${detail}; stopping the bot`);
-    this.settle({ kind: 'too-large', detail });
+    this.answers.settle({ kind: 'too-large', detail });
     void this.proc?.kill();
-  }
-
-  private settle(fault: Fault): void {
-    const p = this.pending;
-    if (!p) return;
-    this.pending = null;
-    clearTimeout(p.timer);
-    p.resolve({ kind: 'fault', fault, ms: performance.now() - p.t0 });
   }
 
   ask(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
@@ -94,28 +53,10 @@ export class StdioTransport implements BotTransport {
     }
     if (proc.exit) return Promise.resolve({ kind: 'fault', fault: { kind: 'crash', detail: proc.deathNote('before this message') }, ms: 0 });
     if (signal?.aborted) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: 0 });
-    return new Promise<Reply>((resolve) => {
-      const t0 = performance.now();
-      const onAbort = () => this.settle({ kind: 'transport', detail: 'cancelled' });
-      const timer = setTimeout(() => {
-        this.ctx.log('note', `no answer within ${timeoutMs} ms`);
-        if (this.ctx.strictPairing) this.owed++;
-        this.settle({ kind: 'timeout', detail: `no answer within ${timeoutMs} ms${proc.lastStderr()}` });
-      }, timeoutMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending = {
-        resolve: (r) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(r);
-        },
-        t0,
-        timer,
-        skip: msg.skip,
-        converse: msg.converse,
-      };
-      this.ctx.log('send', forLog(msg.text));
-      proc.child.stdin!.write(msg.text + '\n');
-    });
+    const answer = this.answers.wait(msg, timeoutMs, signal, () => proc.lastStderr());
+    this.ctx.log('send', forLog(msg.text));
+    proc.child.stdin!.write(msg.text + '\n');
+    return answer;
   }
 
   tell(msg: OutgoingMessage, _timeoutMs?: number): Promise<void> {
@@ -128,7 +69,7 @@ export class StdioTransport implements BotTransport {
   }
 
   async close(): Promise<void> {
-    this.settle({ kind: 'transport', detail: 'the match is over' });
+    this.answers.settle({ kind: 'transport', detail: 'the match is over' });
     const exitMs = this.ctx.exitMs ?? 0;
     if (this.proc && exitMs > 0) await this.proc.endInput(exitMs);
     await this.proc?.kill(exitMs > 0 ? exitMs : undefined);

@@ -1,13 +1,7 @@
 import type { Socket } from 'node:net';
+import { AnswerWait } from './answer-wait.js';
 import { forLog, LineReader } from './line-reader.js';
 import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
-
-interface Pending {
-  resolve: (r: Reply) => void;
-  t0: number;
-  timer: NodeJS.Timeout;
-  converse?: (line: string) => boolean;
-}
 
 /**
  * A bot that connected to us over TCP (the smart-dog server): messages are written as lines (a message may
@@ -17,7 +11,7 @@ interface Pending {
 export class TcpTransport implements BotTransport {
   readonly wants = 'text' as const;
   readonly arrivalOrder = true;
-  private pending: Pending | null = null;
+  private readonly answers: AnswerWait;
   private afterEnd: ((line: string) => boolean) | null = null;
   private gone: string | null = null;
   private readonly reader: LineReader;
@@ -28,7 +22,13 @@ export class TcpTransport implements BotTransport {
     private readonly ctx: SeatContext,
   ) {
     socket.setNoDelay(true); // a turn is many short lines: Nagle's algorithm would hold each for tens of ms
-    this.reader = new LineReader(ctx.maxAnswerBytes, (line) => this.onLine(line), (bytes) => this.drop(`a line of ${bytes} bytes without a newline exceeded ${ctx.maxAnswerBytes} bytes`));
+    // A line after the seat's `end` still belongs to the step under way (it is answered, never applied).
+    this.answers = new AnswerWait(ctx, (line) => {
+      if (!this.afterEnd) return ctx.log('note', `dropped a line sent while no answer was expected: ${forLog(line, 200)}`);
+      ctx.log('recv', forLog(line));
+      this.afterEnd(line);
+    });
+    this.reader = new LineReader(ctx.maxAnswerBytes, (line) => !this.gone && this.answers.line(line), (bytes) => this.drop(`a line of ${bytes} bytes without a newline exceeded ${ctx.maxAnswerBytes} bytes`));
     socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
     socket.on('close', () => this.drop('the bot disconnected'));
     socket.on('error', (err: NodeJS.ErrnoException) => this.drop(`connection error: ${err.code ?? err.message}`));
@@ -36,34 +36,12 @@ export class TcpTransport implements BotTransport {
 
   async start(): Promise<void> {}
 
-  private onLine(line: string): void {
-    if (this.gone) return;
-    const p = this.pending;
-    if (!p) {
-      if (this.afterEnd) {
-        this.ctx.log('recv', forLog(line));
-        this.afterEnd(line);
-      } else this.ctx.log('note', `dropped a line sent while no answer was expected: ${forLog(line, 200)}`);
-      return;
-    }
-    this.ctx.log('recv', forLog(line));
-    if (p.converse && !p.converse(line)) return;
-    this.pending = null;
-    clearTimeout(p.timer);
-    p.resolve({ kind: 'text', text: p.converse ? '' : line, ms: performance.now() - p.t0 });
-  }
-
   /** The connection is unusable from now on: whoever waits gets a transport fault. */
   private drop(why: string): void {
     if (this.gone) return;
     this.gone = why;
     this.ctx.log('note', why);
-    const p = this.pending;
-    this.pending = null;
-    if (p) {
-      clearTimeout(p.timer);
-      p.resolve({ kind: 'fault', fault: { kind: 'transport', detail: why }, ms: performance.now() - p.t0 });
-    }
+    this.answers.settle({ kind: 'transport', detail: why });
     this.socket.destroy();
   }
 
@@ -71,26 +49,9 @@ export class TcpTransport implements BotTransport {
     if (this.gone) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: this.gone }, ms: 0 });
     if (signal?.aborted) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: 0 });
     this.afterEnd = msg.converse ?? null;
-    return new Promise<Reply>((resolve) => {
-      const t0 = performance.now();
-      const onAbort = () => this.drop('cancelled');
-      const timer = setTimeout(() => {
-        this.pending = null;
-        this.ctx.log('note', `no answer within ${timeoutMs} ms`);
-        resolve({ kind: 'fault', fault: { kind: 'timeout', detail: `no answer within ${timeoutMs} ms` }, ms: performance.now() - t0 });
-      }, timeoutMs);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending = {
-        resolve: (r) => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve(r);
-        },
-        t0,
-        timer,
-        converse: msg.converse,
-      };
-      this.write(msg.text);
-    });
+    const answer = this.answers.wait(msg, timeoutMs, signal);
+    this.write(msg.text);
+    return answer;
   }
 
   tell(msg: OutgoingMessage): Promise<void> {
@@ -105,8 +66,7 @@ export class TcpTransport implements BotTransport {
 
   /** Ends the connection once what was written is flushed; a bot that does not close its side is cut off. */
   async close(): Promise<void> {
-    this.pending?.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'the match is over' }, ms: 0 });
-    this.pending = null;
+    this.answers.settle({ kind: 'transport', detail: 'the match is over' });
     this.afterEnd = null;
     if (this.socket.destroyed) return;
     this.gone ??= 'the match is over';

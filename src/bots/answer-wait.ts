@@ -1,0 +1,87 @@
+import type { Fault } from '../core/game.js';
+import { forLog } from './line-reader.js';
+import type { OutgoingMessage, Reply, SeatContext } from './transport.js';
+
+interface Pending {
+  resolve: (r: Reply) => void;
+  t0: number;
+  timer: NodeJS.Timeout;
+  skip?: (line: string) => string | null;
+  converse?: (line: string) => boolean;
+}
+
+/**
+ * The answer a line transport (stdio, tcp) is waiting for, shared so every such transport pairs lines with
+ * messages the same way: one line answers one message (or a stream step takes lines until the game says it
+ * is over); lines a message says are stale are skipped; with strict pairing a line arriving after its
+ * deadline pays for the message it missed; any other line that comes while nothing is asked goes to
+ * `stray`. Every wait ends exactly once, by a line, its deadline, its cancellation or `settle`, and leaves
+ * no timer or listener behind.
+ */
+export class AnswerWait {
+  private pending: Pending | null = null;
+  /** lines owed by messages whose deadline passed (strict pairing only) */
+  private owed = 0;
+
+  constructor(
+    private readonly ctx: SeatContext,
+    private readonly stray: (line: string) => void = (line) => ctx.log('note', `dropped a line sent while no answer was expected: ${forLog(line, 200)}`),
+  ) {}
+
+  /** Waits for the answer to `msg` (already sent by the caller); `lateDetail` adds to a timeout's detail (the last stderr line). */
+  wait(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal, lateDetail: () => string = () => ''): Promise<Reply> {
+    this.settle({ kind: 'transport', detail: 'a new message was sent before this one was answered' });
+    return new Promise<Reply>((resolve) => {
+      const onAbort = () => this.settle({ kind: 'transport', detail: 'cancelled' });
+      const timer = setTimeout(() => {
+        this.ctx.log('note', `no answer within ${timeoutMs} ms`);
+        if (this.ctx.strictPairing) this.owed++;
+        this.settle({ kind: 'timeout', detail: `no answer within ${timeoutMs} ms${lateDetail()}` });
+      }, timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending = {
+        resolve: (r) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(r);
+        },
+        t0: performance.now(),
+        timer,
+        skip: msg.skip,
+        converse: msg.converse,
+      };
+    });
+  }
+
+  /** A line from the bot: the answer, a line of a stream step, a skipped or owed line, or a stray one. */
+  line(line: string): void {
+    if (this.owed > 0) {
+      this.owed--;
+      this.ctx.log('note', `dropped a late answer (its deadline had passed): ${forLog(line, 200)}`);
+      return;
+    }
+    const p = this.pending;
+    if (!p) return this.stray(line);
+    const skipped = p.skip?.(line);
+    if (skipped) {
+      this.ctx.log('note', `skipped a line (${skipped}): ${forLog(line, 200)}`);
+      return;
+    }
+    this.ctx.log('recv', forLog(line));
+    // A stream step: every line is handed over as it comes; the step is answered when the game says so.
+    if (p.converse && !p.converse(line)) return;
+    this.end({ kind: 'text', text: p.converse ? '' : line, ms: performance.now() - p.t0 });
+  }
+
+  /** Ends the wait under way, if any, with `fault` (the bot exited, disconnected, overflowed…). */
+  settle(fault: Fault): void {
+    const p = this.pending;
+    if (p) this.end({ kind: 'fault', fault, ms: performance.now() - p.t0 });
+  }
+
+  private end(reply: Reply): void {
+    const p = this.pending!;
+    this.pending = null;
+    clearTimeout(p.timer);
+    p.resolve(reply);
+  }
+}
