@@ -2,19 +2,7 @@ import { apply, checkFleet, type BattleshipConfig, type BattleshipState, type Sh
 import { parseFleet, parseShot } from './wire.js';
 
 /** Battleship's match config: the rules' numbers plus an optional chosen position (`fleets`, `strikes`). */
-export type BattleshipSettings = {
-  width: number;
-  height: number;
-  ship1: number;
-  ship2: number;
-  ship3: number;
-  ship4: number;
-  ship5: number;
-  ship6: number;
-  maxTurns: number;
-  fleets: string;
-  strikes: string;
-};
+export type BattleshipSettings = BattleshipConfig & { fleets: string; strikes: string };
 
 /** The rules' part of the config, kept in the state (the position keys are only read at setup). */
 export function rulesOf(c: BattleshipSettings): BattleshipConfig {

@@ -1,7 +1,7 @@
 import type { Move } from '../../core/game.js';
 
 /** Battleship's match configuration: grid size, ship counts by length (ship1..ship6), optional turn cap. */
-export interface BattleshipConfig {
+export type BattleshipConfig = {
   width: number;
   height: number;
   ship1: number;
@@ -11,8 +11,7 @@ export interface BattleshipConfig {
   ship5: number;
   ship6: number;
   maxTurns: number;
-  [key: string]: number;
-}
+};
 
 /** A ship as placed: its two ends (inclusive), on one row or one column. */
 export type Ship = [number, number, number, number];
@@ -47,10 +46,13 @@ export function cellsOf([x1, y1, x2, y2]: Ship): [number, number][] {
   return Array.from({ length: n }, (_, i) => [x1 + i * dx, y1 + i * dy] as [number, number]);
 }
 
+/** How many ships of length `len` (1..6) the fleet has. */
+export const shipsOf = (c: BattleshipConfig, len: number): number => c[`ship${len}` as `ship${1 | 2 | 3 | 4 | 5 | 6}`];
+
 /** The lengths a config asks for, longest first (e.g. [5, 4, 3, 3, 2]). */
 export function fleetLengths(c: BattleshipConfig): number[] {
   const out: number[] = [];
-  for (let len = 6; len >= 1; len--) for (let i = 0; i < c[`ship${len}`]!; i++) out.push(len);
+  for (let len = 6; len >= 1; len--) for (let i = 0; i < shipsOf(c, len); i++) out.push(len);
   return out;
 }
 
@@ -84,7 +86,7 @@ export function checkFleet(c: BattleshipConfig, fleet: Ship[]): string | null {
   const counts = new Map<number, number>();
   for (const ship of fleet) counts.set(cellsOf(ship).length, (counts.get(cellsOf(ship).length) ?? 0) + 1);
   for (const len of new Set([1, 2, 3, 4, 5, 6, ...counts.keys()])) {
-    const want = len <= 6 ? c[`ship${len}`]! : 0;
+    const want = len <= 6 ? shipsOf(c, len) : 0;
     const got = counts.get(len) ?? 0;
     if (want !== got) return `wrong number of ships: ${want} of length ${len} expected, got ${got}`;
   }
