@@ -1,8 +1,9 @@
-import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, parseBotSpec, type OutgoingMessage, type SeatContext, type TranscriptSink } from '../bots/index.js';
+import { createTransport, parseBotSpec, type TranscriptSink } from '../bots/index.js';
 import { MatchEngine, movesOf, type RecordedMove } from '../core/engine.js';
 import { ReplayMismatchError } from '../core/errors.js';
-import { getDialect, type AnyGame, type Move, type StreamAction } from '../core/game.js';
+import type { AnyGame, Move, StreamAction } from '../core/game.js';
 import type { Replay } from '../core/replay.js';
+import { dialectFor, messageFor, seatContext } from './seat.js';
 
 /** One message where the bot answered otherwise than the recording. */
 export interface RefeedDifference {
@@ -34,21 +35,9 @@ function describe(m: Pick<RecordedMove, 'action' | 'fault'> | Move<unknown>): st
 export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: string, opts: { log?: TranscriptSink } = {}): Promise<RefeedReport> {
   const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
   const spec = parseBotSpec(bot, game);
-  const ctx: SeatContext = {
-    game,
-    slot,
-    players: replay.seats.length,
-    config: engine.config,
-    seed: replay.seed,
-    name: replay.seats[slot]?.name ?? `slot ${slot}`,
-    log: opts.log ?? (() => {}),
-    maxAnswerBytes: DEFAULT_MAX_ANSWER_BYTES,
-    maxStderrBytes: DEFAULT_MAX_STDERR_BYTES,
-    strictPairing: game.strictPairing ?? false,
-    exitMs: game.timeouts.exitMs ?? 0,
-  };
+  const ctx = seatContext(game, { slot, players: replay.seats.length, config: engine.config, seed: replay.seed, name: replay.seats[slot]?.name ?? `slot ${slot}`, log: opts.log ?? (() => {}) });
   const transport = createTransport(spec, ctx);
-  const dialect = getDialect(game, spec.transport === 'builtin' || spec.transport === 'human' || spec.transport === 'tcp' ? (game.defaultDialect ?? 'json') : spec.dialect);
+  const dialect = dialectFor(game, spec);
   const report: RefeedReport = { asked: 0, differences: [] };
   const names = replay.seats.map((s) => s.name);
   const tell = (notice: unknown, turn: number, phase: string) => {
@@ -62,11 +51,7 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
       if (!d || d.turn !== rec.turn || d.phase !== rec.phase) throw new ReplayMismatchError(`turn ${rec.turn}: the replay does not reproduce`, rec.turn);
       const recorded = rec.moves.find((m) => m.slot === slot);
       if (recorded) {
-        const viewCtx = { phase: d.phase, matchId: replay.matchId, names };
-        const msg: OutgoingMessage = { phase: d.phase, turn: d.turn, view: null, text: '', contentType: dialect.contentType };
-        if (transport.wants === 'text') msg.text = dialect.encode(engine.state, slot, viewCtx);
-        else msg.view = engine.view(slot, viewCtx);
-        if (game.skipAnswer) msg.skip = (line) => game.skipAnswer!(line, engine.state, slot, d.phase);
+        const msg = messageFor(engine, slot, d, { phase: d.phase, matchId: replay.matchId, names }, transport.wants, dialect);
         const lines: string[] = [];
         if (d.stream) msg.converse = (line) => (lines.push(line), game.stream!.ends(line));
         const deadline = d.phase === 'init' ? replay.timeouts.initMs : (d.deadlineMs ?? replay.timeouts.turnMs);

@@ -1,12 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { MatchEngine, type TurnRecord } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
-import { getDialect, type AnyGame, type Decision, type Fault, type Move, type WireDialect } from '../core/game.js';
+import type { AnyGame, Decision, Fault, Move, WireDialect } from '../core/game.js';
 import { REPLAY_FORMAT, summarise, type Replay, type TranscriptEntry } from '../core/replay.js';
 import { ENGINE_VERSION } from '../core/version.js';
-import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, defaultBotName, parseBotSpec } from '../bots/index.js';
+import { createTransport, defaultBotName, parseBotSpec } from '../bots/index.js';
 import type { BotSpec, BotTransport, OutgoingMessage, Reply, SeatContext } from '../bots/index.js';
 import { getGame } from '../games/index.js';
+import { dialectFor, messageFor, seatContext } from './seat.js';
 
 /** One seat of a match: a bot spec (`stdio:python3 bot.py`, `random`, `http://…`) and an optional display name. */
 export interface SeatOptions {
@@ -96,20 +97,8 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
       if (opts.transcripts) transcript.push(entry);
       emit({ type: 'message', slot, entry });
     };
-    const ctx = {
-      game,
-      slot,
-      players: specs.length,
-      config: engine.config,
-      seed,
-      name: names[slot]!,
-      log,
-      maxAnswerBytes: opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
-      maxStderrBytes: opts.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES,
-      strictPairing: game.strictPairing ?? false,
-      exitMs: game.timeouts.exitMs ?? 0,
-    };
-    const dialect = getDialect(game, spec.transport === 'builtin' || spec.transport === 'human' ? 'json' : spec.transport === 'tcp' ? (game.defaultDialect ?? 'json') : spec.dialect);
+    const ctx = seatContext(game, { slot, players: specs.length, config: engine.config, seed, name: names[slot]!, log }, opts);
+    const dialect = dialectFor(game, spec);
     const open = opts.seats[slot]!.open;
     if (spec.transport === 'tcp' && !open) throw new UsageError(`seat ${slot} is "tcp": a bot must connect in first (use \`botarena play ${game.id} tcp …\` or the server)`);
     return { slot, name: names[slot]!, spec, transport: open ? open(ctx) : createTransport(spec, ctx), dialect, transcript, log };
@@ -211,10 +200,7 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
       decision.seats.map(async (slot) => {
         const seat = seats[slot]!;
         const lane = lanes.get(slot)!;
-        const ctx = { phase: decision.phase, matchId, names };
-        const msg: OutgoingMessage = { phase: decision.phase, turn: decision.turn, view: null, text: '', contentType: seat.dialect.contentType };
-        if (seat.transport.wants === 'text') msg.text = seat.dialect.encode(engine.state, slot, ctx);
-        else msg.view = engine.view(slot, ctx);
+        const msg = messageFor(engine, slot, decision, { phase: decision.phase, matchId, names }, seat.transport.wants, seat.dialect);
         if (seat.transport.wants === 'value' && opts.transcripts) seat.log('send', JSON.stringify(msg.view));
         msg.converse = (line) => {
           lane.queue.push(line);
@@ -243,19 +229,8 @@ export async function runMatch(opts: RunMatchOptions): Promise<MatchReport> {
 
   async function askSeat(seat: Seat, decision: Decision): Promise<Move<unknown> & { ms: number }> {
     const { slot } = seat;
-    const ctx = { phase: decision.phase, matchId, names };
-    const msg: OutgoingMessage = {
-      phase: decision.phase,
-      turn: decision.turn,
-      view: null,
-      text: '',
-      contentType: seat.dialect.contentType,
-    };
-    if (seat.transport.wants === 'text') {
-      msg.text = seat.dialect.encode(engine.state, slot, ctx);
-      if (game.skipAnswer) msg.skip = (line) => game.skipAnswer!(line, engine.state, slot, decision.phase);
-    } else {
-      msg.view = engine.view(slot, ctx);
+    const msg = messageFor(engine, slot, decision, { phase: decision.phase, matchId, names }, seat.transport.wants, seat.dialect);
+    if (seat.transport.wants === 'value') {
       msg.validate = (answer) => {
         const judged = engine.judge(slot, decision.phase, game.parseAnswer(answer, engine.state, slot, decision.phase));
         return judged.fault ? judged.fault.detail : null;
