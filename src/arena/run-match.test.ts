@@ -66,7 +66,10 @@ describe('match runner', () => {
     );
     assert.ok(performance.now() - t0 < 10_000, 'cancellation took too long');
     const pid = Number(readFileSync(pidfile, 'utf8'));
-    assert.ok(isGone(pid), `bot process ${pid} is still alive`);
+    // Seen once on a loaded CI machine: the process was not yet gone at the first look. A leak stays a leak
+    // after two seconds; a process still exiting does not.
+    for (let i = 0; i < 40 && !isGone(pid); i++) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(isGone(pid), `bot process ${pid} is still alive 2 s after the match was cancelled`);
   });
 
   it('keeps transcripts of every message when asked', async () => {
