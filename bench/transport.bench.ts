@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { sumGame } from '../src/arena/test-game.js';
-import { createTransport, parseBotSpec, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, type BotTransport } from '../src/bots/index.js';
+import { sumGame } from '../src/arena/sum-game.kit.js';
+import { createTransport, parseBotSpec, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, type AskMessage, type BotTransport } from '../src/bots/index.js';
 import { percentile } from './stats.js';
 
 const MESSAGE = JSON.stringify({ 'game-id': '1', action: 'play-turn', game: 'tictactoe', players: 2, board: { '0-0': '', '0-1': 'X' }, you: 'O', 'player-index': 1 });
@@ -23,7 +23,7 @@ function open(spec: string): BotTransport {
 
 async function measure(t: BotTransport, rounds: number): Promise<number[]> {
   await t.start();
-  const msg = { phase: 'play', turn: 1, view: JSON.parse(MESSAGE), text: MESSAGE, contentType: 'application/json' };
+  const msg: AskMessage = { phase: 'play', turn: 1, view: JSON.parse(MESSAGE), text: MESSAGE, contentType: 'application/json' };
   for (let i = 0; i < Math.min(1000, rounds); i++) await t.ask(msg, 5000); // warm-up (JIT, connection)
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {

@@ -1,5 +1,13 @@
 export * from './core/index.js';
 export * from './bots/index.js';
 export { runMatch, MatchCancelledError } from './arena/run-match.js';
-export type { RunMatchOptions, MatchEvent, MatchReport, SeatOptions, SeatTiming } from './arena/run-match.js';
+export type { RunOptions, MatchReport, SeatTiming } from './arena/run-match.js';
+export { newJob, parseMatchJob, JOB_LIMITS } from './arena/match-job.js';
+export type { MatchJob, JobRequest, JobSeat } from './arena/match-job.js';
+export type { SeatConnection } from './arena/seat.js';
+export { startHubServer } from './arena/hubs.js';
+export type { Hub, HubPlan, HubServer, HubServerOptions } from './arena/hubs.js';
+export { channelOf } from './live/events.js';
+export type { Audience, LiveEvent, LiveEvents, LiveListener, PublicHeader, PublicRecord } from './live/events.js';
+export { LocalLiveEvents } from './live/local.js';
 export { games, getGame } from './games/index.js';

@@ -1,9 +1,9 @@
-import { createTransport, parseBotSpec, type TranscriptSink } from '../bots/index.js';
-import { MatchEngine, movesOf, type RecordedMove } from '../core/engine.js';
+import { parseBotSpec, type TranscriptSink } from '../bots/index.js';
+import { MatchEngine, movesOf, plainMove, type RecordedMove } from '../core/engine.js';
 import { ReplayMismatchError } from '../core/errors.js';
 import type { AnyGame, Move, StreamAction } from '../core/game.js';
 import type { Replay } from '../core/replay.js';
-import { dialectFor, messageFor, seatContext } from './seat.js';
+import { deadlineFor, OpenSeat, seatContext } from './seat.js';
 
 /** One message where the bot answered otherwise than the recording. */
 export interface RefeedDifference {
@@ -36,43 +36,41 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
   const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
   const spec = parseBotSpec(bot, game);
   const ctx = seatContext(game, { slot, players: replay.seats.length, config: engine.config, seed: replay.seed, name: replay.seats[slot]?.name ?? `slot ${slot}`, log: opts.log ?? (() => {}) });
-  const transport = createTransport(spec, ctx);
-  const dialect = dialectFor(game, spec);
+  const seat = OpenSeat.open(game, spec, ctx);
   const report: RefeedReport = { asked: 0, differences: [] };
-  const names = replay.seats.map((s) => s.name);
-  const tell = (notice: unknown, turn: number, phase: string) => {
-    const text = typeof notice === 'string' ? notice : JSON.stringify(notice);
-    return transport.tell({ phase, turn, view: notice, text, contentType: 'application/json' }, replay.timeouts.turnMs);
-  };
+  const view = { matchId: replay.matchId, names: replay.seats.map((s) => s.name) };
   try {
-    await transport.start();
+    await seat.transport.start();
     for (const rec of replay.turns) {
       const d = engine.decision();
       if (!d || d.turn !== rec.turn || d.phase !== rec.phase) throw new ReplayMismatchError(`turn ${rec.turn}: the replay does not reproduce`, rec.turn);
+      const deadline = deadlineFor(d, replay.timeouts);
       const recorded = rec.moves.find((m) => m.slot === slot);
       if (recorded) {
-        const msg = messageFor(engine, slot, d, { phase: d.phase, matchId: replay.matchId, names }, transport.wants, dialect);
-        const lines: string[] = [];
-        if (d.stream) msg.converse = (line) => (lines.push(line), game.stream!.ends(line));
-        const deadline = d.phase === 'init' ? replay.timeouts.initMs : (d.deadlineMs ?? replay.timeouts.turnMs);
-        const reply = await transport.ask(msg, deadline);
-        report.asked++;
         let now: Move<unknown>;
-        if (reply.kind === 'fault') now = { slot, fault: reply.fault };
-        else if (d.stream) now = { slot, action: { lines: (reply.kind === 'value' ? (reply.value as string[]) : lines).map((t, i): [number, string] => [i, t]) } };
-        else now = engine.judge(slot, d.phase, reply.kind === 'text' ? dialect.decode(reply.text, engine.state, slot, d.phase) : game.parseAnswer(reply.value, engine.state, slot, d.phase));
+        if (d.stream) {
+          const msg = seat.message(engine, d, { ...view, phase: d.phase });
+          const lines: string[] = [];
+          msg.converse = (line) => (lines.push(line), game.stream!.ends(line));
+          const reply = await seat.send(msg, deadline);
+          if (reply.kind === 'fault') now = { slot, fault: reply.fault };
+          else now = { slot, action: { lines: (reply.kind === 'value' ? (reply.value as string[]) : lines).map((t, i): [number, string] => [i, t]) } };
+        } else {
+          now = plainMove(await seat.ask(engine, d, { ...view, phase: d.phase }, deadline));
+        }
+        report.asked++;
         if (describe(now) !== describe(recorded)) report.differences.push({ turn: d.turn, phase: d.phase, recorded: describe(recorded), now: describe(now) });
       }
       const moves = movesOf(rec);
       const done = engine.commit(d, moves);
       if (done.hash !== rec.hash) throw new ReplayMismatchError(`turn ${rec.turn}: the state differs from the recorded one`, rec.turn);
       const mine = moves.find((m) => m.slot === slot);
-      const notice = mine && game.ack?.(mine, engine.state, d.phase);
-      if (notice !== undefined) await tell(notice, d.turn, d.phase);
+      const notice = mine && d.phase === 'play' ? game.ack?.(mine, engine.state) : undefined;
+      if (notice !== undefined) await seat.tell(notice, d.phase, d.turn, deadline);
     }
-    if (game.farewell) await tell(game.farewell(engine.state, slot), engine.lastTurn(), 'end');
+    if (game.farewell) await seat.tell(game.farewell(engine.state, slot), 'end', engine.lastTurn(), replay.timeouts.turnMs);
   } finally {
-    await transport.close();
+    await seat.close();
   }
   return report;
 }

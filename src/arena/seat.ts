@@ -1,12 +1,29 @@
-import { DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, type BotSpec, type OutgoingMessage, type SeatContext, type TranscriptSink } from '../bots/index.js';
+import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, schemeOf } from '../bots/index.js';
+import type { AskMessage, BotSpec, BotTransport, ByteSeatContext, OutgoingMessage, Reply, SeatContext, TranscriptSink, TransportCapabilities } from '../bots/index.js';
 import type { MatchEngine } from '../core/engine.js';
-import { getDialect, type AnyGame, type Decision, type ViewContext, type WireDialect } from '../core/game.js';
+import { UsageError } from '../core/errors.js';
+import { getDialect, type AnyGame, type Decision, type Move, type Phase, type ViewContext, type WireDialect } from '../core/game.js';
+import type { MatchTimeouts } from '../core/replay.js';
+
+/** The caps a seat's transport enforces on what a bot sends. */
+export interface SeatLimits {
+  maxAnswerBytes?: number;
+  maxStderrBytes?: number;
+}
+
+/**
+ * A bot that is already there (it connected in: smart-dog's TCP), handed to the runner beside the job since a
+ * socket cannot travel in one. `open` makes the seat's transport from it.
+ */
+export interface SeatConnection {
+  open(ctx: ByteSeatContext): BotTransport;
+}
 
 /** What a seat's transport is told about its seat; the game's pairing and exit rules included. */
 export function seatContext(
   game: AnyGame,
   seat: { slot: number; players: number; config: Record<string, unknown>; seed: number; name: string; log: TranscriptSink },
-  caps: { maxAnswerBytes?: number; maxStderrBytes?: number } = {},
+  caps: SeatLimits = {},
 ): SeatContext {
   return {
     game,
@@ -19,23 +36,137 @@ export function seatContext(
 }
 
 /** The wire dialect a seat speaks: its spec's, or the game's default for seats whose spec names none. */
-export function dialectFor(game: AnyGame, spec: BotSpec): WireDialect<unknown, unknown> {
-  const named = spec.transport === 'http' || spec.transport === 'stdio' || spec.transport === 'exec' ? spec.dialect : (game.defaultDialect ?? 'json');
+export function dialectFor(game: AnyGame, spec: BotSpec): WireDialect<unknown, unknown, unknown> {
+  const named = 'dialect' in spec && spec.dialect ? spec.dialect : (game.defaultDialect ?? 'json');
   return getDialect(game, named);
 }
 
 /**
- * The message for `slot` now: the dialect's bytes for transports that carry text (with the game's stale-
- * answer rule), the message object for in-process seats.
+ * A step's answer deadline. Hellos: the init deadline. Turns: the match's own turn deadline when it chose
+ * one, else the step's own (smart-dog's waitForTurn), else the game's. The runner and refeed both use it, so
+ * a re-fed bot gets the deadlines it had.
  */
-export function messageFor(engine: MatchEngine, slot: number, decision: Decision, view: ViewContext, wants: 'text' | 'value', dialect: WireDialect<unknown, unknown>): OutgoingMessage {
-  const game = engine.game;
-  const msg: OutgoingMessage = { phase: decision.phase, turn: decision.turn, view: null, text: '', contentType: dialect.contentType };
-  if (wants === 'value') {
-    msg.view = engine.view(slot, view);
+export function deadlineFor(decision: Pick<Decision, 'phase' | 'deadlineMs'>, timeouts: MatchTimeouts): number {
+  if (decision.phase === 'init') return timeouts.initMs;
+  return timeouts.turnSet ? timeouts.turnMs : (decision.deadlineMs ?? timeouts.turnMs);
+}
+
+/** A move as answered, with how long the answer took. */
+export type TimedMove = Move<unknown> & { ms: number };
+
+/**
+ * One open seat of a match: its transport and how to talk to it. Asking enforces the deadline (with a
+ * backstop against a transport that breaks its promise; people have none), reads the answer in the
+ * seat's dialect and the phase's rules, and notes slow answers. In-process seats exchange objects, which are
+ * written to the seat's log only when `echo` is on (byte transports log what they send and get themselves).
+ */
+export class OpenSeat {
+  readonly capabilities: TransportCapabilities;
+
+  constructor(
+    readonly slot: number,
+    readonly name: string,
+    readonly spec: BotSpec,
+    readonly transport: BotTransport,
+    readonly dialect: WireDialect<unknown, unknown, unknown>,
+    readonly log: TranscriptSink,
+    private readonly echo: boolean,
+  ) {
+    this.capabilities = transport.capabilities;
+  }
+
+  /**
+   * Opens a seat from its spec, or from its connection for bots that connected in; a connect-in seat without
+   * one is a usage error (the bot must connect first).
+   */
+  static open(game: AnyGame, spec: BotSpec, ctx: SeatContext, opts: { connection?: SeatConnection; echo?: boolean } = {}): OpenSeat {
+    const caps = schemeOf(spec).capabilities;
+    let transport: BotTransport;
+    if (opts.connection) transport = opts.connection.open(ctx);
+    else if (caps.connectIn) throw new UsageError(`seat ${ctx.slot} is "${spec.raw}": that bot connects in, so it must connect before the match starts (\`botarena play ${game.id} ${spec.raw} …\` or the server)`);
+    else transport = createTransport(spec, ctx);
+    return new OpenSeat(ctx.slot, ctx.name, spec, transport, dialectFor(game, spec), ctx.log, opts.echo ?? false);
+  }
+
+  /** The message for this seat now: the dialect's bytes (with the game's stale-answer rule), or the message object. */
+  message(engine: MatchEngine, decision: Decision, view: ViewContext): AskMessage {
+    const { game } = engine;
+    const msg: AskMessage = { phase: decision.phase, turn: decision.turn, view: null, text: '', contentType: this.dialect.contentType };
+    if (this.capabilities.values) {
+      msg.view = engine.view(this.slot, view);
+      if (this.echo) this.log('send', JSON.stringify(msg.view));
+      return msg;
+    }
+    msg.text = this.dialect.encode(engine.state, this.slot, view);
+    if (game.skipAnswer) msg.skip = (line) => game.skipAnswer!(line, engine.state, this.slot, decision.phase);
     return msg;
   }
-  msg.text = dialect.encode(engine.state, slot, view);
-  if (game.skipAnswer) msg.skip = (line) => game.skipAnswer!(line, engine.state, slot, decision.phase);
-  return msg;
+
+  /** Sends a message and waits for its reply, by the deadline (people: as long as they take). */
+  async send(msg: AskMessage, deadlineMs: number, signal?: AbortSignal): Promise<Reply> {
+    const asked = this.transport.ask(msg, deadlineMs, signal);
+    const reply = this.capabilities.untimed ? await asked.catch(transportBug) : await withBackstop(asked, deadlineMs);
+    const ms = round(reply.ms);
+    if (reply.kind === 'value' && this.echo) this.log('recv', JSON.stringify(reply.value) ?? 'undefined');
+    return { ...reply, ms };
+  }
+
+  /** Asks this seat for its move in a step (not a stream step): the answer read and judged, or its fault. */
+  async ask(engine: MatchEngine, decision: Decision, view: ViewContext, deadlineMs: number, signal?: AbortSignal): Promise<TimedMove> {
+    const { slot } = this;
+    const { phase } = decision;
+    const msg = this.message(engine, decision, view);
+    if (this.capabilities.values) {
+      msg.validate = (answer) => engine.read(slot, phase, answer).fault?.detail ?? null;
+    }
+    const reply = await this.send(msg, deadlineMs, signal);
+    if (reply.kind === 'fault') return { slot, fault: reply.fault, ms: reply.ms };
+    const slowMs = engine.game.timeouts.slowMs;
+    if (slowMs !== undefined && reply.ms > slowMs && phase !== 'init') {
+      this.log('note', `slow answer: ${reply.ms.toFixed(0)} ms (the game asks for ${slowMs} ms; accepted within the ${deadlineMs} ms deadline)`);
+    }
+    const parsed = reply.kind === 'text' ? engine.decode(slot, phase, this.dialect, reply.text) : engine.parse(slot, phase, reply.value);
+    return { ...engine.judge(slot, phase, parsed), ms: reply.ms };
+  }
+
+  /** Sends a message that expects no answer: a text line as it is, anything else as JSON. */
+  async tell(notice: unknown, phase: Phase, turn: number, deadlineMs: number): Promise<void> {
+    const text = typeof notice === 'string' ? notice : JSON.stringify(notice);
+    if (this.capabilities.values && this.echo) this.log('send', text);
+    const msg: OutgoingMessage = { phase, turn, view: notice, text, contentType: 'application/json' };
+    await this.transport.tell(msg, deadlineMs).catch(() => {});
+  }
+
+  /** Shuts the bot down; never throws. */
+  async close(): Promise<void> {
+    await this.transport.close().catch(() => {});
+  }
+}
+
+/**
+ * Guards against a transport that breaks its promise to answer by the deadline: after the deadline and
+ * a grace second, the seat gets a timeout anyway and the match goes on.
+ */
+export async function withBackstop(pending: Promise<Reply>, deadlineMs: number): Promise<Reply> {
+  let timer: NodeJS.Timeout | undefined;
+  const backstop = new Promise<Reply>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ kind: 'fault', fault: { kind: 'timeout', detail: `no answer within ${deadlineMs} ms` }, ms: deadlineMs }),
+      deadlineMs + 1000,
+    );
+  });
+  try {
+    return await Promise.race([pending.catch(transportBug), backstop]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function transportBug(err: unknown): Reply {
+  return { kind: 'fault', fault: { kind: 'transport', detail: `transport error: ${err instanceof Error ? err.message : String(err)}` }, ms: 0 };
+}
+
+/** Milliseconds kept to the microsecond. */
+export function round(ms: number): number {
+  return Math.round(ms * 1000) / 1000;
 }

@@ -1,6 +1,6 @@
 import type { Fault } from '../core/game.js';
 import { forLog } from './line-reader.js';
-import type { OutgoingMessage, Reply, SeatContext } from './transport.js';
+import type { OutgoingMessage, Reply, ByteSeatContext } from './transport.js';
 
 interface Pending {
   resolve: (r: Reply) => void;
@@ -24,7 +24,7 @@ export class AnswerWait {
   private owed = 0;
 
   constructor(
-    private readonly ctx: SeatContext,
+    private readonly ctx: ByteSeatContext,
     private readonly stray: (line: string) => void = (line) => ctx.log('note', `dropped a line sent while no answer was expected: ${forLog(line, 200)}`),
   ) {}
 

@@ -1,13 +1,14 @@
 import type { BuiltinBot } from '../core/game.js';
 import { builtinBotSeed } from '../core/self-play.js';
-import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
+import type { AskMessage, BotTransport, OutgoingMessage, Reply, SeatContext, TransportCapabilities } from './transport.js';
 
 /**
  * A built-in bot in this process: it gets the message object itself (no serialisation) and returns
  * the answer object. A throw is the bot's crash; a slow async answer still meets the deadline.
  */
 export class BuiltinTransport implements BotTransport {
-  readonly wants = 'value' as const;
+  static readonly capabilities: TransportCapabilities = { values: true };
+  readonly capabilities = BuiltinTransport.capabilities;
   private bot: BuiltinBot<unknown> | null = null;
 
   constructor(
@@ -27,7 +28,7 @@ export class BuiltinTransport implements BotTransport {
     });
   }
 
-  async ask(msg: OutgoingMessage, timeoutMs: number): Promise<Reply> {
+  async ask(msg: AskMessage, timeoutMs: number): Promise<Reply> {
     const t0 = performance.now();
     const ms = () => performance.now() - t0;
     if (!this.bot) {

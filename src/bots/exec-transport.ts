@@ -1,24 +1,25 @@
 import { forLog } from './line-reader.js';
 import { BotProcess } from './process-group.js';
-import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
+import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext, TransportCapabilities } from './transport.js';
 
 /**
  * One process per message (Bolosseum's `file://` bots): the message is the program's argv[1] and its
  * whole stdout, trailing whitespace trimmed, is the answer.
  */
 export class ExecTransport implements BotTransport {
-  readonly wants = 'text' as const;
+  static readonly capabilities: TransportCapabilities = { dialects: true };
+  readonly capabilities = ExecTransport.capabilities;
   private running = new Set<BotProcess>();
   private closed = false;
 
   constructor(
     private readonly command: string,
-    private readonly ctx: SeatContext,
+    private readonly ctx: ByteSeatContext,
   ) {}
 
   async start(): Promise<void> {}
 
-  async ask(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
+  async ask(msg: AskMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
     const t0 = performance.now();
     const ms = () => performance.now() - t0;
     if (signal?.aborted) return { kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: 0 };

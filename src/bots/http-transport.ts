@@ -1,6 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import { forLog } from './line-reader.js';
-import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
+import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext, TransportCapabilities } from './transport.js';
 
 /**
  * A bot behind a URL: each message is POSTed as the body; the answer is the response body, whatever the
@@ -11,7 +11,8 @@ import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transp
  * AbortSignal, which saves about a third of the per-message cost (see bench/RESULTS.md).
  */
 export class HttpTransport implements BotTransport {
-  readonly wants = 'text' as const;
+  static readonly capabilities: TransportCapabilities = { dialects: true };
+  readonly capabilities = HttpTransport.capabilities;
   private readonly agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 30_000, connect: { timeout: 60_000 } });
   private readonly origin: string;
   private readonly path: string;
@@ -19,7 +20,7 @@ export class HttpTransport implements BotTransport {
 
   constructor(
     private readonly url: string,
-    private readonly ctx: SeatContext,
+    private readonly ctx: ByteSeatContext,
   ) {
     const u = new URL(url);
     this.origin = u.origin;
@@ -28,7 +29,12 @@ export class HttpTransport implements BotTransport {
 
   async start(): Promise<void> {}
 
-  ask(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
+  ask(msg: AskMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
+    return this.post(msg, timeoutMs, signal);
+  }
+
+  /** POSTs one message and reads the body, by the deadline, never more than the size cap. */
+  private post(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
     if (this.closed) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'the match is over' }, ms: 0 });
     if (signal?.aborted) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: 0 });
     const { ctx, url } = this;
@@ -104,7 +110,7 @@ export class HttpTransport implements BotTransport {
 
   /** POSTs the notice like any message and ignores the body (bots answer it with anything, even nothing). */
   async tell(msg: OutgoingMessage, timeoutMs: number): Promise<void> {
-    const reply = await this.ask(msg, timeoutMs);
+    const reply = await this.post(msg, timeoutMs);
     if (reply.kind === 'fault') this.ctx.log('note', `the notice was not taken: ${reply.fault.detail}`);
   }
 

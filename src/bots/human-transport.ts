@@ -1,13 +1,14 @@
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
+import type { AskMessage, BotTransport, OutgoingMessage, Reply, SeatContext, TransportCapabilities } from './transport.js';
 
 /**
  * A person at the terminal: shows the position, reads a move, and asks again after a typo or an
  * illegal move. People have no deadline. Prompts go to stderr so `--json` output stays clean.
  */
 export class HumanTransport implements BotTransport {
-  readonly wants = 'value' as const;
+  static readonly capabilities: TransportCapabilities = { values: true, untimed: true };
+  readonly capabilities = HumanTransport.capabilities;
   private rl: Interface | null = null;
   private lines: string[] = [];
   private waiting: ((line: string | null) => void) | null = null;
@@ -41,7 +42,7 @@ export class HumanTransport implements BotTransport {
     return new Promise((resolve) => (this.waiting = resolve));
   }
 
-  async ask(msg: OutgoingMessage, _timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
+  async ask(msg: AskMessage, _timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
     const t0 = performance.now();
     const onAbort = () => {
       const w = this.waiting;
@@ -56,7 +57,7 @@ export class HumanTransport implements BotTransport {
     }
   }
 
-  private async askPerson(msg: OutgoingMessage, t0: number, signal?: AbortSignal): Promise<Reply> {
+  private async askPerson(msg: AskMessage, t0: number, signal?: AbortSignal): Promise<Reply> {
     const human = this.ctx.game.human;
     if (!human) {
       return { kind: 'fault', fault: { kind: 'transport', detail: `${this.ctx.game.id} cannot be played by a human at the terminal` }, ms: 0 };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { tictactoe } from '../games/tictactoe/index.js';
-import { defaultBotName, parseBotSpec } from './spec.js';
+import { defaultBotName, parseBotSpec } from './schemes.js';
 
 describe('bot specs', () => {
   it('reads every form', () => {

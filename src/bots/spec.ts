@@ -10,45 +10,92 @@ export type BotSpec =
   | { transport: 'human'; raw: string }
   | { transport: 'tcp'; raw: string };
 
-export const BOT_SPEC_HELP = `bot specs:
-  http://host:port/path     the arena POSTs each message to the URL (https:// too)
-  http+DIALECT://…          the same, in another wire dialect of the game (e.g. http+form:// for 2015 Battleship)
-  stdio:COMMAND             a long-lived process: one message per line on stdin, one answer per line on stdout
-  exec:COMMAND              one process per message: the message is argv[1], the answer is stdout (alias: file://COMMAND)
-  builtin:NAME or NAME      a built-in bot of the game (see \`botarena games\`)
-  human                     you, at this terminal
-  tcp                       a bot that connects to the port and joins (smart-dog: \`botarena play smartdog tcp …\`)`;
+/** The name of a kind of transport. */
+export type TransportName = BotSpec['transport'];
 
-/**
- * Reads a bot spec from the command line. A bare word is a built-in bot of `game`.
- * Errors say what was wrong and show the accepted forms.
- */
-export function parseBotSpec(raw: string, game: AnyGame): BotSpec {
-  const s = raw.trim();
-  if (s === 'human') return { transport: 'human', raw };
-  if (s === 'tcp') return { transport: 'tcp', raw };
-  const url = /^(https?)(?:\+([a-z0-9-]+))?:\/\/(.+)$/i.exec(s);
-  if (url) {
+/** How one kind of bot spec is written and read; the transport table (`schemes.ts`) joins it to its transport. */
+export interface SpecForm<S extends BotSpec> {
+  /** lines for the help text: the form, and what the arena does with it */
+  help: [string, string][];
+  /** reads `text` (trimmed) as this kind of spec, or null when it is not one; a broken one is a UsageError */
+  parse(text: string, raw: string, game: AnyGame): S | null;
+  /** a display name for a seat of this kind */
+  defaultName(spec: S): string;
+}
+
+/** `human`: a person at the terminal. */
+export const humanForm: SpecForm<Extract<BotSpec, { transport: 'human' }>> = {
+  help: [['human', 'you, at this terminal']],
+  parse: (s, raw) => (s === 'human' ? { transport: 'human', raw } : null),
+  defaultName: () => 'human',
+};
+
+/** `tcp`: a bot that connects in. */
+export const tcpForm: SpecForm<Extract<BotSpec, { transport: 'tcp' }>> = {
+  help: [['tcp', 'a bot that connects to the port and joins (smart-dog: `botarena play smartdog tcp …`)']],
+  parse: (s, raw) => (s === 'tcp' ? { transport: 'tcp', raw } : null),
+  defaultName: () => 'tcp',
+};
+
+/** `http://…`, `https://…`, `http+DIALECT://…`. */
+export const httpForm: SpecForm<Extract<BotSpec, { transport: 'http' }>> = {
+  help: [
+    ['http://host:port/path', 'the arena POSTs each message to the URL (https:// too)'],
+    ['http+DIALECT://…', 'the same, in another wire dialect of the game (e.g. http+form:// for 2015 Battleship)'],
+  ],
+  parse(s, raw, game) {
+    const url = /^(https?)(?:\+([a-z0-9-]+))?:\/\/(.+)$/i.exec(s);
+    if (!url) return null;
     const dialect = checkDialect(url[2] ?? game.defaultDialect ?? 'json', raw, game);
     const href = `${url[1]!.toLowerCase()}://${url[3]}`;
     if (!URL.canParse(href)) throw new UsageError(`bot spec ${JSON.stringify(raw)}: ${JSON.stringify(href)} is not a valid URL`);
     return { transport: 'http', url: href, dialect, raw };
-  }
-  if (s.startsWith('file://')) return { transport: 'exec', command: need(s.slice(7), raw), dialect: game.defaultDialect ?? 'json', raw };
+  },
+  defaultName(spec) {
+    try {
+      const u = new URL(spec.url);
+      return u.port ? `${u.hostname}:${u.port}` : u.hostname;
+    } catch {
+      return 'http-bot';
+    }
+  },
+};
+
+/** `stdio:COMMAND` (and `stdio+DIALECT:`): a long-lived process. */
+export const stdioForm: SpecForm<Extract<BotSpec, { transport: 'stdio' }>> = {
+  help: [['stdio:COMMAND', 'a long-lived process: one message per line on stdin, one answer per line on stdout']],
+  parse: (s, raw, game) => commandSpec('stdio', s, raw, game),
+  defaultName: (spec) => programName(spec.command),
+};
+
+/** `exec:COMMAND` (and Bolosseum's `file://COMMAND`): one process per message. */
+export const execForm: SpecForm<Extract<BotSpec, { transport: 'exec' }>> = {
+  help: [['exec:COMMAND', 'one process per message: the message is argv[1], the answer is stdout (alias: file://COMMAND)']],
+  parse(s, raw, game) {
+    if (s.startsWith('file://')) return { transport: 'exec', command: need(s.slice(7), raw), dialect: game.defaultDialect ?? 'json', raw };
+    return commandSpec('exec', s, raw, game);
+  },
+  defaultName: (spec) => programName(spec.command),
+};
+
+/** `builtin:NAME` or a bare `NAME`: a built-in bot of the game. */
+export const builtinForm: SpecForm<Extract<BotSpec, { transport: 'builtin' }>> = {
+  help: [['builtin:NAME or NAME', 'a built-in bot of the game (see `botarena games`)']],
+  parse(s, raw, game) {
+    const name = s.startsWith('builtin:') ? s.slice(8) : s;
+    if (game.bots[name]) return { transport: 'builtin', name, raw };
+    if (s.startsWith('builtin:') || /^[a-z][a-z0-9-]*$/.test(s)) {
+      throw new UsageError(`${game.id} has no built-in bot "${name}"; its built-in bots are: ${Object.keys(game.bots).join(', ')}`);
+    }
+    return null;
+  },
+  defaultName: (spec) => spec.name,
+};
+
+function commandSpec<T extends 'stdio' | 'exec'>(kind: T, s: string, raw: string, game: AnyGame): { transport: T; command: string; dialect: string; raw: string } | null {
   const cmd = /^(stdio|exec)(?:\+([a-z0-9-]+))?:(.*)$/s.exec(s);
-  if (cmd) {
-    const dialect = checkDialect(cmd[2] ?? game.defaultDialect ?? 'json', raw, game);
-    return { transport: cmd[1] as 'stdio' | 'exec', command: need(cmd[3]!, raw), dialect, raw };
-  }
-  const name = s.startsWith('builtin:') ? s.slice(8) : s;
-  if (game.bots[name]) return { transport: 'builtin', name, raw };
-  const builtins = Object.keys(game.bots).join(', ');
-  if (s.startsWith('builtin:') || /^[a-z][a-z0-9-]*$/.test(s)) {
-    throw new UsageError(`${game.id} has no built-in bot "${name}"; its built-in bots are: ${builtins}`);
-  }
-  throw new UsageError(
-    `cannot read bot spec ${JSON.stringify(raw)}${/\s|\.|\//.test(s) ? ` (to run a program, write stdio:${s} or exec:${s})` : ''}\n${BOT_SPEC_HELP}`,
-  );
+  if (!cmd || cmd[1] !== kind) return null;
+  return { transport: kind, command: need(cmd[3]!, raw), dialect: checkDialect(cmd[2] ?? game.defaultDialect ?? 'json', raw, game), raw };
 }
 
 function need(command: string, raw: string): string {
@@ -65,31 +112,13 @@ function checkDialect(dialect: string, raw: string, game: AnyGame): string {
   return d;
 }
 
-/** A default display name for a seat from its spec (the built-in bot's name, the program's file name, the host). */
-export function defaultBotName(spec: BotSpec): string {
-  switch (spec.transport) {
-    case 'builtin':
-      return spec.name;
-    case 'human':
-      return 'human';
-    case 'tcp':
-      return 'tcp';
-    case 'http':
-      try {
-        const u = new URL(spec.url);
-        return u.port ? `${u.hostname}:${u.port}` : u.hostname;
-      } catch {
-        return 'http-bot';
-      }
-    case 'stdio':
-    case 'exec': {
-      const words = spec.command.trim().split(/\s+/);
-      const file = words.find((w, i) => i > 0 && /[./]/.test(w)) ?? words[0]!;
-      const parts = file.split('/');
-      const base = parts.pop()!.replace(/\.[a-z0-9]+$/i, '');
-      // "examples/tictactoe-python/bot.py" says more by its folder than by "bot".
-      const generic = /^(bot|main|index|run|app)$/i.test(base) && parts.length > 0 && parts[parts.length - 1] !== '.';
-      return (generic ? parts[parts.length - 1]! : base) || 'bot';
-    }
-  }
+/** A program's display name: its file name, or its folder's when the file is called bot/main/index… */
+function programName(command: string): string {
+  const words = command.trim().split(/\s+/);
+  const file = words.find((w, i) => i > 0 && /[./]/.test(w)) ?? words[0]!;
+  const parts = file.split('/');
+  const base = parts.pop()!.replace(/\.[a-z0-9]+$/i, '');
+  // "examples/tictactoe-python/bot.py" says more by its folder than by "bot".
+  const generic = /^(bot|main|index|run|app)$/i.test(base) && parts.length > 0 && parts[parts.length - 1] !== '.';
+  return (generic ? parts[parts.length - 1]! : base) || 'bot';
 }

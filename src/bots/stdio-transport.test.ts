@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { livePidsWith } from '../../test/processes.js';
-import { sumGame } from '../arena/test-game.js';
+import { sumGame } from '../arena/sum-game.kit.js';
 import { StdioTransport } from './stdio-transport.js';
-import type { OutgoingMessage, Reply, SeatContext } from './transport.js';
+import type { AskMessage, OutgoingMessage, Reply, SeatContext } from './transport.js';
 
 type Log = { dir: string; text: string }[];
 
@@ -21,7 +21,7 @@ async function open(mode: string, extra: Partial<SeatContext> = {}) {
   return { transport, log, marker };
 }
 
-const msg = (n: number, skip?: OutgoingMessage['skip']): OutgoingMessage => ({ phase: 'play', turn: n, view: null, text: JSON.stringify({ n }), contentType: 'application/json', skip });
+const msg = (n: number, skip?: OutgoingMessage['skip']): AskMessage => ({ phase: 'play', turn: n, view: null, text: JSON.stringify({ n }), contentType: 'application/json', skip });
 const text = (r: Reply) => (r.kind === 'text' ? r.text : assert.fail(`expected an answer, got ${JSON.stringify(r)}`));
 const notes = (log: Log) => log.filter((e) => e.dir === 'note').map((e) => e.text);
 

@@ -1,7 +1,7 @@
 import { AnswerWait } from './answer-wait.js';
 import { forLog, LineReader } from './line-reader.js';
 import { BotProcess } from './process-group.js';
-import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
+import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext, TransportCapabilities } from './transport.js';
 
 /**
  * A long-lived bot process: one message per line on its stdin, one answer per line on its stdout.
@@ -11,7 +11,8 @@ import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transp
  * message is already waiting. A message may also skip lines that are not its answer (stale nonces).
  */
 export class StdioTransport implements BotTransport {
-  readonly wants = 'text' as const;
+  static readonly capabilities: TransportCapabilities = { dialects: true };
+  readonly capabilities = StdioTransport.capabilities;
   private proc: BotProcess | null = null;
   private reader: LineReader;
   private readonly answers: AnswerWait;
@@ -19,7 +20,7 @@ export class StdioTransport implements BotTransport {
 
   constructor(
     private readonly command: string,
-    private readonly ctx: SeatContext,
+    private readonly ctx: ByteSeatContext,
   ) {
     this.answers = new AnswerWait(ctx);
     this.reader = new LineReader(ctx.maxAnswerBytes, (line) => this.answers.line(line), (bytes) => this.onOverflow(bytes));
@@ -45,7 +46,7 @@ export class StdioTransport implements BotTransport {
     void this.proc?.kill();
   }
 
-  ask(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
+  ask(msg: AskMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
     const proc = this.proc;
     if (!proc) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'the bot was not started' }, ms: 0 });
     if (this.tooLarge !== null) {

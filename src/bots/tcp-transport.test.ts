@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createConnection, createServer, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
-import { sumGame } from '../arena/test-game.js';
+import { sumGame } from '../arena/sum-game.kit.js';
 import { TcpTransport } from './tcp-transport.js';
-import type { OutgoingMessage, SeatContext } from './transport.js';
+import type { AskMessage, SeatContext } from './transport.js';
 
 /** A TcpTransport over a real loopback connection, and the bot's end of it. */
 async function connected(extra: Partial<SeatContext> = {}) {
@@ -19,7 +19,7 @@ async function connected(extra: Partial<SeatContext> = {}) {
   return { transport: new TcpTransport(ours, ctx), bot, log };
 }
 
-const msg = (text: string, more: Partial<OutgoingMessage> = {}): OutgoingMessage => ({ phase: 'play', turn: 1, view: null, text, contentType: 'text/plain', ...more });
+const msg = (text: string, more: Partial<AskMessage> = {}): AskMessage => ({ phase: 'play', turn: 1, view: null, text, contentType: 'text/plain', ...more });
 const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
 
 describe('tcp transport', () => {

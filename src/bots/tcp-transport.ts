@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import { AnswerWait } from './answer-wait.js';
 import { forLog, LineReader } from './line-reader.js';
-import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transport.js';
+import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext, TransportCapabilities } from './transport.js';
 
 /**
  * A bot that connected to us over TCP (the smart-dog server): messages are written as lines (a message may
@@ -9,8 +9,8 @@ import type { BotTransport, OutgoingMessage, Reply, SeatContext } from './transp
  * after its turn is over, so a command sent after `end` is still answered (and never applied).
  */
 export class TcpTransport implements BotTransport {
-  readonly wants = 'text' as const;
-  readonly arrivalOrder = true;
+  static readonly capabilities: TransportCapabilities = { arrivalOrder: true, connectIn: true };
+  readonly capabilities = TcpTransport.capabilities;
   private readonly answers: AnswerWait;
   private afterEnd: ((line: string) => boolean) | null = null;
   private gone: string | null = null;
@@ -19,7 +19,7 @@ export class TcpTransport implements BotTransport {
   /** `socket` is already connected (the lobby has stopped reading it). */
   constructor(
     private readonly socket: Socket,
-    private readonly ctx: SeatContext,
+    private readonly ctx: ByteSeatContext,
   ) {
     socket.setNoDelay(true); // a turn is many short lines: Nagle's algorithm would hold each for tens of ms
     // A line after the seat's `end` still belongs to the step under way (it is answered, never applied).
@@ -45,7 +45,7 @@ export class TcpTransport implements BotTransport {
     this.socket.destroy();
   }
 
-  ask(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
+  ask(msg: AskMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
     if (this.gone) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: this.gone }, ms: 0 });
     if (signal?.aborted) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: 0 });
     this.afterEnd = msg.converse ?? null;

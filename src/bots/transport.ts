@@ -1,8 +1,8 @@
-import type { AnyGame, Fault } from '../core/game.js';
+import type { AnyGame, AskPhase, Fault, Phase } from '../core/game.js';
 
 /** One message for a bot: the typed message object, and its encoded form for transports that carry bytes. */
 export interface OutgoingMessage {
-  phase: string;
+  phase: Phase;
   turn: number;
   /** the message object (what `game.view` returned); filled for 'value' transports (in-process, human) */
   view: unknown;
@@ -21,6 +21,9 @@ export interface OutgoingMessage {
   converse?: (line: string) => boolean;
 }
 
+/** A message that asks for an answer: sent in a phase where seats answer. */
+export type AskMessage = OutgoingMessage & { phase: AskPhase };
+
 /** What came back from one ask. Transports never throw for a bot's misbehaviour: they return a fault. */
 export type Reply =
   | { kind: 'text'; text: string; ms: number }
@@ -30,13 +33,9 @@ export type Reply =
 /** Where a transport writes what it sent, received and saw, for `--log` and replay transcripts. */
 export type TranscriptSink = (dir: 'send' | 'recv' | 'stderr' | 'note', text: string) => void;
 
-/** What a transport knows about its seat. */
-export interface SeatContext {
-  game: AnyGame;
+/** What a transport that carries bytes knows of its seat: who it is and its limits, never the game. */
+export interface ByteSeatContext {
   slot: number;
-  players: number;
-  config: Record<string, unknown>;
-  seed: number;
   /** the seat's display name */
   name: string;
   log: TranscriptSink;
@@ -50,18 +49,38 @@ export interface SeatContext {
   exitMs?: number;
 }
 
+/** What an in-process seat (a built-in bot, a person) knows besides: the game, to run its bot or show its board. */
+export interface SeatContext extends ByteSeatContext {
+  game: AnyGame;
+  players: number;
+  config: Record<string, unknown>;
+  seed: number;
+}
+
+/** What a kind of transport can do, which the runner asks instead of checking the kind. */
+export interface TransportCapabilities {
+  /** it exchanges message objects (`msg.view` in, a value out), not bytes */
+  values?: boolean;
+  /** a person answers: no deadline is enforced */
+  untimed?: boolean;
+  /** in a stream step, its lines carry a real arrival time and are applied as they come (tcp) */
+  arrivalOrder?: boolean;
+  /** the bot connects in: the seat is opened from a connection handed to the runner, never by the spec alone */
+  connectIn?: boolean;
+  /** its spec may name a wire dialect (`http+form://`, `stdio+DIALECT:`) */
+  dialects?: boolean;
+}
+
 /**
  * One bot seat's connection. `ask` resolves by its deadline whatever the bot does (a late bot gets a
  * timeout fault); `close` releases everything (processes killed as a group, sockets closed) and is idempotent.
  */
 export interface BotTransport {
-  /** 'text' transports read `msg.text` and reply text; 'value' transports read `msg.view` and reply a value */
-  readonly wants: 'text' | 'value';
-  /** in a stream step, this seat's lines carry a real arrival time and are applied as they come (tcp) */
-  readonly arrivalOrder?: boolean;
+  /** what it can do: a `values` transport reads `msg.view` and replies a value; the others read `msg.text` and reply text */
+  readonly capabilities: TransportCapabilities;
   /** prepares the seat (spawns, opens the pool); failures surface as faults on the first ask, never as throws */
   start(): Promise<void>;
-  ask(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply>;
+  ask(msg: AskMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply>;
   /**
    * sends a message that expects no answer (lighthouses' result after each command); resolves once it is
    * handed over (HTTP: once the bot's response, which is ignored, arrived or `timeoutMs` passed). Never throws.

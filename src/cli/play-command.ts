@@ -1,10 +1,14 @@
+import { randomInt } from 'node:crypto';
 import type { Command } from 'commander';
-import { MatchCancelledError, runMatch, type MatchEvent, type MatchReport, type SeatOptions } from '../arena/run-match.js';
-import { parseBotSpec, TcpTransport } from '../bots/index.js';
-import { acceptJoins } from '../server/smartdog-gateway.js';
+import type { JobSeat } from '../arena/match-job.js';
+import { MatchCancelledError, runMatch, type MatchReport } from '../arena/run-match.js';
+import type { SeatConnection } from '../arena/seat.js';
+import { acceptJoins, capabilitiesOf, parseBotSpec } from '../bots/index.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
-import type { Replay } from '../core/replay.js';
+import { ReplayFollower, type Replay } from '../core/replay.js';
+import type { LiveEvent } from '../live/events.js';
+import { LocalLiveEvents } from '../live/local.js';
 import { getGame } from '../games/index.js';
 import { matchHeader, matchSummary, transcriptText } from './format.js';
 import { collectKeyValue, parseNonNegativeInt, parsePositiveInt, readConfigFiles } from './options.js';
@@ -60,37 +64,63 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
   const controller = new AbortController();
   const onSigint = () => controller.abort();
   process.on('SIGINT', onSigint); // kept until the match ends, so the process-group guard leaves the shutdown to us
-  const onEvent = (e: MatchEvent) => {
-    if (!o.watch) return;
-    if (e.type === 'started') out.write(`${game.id} · seed ${e.seed} · ${e.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}\n`);
-    if (e.type === 'frame') {
+  // --watch follows the match as any viewer would: from its live events, rebuilding each frame by the rules.
+  const live = new LocalLiveEvents();
+  let follower: ReplayFollower | null = null;
+  let watched: Promise<void> = Promise.resolve();
+  const watch = (e: LiveEvent) => {
+    if (e.type === 'started' && 'config' in e.header) {
+      follower = new ReplayFollower(game, e.header);
+      out.write(`${game.id} · seed ${e.header.seed} · ${e.header.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}\n`);
+    }
+    if (e.type === 'step' && follower && 'hash' in e.record) {
+      follower.step(e.record);
       const moves = e.record.moves.map((m) => `${names[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`);
-      out.write(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.render(e.state)}\n`);
+      out.write(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.render(follower.engine.state)}\n`);
     }
   };
+  const seed = o.seed ?? randomInt(0, 2 ** 32 - 1);
+  const matchId = String(seed);
+  if (o.watch) {
+    watched = new Promise((resolve) =>
+      live.subscribe(matchId, 'full', (e) => {
+        watch(e);
+        if (e.type === 'ended' || e.type === 'stopped') resolve();
+      }),
+    );
+  }
   let report: MatchReport;
-  for (const bot of bots) parseBotSpec(bot, game); // a typo is reported before anyone waits for bots to join
-  const seats: SeatOptions[] = bots.map((bot, i) => ({ bot, name: names[i] }));
+  const specs = bots.map((bot) => parseBotSpec(bot, game)); // a typo is reported before anyone waits for bots to join
+  const seats: JobSeat[] = bots.map((bot, i) => (names[i] === undefined ? { bot } : { bot, name: names[i] }));
+  const connections: (SeatConnection | undefined)[] = [];
   try {
-    // tcp seats are bots that connect in: wait for them to join, then seat them in join order.
-    const tcp = bots.flatMap((b, i) => (b.trim() === 'tcp' ? [i] : []));
-    if (tcp.length) {
-      const joined = await acceptJoins(o.port ?? 3002, '127.0.0.1', tcp.length, (l) => process.stderr.write(`${l}\n`), controller.signal);
-      tcp.forEach((slot, k) => {
-        const { name, socket } = joined[k]!;
-        seats[slot] = { bot: 'tcp', name: names[slot] ?? name, open: (ctx) => new TcpTransport(socket, ctx) };
+    // Seats of bots that connect in (tcp): wait for them to join, then seat them in join order.
+    const waiting = specs.flatMap((spec, i) => (capabilitiesOf(spec).connectIn ? [i] : []));
+    if (waiting.length) {
+      if (!game.lobby) throw new UsageError(`${game.id} bots cannot connect in: the game has no lobby (use stdio:, http: or a built-in bot)`);
+      const log = (l: string) => process.stderr.write(`${l}\n`);
+      const joined = await acceptJoins({ port: o.port ?? 3002, host: '127.0.0.1', lobby: game.lobby, count: waiting.length, log }, controller.signal).catch((err: unknown) => {
+        throw controller.signal.aborted ? new MatchCancelledError((err as Error).message) : err;
+      });
+      waiting.forEach((slot, k) => {
+        seats[slot] = { bot: seats[slot]!.bot, name: names[slot] ?? joined[k]!.name };
+        connections[slot] = joined[k]!.connection;
       });
     }
-    report = await runMatch({
-      game,
-      seats,
-      config: { ...(start.config ?? {}), ...readConfigFiles(game, o.set ?? {}) },
-      seed: o.seed,
-      timeouts: { initMs: o.initTimeout, turnMs: o.timeout },
-      transcripts: !!o.log,
-      signal: controller.signal,
-      onEvent,
-    });
+    report = await runMatch(
+      {
+        game: game.id,
+        seats,
+        matchId,
+        config: { ...(start.config ?? {}), ...readConfigFiles(game, o.set ?? {}) },
+        seed,
+        timeouts: { initMs: o.initTimeout, turnMs: o.timeout },
+        transcripts: !!o.log,
+        forkedFrom: start.forkedFrom,
+      },
+      { game, connections, signal: controller.signal, live },
+    );
+    await watched;
   } catch (err) {
     if (err instanceof MatchCancelledError) {
       process.stderr.write(`${err.message}; every bot was stopped\n`);
@@ -100,9 +130,9 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     throw err;
   } finally {
     process.off('SIGINT', onSigint);
+    await live.close();
   }
   const { replay, timing, state } = report;
-  if (start.forkedFrom) replay.forkedFrom = start.forkedFrom;
   if (o.replay) writeReplay(o.replay, replay);
   if (o.log && replay.transcripts) {
     out.write(replay.transcripts.map((t, slot) => transcriptText(replay.seats[slot]!.name, slot, t)).join('\n\n') + '\n\n');

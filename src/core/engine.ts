@@ -1,6 +1,6 @@
 import { resolveConfig, type ConfigValues } from './config.js';
 import { UsageError } from './errors.js';
-import type { AnyGame, Decision, Fault, Move, Outcome, Parsed, ViewContext } from './game.js';
+import { decodeInit, initRules, type AnyGame, type AskPhase, type Decision, type Fault, type Move, type Outcome, type Parsed, type ViewContext, type WireDialect } from './game.js';
 import { fingerprint } from './hash.js';
 
 /** One recorded move: an action or a fault, and how long the answer took (ms, absent for replays rebuilt in memory). */
@@ -14,14 +14,23 @@ export interface RecordedMove {
 /** One recorded step of a match: the decision it answered, the moves, and the fingerprint of the state after it. */
 export interface TurnRecord {
   turn: number;
-  phase: string;
+  phase: AskPhase;
   moves: RecordedMove[];
   hash: string;
 }
 
+/**
+ * A move as the rules take it, from anything that carries one (a recorded move, a move with its timing):
+ * the action, or the fault, or both (a stream seat's lines and the fault that ended them); nothing else.
+ */
+export function plainMove(m: { slot: number; action?: unknown; fault?: Fault }): Move<unknown> {
+  if (!m.fault) return { slot: m.slot, action: m.action };
+  return m.action !== undefined ? { slot: m.slot, action: m.action, fault: m.fault } : { slot: m.slot, fault: m.fault };
+}
+
 /** A recorded step's moves as the engine takes them (timings dropped; a stream seat keeps its lines and its fault). */
 export function movesOf(rec: TurnRecord): Move<unknown>[] {
-  return rec.moves.map((m) => (m.fault ? (m.action !== undefined ? { slot: m.slot, action: m.action, fault: m.fault } : { slot: m.slot, fault: m.fault }) : { slot: m.slot, action: m.action }));
+  return rec.moves.map(plainMove);
 }
 
 /** What fixes a match before any bot speaks. */
@@ -72,12 +81,27 @@ export class MatchEngine {
     return this.game.view(this.state, slot, ctx);
   }
 
-  /** Reads an answer object (or a dialect's parse result) and checks it against the rules. */
-  judge(slot: number, phase: string, parsed: Parsed<unknown>): Move<unknown> {
+  /** Checks a read answer (or its fault) against the rules of the phase: the move it makes. */
+  judge(slot: number, phase: AskPhase, parsed: Parsed<unknown>): Move<unknown> {
     if (!parsed.ok) return { slot, fault: { kind: parsed.kind, detail: parsed.detail } };
-    const illegal = this.game.check?.(this.state, slot, parsed.action, phase) ?? null;
+    const illegal = (phase === 'init' ? initRules(this.game).check?.(this.state, slot, parsed.action) : this.game.check?.(this.state, slot, parsed.action)) ?? null;
     if (illegal !== null) return { slot, fault: { kind: 'illegal-move', detail: illegal } };
     return { slot, action: parsed.action };
+  }
+
+  /** Reads an answer object (parsed JSON, a built-in bot's value) in the phase's rules. */
+  parse(slot: number, phase: AskPhase, answer: unknown): Parsed<unknown> {
+    return phase === 'init' ? initRules(this.game).parse(answer, this.state, slot) : this.game.parseAnswer(answer, this.state, slot);
+  }
+
+  /** Reads an answer's bytes in a wire dialect, in the phase's rules. */
+  decode(slot: number, phase: AskPhase, dialect: WireDialect<unknown, unknown, unknown>, text: string): Parsed<unknown> {
+    return phase === 'init' ? decodeInit(this.game, dialect, text, this.state, slot) : dialect.decode(text, this.state, slot);
+  }
+
+  /** Reads an answer object and judges it: the move it makes. */
+  read(slot: number, phase: AskPhase, answer: unknown): Move<unknown> {
+    return this.judge(slot, phase, this.parse(slot, phase, answer));
   }
 
   /** Applies one step (a move per seat of `decision`, in seat order) and records it. */
@@ -90,18 +114,12 @@ export class MatchEngine {
     for (const m of ordered) {
       if (m.fault) this.faults[m.slot] = { turn: decision.turn, ...m.fault };
     }
-    // A stream step's seat may carry both the lines it sent and the fault that ended it.
-    const plain = ordered.map(({ slot, action, fault }) => (fault ? (action !== undefined ? { slot, action, fault } : { slot, fault }) : { slot, action }) as Move<unknown>);
-    this.state = this.game.apply(this.state, plain, decision.phase);
+    const plain = ordered.map(plainMove);
+    this.state = decision.phase === 'init' ? initRules(this.game).apply(this.state, plain) : this.game.apply(this.state, plain);
     const record: TurnRecord = {
       turn: decision.turn,
       phase: decision.phase,
-      moves: ordered.map((m) => {
-        const r: RecordedMove = m.fault ? { slot: m.slot, fault: m.fault } : { slot: m.slot, action: m.action };
-        if (m.fault && m.action !== undefined) r.action = m.action;
-        if (m.ms !== undefined) r.ms = m.ms;
-        return r;
-      }),
+      moves: ordered.map((m, i) => (m.ms !== undefined ? { ...plain[i]!, ms: m.ms } : plain[i]!)),
       hash: fingerprint(this.game.digest ? this.game.digest(this.state) : this.state),
     };
     this.records.push(record);

@@ -25,10 +25,19 @@ export type Move<A> =
   | { slot: number; fault: Fault; action?: undefined }
   | { slot: number; action: A; fault: Fault };
 
+/**
+ * The phases of a match: the hello (`init`, the init deadline applies; its answers are read by the game's
+ * `init` rules), a turn of play (`play`, the turn deadline), and the farewell once the game is over (`end`,
+ * messages that expect no answer). Replays record `init` and `play`.
+ */
+export type Phase = 'init' | 'play' | 'end';
+
+/** The phases in which seats are asked to answer. */
+export type AskPhase = Exclude<Phase, 'end'>;
+
 /** What the rules ask next: which seats answer now (in parallel), in which phase, on which turn. */
 export interface Decision {
-  /** 'init' for the hello (init timeout applies); any other name is a play phase (turn timeout). */
-  phase: string;
+  phase: AskPhase;
   /** the seats asked now, all at once; their answers are applied together */
   seats: number[];
   /** the game's own turn number, shown to people (init steps are turn 0) */
@@ -60,7 +69,7 @@ export type Parsed<A> = { ok: true; action: A } | { ok: false; kind: 'not-json' 
 
 /** What a view (the message for one seat) may depend on besides the state. */
 export interface ViewContext {
-  phase: string;
+  phase: AskPhase;
   /** the match id sent as the wire's game id */
   matchId: string;
   /** the seats' display names, by slot */
@@ -75,22 +84,68 @@ export interface SetupContext<C> {
 }
 
 /** A way of writing messages to bytes and reading answers back, other than the default JSON. */
-export interface WireDialect<S, A> {
+export interface WireDialect<S, A, I = never> {
   /** sent as the HTTP Content-Type */
   contentType: string;
   encode(state: S, slot: number, ctx: ViewContext): string;
-  decode(body: string, state: S, slot: number, phase: string): Parsed<A>;
+  /** reads a turn answer */
+  decode(body: string, state: S, slot: number): Parsed<A>;
+  /** reads a hello answer; when absent, the body is read as JSON by the game's `init.parse` */
+  decodeInit?(body: string, state: S, slot: number): Parsed<I>;
+}
+
+/**
+ * The hello step's rules, kept apart from turns' so each answer has its own type: `I` is what a hello
+ * answer becomes (a name, a fleet, nothing). A game whose `next` asks an `init` step must have them.
+ */
+export interface InitRules<S, I> {
+  /** reads a hello answer (parsed JSON, or a built-in bot's value) */
+  parse(answer: unknown, state: S, slot: number): Parsed<I>;
+  /** why a well-formed hello answer is refused, or null when it is accepted */
+  check?(state: S, slot: number, action: I): string | null;
+  /** applies the hello step: a move per seat asked, in seat order */
+  apply(state: S, moves: Move<I>[]): S;
+}
+
+/**
+ * For games with hidden information: what a spectator may see while the match is on (a bot's owner could
+ * otherwise read the other side's secrets from the live feed). Spectators then get neither the config nor
+ * the seed (either can give a secret away), each step's actions as `action` shows them, and `frame`: the part of
+ * the state every player's view shows, which a viewer draws instead of re-running the rules. Once the match
+ * is over, its replay is public like any other.
+ */
+export interface SpectatorRules<S, A, I> {
+  /** what a spectator sees of an action (undefined: nothing but that the seat answered) */
+  action(phase: AskPhase, action: A | I): unknown;
+  /** the public part of the state after a step */
+  frame(state: S): unknown;
 }
 
 /** An in-process bot: gets the same message object a remote bot would get, returns the answer object. */
 export interface BuiltinBot<V> {
-  act(view: V, phase: string): unknown;
+  act(view: V, phase: AskPhase): unknown;
 }
 
 /** A named built-in bot of a game. */
 export interface BuiltinBotFactory<V, C = ConfigValues> {
   description: string;
   create(ctx: { slot: number; players: number; config: C; seed: number }): BuiltinBot<V>;
+}
+
+/** What a line from a bot that connected in, but has no seat yet, asks for. */
+export type LobbyRequest = { join: { name: string; hub?: string } } | { reply: string } | null;
+
+/**
+ * For games whose bots connect in (smart-dog's TCP): the lobby's lines, before a bot has a seat. The
+ * listener that accepts the connections is the transports' own; only the words are the game's.
+ */
+export interface LobbyRules {
+  /** a line from a bot not seated yet: it joins (a name, and the hub it asks for), or is answered, or ignored (null) */
+  read(line: string, joined: boolean): LobbyRequest;
+  /** the line a joined bot gets while it waits for its match */
+  waiting: string;
+  /** the line a bot gets when it asks for a hub that does not exist */
+  noSuchHub: string;
 }
 
 /** How a person at a terminal plays: what to show, and how to read a typed line into an answer. */
@@ -101,19 +156,19 @@ export interface HumanPlay<V> {
    */
   hello?(view: V, name: string): unknown;
   /** the board and the question, for this view */
-  prompt(view: V, phase: string): string;
+  prompt(view: V, phase: AskPhase): string;
   /** a typed line → the wire answer object, or an error sentence to show before asking again */
-  parse(line: string, view: V, phase: string): { answer: unknown } | { error: string };
+  parse(line: string, view: V, phase: AskPhase): { answer: unknown } | { error: string };
 }
 
 /**
  * A game: pure rules, its wire, its built-in bots and a text renderer. `C` config, `S` state,
- * `A` action, `V` the per-seat message object (the wire's JSON, typed).
+ * `A` a turn's action, `V` the per-seat message object (the wire's JSON, typed), `I` a hello answer's action.
  *
  * States are plain JSON data (no classes, no functions), so they can be hashed, saved and cloned.
  * `apply` may reuse the state it is given: a caller that keeps a state must clone it first.
  */
-export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unknown, A = unknown, V = unknown> {
+export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unknown, A = unknown, V = unknown, I = never> {
   id: string;
   title: string;
   /** one line for `botarena games` */
@@ -147,7 +202,7 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
    * answer (a stale nonce, as paint's `turns_left`), or null when it is. A skipped line is dropped and noted,
    * and reading goes on until the same deadline.
    */
-  skipAnswer?(text: string, state: S, slot: number, phase: string): string | null;
+  skipAnswer?(text: string, state: S, slot: number, phase: AskPhase): string | null;
   /**
    * optional, for line transports: every message that asks is answered by exactly one line, so a line that
    * arrives after its deadline is the missed answer and is dropped, never taken for the next one
@@ -157,9 +212,9 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   /**
    * optional: a message sent to the seat right after its move was applied, expecting no answer
    * (lighthouses' `{"success":…}`); undefined sends nothing. It sees the move as judged (an action, or the
-   * fault that replaced it) and the state after the step.
+   * fault that replaced it) and the state after the step. Turns only: hellos get no notice.
    */
-  ack?(move: Move<A>, state: S, phase: string): unknown;
+  ack?(move: Move<A>, state: S): unknown;
   /**
    * for games with stream steps: applies one line from `slot` to `state` at once (a scratch copy during a
    * live step; the real state when `apply` replays the step) and says what to send back now and whether
@@ -177,14 +232,20 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   position?: { write(state: S): Record<string, string> };
   /** optional: the last message each seat gets when the match is over, expecting no answer (smart-dog's `finished`) */
   farewell?(state: S, slot: number): unknown;
+  /** for games whose bots connect in: the lobby's lines before a bot is seated */
+  lobby?: LobbyRules;
   /** the wire dialect a bot speaks when its spec names none (default `json`) */
   defaultDialect?: string;
-  /** reads an answer object (parsed JSON, or a built-in bot's return value) into an action */
-  parseAnswer(answer: unknown, state: S, slot: number, phase: string): Parsed<A>;
-  /** why a well-formed action is illegal here, or null when it is legal */
-  check?(state: S, slot: number, action: A, phase: string): string | null;
-  /** applies one step: a move (action or fault) for each seat of the current decision, in seat order */
-  apply(state: S, moves: Move<A>[], phase: string): S;
+  /** the hello step's rules, for games whose `next` asks an `init` step */
+  init?: InitRules<S, I>;
+  /** reads a turn answer object (parsed JSON, or a built-in bot's return value) into an action */
+  parseAnswer(answer: unknown, state: S, slot: number): Parsed<A>;
+  /** why a well-formed turn action is illegal here, or null when it is legal */
+  check?(state: S, slot: number, action: A): string | null;
+  /** applies one turn step: a move (action or fault) for each seat of the current decision, in seat order */
+  apply(state: S, moves: Move<A>[]): S;
+  /** for games with hidden information: what spectators see during the match (absent: everything is public) */
+  spectator?: SpectatorRules<S, A, I>;
   /**
    * optional: a compact value that identifies the state given the moves so far, fingerprinted after
    * every step instead of the whole state (for games with large states, e.g. Tron's trails). It must
@@ -197,20 +258,20 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   render(state: S): string;
 
   /** extra wire dialects, chosen per bot (`http+form://…` selects `form`); JSON is always available */
-  dialects?: Record<string, WireDialect<S, A>>;
+  dialects?: Record<string, WireDialect<S, A, I>>;
   bots: Record<string, BuiltinBotFactory<V, C>>;
   human?: HumanPlay<V>;
 }
 
 /** A game of any type, as held by the registry and the runner. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyGame = GameDefinition<any, any, any, any>;
+export type AnyGame = GameDefinition<any, any, any, any, any>;
 
 /**
  * Declares a game. Built-in games use this exactly as a third-party game would; it checks the
  * definition's own consistency so a mistake shows up at load time, not mid-match.
  */
-export function defineGame<C extends ConfigValues, S, A, V>(def: GameDefinition<C, S, A, V>): GameDefinition<C, S, A, V> {
+export function defineGame<C extends ConfigValues, S, A, V, I = never>(def: GameDefinition<C, S, A, V, I>): GameDefinition<C, S, A, V, I> {
   if (!/^[a-z][a-z0-9-]*$/.test(def.id)) throw new Error(`game id "${def.id}" must be lower-case letters, digits and dashes`);
   if (def.players.min < 1 || def.players.max < def.players.min) {
     throw new Error(`game ${def.id}: bad player range ${def.players.min}..${def.players.max}`);
@@ -219,25 +280,51 @@ export function defineGame<C extends ConfigValues, S, A, V>(def: GameDefinition<
   return def;
 }
 
-/** The default wire: the view as JSON text, answers parsed as JSON then read by `parseAnswer`. */
-export function jsonDialect<S, A>(game: GameDefinition<ConfigValues, S, A, unknown>): WireDialect<S, A> {
+/** Reads a JSON body, or says it is not JSON. */
+function readJson<T>(body: string, then: (value: unknown) => Parsed<T>): Parsed<T> {
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return { ok: false, kind: 'not-json', detail: `answer is not JSON: ${preview(body)}; expected one JSON object` };
+  }
+  return then(value);
+}
+
+/** The default wire: the view as JSON text, answers parsed as JSON then read by `parseAnswer` (hellos by `init.parse`). */
+export function jsonDialect<S, A, I>(game: GameDefinition<ConfigValues, S, A, unknown, I>): WireDialect<S, A, I> {
   return {
     contentType: 'application/json',
     encode: game.encodeJson ? (state, slot, ctx) => game.encodeJson!(state, slot, ctx) : (state, slot, ctx) => JSON.stringify(game.view(state, slot, ctx)),
-    decode: (body, state, slot, phase) => {
-      let value: unknown;
-      try {
-        value = JSON.parse(body);
-      } catch {
-        return { ok: false, kind: 'not-json', detail: `answer is not JSON: ${preview(body)}; expected one JSON object` };
-      }
-      return game.parseAnswer(value, state, slot, phase);
-    },
+    decode: (body, state, slot) => readJson(body, (value) => game.parseAnswer(value, state, slot)),
+    decodeInit: (body, state, slot) => readJson(body, (value) => initRules(game).parse(value, state, slot)),
   };
 }
 
+/** Reads a hello answer's bytes in `dialect`: its own reader, else JSON read by the game's `init.parse`. */
+export function decodeInit<S, A, I>(game: GameDefinition<ConfigValues, S, A, unknown, I>, dialect: WireDialect<S, A, I>, body: string, state: S, slot: number): Parsed<I> {
+  if (dialect.decodeInit) return dialect.decodeInit(body, state, slot);
+  return readJson(body, (value) => initRules(game).parse(value, state, slot));
+}
+
+/** The game's hello rules; asking an `init` step without them is a bug in the game. */
+export function initRules<S, I>(game: GameDefinition<ConfigValues, S, unknown, unknown, I>): InitRules<S, I> {
+  if (!game.init) throw new Error(`game ${game.id} asks an init step but defines no init rules`);
+  return game.init;
+}
+
+/**
+ * The order in which a stream step's lines are applied for seats whose lines have no arrival time (stdio,
+ * built-in): one seat after another, starting from a seat that rotates with the turn, so such matches are
+ * deterministic and no seat always goes first.
+ */
+export function streamOrder(decision: Decision): number[] {
+  const k = Math.max(0, decision.turn - 1) % decision.seats.length;
+  return [...decision.seats.slice(k), ...decision.seats.slice(0, k)];
+}
+
 /** The dialect named `name` for a game ('json' is always there). */
-export function getDialect<S, A>(game: GameDefinition<ConfigValues, S, A, unknown>, name = 'json'): WireDialect<S, A> {
+export function getDialect<S, A, I>(game: GameDefinition<ConfigValues, S, A, unknown, I>, name = 'json'): WireDialect<S, A, I> {
   if (name === 'json') return jsonDialect(game);
   const d = game.dialects?.[name];
   if (!d) {

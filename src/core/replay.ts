@@ -1,5 +1,5 @@
 import type { ConfigValues } from './config.js';
-import { MatchEngine, type TurnRecord } from './engine.js';
+import { MatchEngine, plainMove, type TurnRecord } from './engine.js';
 import { ReplayMismatchError } from './errors.js';
 import type { AnyGame, Fault, Outcome } from './game.js';
 
@@ -29,8 +29,18 @@ export interface ReplayResult extends Outcome {
   faults: (({ turn: number } & Fault) | null)[];
 }
 
-/** A complete, exact record of a match; frames are rebuilt by re-running the rules. */
-export interface Replay {
+/**
+ * A match's deadlines as it ran: `turnSet` when the match chose `turnMs` itself, which then overrides a
+ * step's own deadline (smart-dog's waitForTurn); absent in replays written before it was recorded.
+ */
+export interface MatchTimeouts {
+  initMs: number;
+  turnMs: number;
+  turnSet?: boolean;
+}
+
+/** What is known of a match before its first step: enough, with the steps, to rebuild every frame. */
+export interface ReplayHeader {
   format: typeof REPLAY_FORMAT;
   engineVersion: string;
   game: string;
@@ -38,14 +48,18 @@ export interface Replay {
   seed: number;
   matchId: string;
   seats: ReplaySeat[];
-  timeouts: { initMs: number; turnMs: number };
+  timeouts: MatchTimeouts;
+  /** where this match started from, when it was forked from another replay at a turn */
+  forkedFrom?: { matchId: string; seed: number; turn: number; fingerprint: string };
+}
+
+/** A complete, exact record of a match; frames are rebuilt by re-running the rules. */
+export interface Replay extends ReplayHeader {
   turns: TurnRecord[];
   result: ReplayResult;
   durationMs?: number;
   /** per slot, the raw messages, when logging was on */
   transcripts?: TranscriptEntry[][];
-  /** where this match started from, when it was forked from another replay at a turn */
-  forkedFrom?: { matchId: string; seed: number; turn: number; fingerprint: string };
 }
 
 /** The winner (the only slot ranked 1) or null, and whether everyone tied. */
@@ -73,16 +87,27 @@ export function assertReplayShape(value: unknown): asserts value is Replay {
 }
 
 /**
- * Re-runs a replay's rules with its recorded moves and checks every step: the same seats asked,
- * every recorded action still legal, the same state fingerprint after each step, and the same result.
- * Returns the rebuilt engine; throws ReplayMismatchError naming the first turn that differs.
- * `onStep` sees each state as it is rebuilt (for playback).
+ * Rebuilds a match step by step from its header and its recorded steps (a replay's, or a live feed's), checking
+ * each: the same seats asked, every recorded action still legal, the same state fingerprint after it. A viewer
+ * follows a live match with it; `verifyReplay` follows a whole replay. Throws ReplayMismatchError naming the
+ * first step that differs.
  */
-export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: MatchEngine, record: TurnRecord) => void): MatchEngine {
-  if (replay.game !== game.id) throw new ReplayMismatchError(`replay is for game "${replay.game}", not "${game.id}"`, null);
-  const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
-  replay.turns.forEach((rec, i) => {
-    const where = `turn ${rec.turn} (step ${i + 1} of ${replay.turns.length})`;
+export class ReplayFollower {
+  readonly engine: MatchEngine;
+  private steps = 0;
+
+  constructor(
+    readonly game: AnyGame,
+    header: Pick<ReplayHeader, 'game' | 'config' | 'seed' | 'seats'>,
+  ) {
+    if (header.game !== game.id) throw new ReplayMismatchError(`replay is for game "${header.game}", not "${game.id}"`, null);
+    this.engine = new MatchEngine(game, { config: header.config, seed: header.seed, players: header.seats.length });
+  }
+
+  /** Applies one recorded step; `of` (the step count, when known) only improves the error messages. */
+  step(rec: TurnRecord, of?: number): TurnRecord {
+    const engine = this.engine;
+    const where = `turn ${rec.turn} (step ${++this.steps}${of ? ` of ${of}` : ''})`;
     const d = engine.decision();
     if (!d) throw new ReplayMismatchError(`${where}: the game was already over, but the replay goes on`, rec.turn);
     if (d.phase !== rec.phase || d.turn !== rec.turn || d.seats.join(',') !== rec.moves.map((m) => m.slot).join(',')) {
@@ -92,7 +117,7 @@ export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: Ma
       );
     }
     const moves = rec.moves.map((m) => {
-      if (m.fault) return m.action !== undefined ? { slot: m.slot, action: m.action, fault: m.fault, ms: m.ms } : { slot: m.slot, fault: m.fault, ms: m.ms };
+      if (m.fault) return { ...plainMove(m), ms: m.ms };
       const judged = engine.judge(m.slot, d.phase, { ok: true, action: m.action });
       if (judged.fault) {
         throw new ReplayMismatchError(`${where}: slot ${m.slot}'s recorded action ${JSON.stringify(m.action)} is illegal: ${judged.fault.detail}`, rec.turn);
@@ -103,20 +128,51 @@ export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: Ma
     if (rebuilt.hash !== rec.hash) {
       throw new ReplayMismatchError(`${where}: the state after this step differs (recorded ${rec.hash}, rebuilt ${rebuilt.hash})`, rec.turn);
     }
-    onStep?.(engine, rebuilt);
-  });
-  if (engine.decision()) {
-    throw new ReplayMismatchError(`the replay ends after turn ${engine.lastTurn()}, but the game is not over`, null);
+    return rebuilt;
   }
+
+  /** Checks the game is over and its result is the recorded one. */
+  finish(result: Pick<ReplayResult, 'ranks' | 'scores'>): void {
+    const engine = this.engine;
+    if (engine.decision()) {
+      throw new ReplayMismatchError(`the replay ends after turn ${engine.lastTurn()}, but the game is not over`, null);
+    }
+    const outcome = engine.outcome();
+    const same = JSON.stringify(outcome.ranks) === JSON.stringify(result.ranks) && JSON.stringify(outcome.scores) === JSON.stringify(result.scores);
+    if (!same) {
+      throw new ReplayMismatchError(
+        `the result differs: recorded ranks ${JSON.stringify(result.ranks)} scores ${JSON.stringify(result.scores)}, rebuilt ranks ${JSON.stringify(outcome.ranks)} scores ${JSON.stringify(outcome.scores)}`,
+        null,
+      );
+    }
+  }
+}
+
+/**
+ * Re-runs a replay's rules with its recorded moves and checks every step (see `ReplayFollower`) and the
+ * result. Returns the rebuilt engine; throws ReplayMismatchError naming the first turn that differs.
+ * `onStep` sees each state as it is rebuilt (for playback).
+ */
+export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: MatchEngine, record: TurnRecord) => void): MatchEngine {
+  const follower = new ReplayFollower(game, replay);
+  for (const rec of replay.turns) {
+    const rebuilt = follower.step(rec, replay.turns.length);
+    onStep?.(follower.engine, rebuilt);
+  }
+  follower.finish(replay.result);
+  return follower.engine;
+}
+
+/**
+ * A finished match's replay: its header, the engine's recorded steps and result, and what the runner measured
+ * (the duration; the raw messages when they were kept).
+ */
+export function buildReplay(header: ReplayHeader, engine: MatchEngine, extra: { durationMs?: number; transcripts?: TranscriptEntry[][] } = {}): Replay {
   const outcome = engine.outcome();
-  const same =
-    JSON.stringify(outcome.ranks) === JSON.stringify(replay.result.ranks) &&
-    JSON.stringify(outcome.scores) === JSON.stringify(replay.result.scores);
-  if (!same) {
-    throw new ReplayMismatchError(
-      `the result differs: recorded ranks ${JSON.stringify(replay.result.ranks)} scores ${JSON.stringify(replay.result.scores)}, rebuilt ranks ${JSON.stringify(outcome.ranks)} scores ${JSON.stringify(outcome.scores)}`,
-      null,
-    );
-  }
-  return engine;
+  const { forkedFrom, ...rest } = header;
+  const replay: Replay = { ...rest, turns: engine.records, result: { ...outcome, ...summarise(outcome), faults: engine.faults } };
+  if (extra.durationMs !== undefined) replay.durationMs = extra.durationMs;
+  if (extra.transcripts) replay.transcripts = extra.transcripts;
+  if (forkedFrom) replay.forkedFrom = forkedFrom;
+  return replay;
 }

@@ -1,5 +1,5 @@
 import { MatchEngine } from './engine.js';
-import type { AnyGame } from './game.js';
+import { streamOrder, type AnyGame } from './game.js';
 import { deriveSeed } from './rng.js';
 
 /** The seed a built-in bot gets in a match: the same here and in the runner, so both play the same game. */
@@ -30,8 +30,7 @@ export function playBuiltins(
     if (decision.stream) {
       // As the runner does for seats without an arrival time: one seat's lines after another, the seat
       // order rotated by the turn, every view taken before any line is applied.
-      const k = Math.max(0, decision.turn - 1) % decision.seats.length;
-      const order = [...decision.seats.slice(k), ...decision.seats.slice(0, k)];
+      const order = streamOrder(decision);
       const lines = new Map(decision.seats.map((slot) => [slot, players[slot]!.act(engine.view(slot, { phase: decision.phase, matchId, names: bots }), decision.phase) as string[]]));
       let n = 0;
       const numbered = new Map(order.map((slot) => [slot, lines.get(slot)!.map((text): [number, string] => [n++, text])]));
@@ -41,7 +40,7 @@ export function playBuiltins(
     const moves = decision.seats.map((slot) => {
       const view = engine.view(slot, { phase: decision.phase, matchId, names: bots });
       const answer = players[slot]!.act(view, decision.phase);
-      const move = engine.judge(slot, decision.phase, game.parseAnswer(answer, engine.state, slot, decision.phase));
+      const move = engine.read(slot, decision.phase, answer);
       if (move.fault) opts.onFault?.(slot, move.fault.detail);
       return move;
     });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
 import type { AnyGame } from '../../core/game.js';
 import { playBuiltins } from '../../core/self-play.js';
-import { playScript } from '../botsarena/test-driver.js';
+import { playScript } from '../botsarena/driver.kit.js';
 import { battleship as typed } from './index.js';
 import type { BattleshipState } from './rules.js';
 import { formDialect } from './wire.js';

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
 import type { AnyGame } from '../../core/game.js';
-import { checkPositionRoundTrip } from '../../core/position-kit.js';
+import { checkPositionRoundTrip } from '../../core/position.kit.js';
 import { playBuiltins } from '../../core/self-play.js';
-import { playScript } from '../botsarena/test-driver.js';
+import { playScript } from '../botsarena/driver.kit.js';
 import { battleship as typed } from './index.js';
 import type { BattleshipState } from './rules.js';
 

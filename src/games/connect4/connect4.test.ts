@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { playBuiltins } from '../../core/self-play.js';
-import { playScript } from '../botsarena/test-driver.js';
+import { playScript } from '../botsarena/driver.kit.js';
 import type { AnyGame } from '../../core/game.js';
 import { connect4 as typed } from './index.js';
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { MatchEngine, movesOf } from '../../core/engine.js';
 import type { AnyGame } from '../../core/game.js';
 import { engineBefore } from '../../core/position.js';
-import { checkPositionRoundTrip } from '../../core/position-kit.js';
+import { checkPositionRoundTrip } from '../../core/position.kit.js';
 import { playBuiltins } from '../../core/self-play.js';
 import { lighthouses as typed, type PositionFile } from './index.js';
 import { parseMap } from './map.js';

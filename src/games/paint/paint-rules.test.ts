@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { drawn, E, N, NE, NW, S, SE, shoot, SW, W, walk } from './test-kit.js';
+import { drawn, E, N, NE, NW, S, SE, shoot, SW, W, walk } from './paint.kit.js';
 
 describe('paint walks', () => {
   it('a walk paints the new square; an idle player repaints the square it stands on', () => {

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
 import { playBuiltins } from '../../core/self-play.js';
 import type { PaintState } from './rules.js';
-import { drawn, E, paint, shoot, walk } from './test-kit.js';
+import { drawn, E, paint, shoot, walk } from './paint.kit.js';
 
 const ctx = (phase: string) => ({ phase, matchId: '1', names: [] });
 

@@ -5,7 +5,7 @@ import { playBuiltins } from '../../core/self-play.js';
 import { BOARDS } from './boards.js';
 import { human } from './human.js';
 import { OBSTACLE, type PaintState } from './rules.js';
-import { drawn, paint, shoot, walk, E, S } from './test-kit.js';
+import { drawn, paint, shoot, walk, E, S } from './paint.kit.js';
 import type { PaintTurn } from './wire.js';
 
 const ctx = { phase: 'play', matchId: '1', names: [] };

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
 import { engineBefore } from '../../core/position.js';
-import { checkPositionRoundTrip } from '../../core/position-kit.js';
+import { checkPositionRoundTrip } from '../../core/position.kit.js';
 import { playBuiltins } from '../../core/self-play.js';
 import type { PaintState } from './rules.js';
-import { paint } from './test-kit.js';
+import { paint } from './paint.kit.js';
 
 const ctx = { phase: 'play', matchId: '1', names: [] };
 /** A match on `config`, its inits answered: ready for the first turn. */

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { MatchEngine, movesOf } from '../../core/engine.js';
 import { fingerprint } from '../../core/hash.js';
 import { engineBefore, positionConfig } from '../../core/position.js';
-import { checkPositionRoundTrip } from '../../core/position-kit.js';
+import { checkPositionRoundTrip } from '../../core/position.kit.js';
 import { playBuiltins } from '../../core/self-play.js';
 import { smartdog, type SmartDogConfig } from './index.js';
 import { penOwner, terrainAt, type SmartDogState } from './state.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { playBuiltins } from '../../core/self-play.js';
-import { playScript } from '../botsarena/test-driver.js';
+import { playScript } from '../botsarena/driver.kit.js';
 import type { AnyGame } from '../../core/game.js';
 import { tictactoe as typed } from './index.js';
 

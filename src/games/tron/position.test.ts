@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
 import type { AnyGame } from '../../core/game.js';
-import { checkPositionRoundTrip } from '../../core/position-kit.js';
+import { checkPositionRoundTrip } from '../../core/position.kit.js';
 import { playBuiltins } from '../../core/self-play.js';
 import { tron as typed } from './index.js';
 import type { TronState } from './rules.js';

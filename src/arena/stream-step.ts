@@ -1,0 +1,71 @@
+import type { MatchEngine } from '../core/engine.js';
+import { streamOrder, type Decision, type ViewContext } from '../core/game.js';
+import type { OpenSeat, TimedMove } from './seat.js';
+
+/**
+ * A stream step (smart-dog): every seat gets its view and sends lines until its turn is over. Each line is
+ * applied at once to a scratch copy of the state (the engine then replays the same lines in the same
+ * order) and its replies go straight back. Seats whose transport gives lines a real arrival time are applied
+ * as they come; the others (stdio, built-in) one seat after the other in core's `streamOrder`, so such
+ * matches are deterministic and no seat always goes first. Every view is taken before any line is applied.
+ */
+export async function playStreamStep(
+  engine: MatchEngine,
+  decision: Decision,
+  seats: OpenSeat[],
+  view: ViewContext,
+  deadlineMs: number,
+  signal?: AbortSignal,
+): Promise<TimedMove[]> {
+  const stream = engine.game.stream;
+  if (!stream) throw new Error(`game ${engine.game.id} asks a stream step but has no stream rules`);
+  const scratch = structuredClone(engine.state);
+  const gated = streamOrder(decision).filter((slot) => !seats[slot]!.capabilities.arrivalOrder);
+  const lanes = new Map(decision.seats.map((slot) => [slot, { queue: [] as string[], lines: [] as [number, string][], closed: false }]));
+  const replies: Promise<void>[] = [];
+  let order = 0;
+  let cursor = 0;
+  const drain = (slot: number) => {
+    const lane = lanes.get(slot)!;
+    for (let text = lane.queue.shift(); text !== undefined; text = lane.queue.shift()) {
+      lane.lines.push([order++, text]);
+      for (const reply of stream.line(scratch, slot, text).replies) replies.push(seats[slot]!.tell(reply, decision.phase, decision.turn, deadlineMs));
+    }
+  };
+  const pump = () => {
+    for (const slot of decision.seats) if (seats[slot]!.capabilities.arrivalOrder) drain(slot);
+    while (cursor < gated.length) {
+      drain(gated[cursor]!);
+      if (!lanes.get(gated[cursor]!)!.closed) break;
+      cursor++;
+    }
+  };
+  const messages = decision.seats.map((slot) => seats[slot]!.message(engine, decision, view));
+  const results = await Promise.all(
+    decision.seats.map(async (slot, i) => {
+      const seat = seats[slot]!;
+      const lane = lanes.get(slot)!;
+      const msg = messages[i]!;
+      msg.converse = (line) => {
+        lane.queue.push(line);
+        pump();
+        return stream.ends(line);
+      };
+      const reply = await seat.send(msg, deadlineMs, signal);
+      let fault = reply.kind === 'fault' ? reply.fault : undefined;
+      if (reply.kind === 'value') {
+        if (Array.isArray(reply.value) && reply.value.every((l) => typeof l === 'string')) lane.queue.push(...(reply.value as string[]));
+        else fault = { kind: 'bad-answer', detail: `a built-in bot must return its lines as an array of strings, got ${JSON.stringify(reply.value)}` };
+      }
+      lane.closed = true;
+      pump();
+      return { slot, fault, ms: reply.ms };
+    }),
+  );
+  pump();
+  await Promise.all(replies);
+  return results.map(({ slot, fault, ms }) => {
+    const action = { lines: lanes.get(slot)!.lines };
+    return fault ? { slot, action, fault, ms } : { slot, action, ms };
+  });
+}

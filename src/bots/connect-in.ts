@@ -1,0 +1,146 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { LobbyRules } from '../core/game.js';
+import { LineReader } from './line-reader.js';
+import { TcpTransport } from './tcp-transport.js';
+import type { BotTransport, ByteSeatContext } from './transport.js';
+
+/** The longest lobby line read before a bot has a seat; a longer one closes its connection. */
+export const MAX_LOBBY_LINE = 64 * 1024;
+
+/** A bot that connected and joined: who it says it is, the hub it asked for, and its connection. */
+export interface Joiner {
+  name: string;
+  hub?: string;
+  /** writes a line to the bot (nothing once the connection is gone) */
+  say(line: string): void;
+  /** hands the connection over to a seat: the lobby stops reading it */
+  connection(): { open(ctx: ByteSeatContext): BotTransport };
+  /** drops the connection */
+  drop(): void;
+}
+
+/** What a connect-in listener is told. */
+export interface ConnectInOptions {
+  port: number;
+  host: string;
+  /** the game's lobby lines */
+  lobby: LobbyRules;
+  /** a bot joined: return null when it is taken (queued or seated), or the error line it gets */
+  onJoin(joiner: Joiner): string | null;
+  /** a bot that had joined disconnected before it was seated */
+  onLeave?(joiner: Joiner): void;
+}
+
+/** A listening connect-in port. */
+export interface ConnectInListener {
+  port: number;
+  /** stops accepting; `dropWaiting` also closes the connections still in the lobby */
+  close(dropWaiting?: boolean): Promise<void>;
+}
+
+/**
+ * Listens for bots that connect in (smart-dog's TCP) and reads their lines until they join, as the game's
+ * lobby rules say: a join goes to `onJoin`, other lines get the game's reply or are ignored. A line longer
+ * than MAX_LOBBY_LINE closes the connection. Once seated (`connection()`), the socket belongs to its
+ * TcpTransport. Nothing a client sends can throw out of here.
+ */
+export async function listenForBots(opts: ConnectInOptions): Promise<ConnectInListener> {
+  const lobbyOf = new Set<Socket>();
+  const server: Server = createServer((socket) => {
+    socket.setNoDelay(true);
+    socket.on('error', () => {});
+    lobbyOf.add(socket);
+    let joiner: Joiner | null = null;
+    let seated = false;
+    const say = (line: string) => void (socket.writable && socket.write(line + '\n'));
+    const reader = new LineReader(
+      MAX_LOBBY_LINE,
+      (line) => {
+        const asked = opts.lobby.read(line, joiner !== null);
+        if (!asked) return;
+        if ('reply' in asked) return say(asked.reply);
+        const me: Joiner = {
+          name: asked.join.name,
+          hub: asked.join.hub,
+          say,
+          connection: () => {
+            seated = true;
+            lobbyOf.delete(socket);
+            socket.off('data', onData);
+            return { open: (ctx) => new TcpTransport(socket, ctx) };
+          },
+          drop: () => socket.destroy(),
+        };
+        const error = opts.onJoin(me);
+        if (error) return say(error);
+        joiner = me;
+      },
+      () => socket.destroy(),
+    );
+    const onData = (chunk: Buffer) => reader.push(chunk);
+    socket.on('data', onData);
+    socket.on('close', () => {
+      lobbyOf.delete(socket);
+      if (joiner && !seated) opts.onLeave?.(joiner);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : opts.port,
+    async close(dropWaiting = true) {
+      if (dropWaiting) for (const s of lobbyOf) s.destroy();
+      await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+    },
+  };
+}
+
+/**
+ * For `botarena play GAME tcp …`: listens until `count` bots have joined (whatever hub they name), telling
+ * each but the last to wait, then stops listening and returns them in join order, ready to be seated.
+ * Cancelling (`signal`) rejects and drops those that joined.
+ */
+export async function acceptJoins(
+  opts: { port: number; host: string; lobby: LobbyRules; count: number; log?: (line: string) => void },
+  signal?: AbortSignal,
+): Promise<{ name: string; connection: { open(ctx: ByteSeatContext): BotTransport } }[]> {
+  const joined: Joiner[] = [];
+  const log = opts.log ?? (() => {});
+  let done!: (j: Joiner[]) => void;
+  const all = new Promise<Joiner[]>((resolve) => (done = resolve));
+  const listener = await listenForBots({
+    port: opts.port,
+    host: opts.host,
+    lobby: opts.lobby,
+    onJoin(j) {
+      if (joined.length >= opts.count) return null;
+      joined.push(j);
+      log(`${j.name} joined (${joined.length} of ${opts.count})`);
+      if (joined.length < opts.count) j.say(opts.lobby.waiting);
+      else done(joined);
+      return null;
+    },
+    onLeave(j) {
+      const i = joined.indexOf(j);
+      if (i >= 0 && joined.length < opts.count) joined.splice(i, 1);
+    },
+  });
+  log(`waiting for ${opts.count} bot(s) to connect to ${opts.host}:${listener.port} and join`);
+  const cancelled = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(new Error(`cancelled while waiting for bots to join (${joined.length} of ${opts.count})`));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    const seated = (await Promise.race([all, cancelled])).map((j) => ({ name: j.name, connection: j.connection() }));
+    await listener.close(true); // bots still in the lobby are not in this match
+    return seated;
+  } catch (err) {
+    for (const j of joined) j.drop();
+    await listener.close(true);
+    throw err;
+  }
+}

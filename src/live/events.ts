@@ -1,0 +1,54 @@
+import type { TurnRecord } from '../core/engine.js';
+import type { ReplayHeader, ReplayResult, ReplaySeat, TranscriptEntry } from '../core/replay.js';
+
+/**
+ * Who a live event is for. `public`: spectators (never anything a player's view hides while the match is on);
+ * `full`: the arena itself and its organisers (every step as recorded, enough to rebuild every frame);
+ * `{seat}`: the owner of one seat's bot (that bot's raw messages, stderr and notes).
+ */
+export type Audience = 'public' | 'full' | { seat: number };
+
+/** What spectators of a game with hidden information get instead of the header: no config, no seed. */
+export interface PublicHeader {
+  game: string;
+  matchId: string;
+  seats: ReplaySeat[];
+  timeouts: ReplayHeader['timeouts'];
+  /** true: steps carry redacted actions and a `frame` to draw; the config and the seed come with the replay */
+  hidden: true;
+}
+
+/** A step as spectators of a game with hidden information see it: actions as the game shows them, no fingerprint. */
+export type PublicRecord = Omit<TurnRecord, 'hash'>;
+
+/**
+ * One thing that happened in a match, as plain JSON (so it can cross processes). A viewer rebuilds every
+ * frame from `started` and the `step`s by re-running the rules (or draws `frame` when the header is hidden).
+ */
+export type LiveEvent =
+  | { type: 'started'; matchId: string; header: ReplayHeader | PublicHeader }
+  | { type: 'step'; matchId: string; index: number; record: TurnRecord | PublicRecord; frame?: unknown }
+  | { type: 'message'; matchId: string; slot: number; entry: TranscriptEntry }
+  | { type: 'ended'; matchId: string; result: ReplayResult; durationMs: number }
+  | { type: 'stopped'; matchId: string; reason: string };
+
+/** A subscriber; it may return a promise, which is not waited for by the match. */
+export type LiveListener = (event: LiveEvent) => void | Promise<void>;
+
+/**
+ * The live-events port: matches publish, viewers subscribe per match and audience. The in-process default is
+ * `LocalLiveEvents`; an implementation across processes (Redis pub/sub) keeps the same contract, which
+ * `contract.ts` checks. Publishing never throws and never waits for a listener.
+ */
+export interface LiveEvents {
+  publish(matchId: string, audience: Audience, event: LiveEvent): void;
+  /** listens to one match's events for one audience, in order; returns the function that stops listening */
+  subscribe(matchId: string, audience: Audience, listener: LiveListener): () => void;
+  /** stops delivering and drops every subscription */
+  close(): Promise<void>;
+}
+
+/** A channel's name: `match:ID:public`, `match:ID:full`, `match:ID:seat:N` (the shape a Redis channel takes). */
+export function channelOf(matchId: string, audience: Audience): string {
+  return `match:${matchId}:${typeof audience === 'string' ? audience : `seat:${audience.seat}`}`;
+}
