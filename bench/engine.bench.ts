@@ -14,7 +14,7 @@ export async function benchEngine(budgetMs = 2000): Promise<(string | number)[][
     const pureSec = (performance.now() - t0) / 1000;
     let runnerGames = 0;
     t0 = performance.now();
-    while (performance.now() - t0 < budgetMs) await runMatch({ game, seats: [{ bot: 'random' }, { bot: 'random' }], seed: runnerGames++ });
+    while (performance.now() - t0 < budgetMs) await runMatch({ game: game.id, seats: [{ bot: 'random' }, { bot: 'random' }], seed: runnerGames++ }, { game });
     const runnerSec = (performance.now() - t0) / 1000;
     rows.push([id, Math.round(games / pureSec), Math.round(steps / pureSec), Math.round(runnerGames / runnerSec)]);
   }

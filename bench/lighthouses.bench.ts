@@ -1,4 +1,5 @@
 import { runMatch } from '../src/arena/run-match.js';
+import { LocalLiveEvents } from '../src/live/local.js';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 
@@ -20,15 +21,20 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
   while (performance.now() - t0 < budgetMs) {
     let first = 0;
     let last = 0;
-    await runMatch({
-      game, config, seed: games++,
-      seats: Array.from({ length: 4 }, () => ({ bot: 'stdio:node bench/lighthouses-bot.mjs' })),
-      onEvent: (e) => {
-        if (e.type !== 'frame') return;
-        if (e.record.phase === 'init') first = performance.now();
-        last = performance.now();
-      },
+    // The play time runs from the end of the hellos to the last step, as the full live feed sees them.
+    const live = new LocalLiveEvents();
+    const matchId = `bench-${games}`;
+    live.subscribe(matchId, 'full', (e) => {
+      if (e.type !== 'step') return;
+      if (e.record.phase === 'init') first = performance.now();
+      last = performance.now();
     });
+    await runMatch(
+      { game: game.id, matchId, config, seed: games++, seats: Array.from({ length: 4 }, () => ({ bot: 'stdio:node bench/lighthouses-bot.mjs' })) },
+      { game, live },
+    );
+    await new Promise((r) => setImmediate(r));
+    await live.close();
     playMs += last - first;
   }
   sec = playMs / 1000;

@@ -25,7 +25,7 @@ export async function benchPaint(budgetMs = 3000): Promise<(string | number)[][]
   for (const turns of [0, 1000]) {
     await measure(`runner + 2 stdio bots (examples/paint-node), board 10x10, ${turns || 100} turns a game`, async (seed) => {
       const seats = Array.from({ length: 2 }, () => ({ bot: 'stdio:node examples/paint-node/bot.mjs' }));
-      const { replay } = await runMatch({ game: paint, seed, config: { board: '10x10', turns }, seats });
+      const { replay } = await runMatch({ game: paint.id, seed, config: { board: '10x10', turns }, seats }, { game: paint });
       return replay.turns.filter((t) => t.phase === 'play').length;
     });
   }

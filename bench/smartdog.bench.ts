@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
-import { defaultHubs, startSmartdogGateway } from '../src/server/smartdog-gateway.js';
+import { startHubServer } from '../src/arena/hubs.js';
+import { defaultHubs, SmartdogHubPlan } from '../src/games/smartdog/hubs.js';
 
 /** Smart-dog turns per second: engine-only on the largest map with 4 players, then many TCP games at once. */
 export async function benchSmartdog(budgetMs = 3000): Promise<(string | number)[][]> {
@@ -19,7 +20,7 @@ export async function benchSmartdog(budgetMs = 3000): Promise<(string | number)[
   // time runs from the first connection to the last game's end.
   let turns = 0;
   let games = 0;
-  const gateway = await startSmartdogGateway({ port: 0, hubs: defaultHubs(['meadow'], { turnsLimit: 100 }), onGame: (r) => ((turns += r.replay.turns.length), games++) });
+  const gateway = await startHubServer({ game, plan: new SmartdogHubPlan(), port: 0, hubs: defaultHubs(['meadow'], { turnsLimit: 100 }), onGame: (r) => ((turns += r.replay.turns.length), games++) });
   const t0 = performance.now();
   const clients = spawn(process.execPath, ['bench/smartdog-clients.mjs', String(gateway.port), '16', 'duet'], { stdio: 'ignore' });
   await new Promise((resolve) => clients.on('exit', resolve));

@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import type { MatchReport } from '../src/arena/run-match.js';
 import { verifyReplay } from '../src/core/replay.js';
 import { getGame } from '../src/games/index.js';
-import { defaultHubs, startSmartdogGateway, type Gateway } from '../src/server/smartdog-gateway.js';
+import { startHubServer, type HubServer as Gateway } from '../src/arena/hubs.js';
+import { defaultHubs, SmartdogHubPlan } from '../src/games/smartdog/hubs.js';
 import { ROOT } from './run-cli.js';
 
 /** A raw TCP client, as a bot would be: it sends lines and waits for the server's. */
@@ -71,7 +72,7 @@ describe('the smart-dog server over real sockets', () => {
   let gw: Gateway;
   const reports: MatchReport[] = [];
   before(async () => {
-    gw = await startSmartdogGateway({ port: 0, hubs: defaultHubs(['meadow', 'keeper'], { turnsLimit: 3 }), gatherMs: 300, onGame: (r) => reports.push(r) });
+    gw = await startHubServer({ game: getGame('smartdog'), plan: new SmartdogHubPlan(), port: 0, hubs: defaultHubs(['meadow', 'keeper'], { turnsLimit: 3 }), gatherMs: 300, onGame: (r) => reports.push(r) });
   });
   after(() => gw.close());
   /** The report of the game these players played, once the server has finished with it. */

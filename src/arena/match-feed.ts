@@ -40,7 +40,7 @@ export class MatchFeed {
     const moves = record.moves.map((m) => {
       const shown: TurnRecord['moves'][number] = { slot: m.slot };
       if (m.action !== undefined) {
-        const action = spectator.action(record.phase, m.action);
+        const action = record.phase === 'init' ? spectator.hello?.(m.action) : spectator.action(m.action);
         if (action !== undefined) shown.action = action;
       }
       if (m.fault) shown.fault = record.phase === 'init' ? { kind: m.fault.kind, detail: 'hidden until the match is over' } : m.fault;

@@ -1,6 +1,6 @@
 import type { BuiltinBot } from '../core/game.js';
 import { builtinBotSeed } from '../core/self-play.js';
-import type { AskMessage, BotTransport, OutgoingMessage, Reply, SeatContext, TransportCapabilities } from './transport.js';
+import type { AskMessage, BotTransport, Reply, SeatContext, TransportCapabilities } from './transport.js';
 
 /**
  * A built-in bot in this process: it gets the message object itself (no serialisation) and returns

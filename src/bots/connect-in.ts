@@ -93,7 +93,8 @@ export async function listenForBots(opts: ConnectInOptions): Promise<ConnectInLi
     port: typeof address === 'object' && address ? address.port : opts.port,
     async close(dropWaiting = true) {
       if (dropWaiting) for (const s of lobbyOf) s.destroy();
-      await new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+      // Stops accepting at once; seated connections belong to their matches, so their end is not awaited.
+      if (server.listening) server.close();
     },
   };
 }

@@ -2,8 +2,10 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
+import { startHubServer } from '../arena/hubs.js';
+import { getGame } from '../games/index.js';
 import { mapText } from '../games/smartdog/index.js';
-import { defaultHubs, startSmartdogGateway, type Hub } from '../server/smartdog-gateway.js';
+import { defaultHubs, SmartdogHubPlan, type SmartdogHub as Hub } from '../games/smartdog/hubs.js';
 import { collectKeyValue, parseNonNegativeInt } from './options.js';
 import { writeReplay } from './replay-file.js';
 
@@ -66,11 +68,12 @@ export function registerSmartdog(program: Command): void {
       const hubs = o.hubs ? readHubs(o.hubs, maps, options) : defaultHubs(maps, options);
       if (o.replays) mkdirSync(o.replays, { recursive: true });
       const say = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
-      const gateway = await startSmartdogGateway({
+      const gateway = await startHubServer({
+        game: getGame('smartdog'),
         port: o.port,
         host: o.host,
         hubs,
-        leave: o.leave,
+        plan: new SmartdogHubPlan(o.leave),
         log: say,
         onGame: (report) => {
           if (!o.replays) return;

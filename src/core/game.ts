@@ -115,8 +115,10 @@ export interface InitRules<S, I> {
  * is over, its replay is public like any other.
  */
 export interface SpectatorRules<S, A, I> {
-  /** what a spectator sees of an action (undefined: nothing but that the seat answered) */
-  action(phase: AskPhase, action: A | I): unknown;
+  /** what a spectator sees of a hello's action (absent, or undefined: nothing but that the seat answered) */
+  hello?(action: I): unknown;
+  /** what a spectator sees of a turn's action (undefined: nothing but that the seat answered) */
+  action(action: A): unknown;
   /** the public part of the state after a step */
   frame(state: S): unknown;
 }

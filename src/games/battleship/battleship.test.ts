@@ -140,7 +140,7 @@ describe('Battleship shots', () => {
 describe('Battleship 2015 form dialect', () => {
   it('encodes init and fight as the original form fields', () => {
     const engine = new MatchEngine(battleship, { config: {}, seed: 1, players: 2 });
-    const ctx = { phase: 'init', matchId: '828', names: ['a', 'stupidIA'] };
+    const ctx = { phase: 'init' as const, matchId: '828', names: ['a', 'stupidIA'] };
     assert.equal(formDialect.encode(engine.state as BattleshipState, 0, ctx), 'game=Battleship&match_id=828-1&act=init&opponent=stupidIA&width=10&height=10&ship1=0&ship2=1&ship3=2&ship4=1&ship5=1&ship6=0');
     const s = engine.state as BattleshipState;
     s.strikes[0]!.push({ target: '2,0', result: '' });
@@ -154,10 +154,10 @@ describe('Battleship 2015 form dialect', () => {
 
   it('reads a bare JSON array at init and bare "x,y" text for a shot, whitespace ignored', () => {
     const s = new MatchEngine(battleship, { config: {}, seed: 1, players: 2 }).state as BattleshipState;
-    assert.deepEqual(formDialect.decode(` ${JSON.stringify(FLEET)}\n`, s, 0, 'init'), { ok: true, action: { fleet: [[0, 0, 4, 0], [0, 1, 3, 1], [0, 2, 2, 2], [0, 3, 2, 3], [0, 4, 1, 4]] } });
-    assert.deepEqual(formDialect.decode(' 3,4\r\n', s, 0, 'play'), { ok: true, action: { shot: [3, 4] } });
-    assert.equal(formDialect.decode('{"play":"3,4"}', s, 0, 'play').ok, false);
-    assert.equal(formDialect.decode('oops', s, 0, 'init').ok, false);
+    assert.deepEqual(formDialect.decodeInit!(` ${JSON.stringify(FLEET)}\n`, s, 0), { ok: true, action: { fleet: [[0, 0, 4, 0], [0, 1, 3, 1], [0, 2, 2, 2], [0, 3, 2, 3], [0, 4, 1, 4]] } });
+    assert.deepEqual(formDialect.decode(' 3,4\r\n', s, 0), { ok: true, action: { shot: [3, 4] } });
+    assert.equal(formDialect.decode('{"play":"3,4"}', s, 0).ok, false);
+    assert.equal(formDialect.decodeInit!('oops', s, 0).ok, false);
   });
 });
 
@@ -196,7 +196,7 @@ describe('Battleship bots', () => {
         engine.commit(decision, decision.seats.map((slot) => {
           const answer = slot === 1 ? hunter.act(engine.view(1, { phase: decision.phase, matchId: '1', names: ['packed', 'hunter'] }), decision.phase)
             : decision.phase === 'init' ? init(touching) : shot('9,0');
-          return engine.judge(slot, decision.phase, battleship.parseAnswer(answer, engine.state, slot, decision.phase));
+          return engine.read(slot, decision.phase, answer);
         }));
       }
       const shots = (engine.state as BattleshipState).strikes[1]!.length;

@@ -3,8 +3,8 @@ import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
 import { readPosition, rulesOf, writePosition, type BattleshipSettings } from './position.js';
-import { apply, checkFleet, setup, validateConfig, type BattleshipAction, type BattleshipState } from './rules.js';
-import { formDialect, parseAnswer, view, type BattleshipMessage } from './wire.js';
+import { apply, checkFleet, placeFleet, setup, validateConfig, type BattleshipFleet, type BattleshipShot, type BattleshipState } from './rules.js';
+import { formDialect, parseAnswer, parseHello, view, type BattleshipMessage } from './wire.js';
 
 export type { BattleshipInit, BattleshipMessage, BattleshipTurn } from './wire.js';
 export type { BattleshipSettings } from './position.js';
@@ -12,7 +12,7 @@ export type { BattleshipSettings } from './position.js';
 const ship = (len: number, def: number) => ({ type: 'int' as const, default: def, min: 0, max: 10, description: `ships of length ${len}` });
 
 /** Battleship as on botsarena: the fleet is the init answer, then alternating shots; any fault loses. */
-export const battleship = defineGame<BattleshipSettings, BattleshipState, BattleshipAction, BattleshipMessage>({
+export const battleship = defineGame<BattleshipSettings, BattleshipState, BattleshipShot, BattleshipMessage, BattleshipFleet>({
   id: 'battleship',
   title: 'Battleship (botsarena)',
   summary: 'place a fleet in the init answer, then shoot {"play":"x,y"}; 2015 form dialect with http+form://',
@@ -60,9 +60,10 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
     return { phase: 'play', seats: [s.toPlay], turn: s.shots + 1 };
   },
   view,
+  // The hello places the fleet; any fault in it loses at once.
+  init: { parse: parseHello, check: (s, _slot, action) => checkFleet(s.config, action.fleet), apply: placeFleet },
   parseAnswer,
   check(s, _slot, action) {
-    if ('fleet' in action) return checkFleet(s.config, action.fleet);
     const [x, y] = action.shot;
     return x >= s.config.width || y >= s.config.height ? `the shot ${x},${y} is off the ${s.config.width}×${s.config.height} grid` : null;
   },
@@ -76,6 +77,11 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
     }
     if (s.winner !== null) return { ranks: s.winner === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${s.winner + 1} wins: ${s.ending}` };
     return { ranks: [1, 1], scores: sunkBy, reason: `draw: ${s.ending}` };
+  },
+  // Fleets are secret until the match is over; shots and what they did are on both players' boards.
+  spectator: {
+    action: (shot) => shot,
+    frame: (s) => ({ shots: s.shots, strikes: s.strikes }),
   },
   render: renderBoard,
   dialects: { form: formDialect },

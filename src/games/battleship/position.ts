@@ -89,7 +89,7 @@ export function playStrikes(text: string, c: BattleshipConfig, fleets: [Ship[], 
     const side = turn % 2;
     const i = Math.floor(turn / 2);
     const { shot, result } = given[side]![i]!;
-    apply(s, [{ slot: side, action: { shot } }], 'play');
+    apply(s, [{ slot: side, action: { shot } }]);
     const got: Strike['result'] = s.strikes[side]![i]!.result;
     const where = `strikes: ${sideName(side)}'s shot ${i + 1} at ${shot[0]},${shot[1]}`;
     if (result !== undefined && result !== got) throw new Error(`${where} is ${resultText(got)} on these fleets, but the given result is ${resultText(result)}`);

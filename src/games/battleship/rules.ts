@@ -23,7 +23,11 @@ export interface Strike {
 }
 
 /** An action: the init answer's fleet, or a shot. */
-export type BattleshipAction = { fleet: Ship[] } | { shot: [number, number] };
+export type BattleshipAction = BattleshipFleet | BattleshipShot;
+/** A hello's action: the fleet a player placed. */
+export type BattleshipFleet = { fleet: Ship[] };
+/** A turn's action: a shot at x, y. */
+export type BattleshipShot = { shot: [number, number] };
 
 /** Battleship state: both fleets (null until placed), each side's strikes, whose turn, and how it ended. */
 export interface BattleshipState {
@@ -110,18 +114,24 @@ function resolveShot(s: BattleshipState, shooter: number, x: number, y: number):
   return fleet.every(sunk) ? 'hit sunk and win' : 'hit and sunk';
 }
 
-/** Applies a placement (unless the fleet was chosen in the config) or a shot; any fault loses at once. */
-export function apply(s: BattleshipState, moves: Move<BattleshipAction>[], phase: string): BattleshipState {
+/** Applies a placement (unless the fleet was chosen in the config); a failed one loses at once. */
+export function placeFleet(s: BattleshipState, moves: Move<BattleshipFleet>[]): BattleshipState {
   const m = moves[0]!;
-  const turn = phase === 'init' ? 0 : s.shots + 1;
   if (m.fault) {
-    s.forfeit = { slot: m.slot, turn, kind: m.fault.kind, detail: m.fault.detail };
+    s.forfeit = { slot: m.slot, turn: 0, kind: m.fault.kind, detail: m.fault.detail };
     return s;
   }
-  if ('fleet' in m.action) {
-    // A match started from chosen fleets (`--set fleets=…`) has them already: the init answer is checked but not used.
-    s.fleets[m.slot] ??= m.action.fleet;
-    s.placed++;
+  // A match started from chosen fleets (`--set fleets=…`) has them already: the init answer is checked but not used.
+  s.fleets[m.slot] ??= m.action.fleet;
+  s.placed++;
+  return s;
+}
+
+/** Applies a shot; any fault loses at once. */
+export function apply(s: BattleshipState, moves: Move<BattleshipShot>[]): BattleshipState {
+  const m = moves[0]!;
+  if (m.fault) {
+    s.forfeit = { slot: m.slot, turn: s.shots + 1, kind: m.fault.kind, detail: m.fault.detail };
     return s;
   }
   const [x, y] = m.action.shot;

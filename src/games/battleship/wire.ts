@@ -1,6 +1,6 @@
 import type { Parsed, ViewContext, WireDialect } from '../../core/game.js';
 import { preview } from '../../core/game.js';
-import type { BattleshipAction, BattleshipConfig, BattleshipState, Ship, Strike } from './rules.js';
+import type { BattleshipConfig, BattleshipFleet, BattleshipShot, BattleshipState, Ship, Strike } from './rules.js';
 
 /** The 9 config keys sent with every message, numbers as JSON strings (as the original did). */
 export interface BattleshipBoard {
@@ -78,7 +78,7 @@ const SHIP = /^(0|[1-9]\d*),(0|[1-9]\d*)-(0|[1-9]\d*),(0|[1-9]\d*)$/;
 const SHOT = /^(0|[1-9]\d*),(0|[1-9]\d*)$/;
 
 /** Reads a list of ship strings "x1,y1-x2,y2" (plain non-negative integers, nothing else). */
-export function parseFleet(boats: unknown): Parsed<BattleshipAction> {
+export function parseFleet(boats: unknown): Parsed<BattleshipFleet> {
   if (!Array.isArray(boats)) return { ok: false, kind: 'bad-answer', detail: `"boats" must be an array of "x1,y1-x2,y2" strings, got ${JSON.stringify(boats) ?? 'nothing'}` };
   const fleet: Ship[] = [];
   for (const [i, b] of boats.entries()) {
@@ -90,19 +90,26 @@ export function parseFleet(boats: unknown): Parsed<BattleshipAction> {
 }
 
 /** Reads a shot "x,y" (plain non-negative integers; "04,4", "-1,2", " 1,2" are malformed). */
-export function parseShot(play: unknown): Parsed<BattleshipAction> {
+export function parseShot(play: unknown): Parsed<BattleshipShot> {
   const m = typeof play === 'string' ? SHOT.exec(play) : null;
   if (!m) return { ok: false, kind: 'bad-answer', detail: `the shot must be "x,y" with plain non-negative integers, got ${JSON.stringify(play) ?? 'nothing'}` };
   return { ok: true, action: { shot: [Number(m[1]), Number(m[2])] } };
 }
 
-/** Reads the JSON answers: `{"name","boats":[…]}` at init, `{"play":"x,y"}` for a shot. */
-export function parseAnswer(answer: unknown, _s: BattleshipState, _slot: number, phase: string): Parsed<BattleshipAction> {
-  if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
-    return { ok: false, kind: 'bad-answer', detail: `expected a JSON object (${phase === 'init' ? '{"name":…,"boats":[…]}' : '{"play":"x,y"}'}), got ${JSON.stringify(answer) ?? 'nothing'}` };
-  }
-  const a = answer as { boats?: unknown; play?: unknown };
-  return phase === 'init' ? parseFleet(a.boats) : parseShot(a.play);
+/** Reads the JSON hello answer `{"name","boats":[…]}`. */
+export function parseHello(answer: unknown): Parsed<BattleshipFleet> {
+  if (!isObject(answer)) return { ok: false, kind: 'bad-answer', detail: `expected a JSON object ({"name":…,"boats":[…]}), got ${JSON.stringify(answer) ?? 'nothing'}` };
+  return parseFleet((answer as { boats?: unknown }).boats);
+}
+
+/** Reads a JSON turn answer `{"play":"x,y"}`. */
+export function parseAnswer(answer: unknown): Parsed<BattleshipShot> {
+  if (!isObject(answer)) return { ok: false, kind: 'bad-answer', detail: `expected a JSON object ({"play":"x,y"}), got ${JSON.stringify(answer) ?? 'nothing'}` };
+  return parseShot((answer as { play?: unknown }).play);
+}
+
+function isObject(answer: unknown): boolean {
+  return answer !== null && typeof answer === 'object' && !Array.isArray(answer);
 }
 
 /** The fields of a 2015 form-encoded request, in the original order. */
@@ -120,12 +127,12 @@ export function formFields(s: BattleshipState, slot: number, ctx: ViewContext): 
  * The 2015 dialect (`http+form://…`): an ordinary form POST; the answer is a bare JSON array of ships at
  * init and the bare text "x,y" for a shot. Whitespace around the answer is ignored (our Decision).
  */
-export const formDialect: WireDialect<BattleshipState, BattleshipAction> = {
+export const formDialect: WireDialect<BattleshipState, BattleshipShot, BattleshipFleet> = {
   contentType: 'application/x-www-form-urlencoded',
   encode: (s, slot, ctx) => formFields(s, slot, ctx).toString(),
-  decode(body, _s, _slot, phase) {
+  decode: (body) => parseShot(body.trim()),
+  decodeInit(body) {
     const text = body.trim();
-    if (phase !== 'init') return parseShot(text);
     let boats: unknown;
     try {
       boats = JSON.parse(text);

@@ -29,7 +29,7 @@ export function playScript(
       if (next >= answers.length) throw new Error(`script ran out of answers at message ${sent.length}: ${sent[sent.length - 1]}`);
       const a = answers[next++] as { fault?: { kind: 'timeout' | 'crash'; detail: string } };
       if (a && typeof a === 'object' && 'fault' in a && a.fault) return { slot, fault: a.fault };
-      return engine.judge(slot, decision.phase, game.parseAnswer(a, engine.state, slot, decision.phase));
+      return engine.read(slot, decision.phase, a);
     });
     engine.commit(decision, moves);
   }

@@ -1,4 +1,4 @@
-import type { Decision, Move, Outcome, Parsed } from '../../core/game.js';
+import type { Decision, InitRules, Move, Outcome, Parsed } from '../../core/game.js';
 
 /**
  * What every two-player botsarena board game shares: sequential inits in slot order whose answers are
@@ -73,15 +73,25 @@ export function duelNext(s: DuelState): Decision | null {
 }
 
 /**
- * Applies the bookkeeping part of a step. Returns the action to play on the board, or null when
- * there is nothing to play (an init, or a forfeit that has ended the game).
+ * The hello of every botsarena board game: one seat at a time, its answer (any JSON) and its failures
+ * ignored. A hello's action is therefore nothing (`null`).
  */
-export function duelStep<A>(s: DuelState, moves: Move<A>[], phase: string): A | null {
+export function duelInit<S extends { duel: DuelState }>(): InitRules<S, null> {
+  return {
+    parse: () => ({ ok: true, action: null }),
+    apply(s) {
+      s.duel.initsLeft--;
+      return s;
+    },
+  };
+}
+
+/**
+ * Applies the bookkeeping part of a turn. Returns the action to play on the board, or null when a forfeit
+ * has ended the game.
+ */
+export function duelStep<A>(s: DuelState, moves: Move<A>[]): A | null {
   const m = moves[0]!;
-  if (phase === 'init') {
-    s.initsLeft--; // init answers and init failures are ignored
-    return null;
-  }
   if (m.fault) {
     s.forfeit = { slot: m.slot, turn: s.moves + 1, kind: m.fault.kind, detail: m.fault.detail };
     return null;
@@ -110,10 +120,9 @@ export function duelOutcome(s: DuelState): Outcome {
 
 /**
  * Reads a botsarena answer object at play time: it must be a JSON object with a `play` key (extra keys
- * are ignored). Returns the `play` value, or the fault for a missing one. Init answers are all accepted.
+ * are ignored). Returns the `play` value, or the fault for a missing one.
  */
-export function readPlay(answer: unknown, phase: string): { init: true } | { play: unknown } | Parsed<never> {
-  if (phase === 'init') return { init: true };
+export function readPlay(answer: unknown): { play: unknown } | Parsed<never> {
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
     return { ok: false, kind: 'bad-answer', detail: `expected a JSON object like {"play": …}, got ${JSON.stringify(answer) ?? 'nothing'}` };
   }

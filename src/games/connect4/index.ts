@@ -1,5 +1,5 @@
 import { defineGame } from '../../core/game.js';
-import { duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
+import { duelInit, duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
@@ -9,7 +9,7 @@ import { parseAnswer, view, type ConnectFourMessage } from './wire.js';
 export type { ConnectFourInit, ConnectFourMessage, ConnectFourTurn } from './wire.js';
 
 /** Connect Four as on botsarena: 6×7, row 0 at the bottom, X (slot 0) first, any fault forfeits. */
-export const connect4 = defineGame<{ board: string }, ConnectFourState, number | null, ConnectFourMessage>({
+export const connect4 = defineGame<{ board: string }, ConnectFourState, number, ConnectFourMessage, null>({
   id: 'connect4',
   title: 'Connect Four (botsarena)',
   summary: 'four in a row on a 6×7 board, pieces drop; answer {"play": column 0..6}',
@@ -25,7 +25,8 @@ export const connect4 = defineGame<{ board: string }, ConnectFourState, number |
   next: (s) => duelNext(s.duel),
   view,
   parseAnswer,
-  check: (s, slot, col) => (col === null ? null : check(s, slot, col)),
+  init: duelInit(),
+  check,
   apply,
   outcome: (s) => duelOutcome(s.duel),
   render: (s) => renderBoard(s.board),

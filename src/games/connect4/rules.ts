@@ -87,8 +87,8 @@ export function lineThrough(board: readonly (readonly string[])[], row: number, 
 }
 
 /** Plays one step: the piece drops; 4+ in a row wins; a full board after a non-winning move is a draw. */
-export function apply(s: ConnectFourState, moves: Move<number>[], phase: string): ConnectFourState {
-  const col = duelStep(s.duel, moves, phase);
+export function apply(s: ConnectFourState, moves: Move<number>[]): ConnectFourState {
+  const col = duelStep(s.duel, moves);
   if (col === null) return s;
   const row = landingRow(s.board, col);
   s.board[row]![col] = MARKS[moves[0]!.slot]!;

@@ -48,9 +48,8 @@ export function view(s: ConnectFourState, slot: number, ctx: ViewContext): Conne
  * Reads `{"play": column}`: a JSON integer 0..6 or a one-character string "0".."6". Everything else
  * (booleans, fractions, "03", " 3", "3.0", "-1", null) is refused, unlike the original's loose reading.
  */
-export function parseAnswer(answer: unknown, _s: ConnectFourState, _slot: number, phase: string): Parsed<number | null> {
-  const read = readPlay(answer, phase);
-  if ('init' in read) return { ok: true, action: null };
+export function parseAnswer(answer: unknown): Parsed<number> {
+  const read = readPlay(answer);
   if (!('play' in read)) return read;
   const p = read.play;
   if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < COLS) return { ok: true, action: p };

@@ -5,7 +5,7 @@ import { parseMap, type LighthouseMap } from './map.js';
 import { DEFAULT_MAP, MAPS } from './maps.js';
 import { letter, renderIsland } from './render.js';
 import { applyCommand, commandError, endRound, setupState, type Command, type LighthousesState } from './rules.js';
-import { parseAnswer, result, view, type LighthousesMessage } from './wire.js';
+import { parseAnswer, parseGreeting, result, view, type LighthousesMessage } from './wire.js';
 import { positionState, writePosition } from './position.js';
 
 export type { PositionFile } from './position.js';
@@ -32,7 +32,7 @@ export function mapOf(config: { map: string }): LighthouseMap {
 }
 
 /** The Euskal Encounter lighthouses game ("Faros Láser"): capture, connect, and score triangles of island. */
-export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Command | string, LighthousesMessage>({
+export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Command, LighthousesMessage, string>({
   id: 'lighthouses',
   title: 'Lighthouses (Euskal Encounter "Faros Láser")',
   summary: 'walk the island, collect energy, capture lighthouses, connect them into triangles; JSON lines over stdio',
@@ -80,18 +80,22 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     return { phase: 'play', seats: [s.current], turn: s.round };
   },
   view: (s, slot, ctx) => view(s, slot, ctx.phase, s.neutralNull ? null : -1),
-  parseAnswer: (answer, _s, _slot, phase) => parseAnswer(answer, phase),
-  check: (s, slot, action, phase) => (phase === 'init' ? null : commandError(s, slot, action as Command)),
-  strictPairing: true,
-  ack: (move, _s, phase) => (phase === 'init' ? undefined : result(move)),
-  apply(s, moves, phase) {
-    if (phase === 'init') {
-      for (const m of moves) if (typeof m.action === 'string') s.players[m.slot]!.name = m.action;
+  // The greeting: each bot's name (a failed greeting keeps the default name).
+  init: {
+    parse: parseGreeting,
+    apply(s, moves) {
+      for (const m of moves) if (m.action !== undefined) s.players[m.slot]!.name = m.action;
       s.inited = true;
       return s;
-    }
+    },
+  },
+  parseAnswer,
+  check: commandError,
+  strictPairing: true,
+  ack: result,
+  apply(s, moves) {
     const m = moves[0]!;
-    if (m.action !== undefined) applyCommand(s, m.slot, m.action as Command);
+    if (m.action !== undefined) applyCommand(s, m.slot, m.action);
     s.current++;
     if (s.current === s.players.length) endRound(s);
     return s;
@@ -105,6 +109,16 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     const best = ranks.flatMap((r, i) => (r === 1 ? [`${letter(i)} (${s.players[i]!.name})`] : []));
     const head = best.length === 1 ? `${best[0]} wins` : `${best.join(' and ')} tie`;
     return { ranks, scores, reason: `${head} with ${Math.max(...scores)} points after ${s.rounds} rounds` };
+  },
+  // Each player sees its own place, energy and score and the cells near it; every player sees the
+  // lighthouses (owner, energy, links). Spectators get those, and only which command each seat gave.
+  spectator: {
+    action: (command) => ({ command: command.command }),
+    frame: (s) => ({
+      round: s.round,
+      lighthouses: s.lighthouses.map((l) => ({ position: [l.x, l.y], owner: l.owner, energy: l.energy })),
+      connections: s.connections,
+    }),
   },
   render: renderIsland,
   bots,

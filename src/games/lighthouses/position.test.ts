@@ -25,7 +25,7 @@ function started(config: Record<string, unknown>, players = 2): MatchEngine {
 const play = (e: MatchEngine, answer: unknown) => {
   const d = e.decision()!;
   const slot = d.seats[0]!;
-  const move = e.judge(slot, d.phase, game.parseAnswer(answer, e.state, slot, d.phase));
+  const move = e.read(slot, d.phase, answer);
   e.commit(d, [move]);
   return move;
 };

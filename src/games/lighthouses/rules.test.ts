@@ -215,10 +215,10 @@ describe('lighthouses: a scripted 23-round game, checked round by round', () => 
     const ask = (slot: number, answer: unknown) => {
       const d = e.decision()!;
       assert.deepEqual(d.seats, [slot]);
-      return e.commit(d, [e.judge(slot, d.phase, game.parseAnswer(answer, e.state, slot, d.phase))]);
+      return e.commit(d, [e.read(slot, d.phase, answer)]);
     };
     const init = e.decision()!;
-    e.commit(init, init.seats.map((slot) => e.judge(slot, 'init', game.parseAnswer({ name: `p${slot}` }, e.state, slot, 'init'))));
+    e.commit(init, init.seats.map((slot) => e.read(slot, 'init', { name: `p${slot}` })));
     assert.deepEqual(s.players.map((p) => p.name), ['p0', 'p1']);
     s.players[0]!.energy = 1000;
     plan.forEach((c, i) => {

@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
-import type { AnyGame } from '../../core/game.js';
+import type { AnyGame, AskPhase } from '../../core/game.js';
 import { playBuiltins } from '../../core/self-play.js';
 import { lighthouses as typed, MAPS } from './index.js';
 import type { LighthousesState } from './rules.js';
-import { parseAnswer, result, type LighthousesTurn } from './wire.js';
+import { parseAnswer, parseGreeting, result, type LighthousesTurn } from './wire.js';
 
 const game: AnyGame = typed;
 const TRIO = ['#######', '#!   !#', '#  A  #', '#     #', '#  !  #', '#B    #', '#######'].join('\n');
-const ctx = (phase: string) => ({ phase, matchId: '1', names: ['a', 'b'] });
+const ctx = (phase: AskPhase) => ({ phase, matchId: '1', names: ['a', 'b'] });
 
 describe('lighthouses wire', () => {
   it('sends the init with the map bottom row first and the lighthouses in scan order', () => {
@@ -46,14 +46,14 @@ describe('lighthouses wire', () => {
   });
 
   it('reads the greeting and the command structure; fields are judged by the rules', () => {
-    assert.deepEqual(parseAnswer({ name: 'Bot' }, 'init'), { ok: true, action: 'Bot' });
-    assert.match((parseAnswer({ nom: 'x' }, 'init') as { detail: string }).detail, /string "name"/);
+    assert.deepEqual(parseGreeting({ name: 'Bot' }), { ok: true, action: 'Bot' });
+    assert.match((parseGreeting({ nom: 'x' }) as { detail: string }).detail, /string "name"/);
     for (const bad of [[], 'move', 3, null, { cmd: 'pass' }]) {
-      assert.deepEqual(parseAnswer(bad, 'play'), { ok: false, kind: 'bad-answer', detail: 'Invalid command structure' }, JSON.stringify(bad));
+      assert.deepEqual(parseAnswer(bad), { ok: false, kind: 'bad-answer', detail: 'Invalid command structure' }, JSON.stringify(bad));
     }
-    assert.deepEqual(parseAnswer({ command: 'move', x: 1, y: 0, extra: 1 }, 'play'), { ok: true, action: { command: 'move', x: 1, y: 0 } });
+    assert.deepEqual(parseAnswer({ command: 'move', x: 1, y: 0, extra: 1 }), { ok: true, action: { command: 'move', x: 1, y: 0 } });
     const e = new MatchEngine(game, { config: { map: TRIO }, seed: 1, players: 2 });
-    const illegal = (answer: unknown) => e.judge(0, 'play', game.parseAnswer(answer, e.state, 0, 'play')).fault?.detail;
+    const illegal = (answer: unknown) => e.read(0, 'play', answer).fault?.detail;
     assert.equal(illegal({ command: 'fly' }), "Invalid command 'fly'");
     assert.equal(illegal({ command: 7 }), 'Invalid command 7');
     assert.equal(illegal({ command: null }), 'Invalid command null');

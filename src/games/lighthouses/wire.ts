@@ -84,14 +84,19 @@ function energyView(s: LighthousesState, px: number, py: number): number[][] {
 }
 
 /** Reads the greeting (`{"name":…}`) or a command object. Every command's fields are judged later, in the reference's order. */
-export function parseAnswer(answer: unknown, phase: string): Parsed<Command | string> {
-  const isObject = answer !== null && typeof answer === 'object' && !Array.isArray(answer);
-  if (phase === 'init') {
-    const name = isObject ? (answer as { name?: unknown }).name : undefined;
-    if (typeof name === 'string') return { ok: true, action: name };
-    return { ok: false, kind: 'bad-answer', detail: `the greeting must be an object with a string "name", like {"name":"MyBot"}; got ${JSON.stringify(answer) ?? 'nothing'}` };
-  }
-  if (!isObject || !('command' in answer)) return { ok: false, kind: 'bad-answer', detail: 'Invalid command structure' };
+export function parseGreeting(answer: unknown): Parsed<string> {
+  const name = isObject(answer) ? (answer as { name?: unknown }).name : undefined;
+  if (typeof name === 'string') return { ok: true, action: name };
+  return { ok: false, kind: 'bad-answer', detail: `the greeting must be an object with a string "name", like {"name":"MyBot"}; got ${JSON.stringify(answer) ?? 'nothing'}` };
+}
+
+function isObject(answer: unknown): answer is object {
+  return answer !== null && typeof answer === 'object' && !Array.isArray(answer);
+}
+
+/** Reads a turn's command object; what the command means is judged by the rules (`commandError`). */
+export function parseAnswer(answer: unknown): Parsed<Command> {
+  if (!isObject(answer) || !('command' in answer)) return { ok: false, kind: 'bad-answer', detail: 'Invalid command structure' };
   const a = answer as Record<string, unknown>;
   switch (a.command) {
     case 'pass':
@@ -108,7 +113,7 @@ export function parseAnswer(answer: unknown, phase: string): Parsed<Command | st
 }
 
 /** The result a bot is sent after its command: success, or the reference's message for what went wrong. */
-export function result(move: Move<Command | string>): LighthousesResult {
+export function result(move: Move<Command>): LighthousesResult {
   if (!move.fault) return { success: true };
   const { kind, detail } = move.fault;
   const message = kind === 'not-json' || kind === 'too-large' ? 'Invalid JSON' : kind === 'bad-answer' || kind === 'illegal-move' ? detail : 'Timeout';

@@ -4,7 +4,7 @@ import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
 import { applyTurn, scores, type PaintAction, type PaintState } from './rules.js';
-import { encodeJson, parseAnswer, skipAnswer, view, type PaintMessage } from './wire.js';
+import { encodeJson, parseAnswer, parseReady, skipAnswer, view, type PaintMessage } from './wire.js';
 
 export type { PaintInit, PaintMessage, PaintTurn } from './wire.js';
 
@@ -12,7 +12,7 @@ export type { PaintInit, PaintMessage, PaintTurn } from './wire.js';
  * Paint, the multipaint "AI Competition": every player walks or shoots paint at once each turn; the most
  * squares of one's colour at the end wins. JSON lines over stdio, answers matched by the turns_left nonce.
  */
-export const paint = defineGame<PaintConfig, PaintState, PaintAction | null, PaintMessage>({
+export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessage, null>({
   id: 'paint',
   title: 'Paint (multipaint "AI Competition")',
   summary: 'walk or shoot paint at once on a grid, most squares wins; answer {"turns_left":T,"type":"walk"|"shoot","direction":[di,dj]}',
@@ -56,13 +56,17 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction | null, Pai
   view,
   encodeJson,
   skipAnswer: (text, s, _slot, phase) => skipAnswer(text, s, phase),
-  parseAnswer: (answer, s, _slot, phase) => parseAnswer(answer, s, phase),
-  apply(s, moves, phase) {
-    if (phase !== 'init') return applyTurn(s, moves as Parameters<typeof applyTurn>[1]);
-    s.started = true;
-    s.unresponsive = moves.flatMap((m) => (m.fault ? [{ slot: m.slot, detail: `${m.fault.kind}: ${m.fault.detail}` }] : []));
-    return s;
+  // The hello: every player says it is ready; the match is played only if all of them did.
+  init: {
+    parse: parseReady,
+    apply(s, moves) {
+      s.started = true;
+      s.unresponsive = moves.flatMap((m) => (m.fault ? [{ slot: m.slot, detail: `${m.fault.kind}: ${m.fault.detail}` }] : []));
+      return s;
+    },
   },
+  parseAnswer: (answer, s) => parseAnswer(answer, s),
+  apply: applyTurn,
   // The history only grows by the turn's actions, so these identify the state.
   digest: (s) => [s.turnsLeft, s.positions, s.colors, s.history[s.history.length - 1] ?? null, s.unresponsive],
   outcome(s) {

@@ -5,14 +5,14 @@ import { playBuiltins } from '../../core/self-play.js';
 import type { PaintState } from './rules.js';
 import { drawn, E, paint, shoot, walk } from './paint.kit.js';
 
-const ctx = (phase: string) => ({ phase, matchId: '1', names: [] });
+const ctx = (phase: 'init' | 'play') => ({ phase, matchId: '1', names: [] });
 
 describe('paint wire', () => {
   it('says hello with the player id and sends the board as it is, keys in the reference order', () => {
     const e = new MatchEngine(paint, { config: { board: '11x5' }, seed: 3, players: 2 });
     assert.equal(paint.encodeJson!(e.state, 1, ctx('init')), '{"player_id":"bob"}');
     const d = e.decision()!;
-    e.commit(d, [0, 1].map((slot) => e.judge(slot, 'init', paint.parseAnswer({ ready: true }, e.state, slot, 'init'))));
+    e.commit(d, [0, 1].map((slot) => e.read(slot, 'init', { ready: true })));
     const rows = [
       '[null,null,null,null,null,null,null,null,null,null,null]',
       '[null,"alice","alice",null,null,null,null,null,null,null,null]',
@@ -66,7 +66,7 @@ describe('paint wire', () => {
   for (const [direction, read] of lenient) {
     it(`reads the direction ${JSON.stringify(direction)} as ${JSON.stringify(read)}`, () => {
       const m = drawn(['A.', '.B']);
-      const p = paint.parseAnswer({ turns_left: 10, type: 'walk', direction }, m.state(), 0, 'play');
+      const p = paint.parseAnswer({ turns_left: 10, type: 'walk', direction }, m.state(), 0);
       assert.deepEqual(p, { ok: true, action: { type: 'walk', direction: read } });
     });
   }
@@ -93,7 +93,7 @@ describe('paint wire', () => {
   for (const [answer, detail] of invalid) {
     it(`${JSON.stringify(answer)} is no action, with a reason`, () => {
       const m = drawn(['A.', '.B']);
-      const p = paint.parseAnswer(answer, m.state(), 0, 'play');
+      const p = paint.parseAnswer(answer, m.state(), 0);
       assert.equal(p.ok, false);
       assert.match((p as { detail: string }).detail, detail);
     });
@@ -115,9 +115,9 @@ describe('paint wire', () => {
 describe('paint ready handshake', () => {
   it('accepts only an object whose ready is exactly true', () => {
     const e = new MatchEngine(paint, { config: {}, seed: 1, players: 2 });
-    assert.deepEqual(paint.parseAnswer({ ready: true, name: 'x' }, e.state, 0, 'init'), { ok: true, action: null });
+    assert.deepEqual(paint.init!.parse({ ready: true, name: 'x' }, e.state, 0), { ok: true, action: null });
     for (const bad of [{ ready: 'true' }, { ready: 1 }, {}, [true], true, null]) {
-      const p = paint.parseAnswer(bad, e.state, 0, 'init');
+      const p = paint.init!.parse(bad, e.state, 0);
       assert.equal(p.ok, false, JSON.stringify(bad));
       assert.match((p as { detail: string }).detail, /expected \{"ready":true\} to the hello, got /);
     }
@@ -128,9 +128,9 @@ describe('paint ready handshake', () => {
     const d = e.decision()!;
     assert.deepEqual(d, { phase: 'init', seats: [0, 1, 2], turn: 0 });
     e.commit(d, [
-      e.judge(0, 'init', paint.parseAnswer({ ready: true }, e.state, 0, 'init')),
+      e.read(0, 'init', { ready: true }),
       { slot: 1, fault: { kind: 'timeout', detail: 'no answer within 5000 ms' } },
-      e.judge(2, 'init', paint.parseAnswer({ ready: false }, e.state, 2, 'init')),
+      e.read(2, 'init', { ready: false }),
     ]);
     assert.equal(e.decision(), null);
     const o = e.outcome();

@@ -42,7 +42,7 @@ export function drawn(rows: string[], turns = 10) {
   const players = Math.max(...letters.map((c) => c.charCodeAt(0) - 64));
   const engine = new MatchEngine(paint, { config: { width: w, height: h, turns }, seed: 1, players });
   const d = engine.decision()!;
-  engine.commit(d, d.seats.map((slot) => engine.judge(slot, 'init', paint.parseAnswer({ ready: true }, engine.state, slot, 'init'))));
+  engine.commit(d, d.seats.map((slot) => engine.read(slot, 'init', { ready: true })));
   const s = engine.state as PaintState;
   s.colors = [];
   s.obstacles = [];
@@ -63,7 +63,7 @@ export function drawn(rows: string[], turns = 10) {
       if (a === undefined) return { slot, fault: { kind: 'timeout' as const, detail: 'no answer within 500 ms' } };
       if (a && typeof a === 'object' && a.fault) return { slot, fault: a.fault };
       const withNonce = a && typeof a === 'object' && !('turns_left' in a) ? { turns_left: state().turnsLeft, ...a } : a;
-      return engine.judge(slot, 'play', paint.parseAnswer(withNonce, engine.state, slot, 'play'));
+      return engine.read(slot, 'play', withNonce);
     });
     engine.commit(dec, moves);
     return moves;

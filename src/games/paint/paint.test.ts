@@ -8,7 +8,7 @@ import { OBSTACLE, type PaintState } from './rules.js';
 import { drawn, paint, shoot, walk, E, S } from './paint.kit.js';
 import type { PaintTurn } from './wire.js';
 
-const ctx = { phase: 'play', matchId: '1', names: [] };
+const ctx = { phase: 'play' as const, matchId: '1', names: [] };
 const engine = (config: Record<string, unknown>, players = 2, seed = 1) => new MatchEngine(paint, { config, seed, players });
 const stateOf = (config: Record<string, unknown>, players = 2, seed = 1) => engine(config, players, seed).state as PaintState;
 

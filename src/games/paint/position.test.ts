@@ -7,12 +7,12 @@ import { playBuiltins } from '../../core/self-play.js';
 import type { PaintState } from './rules.js';
 import { paint } from './paint.kit.js';
 
-const ctx = { phase: 'play', matchId: '1', names: [] };
+const ctx = { phase: 'play' as const, matchId: '1', names: [] };
 /** A match on `config`, its inits answered: ready for the first turn. */
 function started(config: Record<string, unknown>, players = 2): MatchEngine {
   const e = new MatchEngine(paint, { config, seed: 1, players });
   const d = e.decision()!;
-  e.commit(d, d.seats.map((slot) => e.judge(slot, 'init', paint.parseAnswer({ ready: true }, e.state, slot, 'init'))));
+  e.commit(d, d.seats.map((slot) => e.read(slot, 'init', { ready: true })));
   return e;
 }
 

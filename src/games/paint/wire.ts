@@ -1,4 +1,4 @@
-import type { Parsed, ViewContext } from '../../core/game.js';
+import type { AskPhase, Parsed, ViewContext } from '../../core/game.js';
 import type { PaintAction, PaintState, Vec } from './rules.js';
 
 /** The hello: the bot's id in the game. The answer must be `{"ready":true}`. */
@@ -119,7 +119,7 @@ const show = (v: unknown) => {
  * there but is not the current number is a late or repeated answer, skipped. Anything else — the right
  * number, no `turns_left`, not a JSON object — is the answer (the last two then count as no action).
  */
-export function skipAnswer(text: string, s: PaintState, phase: string): string | null {
+export function skipAnswer(text: string, s: PaintState, phase: AskPhase): string | null {
   if (phase === 'init') return null;
   let value: unknown;
   try {
@@ -141,12 +141,14 @@ function integer(v: unknown): number | null {
 /** The 8 directions as "di,dj" keys. */
 const VALID = new Set(['-1,-1', '-1,0', '-1,1', '0,-1', '0,1', '1,-1', '1,0', '1,1']);
 
-/** Reads the ready answer, or `{"turns_left":T,"type":…,"direction":[di,dj]}` (extra keys ignored). */
-export function parseAnswer(answer: unknown, s: PaintState, phase: string): Parsed<PaintAction | null> {
-  if (phase === 'init') {
-    if (isObject(answer) && answer.ready === true) return { ok: true, action: null };
-    return { ok: false, kind: 'bad-answer', detail: `expected {"ready":true} to the hello, got ${show(answer)}` };
-  }
+/** Reads the hello's answer, `{"ready":true}`. */
+export function parseReady(answer: unknown): Parsed<null> {
+  if (isObject(answer) && answer.ready === true) return { ok: true, action: null };
+  return { ok: false, kind: 'bad-answer', detail: `expected {"ready":true} to the hello, got ${show(answer)}` };
+}
+
+/** Reads a turn's `{"turns_left":T,"type":…,"direction":[di,dj]}` (extra keys ignored). */
+export function parseAnswer(answer: unknown, s: PaintState): Parsed<PaintAction> {
   const example = `{"turns_left":${s.turnsLeft},"type":"walk","direction":[0,1]}`;
   if (!isObject(answer)) return { ok: false, kind: 'bad-answer', detail: `expected a JSON object like ${example}, got ${show(answer)}` };
   if (!('turns_left' in answer)) return { ok: false, kind: 'bad-answer', detail: `no "turns_left": copy it from the state (${s.turnsLeft}), as in ${example}` };

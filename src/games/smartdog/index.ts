@@ -8,6 +8,7 @@ import { applyCommand, endTurn, markOut, setup, winnerOf } from './rules.js';
 import { writePosition } from './position.js';
 import type { SmartDogState } from './state.js';
 import { finishedLine, startLines, viewOf } from './view.js';
+import { lobby } from './lobby.js';
 
 /** The config of a smart-dog match: the map part, hub options (JSON), the first dog id, a chosen position. */
 export interface SmartDogConfig extends ConfigValues {
@@ -126,6 +127,13 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
       return { replies, done: s.ended[slot]! || s.out[slot]! || s.finished };
     },
     ends: (text) => text.trim().split(/\s+/)[0] === 'end',
+  },
+  lobby,
+  // Each player sees only what its dogs see; every player learns the turn and where dogs barked that no
+  // dog of theirs saw. Spectators get that much, and how many lines each seat sent.
+  spectator: {
+    action: (turn) => ({ lines: turn.lines.length }),
+    frame: (s) => ({ turn: s.turn, out: s.out, barking: s.dogs.flatMap((d) => (d.barkedPrev ? [[d.x, d.y]] : [])) }),
   },
   parseAnswer: (answer) =>
     Array.isArray(answer) ? { ok: true, action: { lines: answer.map((l, i): [number, string] => [i, String(l)]) } } : { ok: false, kind: 'bad-answer', detail: 'expected the lines of a turn' },

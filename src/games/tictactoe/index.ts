@@ -1,5 +1,5 @@
 import { defineGame } from '../../core/game.js';
-import { duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
+import { duelInit, duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
@@ -9,7 +9,7 @@ import { parseAnswer, view, type TicTacToeMessage } from './wire.js';
 export type { TicTacToeInit, TicTacToeMessage, TicTacToeTurn } from './wire.js';
 
 /** Tic-tac-toe as on botsarena: "row-col" keys, X (slot 0) first, any fault forfeits. */
-export const tictactoe = defineGame<{ board: string }, TicTacToeState, CellKey | null, TicTacToeMessage>({
+export const tictactoe = defineGame<{ board: string }, TicTacToeState, CellKey, TicTacToeMessage, null>({
   id: 'tictactoe',
   title: 'Tic-tac-toe (botsarena)',
   summary: 'three in a row on a 3×3 board; answer {"play":"row-col"}',
@@ -25,7 +25,8 @@ export const tictactoe = defineGame<{ board: string }, TicTacToeState, CellKey |
   next: (s) => duelNext(s.duel),
   view,
   parseAnswer,
-  check: (s, slot, cell) => (cell === null ? null : check(s, slot, cell)),
+  init: duelInit(),
+  check,
   apply,
   outcome: (s) => duelOutcome(s.duel),
   render: (s) => renderBoard(s.board),

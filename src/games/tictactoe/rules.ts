@@ -63,8 +63,8 @@ export function lineOf(board: readonly string[], mark: string): readonly number[
 }
 
 /** Plays one step: a line wins (checked before the full-board test, so a line on move 9 wins). */
-export function apply(s: TicTacToeState, moves: Move<CellKey>[], phase: string): TicTacToeState {
-  const cell = duelStep(s.duel, moves, phase);
+export function apply(s: TicTacToeState, moves: Move<CellKey>[]): TicTacToeState {
+  const cell = duelStep(s.duel, moves);
   if (cell === null) return s;
   const mark = MARKS[moves[0]!.slot]!;
   s.board[CELLS.indexOf(cell)] = mark;

@@ -37,9 +37,8 @@ export function view(s: TicTacToeState, slot: number, ctx: ViewContext): TicTacT
 }
 
 /** Reads `{"play":"r-c"}`: `play` must be exactly one of the nine keys. */
-export function parseAnswer(answer: unknown, _s: TicTacToeState, _slot: number, phase: string): Parsed<CellKey | null> {
-  const read = readPlay(answer, phase);
-  if ('init' in read) return { ok: true, action: null };
+export function parseAnswer(answer: unknown): Parsed<CellKey> {
+  const read = readPlay(answer);
   if (!('play' in read)) return read;
   if (typeof read.play === 'string' && (CELLS as readonly string[]).includes(read.play)) return { ok: true, action: read.play as CellKey };
   return { ok: false, kind: 'bad-answer', detail: `"play" must be a cell key "row-col" from "0-0" to "2-2", got ${JSON.stringify(read.play)}` };

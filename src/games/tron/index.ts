@@ -10,7 +10,7 @@ export type { TronInit, TronMessage, TronTurn } from './wire.js';
 export type { TronConfig } from './position.js';
 
 /** Tron as on botsarena: 2–12 bots move at once each lap; a bad answer, a trail, a head-on or the edge kills. */
-export const tron = defineGame<TronConfig, TronState, Direction | null, TronMessage>({
+export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, null>({
   id: 'tron',
   title: 'Tron (botsarena)',
   summary: 'light cycles on a grid, every bot moves at once; answer {"play":"x+"|"x-"|"y+"|"y-"}',
@@ -52,14 +52,16 @@ export const tron = defineGame<TronConfig, TronState, Direction | null, TronMess
   },
   view,
   encodeJson,
-  parseAnswer: (answer, _s, _slot, phase) => parseAnswer(answer, phase),
-  apply(s, moves, phase) {
-    if (phase === 'init') {
-      s.initsLeft--; // init answers and failures are ignored
+  // The hello's answers and failures are ignored.
+  init: {
+    parse: () => ({ ok: true, action: null }),
+    apply(s) {
+      s.initsLeft--;
       return s;
-    }
-    return applyLap(s, moves as Parameters<typeof applyLap>[1]);
+    },
   },
+  parseAnswer,
+  apply: applyLap,
   // The trails grow by the heads only, so the lap, the heads and the deaths identify the state.
   digest: (s) => [s.lap, s.trails.map((t) => t[t.length - 1]), s.death],
   outcome(s) {

@@ -22,7 +22,7 @@ function match(players: number, trails?: Cell[][], size = 10) {
     const moves = d.seats.map((slot) => {
       const a = answers[slot] as { fault?: { kind: 'timeout'; detail: string } };
       if (a && typeof a === 'object' && a.fault) return { slot, fault: a.fault };
-      return engine.judge(slot, 'play', tron.parseAnswer(a, engine.state, slot, 'play'));
+      return engine.read(slot, 'play', a);
     });
     engine.commit(d, moves);
   };
@@ -59,7 +59,7 @@ describe('Tron setup and wire', () => {
     const m = match(4, undefined, 100);
     for (let i = 0; i < 5; i++) m.lap({ 0: play('x+'), 1: play('x-'), 2: play('y+'), 3: i === 2 ? play('up') : play('y-') });
     for (let slot = 0; slot < 4; slot++) {
-      const ctx = { phase: 'play', matchId: '9', names: [] };
+      const ctx = { phase: 'play' as const, matchId: '9', names: [] };
       assert.equal(m.message(slot), JSON.stringify(tron.view(m.engine.state, slot, ctx)));
     }
   });

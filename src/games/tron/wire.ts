@@ -50,8 +50,7 @@ export function encodeJson(s: TronState, slot: number, ctx: ViewContext): string
 }
 
 /** Reads `{"play":"x+"}`: exactly one of the four directions, case-sensitive, not trimmed. */
-export function parseAnswer(answer: unknown, phase: string): Parsed<Direction | null> {
-  if (phase === 'init') return { ok: true, action: null };
+export function parseAnswer(answer: unknown): Parsed<Direction> {
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
     return { ok: false, kind: 'bad-answer', detail: `expected a JSON object like {"play":"x+"}, got ${JSON.stringify(answer) ?? 'nothing'}` };
   }
