@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { runMatch } from '../src/arena/run-match.js';
+import type { LiveEvent } from '../src/live/events.js';
+import { LocalLiveEvents } from '../src/live/local.js';
+
+/** Plays a match of built-in bots and collects what each audience got. */
+async function watch(game: string, bots: string[], config: Record<string, unknown> = {}) {
+  const live = new LocalLiveEvents();
+  const got: Record<'public' | 'full', LiveEvent[]> = { public: [], full: [] };
+  live.subscribe('w1', 'public', (e) => void got.public.push(e));
+  live.subscribe('w1', 'full', (e) => void got.full.push(e));
+  const report = await runMatch({ matchId: 'w1', game, seed: 5, config, seats: bots.map((bot) => ({ bot })) }, { live });
+  await new Promise((r) => setTimeout(r, 20));
+  await live.close();
+  return { ...got, report };
+}
+
+const steps = (events: LiveEvent[]) => events.filter((e): e is Extract<LiveEvent, { type: 'step' }> => e.type === 'step');
+
+describe('live audiences', () => {
+  it('a Battleship spectator never sees a fleet while the match is on, and sees every shot', async () => {
+    const { public: pub, full, report } = await watch('battleship', ['random', 'random']);
+    const fleets = report.replay.turns.filter((t) => t.phase === 'init').map((t) => (t.moves[0]!.action as { fleet: number[][] }).fleet);
+    assert.equal(fleets.length, 2);
+    const started = pub[0] as Extract<LiveEvent, { type: 'started' }>;
+    assert.equal(started.type, 'started');
+    assert.ok(!('config' in started.header) && !('seed' in started.header), 'no config or seed (either could give a fleet away)');
+    const during = JSON.stringify(pub.filter((e) => e.type !== 'ended'));
+    assert.doesNotMatch(during, /fleet/);
+    for (const ship of fleets.flat()) assert.ok(!during.includes(JSON.stringify(ship)), `ship ${JSON.stringify(ship)} shown to spectators`);
+    assert.ok(!steps(pub).some((e) => 'hash' in e.record), 'no state fingerprints for spectators');
+    const shots = steps(pub).filter((e) => e.record.phase === 'play').map((e) => e.record.moves[0]!.action);
+    assert.deepEqual(shots, report.replay.turns.filter((t) => t.phase === 'play').map((t) => t.moves[0]!.action));
+    const last = steps(pub).at(-1)!.frame as { strikes: unknown };
+    assert.deepEqual(last.strikes, (report.state as { strikes: unknown }).strikes, 'the frame shows the strikes as both boards do');
+    // The organisers' feed has everything: it rebuilds the replay.
+    assert.deepEqual(steps(full).map((e) => e.record), report.replay.turns);
+  });
+
+  it('lighthouses and smart-dog spectators get only what every player sees', async () => {
+    const lh = await watch('lighthouses', ['random', 'random'], { rounds: 5 });
+    for (const e of steps(lh.public)) {
+      for (const m of e.record.moves) if (m.action !== undefined) assert.deepEqual(Object.keys(m.action as object), ['command']);
+      assert.deepEqual(Object.keys(e.frame as object), ['round', 'lighthouses', 'connections']);
+    }
+    const greeting = steps(lh.public).find((e) => e.record.phase === 'init')!;
+    assert.ok(greeting.record.moves.every((m) => m.action === undefined), 'greetings are not shown');
+    const sd = await watch('smartdog', ['random', 'herder'], { options: '{"turnsLimit":5}' });
+    for (const e of steps(sd.public)) {
+      for (const m of e.record.moves) assert.deepEqual(Object.keys((m.action ?? { lines: 0 }) as object), ['lines']);
+    }
+    assert.ok(!JSON.stringify(sd.public).includes(' do '), 'no dog commands for spectators');
+    assert.ok(JSON.stringify(sd.full).includes('do '), 'the full feed has them');
+  });
+
+  it('a game without hidden information is public as it is', async () => {
+    const { public: pub, full } = await watch('connect4', ['random', 'minimax']);
+    assert.deepEqual(pub, full);
+  });
+});

@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { runMatch } from '../src/arena/run-match.js';
+import { assertReplayShape, verifyReplay } from '../src/core/replay.js';
+import { getGame } from '../src/games/index.js';
+import { ROOT } from './run-cli.js';
+
+/** Replays written by the runner before the typed phases and init rules (commit 00cb1d0), one per game. */
+const DIR = join(ROOT, 'test/fixtures/replays');
+
+describe('replays written before the game API changed', () => {
+  for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()) {
+    it(`${file} still verifies, and the same seats and seed play it again step for step`, async () => {
+      const replay: unknown = JSON.parse(readFileSync(join(DIR, file), 'utf8'));
+      assertReplayShape(replay);
+      const game = getGame(replay.game);
+      verifyReplay(game, replay);
+      if (replay.seats.some((s) => s.bot.startsWith('stdio:'))) return; // a program's answers are its own
+      const again = await runMatch({ game: replay.game, seed: replay.seed, config: replay.config, seats: replay.seats.map((s) => ({ bot: s.bot })), timeouts: {} });
+      const plain = (turns: typeof replay.turns) => turns.map((t) => ({ ...t, moves: t.moves.map(({ ms: _ms, ...m }) => m) }));
+      assert.deepEqual(plain(again.replay.turns), plain(replay.turns));
+      assert.deepEqual(again.replay.result, replay.result);
+    });
+  }
+});
