@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
 import { verifyReplay } from '../src/core/replay.js';
+import { jsonResult } from '../src/cli/play-command.js';
 import { getGame } from '../src/games/index.js';
 import type { SmartDogState } from '../src/games/smartdog/state.js';
 import { livePidsWith } from './processes.js';
@@ -65,6 +66,55 @@ describe('smart-dog matches through the runner (stdio and built-in seats)', () =
     assert.equal(replay.result.faults[0]!.kind, 'timeout');
     assert.match(replay.result.faults[0]!.detail, /no answer within 700 ms/);
     assert.equal(replay.result.faults[0]!.turn, 2);
+    verifyReplay(getGame('smartdog'), replay);
+  });
+
+  it('a stdio seat gets finished, then its input closes, and it exits by itself; a TCP-style join first line is ignored', async () => {
+    const marker = `sd-${process.pid}-f`;
+    const { replay } = await runMatch({
+      game: 'smartdog',
+      seed: 2,
+      transcripts: true,
+      config: { map: 'meadow', options: '{"turnsLimit":3}' },
+      seats: [{ bot: `stdio:node test/fixtures/smartdog/dog.mjs ok --join 0 duet ${marker}`, name: 'joiner' }, { bot: 'herder' }],
+    });
+    const log = replay.transcripts![0]!;
+    assert.ok(log.some((e) => e.dir === 'note' && e.text.startsWith('ignored the first line "join ok duet": a join greeting')), 'the join line is noted as ignored');
+    assert.ok(!log.some((e) => e.dir === 'send' && e.text.startsWith('error')), 'the join line is not answered with an error');
+    assert.equal(replay.result.faults[0], null);
+    const stderr = log.filter((e) => e.dir === 'stderr').map((e) => e.text).join('');
+    assert.match(stderr, /finished "youWin":(true|false)[^\n]*\ninput closed\n$/, 'the bot read finished, then saw its input close');
+    assert.ok(log.some((e) => e.dir === 'note' && e.text.startsWith('process exited with code 0')), 'it exited by itself, unsignalled');
+    assert.deepEqual(livePidsWith(marker), []);
+  });
+
+  it('nobody wins when nobody scores above −10: the result, --json, the replay and finished agree', async () => {
+    // One player whose dog barks its only penned sheep off the pen: −10, so no winner (not "winner 0").
+    const { replay } = await runMatch({
+      game: 'smartdog',
+      seed: 1,
+      transcripts: true,
+      config: { map: '{"turnsLimit":1}\n@o.\n', options: '' },
+      seats: [{ bot: 'stdio:node test/fixtures/smartdog/dog.mjs bark', name: 'barker' }],
+    });
+    assert.deepEqual(replay.result.scores, [-10]);
+    assert.equal(replay.result.winner, null);
+    assert.equal(replay.result.draw, false);
+    assert.match(replay.result.reason, /^nobody wins/);
+    const json = jsonResult(replay);
+    assert.equal(json.winner, null);
+    assert.equal(json.draw, false);
+    const last = replay.transcripts![0]!.filter((e) => e.dir === 'send').pop()!.text;
+    assert.equal(last, 'finished "youWin":false');
+    verifyReplay(getGame('smartdog'), replay);
+  });
+
+  it('a part with no sheep is played: every score 0, the lowest id wins the tie', async () => {
+    const { replay } = await runMatch({ game: 'smartdog', seed: 1, config: { map: '{"turnsLimit":3}\n@..\n...\n' }, seats: [{ bot: 'random' }, { bot: 'random' }] });
+    assert.equal(replay.turns.length, 3);
+    assert.deepEqual(replay.result.scores, [0, 0]);
+    assert.equal(replay.result.winner, 0);
+    assert.deepEqual(replay.result.ranks, [1, 2]);
     verifyReplay(getGame('smartdog'), replay);
   });
 });

@@ -17,7 +17,8 @@ describe('a Tron match between real bots', () => {
       const { replay } = await runMatch({
         game: 'tron',
         seed: 2024,
-        timeouts: { initMs: 1000, turnMs: 1500 },
+        // A Python start-up under load can exceed a second: the init deadline gives it that margin, the turns stay short.
+        timeouts: { initMs: 4000, turnMs: 1500 },
         seats: [
           { bot: `stdio:python3 test/fixtures/tron/straight.py ${marker}` },
           { bot: `stdio:node test/fixtures/tron/straight.mjs ${marker}` },
@@ -42,5 +43,16 @@ describe('a Tron match between real bots', () => {
     } finally {
       server.kill();
     }
+  });
+});
+
+describe('Tron results', () => {
+  it('a first place shared by the last two bots, dying in the same lap after another, is a draw', async () => {
+    // 5×3, chosen starts: A dies on lap 3, then B and C both on lap 5.
+    const { replay } = await runMatch({ game: 'tron', seed: 1, config: { width: 5, height: 3, starts: '0,0;4,0;0,1' }, seats: [{ bot: 'stupid' }, { bot: 'stupid' }, { bot: 'stupid' }] });
+    assert.deepEqual(replay.result.ranks, [3, 1, 1]);
+    assert.equal(replay.result.winner, null);
+    assert.equal(replay.result.draw, true);
+    verifyReplay(getGame('tron'), replay);
   });
 });

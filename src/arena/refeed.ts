@@ -39,6 +39,7 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
   const seat = OpenSeat.open(game, spec, ctx);
   const report: RefeedReport = { asked: 0, differences: [] };
   const view = { matchId: replay.matchId, names: replay.seats.map((s) => s.name) };
+  let ended = false;
   try {
     await seat.transport.start();
     for (const rec of replay.turns) {
@@ -69,8 +70,9 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
       if (notice !== undefined) await seat.tell(notice, d.phase, d.turn, deadline);
     }
     if (game.farewell) await seat.tell(game.farewell(engine.state, slot), 'end', engine.lastTurn(), replay.timeouts.turnMs);
+    ended = true;
   } finally {
-    await seat.close();
+    await seat.close(ended);
   }
   return report;
 }

@@ -94,6 +94,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
 
   const abort = new AbortController();
   const onAbort = () => abort.abort();
+  let ended = false;
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await Promise.all(seats.map((s) => s.transport.start()));
@@ -114,12 +115,14 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
     if (game.farewell) {
       await Promise.all(seats.map((s) => s.tell(game.farewell!(engine.state, s.slot), 'end', engine.lastTurn(), timeouts.turnMs)));
     }
+    ended = true;
   } catch (err) {
     feed.stopped(err instanceof Error ? err.message : String(err));
     throw err;
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
-    await Promise.all(seats.map((s) => s.close()));
+    // A match that ended: each bot reads its last message, sees its input close, and may exit by itself.
+    await Promise.all(seats.map((s) => s.close(ended)));
   }
 
   const replay = buildReplay(header, engine, { durationMs: round(performance.now() - t0), transcripts: job.transcripts ? transcripts : undefined });

@@ -2,7 +2,7 @@ import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, sc
 import type { AskMessage, BotSpec, BotTransport, ByteSeatContext, OutgoingMessage, Reply, SeatContext, TranscriptSink, TransportCapabilities } from '../bots/index.js';
 import type { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
-import { getDialect, type AnyGame, type Decision, type Move, type Phase, type ViewContext, type WireDialect } from '../core/game.js';
+import { getDialect, type AnyGame, type LobbyRules, type Decision, type Move, type Phase, type ViewContext, type WireDialect } from '../core/game.js';
 import type { MatchTimeouts } from '../core/replay.js';
 
 /** The caps a seat's transport enforces on what a bot sends. */
@@ -19,6 +19,9 @@ export interface SeatConnection {
   open(ctx: ByteSeatContext): BotTransport;
 }
 
+/** How long a stdio bot gets to exit by itself at a match's normal end when its game does not say. */
+export const DEFAULT_EXIT_MS = 1000;
+
 /** What a seat's transport is told about its seat; the game's pairing and exit rules included. */
 export function seatContext(
   game: AnyGame,
@@ -31,8 +34,15 @@ export function seatContext(
     maxAnswerBytes: caps.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     maxStderrBytes: caps.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES,
     strictPairing: game.strictPairing ?? false,
-    exitMs: game.timeouts.exitMs ?? 0,
+    exitMs: game.timeouts.exitMs ?? DEFAULT_EXIT_MS,
+    greeting: game.lobby ? (line) => isJoin(game.lobby!, line) : undefined,
   };
+}
+
+/** Whether a line is the lobby's join (which a bot written to connect in sends first). */
+function isJoin(lobby: LobbyRules, line: string): boolean {
+  const r = lobby.read(line, false);
+  return r !== null && 'join' in r;
 }
 
 /** The wire dialect a seat speaks: its spec's, or the game's default for seats whose spec names none. */
@@ -137,9 +147,9 @@ export class OpenSeat {
     await this.transport.tell(msg, deadlineMs).catch(() => {});
   }
 
-  /** Shuts the bot down; never throws. */
-  async close(): Promise<void> {
-    await this.transport.close().catch(() => {});
+  /** Shuts the bot down (`graceful` at a normal end: see `BotTransport.close`); never throws. */
+  async close(graceful = false): Promise<void> {
+    await this.transport.close(graceful).catch(() => {});
   }
 }
 

@@ -22,6 +22,8 @@ export class AnswerWait {
   private pending: Pending | null = null;
   /** lines owed by messages whose deadline passed (strict pairing only) */
   private owed = 0;
+  /** whether the bot has sent a line yet (its first may be a greeting to ignore) */
+  private heard = false;
 
   constructor(
     private readonly ctx: ByteSeatContext,
@@ -54,6 +56,13 @@ export class AnswerWait {
 
   /** A line from the bot: the answer, a line of a stream step, a skipped or owed line, or a stray one. */
   line(line: string): void {
+    if (!this.heard) {
+      this.heard = true;
+      if (this.ctx.greeting?.(line)) {
+        this.ctx.log('note', `ignored the first line ${JSON.stringify(forLog(line, 200))}: a join greeting, and this seat is already in its match`);
+        return;
+      }
+    }
     if (this.owed > 0) {
       this.owed--;
       this.ctx.log('note', `dropped a late answer (its deadline had passed): ${forLog(line, 200)}`);

@@ -73,19 +73,25 @@ describe('stdio transport: pairing, skipped lines, notices and exit', () => {
     }
   });
 
-  it('with an exit grace, closing ends stdin and lets the bot exit by itself instead of signalling it', async () => {
+  it('a graceful close ends stdin and lets the bot exit by itself within the grace; any other close signals at once', async () => {
     const graceful = await open('echo', { exitMs: 2000 });
     assert.equal(text(await graceful.transport.ask(msg(1), 3000)), '{"echo":1}');
-    await graceful.transport.close();
+    await graceful.transport.close(true);
     assert.ok(notes(graceful.log).some((n) => n.startsWith('process exited with code 0')), notes(graceful.log).join('\n'));
     assert.deepEqual(livePidsWith(graceful.marker), []);
 
     const stubborn = await open('never', { exitMs: 300 }); // keeps a timer alive: never exits on EOF
     const t0 = performance.now();
     await stubborn.transport.ask(msg(1), 100);
-    await stubborn.transport.close();
+    await stubborn.transport.close(true);
     assert.ok(performance.now() - t0 < 3000, 'close() gives up waiting after the grace');
     assert.ok(notes(stubborn.log).some((n) => n.startsWith('process killed by signal SIGTERM')), notes(stubborn.log).join('\n'));
     assert.deepEqual(livePidsWith(stubborn.marker), []);
+
+    const cancelled = await open('echo', { exitMs: 2000 }); // a cancelled or failed match: no grace
+    assert.equal(text(await cancelled.transport.ask(msg(1), 3000)), '{"echo":1}');
+    await cancelled.transport.close();
+    assert.ok(notes(cancelled.log).some((n) => n.startsWith('process killed by signal SIGTERM')), notes(cancelled.log).join('\n'));
+    assert.deepEqual(livePidsWith(cancelled.marker), []);
   });
 });

@@ -69,9 +69,9 @@ export class StdioTransport implements BotTransport {
     return Promise.resolve();
   }
 
-  async close(): Promise<void> {
+  async close(graceful = false): Promise<void> {
     this.answers.settle({ kind: 'transport', detail: 'the match is over' });
-    const exitMs = this.ctx.exitMs ?? 0;
+    const exitMs = graceful ? (this.ctx.exitMs ?? 0) : 0;
     if (this.proc && exitMs > 0) await this.proc.endInput(exitMs);
     await this.proc?.kill(exitMs > 0 ? exitMs : undefined);
   }

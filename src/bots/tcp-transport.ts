@@ -23,7 +23,7 @@ export class TcpTransport implements BotTransport {
   ) {
     socket.setNoDelay(true); // a turn is many short lines: Nagle's algorithm would hold each for tens of ms
     // A line after the seat's `end` still belongs to the step under way (it is answered, never applied).
-    this.answers = new AnswerWait(ctx, (line) => {
+    this.answers = new AnswerWait({ ...ctx, greeting: undefined }, (line) => {
       if (!this.afterEnd) return ctx.log('note', `dropped a line sent while no answer was expected: ${forLog(line, 200)}`);
       ctx.log('recv', forLog(line));
       this.afterEnd(line);

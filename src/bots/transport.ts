@@ -45,8 +45,13 @@ export interface ByteSeatContext {
   maxStderrBytes: number;
   /** line transports: every asking message gets exactly one line, so a late line is dropped (the game's `strictPairing`) */
   strictPairing?: boolean;
-  /** at the end, how long a process may take to exit by itself once its stdin is closed (the game's `timeouts.exitMs`) */
+  /** at a graceful end, how long a process may take to exit by itself once its stdin is closed (the game's `timeouts.exitMs`) */
   exitMs?: number;
+  /**
+   * a line a bot may send as its very first one, which the seat then ignores (noted in the log): the join of
+   * a bot written to connect in (smart-dog's TCP) that is run over stdio instead. Only stdio uses it.
+   */
+  greeting?: (line: string) => boolean;
 }
 
 /** What an in-process seat (a built-in bot, a person) knows besides: the game, to run its bot or show its board. */
@@ -86,7 +91,12 @@ export interface BotTransport {
    * handed over (HTTP: once the bot's response, which is ignored, arrived or `timeoutMs` passed). Never throws.
    */
   tell(msg: OutgoingMessage, timeoutMs: number): Promise<void>;
-  close(): Promise<void>;
+  /**
+   * releases the seat. `graceful` (a match that ended normally): a process gets its input closed and the
+   * seat's `exitMs` to exit by itself before it is signalled, so it can read its last message and end as
+   * over TCP; otherwise (a cancelled or failed match) it is signalled at once.
+   */
+  close(graceful?: boolean): Promise<void>;
 }
 
 /** Defaults for answer and stderr caps. */

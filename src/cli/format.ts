@@ -17,8 +17,11 @@ export function formatMs(ms: number | null): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** The readable end-of-match summary: who won and why, then one row per seat with timing and fault. */
-export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]): string {
+/**
+ * The readable end-of-match summary: who won and why, then one row per seat (with its label in the game:
+ * a mark, a colour, paint's player id, from the final state) with timing and fault.
+ */
+export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[], state?: unknown): string {
   const r = replay.result;
   const headline = r.draw
     ? `Draw — ${r.reason.replace(/^draw: /, '')}`
@@ -26,7 +29,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
   const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault']];
   replay.seats.forEach((s, i) => {
     const f = r.faults[i];
-    const label = game.seatLabel ? ` ${game.seatLabel(i)}` : '';
+    const label = game.seatLabel ? ` ${game.seatLabel(i, state)}` : '';
     rows.push([
       `${i}${label}`,
       s.name,

@@ -141,7 +141,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     process.stdout.write(JSON.stringify(jsonResult(replay)) + '\n');
     return;
   }
-  out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing)}\n`);
+  out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing, state)}\n`);
   if (o.replay) out.write(`\nreplay written to ${o.replay}\n`);
 }
 

@@ -62,6 +62,11 @@ export interface Outcome {
   ranks: number[];
   scores: number[] | null;
   reason: string;
+  /**
+   * `null` when the rules name no winner although someone ranks first (smart-dog when nobody scores above
+   * −10, or a stopped game); absent when the ranks say it (the only first rank wins, a shared first is a draw)
+   */
+  winner?: null;
 }
 
 /** The result of reading a bot's answer: an action, or a fault saying what was wrong with it. */
@@ -181,12 +186,13 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   validateConfig?(config: C, players: number): string | null;
   /**
    * default deadlines per answer, from the game's spec; `slowMs`: answers slower than this are noted in the
-   * bot's log (lighthouses' 100 ms, whose deadline adds a grace); `exitMs`: at the end, how long a process
-   * gets to exit by itself once its stdin is closed before it is signalled (default 0).
+   * bot's log (lighthouses' 100 ms, whose deadline adds a grace); `exitMs`: when a match ends normally, how
+   * long a stdio bot gets to exit by itself once it was sent its last message and its stdin was closed,
+   * before its process group is signalled (the arena's default, 1000 ms, when absent).
    */
   timeouts: { initMs: number; turnMs: number; slowMs?: number; exitMs?: number };
   /** a label per slot for people (X/O, colours…) */
-  seatLabel?(slot: number): string;
+  seatLabel?(slot: number, state?: S): string;
 
   setup(ctx: SetupContext<C>): S;
   /** who must answer now, or null when the game is over */

@@ -23,7 +23,7 @@ export interface TranscriptEntry {
 }
 
 /** The result block of a replay: the outcome plus each slot's latest fault. */
-export interface ReplayResult extends Outcome {
+export interface ReplayResult extends Omit<Outcome, 'winner'> {
   winner: number | null;
   draw: boolean;
   faults: (({ turn: number } & Fault) | null)[];
@@ -62,13 +62,15 @@ export interface Replay extends ReplayHeader {
   transcripts?: TranscriptEntry[][];
 }
 
-/** The winner (the only slot ranked 1) or null, and whether everyone tied. */
+/**
+ * The winner (the only slot ranked 1) or null, and whether it is a draw: a first place shared by several
+ * slots (Tron's last two dying in the same lap, after others died earlier, is a draw between them). When the
+ * rules say nobody wins, there is neither a winner nor a draw.
+ */
 export function summarise(outcome: Outcome): { winner: number | null; draw: boolean } {
+  if (outcome.winner === null) return { winner: null, draw: false };
   const firsts = outcome.ranks.flatMap((r, slot) => (r === 1 ? [slot] : []));
-  return {
-    winner: firsts.length === 1 ? firsts[0]! : null,
-    draw: outcome.ranks.length > 1 && outcome.ranks.every((r) => r === outcome.ranks[0]),
-  };
+  return { winner: firsts.length === 1 ? firsts[0]! : null, draw: firsts.length > 1 };
 }
 
 /** Checks a parsed JSON value has the replay shape; throws a sentence naming the first wrong field. */

@@ -50,7 +50,7 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
       return (err as Error).message;
     }
   },
-  timeouts: { initMs: 10_000, turnMs: 10_000 },
+  timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
   seatLabel: (slot) => `P${slot + 1}`,
   setup: ({ config }) => readPosition(config) ?? setup(rulesOf(config)),
   position: { write: writePosition },

@@ -44,8 +44,9 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
       return (err as Error).message;
     }
   },
-  timeouts: { initMs: 5000, turnMs: 500 },
-  seatLabel: defaultId,
+  timeouts: { initMs: 5000, turnMs: 500, exitMs: 500 },
+  // The board's player ids (the config's or the board's own), which the bots are told and the original named.
+  seatLabel: (slot, s) => s?.ids[slot] ?? defaultId(slot),
   setup: ({ config, players, seed }) => initialState(boardFor(config, players, seed)),
   next(s) {
     const seats = s.ids.map((_, slot) => slot);

@@ -100,7 +100,7 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
     }
   },
   // waitForTurn (the reference's 300 s unless a hub or the map says otherwise) is each turn's deadline.
-  timeouts: { initMs: 10_000, turnMs: 300_000 },
+  timeouts: { initMs: 10_000, turnMs: 300_000, exitMs: 1000 },
   seatLabel: (slot) => String(slot + 1),
   defaultDialect: 'text',
   dialects: {
@@ -160,7 +160,8 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
     const ranks = scores.map((sc, i) => (winner === null ? 1 : 1 + scores.filter((o, j) => o > sc || (o === sc && j < i)).length));
     const shown = scores.map((sc, i) => `${i + 1}: ${Math.round(sc * 100) / 100}${s.out[i] ? ' (out)' : ''}`).join(', ');
     const head = s.abort ? `stopped: ${s.abort}; nobody wins` : winner === null ? 'nobody wins' : `player ${winner} wins`;
-    return { ranks, scores, reason: `${head} after turn ${s.turn} (scores ${shown})` };
+    const reason = `${head} after turn ${s.turn} (scores ${shown})`;
+    return winner === null ? { ranks, scores, reason, winner: null } : { ranks, scores, reason };
   },
   farewell: (s, slot) => finishedLine(s, slot + 1, s.abort),
   render: renderBoard,

@@ -20,6 +20,19 @@ describe('smart-dog views', () => {
     ]);
   });
 
+  it('judges "within R" on the torus: on a board narrower than 2R+1 a long offset may land on a near cell', () => {
+    // 3 columns, R = 2: the offset (−2, 1) lands on (1, 1), one column and one row from the dog. The original
+    // lists that sheep there, first; reading the offset's own length (5 > 4) would list it last, at (+1, 1).
+    const s = setup({ map: `{"dogVisibilityR":2}\n@..\n.*.\n..*\n...\n*..`, players: 1 });
+    assert.deepEqual(viewOf(s, 1), [
+      'state  "turn":1',
+      'obj  "type":"Sheep","x":1,"y":1,"action":"standBy","direction":"down"',
+      'obj  "type":"Sheep","x":0,"y":4,"action":"standBy","direction":"down"',
+      'obj  "id":1,"type":"Dog","x":0,"y":0,"owner":1,"action":"move"',
+      'turn',
+    ]);
+  });
+
   it('adds a barking dog it does not see as voice and position only, at its position now', () => {
     const s = setup({ map: MAP, players: 2 });
     assert.deepEqual(applyCommand(s, 2, 'do 2 bark'), {});

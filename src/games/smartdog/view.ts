@@ -1,6 +1,6 @@
 import { OPTION_KEYS } from './options.js';
 import { isMoveTurn, onPen } from './sheep.js';
-import { cellOf, dogScared, wrap, type SmartDogState } from './state.js';
+import { cellOf, dogScared, within, wrap, type SmartDogState } from './state.js';
 import { winnerOf } from './rules.js';
 
 /** A server line: the command, then the JSON argument without its outer braces/brackets. */
@@ -35,7 +35,9 @@ function objectOf(s: SmartDogState, k: number): object {
 /**
  * The lines `player` gets before the current turn: `state`, one `obj` per object its dogs see (scanned by
  * offset dx −R..R, then dy −R..R, per dog in creation order, each cell listed once), the dogs that barked
- * last turn and were not seen (position only), then `turn`.
+ * last turn and were not seen (position only), then `turn`. Whether a scanned cell is within R is judged
+ * on the torus, by the cell's shortest wrapped distance to the dog: on a board narrower than 2R+1 an offset
+ * longer than R may land on a cell that is near (the original lists it there, at its first meeting).
  */
 export function viewOf(s: SmartDogState, player: number): string[] {
   const out = [line('state', { turn: s.turn }, '  ')];
@@ -46,8 +48,10 @@ export function viewOf(s: SmartDogState, player: number): string[] {
     if (d.owner !== player) continue;
     for (let dx = -R; dx <= R; dx++) {
       for (let dy = -R; dy <= R; dy++) {
-        if (dx * dx + dy * dy > R * R) continue;
-        const k = cellOf(s, wrap(d.x + dx, s.cols), wrap(d.y + dy, s.rows));
+        const x = wrap(d.x + dx, s.cols);
+        const y = wrap(d.y + dy, s.rows);
+        if (!within(s, d.x, d.y, x, y, R)) continue;
+        const k = cellOf(s, x, y);
         if (seen.has(k)) continue;
         seen.add(k);
         if (s.occ[k] === 0) continue;

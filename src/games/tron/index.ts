@@ -37,7 +37,7 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
       ? `a ${width}×${height} grid has ${(width - 1) * (height - 1)} start cells (x 1..${width - 1}, y 1..${height - 1}), fewer than ${players} players`
       : null;
   },
-  timeouts: { initMs: 10_000, turnMs: 10_000 },
+  timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
   seatLabel: letter,
   setup({ config, players, seed }) {
     const position = readPosition(config, players);
