@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -116,14 +116,32 @@ describe('botarena play', () => {
       [['play', 'tictactoe', 'random', './bot.py'], /to run a program, write stdio:\.\/bot\.py or exec:\.\/bot\.py/],
       [['play', 'tictactoe', 'random', 'random', '--set', 'size=4'], /unknown config key "size" for tictactoe/],
       [['play', 'tictactoe', 'random', 'random', '--seed', 'abc'], /--seed must be a whole number/],
-      [['play', 'tictactoe', 'random', 'random', '--timeout', '0'], /--timeout must be at least 1/],
       [['play', 'tictactoe', 'random', 'random', '--name', '5=x'], /the slot must be 0..1/],
       [['replay', 'verify', join(tmp, 'missing.json')], /cannot read replay .*missing\.json: ENOENT/],
       [['frobnicate'], /unknown command/],
       [[], /Usage: botarena/],
+      // Subcommands' own usage errors exit 2 too (not commander's 1, kept for "verify found a difference").
+      [['replay', 'show'], /missing required argument 'file'/],
+      [['replay', 'position', join(tmp, 'x.json')], /required option '--turn <n>' not specified/],
+      [['smartdog', 'serve', '--port', 'x'], /--port must be a whole number from 0 to 65535/],
+      // One range, whatever was wrong with the value.
+      [['play', 'tictactoe', 'random', 'random', '--timeout', 'abc'], /--timeout must be a whole number from 1 to 3600000, got "abc"/],
+      [['play', 'tictactoe', 'random', 'random', '--timeout', '0'], /--timeout must be a whole number from 1 to 3600000, got "0"/],
+      [['play', 'tictactoe', 'random', 'random', '--init-timeout', '99999999'], /--init-timeout must be a whole number from 1 to 3600000/],
+      // Seats a game cannot have are refused before anything starts.
+      [['play', 'smartdog', 'human', 'random'], /smartdog has no terminal play/],
+      [['play', 'tictactoe', 'tcp', 'random'], /tictactoe bots cannot connect in over tcp \(only smart-dog's do\)/],
+      // A replay path that cannot be written is refused before the match, not after it.
+      [['play', 'tictactoe', 'random', 'random', '--replay', join(tmp, 'no-such-folder', 'm.json')], /the folder .*no-such-folder does not exist/],
+      [['play', 'tictactoe', 'random', 'random', '--replay', tmp], /is a folder; give a file name/],
+      [['play', 'lighthouses', 'random', 'random', '--set', 'map=maps/nowhere.txt'], /--set map=maps\/nowhere\.txt: no such file/],
+      // Options are checked whole, and unknown keys refused, before a match or a server starts.
+      [['play', 'smartdog', 'random', '--set', 'options={"turnsLimt":5}'], /hub options: unknown option "turnsLimt"; the options are turnsLimit, waitForTurn/],
+      [['smartdog', 'serve', '--port', '0', '--option', 'turnsLimit=abc'], /hub default \(2 players\): .*option turnsLimit is "abc"; expected a number/],
+      [['smartdog', 'serve', '--port', '0', '--option', 'barkR=2'], /unknown option "barkR"/],
     ];
     for (const [args, message] of cases) {
-      const r = await runCli(args);
+      const r = await runCli(args, { timeoutMs: 15_000 });
       assert.equal(r.code, 2, `${args.join(' ')} → ${r.code}\n${r.stderr}`);
       assert.match(r.stderr, message, args.join(' '));
     }
@@ -176,5 +194,119 @@ describe('botarena replay', () => {
     const r = await runCli(['replay', 'verify', file]);
     assert.equal(r.code, 2);
     assert.match(r.stderr, /not a Botarena replay: "format" is undefined/);
+  });
+});
+
+describe('botarena play: what a new user runs into', () => {
+  it('paint seats are labelled by their player ids in the text result', async () => {
+    const r = await runCli(['play', 'paint', 'painter', 'random', '--seed', '3', '--set', 'width=4', '--set', 'height=3', '--set', 'ids=ann,bo']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^0 ann +painter/m);
+    assert.match(r.stdout, /^1 bo +random/m);
+  });
+
+  it('a hub option the map overrides is warned about, and the match plays', async () => {
+    const r = await runCli(['play', 'smartdog', 'random', '--set', 'map=training', '--set', 'options={"turnsLimit":5}', '--seed', '1', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /warning: option turnsLimit=5 is overridden by the map's own options line \(turnsLimit=100\)/);
+    assert.equal(JSON.parse(r.stdout).turns, 100);
+  });
+
+  it('a port in use is a clear usage error; play smartdog tcp gives up after --init-timeout', async () => {
+    const { createServer } = await import('node:net');
+    const busy = createServer().listen(0, '127.0.0.1');
+    await once(busy, 'listening');
+    const port = String((busy.address() as { port: number }).port);
+    try {
+      const serve = await runCli(['smartdog', 'serve', '--port', port], { timeoutMs: 15_000 });
+      assert.equal(serve.code, 2, serve.stderr);
+      assert.match(serve.stderr, new RegExp(`port ${port} is in use on 127\\.0\\.0\\.1; choose another with --port`));
+      assert.doesNotMatch(serve.stderr, /internal error|at /);
+    } finally {
+      busy.close();
+    }
+    const t0 = Date.now();
+    const wait = await runCli(['play', 'smartdog', 'tcp', 'tcp', '--port', '0', '--init-timeout', '400'], { timeoutMs: 15_000 });
+    assert.equal(wait.code, 2, wait.stderr);
+    assert.match(wait.stderr, /only 0 of 2 bots joined on 127\.0\.0\.1:\d+ within 400 ms; nothing was played/);
+    assert.ok(Date.now() - t0 < 10_000);
+  });
+
+  it('the Tron prompt shows walls on all four sides; Battleship shows both grids and the ship lengths', async () => {
+    const t = await runCli(['play', 'tron', 'human', 'stupid', '--seed', '2', '--set', 'width=8', '--set', 'height=6', '--json'], { input: 'up\nup\n' });
+    assert.equal(t.code, 0, t.stderr);
+    const frame = t.stderr.split('turn 1\n')[1]!.split('\nyou are')[0]!.split('\n');
+    assert.equal(frame.length, 11);
+    assert.ok(frame.every((row) => row.startsWith('#') && row.endsWith('#')), 'walls beyond both sides of the 8 columns');
+    assert.ok(frame.some((row) => /^#+\.+/.test(row)) && frame.some((row) => /^#+$/.test(row)), 'rows beyond the grid are all wall');
+    const cells = frame.join('').replace(/#/g, '').length;
+    assert.ok(cells <= 48, `at most the 8×6 grid shows as cells, got ${cells}`);
+    const b = await runCli(['play', 'battleship', 'human', 'random', '--seed', '2', '--json'], { input: '\n0,0\n' });
+    assert.match(b.stderr, /place ships of lengths 5, 4, 3, 3, 2/);
+    assert.match(b.stderr, /your fleet +your shots/);
+    assert.match(b.stderr, /^0 [.#oX]{10} +0 o\.{9}$/m, 'after one shot, the miss at 0,0 shows on the shots grid');
+    assert.match(b.stderr, /^\d [.#]*[oX][.#oX]* +\d/m, "the opponent's shot shows on the fleet grid");
+  });
+});
+
+describe('botarena replay: results, turns, refeed', () => {
+  const file = join(tmp, 'c4-result.json');
+
+  it('verify compares the whole result: an edited winner, draw, reason or fault is a difference', async () => {
+    const play = await runCli(['play', 'connect4', 'random', 'minimax', '--seed', '5', '--replay', file, '--json']);
+    assert.equal(play.code, 0, play.stderr);
+    const original = JSON.parse(readFileSync(file, 'utf8'));
+    const edits: [string, (r: { result: Record<string, unknown> }) => void][] = [
+      ['winner', (r) => (r.result.winner = r.result.winner === 0 ? 1 : 0)],
+      ['draw', (r) => (r.result.draw = !r.result.draw)],
+      ['reason', (r) => (r.result.reason = 'random wins, really')],
+      ['faults', (r) => (r.result.faults = [{ turn: 1, kind: 'timeout', detail: 'made up' }, null])],
+    ];
+    for (const [key, edit] of edits) {
+      const copy = structuredClone(original);
+      edit(copy);
+      const path = join(tmp, `edited-${key}.json`);
+      writeFileSync(path, JSON.stringify(copy));
+      const v = await runCli(['replay', 'verify', path]);
+      assert.equal(v.code, 1, `${key}: ${v.stdout}${v.stderr}`);
+      assert.match(v.stderr, new RegExp(`the result differs: recorded ${key} `));
+    }
+  });
+
+  it('show --turn N shows the board before turn N, its moves and the board after; past the end is exit 2', async () => {
+    const show = await runCli(['replay', 'show', file, '--turn', '3']);
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(show.stdout, /── before turn 3\n[\s\S]*── turn 3 \(play\) /);
+    assert.doesNotMatch(show.stdout, /── turn [124] /);
+    const late = await runCli(['replay', 'show', file, '--turn', '999']);
+    assert.equal(late.code, 2, late.stderr);
+    assert.match(late.stderr, /--turn 999: the match has turns 0\.\.\d+/);
+  });
+
+  it('refeed: a new name in the greeting is no difference; a bot it cannot reach is a failure (exit 3), not a difference', async () => {
+    const lh = join(tmp, 'lh.json');
+    const bot = (mode: string) => `stdio:node test/fixtures/lighthouses/fickle.mjs ${mode}`;
+    const play = await runCli(['play', 'lighthouses', bot('v1'), 'random', '--seed', '4', '--set', 'rounds=3', '--replay', lh, '--json']);
+    assert.equal(play.code, 0, play.stderr);
+    const renamed = await runCli(['replay', 'refeed', lh, '--slot', '0', bot('v2')]);
+    assert.equal(renamed.code, 0, renamed.stdout + renamed.stderr);
+    assert.match(renamed.stdout, /every answer is the recorded one/);
+    const gone = await runCli(['replay', 'refeed', lh, '--slot', '0', 'http://127.0.0.1:1/']);
+    assert.equal(gone.code, 3, gone.stdout + gone.stderr);
+    assert.match(gone.stderr, /refeed failed: turn 0 \(init\): could not get an answer from http:\/\/127\.0\.0\.1:1\/: /);
+  });
+
+  it('a replay that cannot be written after the match still prints the result and says where it could not go', async () => {
+    // The folder is there when the match starts (checked) and removed while the bot thinks.
+    const folder = mkdtempSync(join(tmp, 'vanishing-'));
+    const pidfile = join(tmp, 'vanishing.pid');
+    const run = runCli(['play', 'tictactoe', `stdio:node test/fixtures/runner/sleepy-bot.mjs 1500 ${pidfile}`, 'random', '--seed', '1', '--replay', join(folder, 'm.json'), '--json']);
+    for (let i = 0; i < 200 && !existsSync(pidfile); i++) await new Promise((r) => setTimeout(r, 50));
+    rmSync(folder, { recursive: true });
+    const r = await run;
+    assert.equal(r.code, 73, r.stderr);
+    assert.equal(JSON.parse(r.stdout).game, 'tictactoe', 'the result is printed');
+    assert.match(r.stderr, /the replay could not be written to .*vanishing-.*m\.json: ENOENT/);
+    assert.doesNotMatch(r.stderr, /internal error/);
   });
 });

@@ -60,6 +60,8 @@ describe('a lighthouses match between real bots', () => {
     assert.match(err.stderr, /bad config for lighthouses: bad map: the island is split: cell x=6, y=2 \(line 2, column 7\) cannot be reached from x=1, y=1/);
     const unknown = await runCli(['play', 'lighthouses', 'planner', 'random', '--set', 'map=nowhere.txt']);
     assert.equal(unknown.code, 2);
-    assert.match(unknown.stderr, /unknown map "nowhere.txt": the shipped maps are islet, bay, cross, continent; or give the path of a map file/);
+    assert.match(unknown.stderr, /--set map=nowhere\.txt: no such file/);
+    const typo = await runCli(['play', 'lighthouses', 'planner', 'random', '--set', 'map=bayy']);
+    assert.match(typo.stderr, /unknown map "bayy": the shipped maps are islet, bay, cross, continent; or give the path of a map file/);
   });
 });

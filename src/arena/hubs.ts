@@ -1,4 +1,6 @@
 import { listenForBots, type Joiner } from '../bots/connect-in.js';
+import { MatchEngine } from '../core/engine.js';
+import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { MatchCancelledError, runMatch, type MatchReport } from './run-match.js';
 
@@ -13,6 +15,8 @@ export interface Hub {
 export interface HubPlan<H extends Hub> {
   /** the config of the next match of `hub`, for `players` bots (maps in rotation, numbering…) */
   next(hub: H, players: number): Record<string, unknown>;
+  /** every config a match of `hub` may be played with (each of its maps), checked before the server listens */
+  configs(hub: H): Record<string, unknown>[];
 }
 
 /** What a hub server is told and what it reports. */
@@ -42,7 +46,9 @@ export interface HubServer {
  * The matchmaking of games whose bots connect in (smart-dog's server): bots connect, join a hub with the
  * game's lobby line, wait, and play as soon as their hub can start a match; many matches run at once, each
  * through the match runner (so each is a replay like any other). A hub whose `max` is reached starts at
- * once; one with `min` bots waiting starts after `gatherMs` without a new join.
+ * once; one with `min` bots waiting starts after `gatherMs` without a new join. Every match a hub may start
+ * is checked first (each config, each player count): a bad option is a usage error naming the hub, before
+ * anyone connects, and the game's config warnings are logged.
  */
 export async function startHubServer<H extends Hub>(opts: HubServerOptions<H>): Promise<HubServer> {
   const { game } = opts;
@@ -55,6 +61,7 @@ export async function startHubServer<H extends Hub>(opts: HubServerOptions<H>): 
   const controller = new AbortController();
   const log = opts.log ?? (() => {});
   let games = 0;
+  checkHubs(game, opts.hubs, opts.plan, log);
 
   const listener = await listenForBots({
     port: opts.port ?? 3002,
@@ -128,4 +135,23 @@ export async function startHubServer<H extends Hub>(opts: HubServerOptions<H>): 
       await Promise.allSettled([...running]);
     },
   };
+}
+
+/** Sets up every match the hubs may start (each config, each player count): throws a usage error naming the hub. */
+function checkHubs<H extends Hub>(game: AnyGame, hubs: H[], plan: HubPlan<H>, log: (line: string) => void): void {
+  const warned = new Set<string>();
+  for (const hub of hubs) {
+    for (const config of plan.configs(hub)) {
+      for (let players = hub.min; players <= hub.max; players++) {
+        let engine: MatchEngine;
+        try {
+          engine = new MatchEngine(game, { config, seed: 1, players });
+        } catch (err) {
+          throw new UsageError(`hub ${hub.name} (${players} players): ${err instanceof Error ? err.message : String(err)}`);
+        }
+        for (const w of engine.warnings) warned.add(`hub ${hub.name}: warning: ${w}`);
+      }
+    }
+  }
+  for (const line of warned) log(line);
 }

@@ -13,16 +13,25 @@ export interface RefeedDifference {
   now: string;
 }
 
+/** A re-feed that could not be done: the bot could not be started or reached. */
+export class RefeedFailedError extends Error {
+  override name = 'RefeedFailedError';
+}
+
 /** What a re-feed found: how many messages were asked again, and where the answers differ. */
 export interface RefeedReport {
   asked: number;
   differences: RefeedDifference[];
 }
 
-/** A move as people compare it: the action (a stream seat's lines), or the fault's kind and detail. */
-function describe(m: Pick<RecordedMove, 'action' | 'fault'> | Move<unknown>): string {
+/**
+ * A move as people compare it: the action (a stream seat's lines; of a hello, what the game says matters,
+ * so a new name is no difference), or the fault's kind and detail.
+ */
+function describe(game: AnyGame, phase: string, m: Pick<RecordedMove, 'action' | 'fault'> | Move<unknown>): string {
   const lines = (m.action as StreamAction | undefined)?.lines;
-  const action = Array.isArray(lines) ? lines.map(([, text]) => text).join(' | ') : JSON.stringify(m.action);
+  const essence = phase === 'init' && m.action !== undefined ? game.init?.essence : undefined;
+  const action = Array.isArray(lines) ? lines.map(([, text]) => text).join(' | ') : JSON.stringify(essence ? essence(m.action) : m.action);
   if (!m.fault) return action;
   return `${m.fault.kind}: ${m.fault.detail}${m.action !== undefined ? ` (after ${action})` : ''}`;
 }
@@ -60,7 +69,12 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
           now = plainMove(await seat.ask(engine, d, { ...view, phase: d.phase }, deadline));
         }
         report.asked++;
-        if (describe(now) !== describe(recorded)) report.differences.push({ turn: d.turn, phase: d.phase, recorded: describe(recorded), now: describe(now) });
+        // The bot could not be reached (not started, connection refused): that is a failure, not an answer.
+        if (now.fault?.kind === 'transport' && recorded.fault?.kind !== 'transport') {
+          throw new RefeedFailedError(`turn ${d.turn} (${d.phase}): could not get an answer from ${bot}: ${now.fault.detail}`);
+        }
+        const [was, is] = [describe(game, d.phase, recorded), describe(game, d.phase, now)];
+        if (was !== is) report.differences.push({ turn: d.turn, phase: d.phase, recorded: was, now: is });
       }
       const moves = movesOf(rec);
       const done = engine.commit(d, moves);

@@ -102,8 +102,10 @@ describe('match runner', () => {
     assert.deepEqual(a.replay.timeouts, { initMs: 1000, turnMs: 500, turnSet: true });
   });
 
-  it('refuses a connect-in seat that has no connection, naming the seat', async () => {
-    await assert.rejects(play({ seats: [{ bot: 'one' }, { bot: 'tcp' }] }), /seat 1 is "tcp": that bot connects in, so it must connect before the match starts/);
+  it('refuses a connect-in seat that has no connection, naming the seat; and tcp seats in a game without a lobby', async () => {
+    const withLobby = { ...sumGame, lobby: { read: () => null, waiting: 'wait', noSuchHub: 'no' } } as AnyGame;
+    await assert.rejects(play({ seats: [{ bot: 'one' }, { bot: 'tcp' }] }, { game: withLobby }), /seat 1 is "tcp": that bot connects in, so it must connect before the match starts/);
+    await assert.rejects(play({ seats: [{ bot: 'one' }, { bot: 'tcp' }] }), /sum-test bots cannot connect in over tcp/);
   });
 
   it('cancels promptly and leaves no bot process behind, even one that ignores SIGTERM', async () => {

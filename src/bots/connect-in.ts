@@ -1,4 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net';
+import { UsageError } from '../core/errors.js';
 import type { LobbyRules } from '../core/game.js';
 import { LineReader } from './line-reader.js';
 import { TcpTransport } from './tcp-transport.js';
@@ -85,7 +86,12 @@ export async function listenForBots(opts: ConnectInOptions): Promise<ConnectInLi
     });
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') reject(new UsageError(`port ${opts.port} is in use on ${opts.host}; choose another with --port`));
+      else if (err.code === 'EACCES') reject(new UsageError(`port ${opts.port} on ${opts.host} needs privileges this user lacks; choose one above 1023 with --port`));
+      else if (err.code === 'EADDRNOTAVAIL') reject(new UsageError(`cannot listen on ${opts.host}: no such address on this machine`));
+      else reject(err);
+    });
     server.listen(opts.port, opts.host, () => resolve());
   });
   const address = server.address();
@@ -102,10 +108,10 @@ export async function listenForBots(opts: ConnectInOptions): Promise<ConnectInLi
 /**
  * For `botarena play GAME tcp …`: listens until `count` bots have joined (whatever hub they name), telling
  * each but the last to wait, then stops listening and returns them in join order, ready to be seated.
- * Cancelling (`signal`) rejects and drops those that joined.
+ * Cancelling (`signal`), or `waitMs` passing first, rejects and drops those that joined.
  */
 export async function acceptJoins(
-  opts: { port: number; host: string; lobby: LobbyRules; count: number; log?: (line: string) => void },
+  opts: { port: number; host: string; lobby: LobbyRules; count: number; waitMs?: number; log?: (line: string) => void },
   signal?: AbortSignal,
 ): Promise<{ name: string; connection: { open(ctx: ByteSeatContext): BotTransport } }[]> {
   const joined: Joiner[] = [];
@@ -130,13 +136,17 @@ export async function acceptJoins(
     },
   });
   log(`waiting for ${opts.count} bot(s) to connect to ${opts.host}:${listener.port} and join`);
+  let timer: NodeJS.Timeout | undefined;
   const cancelled = new Promise<never>((_, reject) => {
     const onAbort = () => reject(new Error(`cancelled while waiting for bots to join (${joined.length} of ${opts.count})`));
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
+    if (opts.waitMs !== undefined) {
+      timer = setTimeout(() => reject(new UsageError(`only ${joined.length} of ${opts.count} bots joined on ${opts.host}:${listener.port} within ${opts.waitMs} ms; nothing was played`)), opts.waitMs);
+    }
   });
   try {
-    const seated = (await Promise.race([all, cancelled])).map((j) => ({ name: j.name, connection: j.connection() }));
+    const seated = (await Promise.race([all, cancelled]).finally(() => clearTimeout(timer))).map((j) => ({ name: j.name, connection: j.connection() }));
     await listener.close(true); // bots still in the lobby are not in this match
     return seated;
   } catch (err) {

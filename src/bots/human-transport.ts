@@ -13,6 +13,8 @@ export class HumanTransport implements BotTransport {
   private lines: string[] = [];
   private waiting: ((line: string | null) => void) | null = null;
   private ended = false;
+  /** the answers the person gave so far, for prompts that show them (Battleship's own fleet) */
+  private answered: unknown[] = [];
 
   constructor(
     private readonly ctx: SeatContext,
@@ -63,7 +65,7 @@ export class HumanTransport implements BotTransport {
       return { kind: 'fault', fault: { kind: 'transport', detail: `${this.ctx.game.id} cannot be played by a human at the terminal` }, ms: 0 };
     }
     if (msg.phase === 'init' && human.hello) return { kind: 'value', value: human.hello(msg.view, this.ctx.name), ms: 0 };
-    this.output.write(`\n${this.ctx.name} (slot ${this.ctx.slot}), turn ${msg.turn}\n${human.prompt(msg.view, msg.phase)} `);
+    this.output.write(`\n${this.ctx.name} (slot ${this.ctx.slot}), turn ${msg.turn}\n${human.prompt(msg.view, msg.phase, { config: this.ctx.config, answered: this.answered })} `);
     for (;;) {
       const line = await this.nextLine();
       if (signal?.aborted) return { kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: performance.now() - t0 };
@@ -73,6 +75,7 @@ export class HumanTransport implements BotTransport {
       const read = human.parse(line.trim(), msg.view, msg.phase);
       const problem = 'error' in read ? read.error : (msg.validate?.(read.answer) ?? null);
       if (problem === null && 'answer' in read) {
+        this.answered.push(read.answer);
         return { kind: 'value', value: read.answer, ms: performance.now() - t0 };
       }
       this.output.write(`${problem} — try again: `);

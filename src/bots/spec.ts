@@ -26,14 +26,22 @@ export interface SpecForm<S extends BotSpec> {
 /** `human`: a person at the terminal. */
 export const humanForm: SpecForm<Extract<BotSpec, { transport: 'human' }>> = {
   help: [['human', 'you, at this terminal']],
-  parse: (s, raw) => (s === 'human' ? { transport: 'human', raw } : null),
+  parse(s, raw, game) {
+    if (s !== 'human') return null;
+    if (!game.human) throw new UsageError(`${game.id} has no terminal play (a person cannot take a seat); play it with bots, e.g. its built-in ones (see 'botarena games')`);
+    return { transport: 'human', raw };
+  },
   defaultName: () => 'human',
 };
 
 /** `tcp`: a bot that connects in. */
 export const tcpForm: SpecForm<Extract<BotSpec, { transport: 'tcp' }>> = {
   help: [['tcp', 'a bot that connects to the port and joins (smart-dog: `botarena play smartdog tcp …`)']],
-  parse: (s, raw) => (s === 'tcp' ? { transport: 'tcp', raw } : null),
+  parse(s, raw, game) {
+    if (s !== 'tcp') return null;
+    if (!game.lobby) throw new UsageError(`${game.id} bots cannot connect in over tcp (only smart-dog's do): use stdio:, http: or a built-in bot`);
+    return { transport: 'tcp', raw };
+  },
   defaultName: () => 'tcp',
 };
 

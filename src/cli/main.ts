@@ -19,8 +19,12 @@ export function buildProgram(): Command {
   registerReplay(program);
   registerSmartdog(program);
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
-  program.exitOverride();
-  for (const c of program.commands) c.exitOverride();
+  // Every command and subcommand (replay show, smartdog serve…) reports usage errors to main, which exits 2.
+  const override = (c: Command): void => {
+    c.exitOverride();
+    c.commands.forEach(override);
+  };
+  override(program);
   return program;
 }
 

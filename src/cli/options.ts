@@ -12,35 +12,47 @@ export function collectKeyValue(flag: string) {
   };
 }
 
-/** Parses a non-negative integer option (ms, seeds, turns). */
-export function parseNonNegativeInt(what: string, max = Number.MAX_SAFE_INTEGER) {
+/** Parses an integer option in min..max; any other value gets one message stating the whole range. */
+function parseIntIn(what: string, min: number, max: number) {
   return (value: string): number => {
-    if (!/^\d+$/.test(value.trim()) || Number(value) > max) {
-      throw new InvalidArgumentError(`${what} must be a whole number from 0 to ${max}, got ${JSON.stringify(value)}`);
+    const n = Number(value);
+    if (!/^\d+$/.test(value.trim()) || n < min || n > max) {
+      throw new InvalidArgumentError(`${what} must be a whole number from ${min} to ${max}, got ${JSON.stringify(value)}`);
     }
-    return Number(value);
-  };
-}
-
-/** Parses a positive integer option. */
-export function parsePositiveInt(what: string) {
-  return (value: string): number => {
-    const n = parseNonNegativeInt(what)(value);
-    if (n < 1) throw new InvalidArgumentError(`${what} must be at least 1, got ${value}`);
     return n;
   };
 }
 
+/** Parses a non-negative integer option (seeds, ports, slots). */
+export function parseNonNegativeInt(what: string, max = Number.MAX_SAFE_INTEGER) {
+  return parseIntIn(what, 0, max);
+}
+
+/** Parses a positive integer option (turns, deadlines in ms). */
+export function parsePositiveInt(what: string, max = Number.MAX_SAFE_INTEGER) {
+  return parseIntIn(what, 1, max);
+}
+
 /**
  * `--set key=PATH` for a game's file-valued keys (maps, boards): when the value names an existing file, the
- * game gets the file's text, so the replay carries the map itself. Any other value (a shipped map's name)
- * is passed on for the game to judge.
+ * game gets the file's text, so the replay carries the map itself. A value that looks like a path (a slash,
+ * or a file extension) but names no file is an error saying so. Any other value (a shipped map's name) is
+ * passed on for the game to judge.
  */
 export function readConfigFiles(game: AnyGame, set: Record<string, string>): Record<string, string> {
   const out = { ...set };
   for (const [key, value] of Object.entries(set)) {
     const field = game.config[key];
-    if (field?.type !== 'string' || !field.file || !existsSync(value) || !statSync(value).isFile()) continue;
+    if (field?.type !== 'string' || !field.file) continue;
+    const pathLike = !value.includes('\n') && !value.trimStart().startsWith('{') && /[/\\]|\.[A-Za-z0-9]+$/.test(value);
+    if (!existsSync(value)) {
+      if (pathLike) throw new UsageError(`--set ${key}=${value}: no such file`);
+      continue;
+    }
+    if (!statSync(value).isFile()) {
+      if (pathLike) throw new UsageError(`--set ${key}=${value}: that is a folder, not a file`);
+      continue;
+    }
     try {
       out[key] = readFileSync(value, 'utf8');
     } catch (err) {

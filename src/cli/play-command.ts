@@ -1,9 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { Command } from 'commander';
-import type { JobSeat } from '../arena/match-job.js';
+import { JOB_LIMITS, type JobSeat } from '../arena/match-job.js';
 import { MatchCancelledError, runMatch, type MatchReport } from '../arena/run-match.js';
 import type { SeatConnection } from '../arena/seat.js';
 import { acceptJoins, capabilitiesOf, parseBotSpec } from '../bots/index.js';
+import { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { ReplayFollower, type Replay } from '../core/replay.js';
@@ -12,7 +13,7 @@ import { LocalLiveEvents } from '../live/local.js';
 import { getGame } from '../games/index.js';
 import { matchHeader, matchSummary, transcriptText } from './format.js';
 import { collectKeyValue, parseNonNegativeInt, parsePositiveInt, readConfigFiles } from './options.js';
-import { writeReplay } from './replay-file.js';
+import { checkReplayPath, writeReplay } from './replay-file.js';
 
 /** The options every command that runs a match takes (`play`, `replay fork`). */
 export interface PlayOptions {
@@ -43,8 +44,8 @@ export function withMatchOptions(command: Command): Command {
   return command
     .option('--seed <n>', 'match seed (0..4294967295); random when absent, always printed', parseNonNegativeInt('--seed', 0xffffffff))
     .option('--set <key=value>', 'game config, repeatable (see `botarena games`)', collectKeyValue('--set'))
-    .option('--timeout <ms>', 'deadline per turn answer (default: the game\'s)', parsePositiveInt('--timeout'))
-    .option('--init-timeout <ms>', 'deadline for the init answer (default: the game\'s)', parsePositiveInt('--init-timeout'))
+    .option('--timeout <ms>', `deadline per turn answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's)`, parsePositiveInt('--timeout', JOB_LIMITS.deadlineMs))
+    .option('--init-timeout <ms>', `deadline for the init answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's); for tcp seats also how long to wait for them to join (default: no limit)`, parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs))
     .option('--name <slot=name>', 'display name of a seat, repeatable', collectKeyValue('--name'))
     .option('--replay <file>', 'write the replay to FILE (.gz to compress)')
     .option('--log', 'print every message sent and received, per bot, with timing (and keep them in the replay)')
@@ -89,8 +90,12 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
       }),
     );
   }
+  if (o.replay) checkReplayPath(o.replay);
   let report: MatchReport;
   const specs = bots.map((bot) => parseBotSpec(bot, game)); // a typo is reported before anyone waits for bots to join
+  const config = { ...(start.config ?? {}), ...readConfigFiles(game, o.set ?? {}) };
+  // So is a bad config; and what the game warns about it (a setting the map overrides) is said up front.
+  for (const w of new MatchEngine(game, { config, seed, players: bots.length }).warnings) process.stderr.write(`botarena: warning: ${w}\n`);
   const seats: JobSeat[] = bots.map((bot, i) => (names[i] === undefined ? { bot } : { bot, name: names[i] }));
   const connections: (SeatConnection | undefined)[] = [];
   try {
@@ -99,7 +104,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     if (waiting.length) {
       if (!game.lobby) throw new UsageError(`${game.id} bots cannot connect in: the game has no lobby (use stdio:, http: or a built-in bot)`);
       const log = (l: string) => process.stderr.write(`${l}\n`);
-      const joined = await acceptJoins({ port: o.port ?? 3002, host: '127.0.0.1', lobby: game.lobby, count: waiting.length, log }, controller.signal).catch((err: unknown) => {
+      const joined = await acceptJoins({ port: o.port ?? 3002, host: '127.0.0.1', lobby: game.lobby, count: waiting.length, waitMs: o.initTimeout, log }, controller.signal).catch((err: unknown) => {
         throw controller.signal.aborted ? new MatchCancelledError((err as Error).message) : err;
       });
       waiting.forEach((slot, k) => {
@@ -112,7 +117,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
         game: game.id,
         seats,
         matchId,
-        config: { ...(start.config ?? {}), ...readConfigFiles(game, o.set ?? {}) },
+        config,
         seed,
         timeouts: { initMs: o.initTimeout, turnMs: o.timeout },
         transcripts: !!o.log,
@@ -133,16 +138,25 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     await live.close();
   }
   const { replay, timing, state } = report;
-  if (o.replay) writeReplay(o.replay, replay);
+  // Checked before the match; should writing fail anyway (a full disk), the result is still printed.
+  let unwritten: string | null = null;
+  if (o.replay) {
+    try {
+      writeReplay(o.replay, replay);
+    } catch (err) {
+      unwritten = `botarena: the replay could not be written to ${o.replay}: ${(err as Error).message}; the result above is all that is left of the match\n`;
+      process.exitCode = 73;
+    }
+  }
   if (o.log && replay.transcripts) {
     out.write(replay.transcripts.map((t, slot) => transcriptText(replay.seats[slot]!.name, slot, t)).join('\n\n') + '\n\n');
   }
-  if (o.json) {
-    process.stdout.write(JSON.stringify(jsonResult(replay)) + '\n');
-    return;
+  if (o.json) process.stdout.write(JSON.stringify(jsonResult(replay)) + '\n');
+  else {
+    out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing, state)}\n`);
+    if (o.replay && !unwritten) out.write(`\nreplay written to ${o.replay}\n`);
   }
-  out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing, state)}\n`);
-  if (o.replay) out.write(`\nreplay written to ${o.replay}\n`);
+  if (unwritten) process.stderr.write(unwritten);
 }
 
 /** The `--json` result: exactly the documented shape. */

@@ -1,11 +1,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { refeed } from '../arena/refeed.js';
+import { refeed, RefeedFailedError, type RefeedReport } from '../arena/refeed.js';
 import { resolveConfig } from '../core/config.js';
 import { ReplayMismatchError, UsageError } from '../core/errors.js';
 import { engineBefore, positionConfig, replayFingerprint } from '../core/position.js';
-import { verifyReplay } from '../core/replay.js';
+import { ReplayFollower, verifyReplay } from '../core/replay.js';
 import { getGame } from '../games/index.js';
 import { matchHeader, table } from './format.js';
 import { parseNonNegativeInt, parsePositiveInt } from './options.js';
@@ -30,20 +30,40 @@ export function registerReplay(program: Command): void {
     .command('show')
     .description('print the match step by step: the moves of each turn and the board after it')
     .argument('<file>', 'replay file (.json or .gz)')
-    .option('--turn <n>', 'show only the board after this turn', parseNonNegativeInt('--turn'))
+    .option('--turn <n>', 'show only turn N: the board before it (the position `replay position --turn N` prints and `fork --turn N` starts from), its moves, and the board after it', parseNonNegativeInt('--turn'))
     .action((file: string, o: { turn?: number }) => {
       const r = readReplay(file);
       const game = getGame(r.game);
+      if (o.turn !== undefined && !r.turns.some((t) => t.turn === o.turn)) {
+        const turns = r.turns.map((t) => t.turn);
+        throw new UsageError(`--turn ${o.turn}: the match has turns ${turns.length ? `${Math.min(...turns)}..${Math.max(...turns)}` : '(none)'}`);
+      }
       const out: string[] = [`${matchHeader(r)} · ${r.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}`];
-      verifyReplay(game, r, (engine, rec) => {
-        if (o.turn !== undefined && rec.turn !== o.turn) return;
-        const moves = rec.moves.map((m) => {
-          const who = r.seats[m.slot]?.name ?? `slot ${m.slot}`;
-          const ms = m.ms !== undefined ? ` in ${m.ms} ms` : '';
-          return `${who}: ${m.fault ? `${m.fault.kind} — ${m.fault.detail}` : JSON.stringify(m.action)}${ms}`;
-        });
-        out.push(`\n── turn ${rec.turn} (${rec.phase}) ${moves.join('; ')}\n${game.render(engine.state)}`);
-      });
+      const follower = new ReplayFollower(game, r);
+      let before = o.turn === undefined;
+      try {
+        for (const rec of r.turns) {
+          if (!before && rec.turn === o.turn) {
+            out.push(`\n── before turn ${rec.turn}\n${game.render(follower.engine.state)}`);
+            before = true;
+          }
+          follower.step(rec, r.turns.length);
+          if (o.turn !== undefined && rec.turn !== o.turn) continue;
+          const moves = rec.moves.map((m) => {
+            const who = r.seats[m.slot]?.name ?? `slot ${m.slot}`;
+            const ms = m.ms !== undefined ? ` in ${m.ms} ms` : '';
+            return `${who}: ${m.fault ? `${m.fault.kind} — ${m.fault.detail}` : JSON.stringify(m.action)}${ms}`;
+          });
+          out.push(`\n── turn ${rec.turn} (${rec.phase}) ${moves.join('; ')}\n${game.render(follower.engine.state)}`);
+        }
+        follower.finish(r.result);
+      } catch (err) {
+        if (!(err instanceof ReplayMismatchError)) throw err;
+        process.stdout.write(out.join('\n') + '\n');
+        process.stderr.write(`replay ${file} does not reproduce: ${err.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
       out.push(`\n${r.result.reason}`);
       process.stdout.write(out.join('\n') + '\n');
     });
@@ -70,7 +90,7 @@ export function registerReplay(program: Command): void {
     .command('position')
     .description("print the position before turn N in the form --set takes (key=value lines), to start a match there or keep it beside a bot's tests")
     .argument('<file>', 'replay file (.json or .gz)')
-    .requiredOption('--turn <n>', 'the turn about to be played', parsePositiveInt('--turn'))
+    .requiredOption('--turn <n>', 'the position before turn N is played (what `replay show --turn N` shows first)', parsePositiveInt('--turn'))
     .option('--key <key>', 'print only this key\'s value (for a file: --set KEY=that-file)')
     .option('--out <dir>', 'write each value over several lines to DIR/KEY.txt and print the --set flags for them all')
     .action((file: string, o: { turn: number; key?: string; out?: string }) => {
@@ -111,7 +131,7 @@ export function registerReplay(program: Command): void {
     .description('re-run the replay to turn N and play on from there with the given bots (the same seats by default); the new replay records where it was forked from')
     .argument('<file>', 'replay file (.json or .gz)')
     .argument('[bots...]', 'one bot spec per seat (default: the replay\'s own)')
-    .requiredOption('--turn <n>', 'the turn the new match starts with', parsePositiveInt('--turn'));
+    .requiredOption('--turn <n>', 'the turn the new match starts with: it plays on from the position before turn N', parsePositiveInt('--turn'));
   withMatchOptions(fork).action(async (file: string, bots: string[], o: PlayOptions & { turn: number }) => {
     const r = readReplay(file);
     const game = getGame(r.game);
@@ -135,7 +155,15 @@ export function registerReplay(program: Command): void {
       const r = readReplay(file);
       const game = getGame(r.game);
       if (o.slot >= r.seats.length) throw new UsageError(`--slot ${o.slot}: the replay has seats 0..${r.seats.length - 1}`);
-      const report = await refeed(game, r, o.slot, bot);
+      let report: RefeedReport;
+      try {
+        report = await refeed(game, r, o.slot, bot);
+      } catch (err) {
+        if (!(err instanceof RefeedFailedError)) throw err;
+        process.stderr.write(`botarena: refeed failed: ${err.message}\n`);
+        process.exitCode = 3;
+        return;
+      }
       const who = `slot ${o.slot} (${r.seats[o.slot]!.name})`;
       if (!report.differences.length) {
         process.stdout.write(`${who}: ${report.asked} messages sent again to ${bot}; every answer is the recorded one\n`);

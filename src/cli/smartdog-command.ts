@@ -78,8 +78,12 @@ export function registerSmartdog(program: Command): void {
         onGame: (report) => {
           if (!o.replays) return;
           const file = join(o.replays, `smartdog-${report.replay.matchId}.json.gz`);
-          writeReplay(file, report.replay);
-          say(`replay: ${file}`);
+          try {
+            writeReplay(file, report.replay);
+            say(`replay: ${file}`);
+          } catch (err) {
+            say(`replay of game ${report.replay.matchId} could not be written to ${file}: ${(err as Error).message}; its result: ${report.replay.result.reason}`);
+          }
         },
       });
       say(`smart-dog server on ${o.host}:${gateway.port}; hubs: ${hubs.map((h) => `${h.name} (${h.min === h.max ? h.min : `${h.min}–${h.max}`})`).join(', ')}`);

@@ -53,6 +53,9 @@ export class MatchEngine {
   /** the latest fault of each slot, with its turn (the one that cost the game, when one did) */
   readonly faults: (({ turn: number } & Fault) | null)[];
 
+  /** what the game says about the config: settings that are overridden or may not do what was meant */
+  readonly warnings: string[];
+
   constructor(
     readonly game: AnyGame,
     setup: MatchSetup,
@@ -65,6 +68,7 @@ export class MatchEngine {
     this.config = resolveConfig(game.id, game.config, setup.config);
     const problem = game.validateConfig?.(this.config, players);
     if (problem) throw new UsageError(`bad config for ${game.id}: ${problem}`);
+    this.warnings = game.configWarnings?.(this.config, players) ?? [];
     this.seed = setup.seed >>> 0;
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);

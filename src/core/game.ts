@@ -110,6 +110,11 @@ export interface InitRules<S, I> {
   check?(state: S, slot: number, action: I): string | null;
   /** applies the hello step: a move per seat asked, in seat order */
   apply(state: S, moves: Move<I>[]): S;
+  /**
+   * the part of a hello answer that says how the bot will play, compared when another bot is re-fed the
+   * same messages (`replay refeed`); absent: the whole action. A name is not part of it (lighthouses).
+   */
+  essence?(action: I): unknown;
 }
 
 /**
@@ -155,6 +160,12 @@ export interface LobbyRules {
   noSuchHub: string;
 }
 
+/** What a person's seat knows beside the message: the match's config, and the answers given so far, in order. */
+export interface HumanSeat {
+  config: Readonly<Record<string, unknown>>;
+  answered: readonly unknown[];
+}
+
 /** How a person at a terminal plays: what to show, and how to read a typed line into an answer. */
 export interface HumanPlay<V> {
   /**
@@ -162,8 +173,8 @@ export interface HumanPlay<V> {
    * the person is asked for it like for a move (Battleship's fleet)
    */
   hello?(view: V, name: string): unknown;
-  /** the board and the question, for this view */
-  prompt(view: V, phase: AskPhase): string;
+  /** the board and the question, for this view (`seat`: the match's config, and what the person answered so far) */
+  prompt(view: V, phase: AskPhase, seat?: HumanSeat): string;
   /** a typed line → the wire answer object, or an error sentence to show before asking again */
   parse(line: string, view: V, phase: AskPhase): { answer: unknown } | { error: string };
 }
@@ -184,6 +195,8 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   config: ConfigSpec;
   /** a sentence naming the broken rule, or null when the config (with this many players) is playable */
   validateConfig?(config: C, players: number): string | null;
+  /** sentences about a playable config that may not do what was meant (a setting another one overrides) */
+  configWarnings?(config: C, players: number): string[];
   /**
    * default deadlines per answer, from the game's spec; `slowMs`: answers slower than this are noted in the
    * bot's log (lighthouses' 100 ms, whose deadline adds a grace); `exitMs`: when a match ends normally, how

@@ -133,19 +133,20 @@ export class ReplayFollower {
     return rebuilt;
   }
 
-  /** Checks the game is over and its result is the recorded one. */
-  finish(result: Pick<ReplayResult, 'ranks' | 'scores'>): void {
+  /**
+   * Checks the game is over and its whole result is the recorded one: ranks, scores, winner, draw, reason
+   * and every seat's fault. Throws naming the first field that differs.
+   */
+  finish(result: ReplayResult): void {
     const engine = this.engine;
     if (engine.decision()) {
       throw new ReplayMismatchError(`the replay ends after turn ${engine.lastTurn()}, but the game is not over`, null);
     }
-    const outcome = engine.outcome();
-    const same = JSON.stringify(outcome.ranks) === JSON.stringify(result.ranks) && JSON.stringify(outcome.scores) === JSON.stringify(result.scores);
-    if (!same) {
-      throw new ReplayMismatchError(
-        `the result differs: recorded ranks ${JSON.stringify(result.ranks)} scores ${JSON.stringify(result.scores)}, rebuilt ranks ${JSON.stringify(outcome.ranks)} scores ${JSON.stringify(outcome.scores)}`,
-        null,
-      );
+    const rebuilt = resultOf(engine);
+    const keys = new Set([...Object.keys(rebuilt), ...Object.keys(result)]);
+    for (const key of keys) {
+      const [was, now] = [JSON.stringify((result as unknown as Record<string, unknown>)[key]), JSON.stringify((rebuilt as unknown as Record<string, unknown>)[key])];
+      if (was !== now) throw new ReplayMismatchError(`the result differs: recorded ${key} ${was ?? '(none)'}, rebuilt ${now ?? '(none)'}`, null);
     }
   }
 }
@@ -165,14 +166,19 @@ export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: Ma
   return follower.engine;
 }
 
+/** The result block of a finished match: the rules' outcome, its winner and draw, each seat's latest fault. */
+export function resultOf(engine: MatchEngine): ReplayResult {
+  const outcome = engine.outcome();
+  return { ...outcome, ...summarise(outcome), faults: engine.faults };
+}
+
 /**
  * A finished match's replay: its header, the engine's recorded steps and result, and what the runner measured
  * (the duration; the raw messages when they were kept).
  */
 export function buildReplay(header: ReplayHeader, engine: MatchEngine, extra: { durationMs?: number; transcripts?: TranscriptEntry[][] } = {}): Replay {
-  const outcome = engine.outcome();
   const { forkedFrom, ...rest } = header;
-  const replay: Replay = { ...rest, turns: engine.records, result: { ...outcome, ...summarise(outcome), faults: engine.faults } };
+  const replay: Replay = { ...rest, turns: engine.records, result: resultOf(engine) };
   if (extra.durationMs !== undefined) replay.durationMs = extra.durationMs;
   if (extra.transcripts) replay.transcripts = extra.transcripts;
   if (forkedFrom) replay.forkedFrom = forkedFrom;

@@ -88,6 +88,8 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
       s.inited = true;
       return s;
     },
+    // The greeting is only the bot's name: a new version may well call itself otherwise.
+    essence: () => null,
   },
   parseAnswer,
   check: commandError,

@@ -44,6 +44,14 @@ export class SmartdogHubPlan {
     const map = hub.maps[turn % hub.maps.length]!;
     const firstDogId = this.nextDogId;
     this.nextDogId += dogCount(map, players);
+    return this.config(hub, map, firstDogId);
+  }
+
+  configs(hub: SmartdogHub): Record<string, unknown>[] {
+    return hub.maps.map((map) => this.config(hub, map, this.nextDogId));
+  }
+
+  private config(hub: SmartdogHub, map: string, firstDogId: number): Record<string, unknown> {
     return { map, options: JSON.stringify(hub.options), firstDogId, leave: this.leave };
   }
 }

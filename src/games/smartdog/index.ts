@@ -2,6 +2,7 @@ import type { ConfigValues } from '../../core/config.js';
 import { defineGame, type BuiltinBotFactory, type Decision, type StreamAction } from '../../core/game.js';
 import { BOTS, type SmartDogBot } from './bots.js';
 import { parseMapPart } from './map.js';
+import { overriddenOptions } from './options.js';
 import { MAPS } from './maps.js';
 import { renderBoard } from './render.js';
 import { applyCommand, endTurn, markOut, setup, winnerOf } from './rules.js';
@@ -99,6 +100,7 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
       return (err as Error).message;
     }
   },
+  configWarnings: (config) => overriddenOptions(hubOptions(config.options), parseMapPart(mapText(config.map)).options),
   // waitForTurn (the reference's 300 s unless a hub or the map says otherwise) is each turn's deadline.
   timeouts: { initMs: 10_000, turnMs: 300_000, exitMs: 1000 },
   seatLabel: (slot) => String(slot + 1),

@@ -20,6 +20,13 @@ export const OPTION_KEYS: readonly (keyof SmartDogOptions)[] = [
   'dogScaryTurns',
 ];
 
+/** The hub options the map's own options line overrides, as sentences (the map wins, as in the reference). */
+export function overriddenOptions(hub: Record<string, unknown>, map: Record<string, unknown>): string[] {
+  return Object.keys(hub)
+    .filter((k) => k in MINIMUM && map[k] !== undefined)
+    .map((k) => `option ${k}=${JSON.stringify(hub[k])} is overridden by the map's own options line (${k}=${JSON.stringify(map[k])})`);
+}
+
 /** The reference server's hub values, used where neither the hub nor the map sets an option. */
 export const DEFAULT_OPTIONS: Readonly<SmartDogOptions> = {
   turnsLimit: 100,
@@ -50,10 +57,13 @@ function readValue(key: string, value: unknown, source: string): number {
 }
 
 /**
- * Resolves options: defaults < hub options < the map's first-line options. Keys that are not options are
- * ignored (a map may carry notes); a known key with a non-numeric or too small value is an error naming it.
+ * Resolves options: defaults < hub options < the map's first-line options. A hub key that is not an option is
+ * an error (a typo would silently change nothing); a map's other keys are ignored (a map may carry notes). A
+ * known key with a non-numeric or too small value is an error naming it.
  */
 export function resolveOptions(hub: Record<string, unknown> = {}, map: Record<string, unknown> = {}): SmartDogOptions {
+  const unknown = Object.keys(hub).filter((k) => !(k in MINIMUM));
+  if (unknown.length) throw new Error(`hub options: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the options are ${Object.keys(MINIMUM).join(', ')}`);
   const out: SmartDogOptions = { ...DEFAULT_OPTIONS };
   for (const [layer, source] of [
     [hub, 'hub options'],

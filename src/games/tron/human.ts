@@ -3,11 +3,17 @@ import type { TronMessage } from './wire.js';
 
 const WORDS: Record<string, string> = { right: 'x+', left: 'x-', down: 'y+', up: 'y-', r: 'x+', l: 'x-', d: 'y+', u: 'y-' };
 
-/** Terminal play: shows the cells around your head (y grows downwards) and reads a direction. */
+/**
+ * Terminal play: shows the cells around your head (y grows downwards), `#` beyond the grid on every side
+ * (the grid's size is the game's config; the messages do not carry it, so the prompt is given it), and
+ * reads a direction.
+ */
 export const human: HumanPlay<TronMessage> = {
   hello: (_view, name) => ({ name }),
-  prompt(view) {
+  prompt(view, _phase, seat) {
     if (view.action !== 'play-turn') return '';
+    const width = Number(seat?.config.width ?? 100);
+    const height = Number(seat?.config.height ?? 100);
     const me = view['player-index'];
     const [hx, hy] = view.board[me]![0]!;
     const owner = new Map<string, string>();
@@ -15,7 +21,7 @@ export const human: HumanPlay<TronMessage> = {
     const rows: string[] = [];
     for (let y = hy - 5; y <= hy + 5; y++) {
       let row = '';
-      for (let x = hx - 10; x <= hx + 10; x++) row += x < 0 || y < 0 ? '#' : (owner.get(`${x},${y}`) ?? '.');
+      for (let x = hx - 10; x <= hx + 10; x++) row += x < 0 || y < 0 || x >= width || y >= height ? '#' : (owner.get(`${x},${y}`) ?? '.');
       rows.push(row);
     }
     return `${rows.join('\n')}\nyou are ${String.fromCharCode(65 + me)} at ${hx},${hy}; your move (x+ right, x- left, y+ down, y- up; or right/left/down/up):`;
