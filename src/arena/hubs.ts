@@ -33,6 +33,10 @@ export interface HubServerOptions<H extends Hub> {
   onGame?: (report: MatchReport, hub: string) => void;
   /** one line per event for an operator's log */
   log?: (line: string) => void;
+  /** a connection that has not joined after this long is closed (60 s) */
+  joinWithinMs?: number;
+  /** connections at once from one address (100) */
+  maxPerAddress?: number;
 }
 
 /** A running hub server: its port, the matches under way, and a way to stop it (matches under way are cancelled). */
@@ -67,6 +71,8 @@ export async function startHubServer<H extends Hub>(opts: HubServerOptions<H>): 
     port: opts.port ?? 3002,
     host: opts.host ?? '127.0.0.1',
     lobby,
+    joinWithinMs: opts.joinWithinMs,
+    maxPerAddress: opts.maxPerAddress,
     onJoin(joiner) {
       const hub = hubs.get((joiner.hub ?? 'default').replace(/^#/, '').toLowerCase());
       if (!hub) return lobby.noSuchHub;

@@ -23,7 +23,12 @@ export interface RunOptions extends SeatLimits {
   live?: LiveEvents;
   /** where a live-events failure is reported */
   log?: (line: string) => void;
+  /** what is kept of each bot's log (messages, stderr, notes), in bytes; the rest is counted and dropped */
+  maxTranscriptBytes?: number;
 }
+
+/** What is kept of one bot's log by default: enough for any honest match, bounded for a flooding bot. */
+export const DEFAULT_MAX_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
 
 /** Answer-time figures for one seat, in ms. */
 export interface SeatTiming {
@@ -77,9 +82,23 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   const t0 = performance.now();
 
   const seats: OpenSeat[] = [];
+  const cap = opts.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES;
+  const kept = specs.map(() => ({ bytes: 0, droppedEntries: 0, droppedBytes: 0 }));
   try {
     specs.forEach((spec, slot) => {
       const log = (dir: TranscriptEntry['dir'], text: string) => {
+        const k = kept[slot]!;
+        const size = Buffer.byteLength(text);
+        if (k.bytes + size > cap) {
+          if (k.droppedEntries++ === 0) {
+            const note = { dir: 'note' as const, t: round(performance.now() - t0), text: `this bot's log is over ${cap} bytes: the rest is counted, not kept` };
+            if (job.transcripts) transcripts[slot]!.push(note);
+            feed.message(slot, note);
+          }
+          k.droppedBytes += size;
+          return;
+        }
+        k.bytes += size;
         const entry = { dir, t: round(performance.now() - t0), text };
         if (job.transcripts) transcripts[slot]!.push(entry);
         feed.message(slot, entry);
@@ -125,6 +144,9 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
     await Promise.all(seats.map((s) => s.close(ended)));
   }
 
+  kept.forEach((k, slot) => {
+    if (k.droppedEntries && job.transcripts) transcripts[slot]!.push({ dir: 'note', t: round(performance.now() - t0), text: `${k.droppedEntries} log entries (${k.droppedBytes} bytes) over the ${cap}-byte cap were dropped` });
+  });
   const replay = buildReplay(header, engine, { durationMs: round(performance.now() - t0), transcripts: job.transcripts ? transcripts : undefined });
   feed.ended(replay.result, replay.durationMs!);
   return { replay, timing: seats.map((s) => timingOf(engine.records, s.slot)), state: engine.state };

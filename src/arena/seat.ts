@@ -57,9 +57,13 @@ export function dialectFor(game: AnyGame, spec: BotSpec): WireDialect<unknown, u
  * a re-fed bot gets the deadlines it had.
  */
 export function deadlineFor(decision: Pick<Decision, 'phase' | 'deadlineMs'>, timeouts: MatchTimeouts): number {
-  if (decision.phase === 'init') return timeouts.initMs;
-  return timeouts.turnSet ? timeouts.turnMs : (decision.deadlineMs ?? timeouts.turnMs);
+  const ms = decision.phase === 'init' ? timeouts.initMs : timeouts.turnSet ? timeouts.turnMs : (decision.deadlineMs ?? timeouts.turnMs);
+  // Jobs and options are checked to an hour; a timer would fire at once past 2³¹−1 ms, so never go there.
+  return Math.min(ms, MAX_TIMER_MS);
 }
+
+/** The longest delay a Node timer can count (longer ones fire at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** A move as answered, with how long the answer took. */
 export type TimedMove = Move<unknown> & { ms: number };

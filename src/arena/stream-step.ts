@@ -3,6 +3,12 @@ import { streamOrder, type Decision, type ViewContext } from '../core/game.js';
 import type { OpenSeat, TimedMove } from './seat.js';
 
 /**
+ * The most lines a seat may send in one stream step (a smart-dog player has a few dogs, each moving and
+ * barking once): past it the seat gets an error, its turn ends with a `too-large` fault and it is cut off.
+ */
+export const MAX_STREAM_LINES = 5000;
+
+/**
  * A stream step (smart-dog): every seat gets its view and sends lines until its turn is over. Each line is
  * applied at once to a scratch copy of the state (the engine then replays the same lines in the same
  * order) and its replies go straight back. Seats whose transport gives lines a real arrival time are applied
@@ -21,7 +27,7 @@ export async function playStreamStep(
   if (!stream) throw new Error(`game ${engine.game.id} asks a stream step but has no stream rules`);
   const scratch = structuredClone(engine.state);
   const gated = streamOrder(decision).filter((slot) => !seats[slot]!.capabilities.arrivalOrder);
-  const lanes = new Map(decision.seats.map((slot) => [slot, { queue: [] as string[], lines: [] as [number, string][], closed: false }]));
+  const lanes = new Map(decision.seats.map((slot) => [slot, { queue: [] as string[], lines: [] as [number, string][], closed: false, flooded: false, count: 0 }]));
   const replies: Promise<void>[] = [];
   let order = 0;
   let cursor = 0;
@@ -47,6 +53,12 @@ export async function playStreamStep(
       const lane = lanes.get(slot)!;
       const msg = messages[i]!;
       msg.converse = (line) => {
+        if (lane.flooded) return true;
+        if (++lane.count > MAX_STREAM_LINES) {
+          lane.flooded = true;
+          replies.push(seat.tell(`error Too many commands: more than ${MAX_STREAM_LINES} lines in one turn; disconnected`, decision.phase, decision.turn, deadlineMs));
+          return true;
+        }
         lane.queue.push(line);
         pump();
         return stream.ends(line);
@@ -64,8 +76,14 @@ export async function playStreamStep(
   );
   pump();
   await Promise.all(replies);
+  // A seat that flooded the step is cut off: it is out of the match (its fault says why), and its
+  // connection or process is closed now, so nothing more it sends is read or kept.
+  const flooded = decision.seats.filter((slot) => lanes.get(slot)!.flooded);
+  await Promise.all(flooded.map((slot) => seats[slot]!.close()));
   return results.map(({ slot, fault, ms }) => {
-    const action = { lines: lanes.get(slot)!.lines };
+    const lane = lanes.get(slot)!;
+    const action = { lines: lane.lines };
+    if (lane.flooded) fault = { kind: 'too-large', detail: `sent more than ${MAX_STREAM_LINES} lines in turn ${decision.turn}` };
     return fault ? { slot, action, fault, ms } : { slot, action, ms };
   });
 }

@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { UsageError } from '../core/errors.js';
 import type { LobbyRules } from '../core/game.js';
 import { LineReader } from './line-reader.js';
-import { TcpTransport } from './tcp-transport.js';
+import { MAX_UNREAD_BYTES, TcpTransport } from './tcp-transport.js';
 import type { BotTransport, ByteSeatContext } from './transport.js';
 
 /** The longest lobby line read before a bot has a seat; a longer one closes its connection. */
@@ -30,6 +30,10 @@ export interface ConnectInOptions {
   onJoin(joiner: Joiner): string | null;
   /** a bot that had joined disconnected before it was seated */
   onLeave?(joiner: Joiner): void;
+  /** a connection that has not joined after this long is closed (default 60 s) */
+  joinWithinMs?: number;
+  /** connections open at once from one address; more are closed at once (default 100) */
+  maxPerAddress?: number;
 }
 
 /** A listening connect-in port. */
@@ -42,18 +46,37 @@ export interface ConnectInListener {
 /**
  * Listens for bots that connect in (smart-dog's TCP) and reads their lines until they join, as the game's
  * lobby rules say: a join goes to `onJoin`, other lines get the game's reply or are ignored. A line longer
- * than MAX_LOBBY_LINE closes the connection. Once seated (`connection()`), the socket belongs to its
- * TcpTransport. Nothing a client sends can throw out of here.
+ * than MAX_LOBBY_LINE closes the connection, and so do: not joining within `joinWithinMs`, letting more than
+ * MAX_UNREAD_BYTES of replies wait unread, and going over `maxPerAddress` connections from one address.
+ * Once seated (`connection()`), the socket belongs to its TcpTransport. Nothing a client sends can throw
+ * out of here.
  */
 export async function listenForBots(opts: ConnectInOptions): Promise<ConnectInListener> {
   const lobbyOf = new Set<Socket>();
+  const perAddress = new Map<string, number>();
   const server: Server = createServer((socket) => {
     socket.setNoDelay(true);
     socket.on('error', () => {});
+    const address = socket.remoteAddress ?? '?';
+    const open = (perAddress.get(address) ?? 0) + 1;
+    perAddress.set(address, open);
+    socket.once('close', () => {
+      const n = (perAddress.get(address) ?? 1) - 1;
+      if (n > 0) perAddress.set(address, n);
+      else perAddress.delete(address);
+    });
+    if (open > (opts.maxPerAddress ?? 100)) return void socket.destroy();
     lobbyOf.add(socket);
     let joiner: Joiner | null = null;
     let seated = false;
-    const say = (line: string) => void (socket.writable && socket.write(line + '\n'));
+    const idle = setTimeout(() => !joiner && socket.destroy(), opts.joinWithinMs ?? 60_000);
+    idle.unref();
+    socket.once('close', () => clearTimeout(idle));
+    const say = (line: string) => {
+      if (!socket.writable) return;
+      if (socket.writableLength > MAX_UNREAD_BYTES) return void socket.destroy(); // it does not read what it is sent
+      socket.write(line + '\n');
+    };
     const reader = new LineReader(
       MAX_LOBBY_LINE,
       (line) => {

@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Socket } from 'node:net';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { forLog } from './line-reader.js';
 import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext, TransportCapabilities } from './transport.js';
 
@@ -13,7 +14,9 @@ import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext,
 export class HttpTransport implements BotTransport {
   static readonly capabilities: TransportCapabilities = { dialects: true };
   readonly capabilities = HttpTransport.capabilities;
-  private readonly agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 30_000, connect: { timeout: 60_000 } });
+  /** every socket the seat opened, so a connect or TLS handshake that never completes dies with the match */
+  private readonly sockets = new Set<Socket>();
+  private readonly agent: Agent;
   private readonly origin: string;
   private readonly path: string;
   private closed = false;
@@ -25,6 +28,14 @@ export class HttpTransport implements BotTransport {
     const u = new URL(url);
     this.origin = u.origin;
     this.path = `${u.pathname}${u.search}`;
+    const connector = buildConnector({ timeout: 60_000 });
+    const connect: buildConnector.connector = (opts, callback) => {
+      const socket = connector(opts, callback) as unknown as Socket;
+      this.sockets.add(socket);
+      socket.once('close', () => this.sockets.delete(socket));
+      return socket as never;
+    };
+    this.agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 30_000, connect });
   }
 
   async start(): Promise<void> {}
@@ -114,9 +125,12 @@ export class HttpTransport implements BotTransport {
     if (reply.kind === 'fault') this.ctx.log('note', `the notice was not taken: ${reply.fault.detail}`);
   }
 
+  /** Ends the seat: connections (even one still connecting or in its TLS handshake) are destroyed at once. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // An error (not a plain destroy) also clears undici's connect timer, which would keep the process alive.
+    for (const s of this.sockets) s.destroy(new Error('the match is over'));
     await this.agent.destroy();
   }
 }

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readlinkSync } from 'node:fs';
 import type { TranscriptSink } from './transport.js';
 
 /** How a bot process ended. */
@@ -41,6 +42,63 @@ function signalGroup(pgid: number, sig: NodeJS.Signals): void {
   }
 }
 
+/** How long the pipes of a process that exited may take to close by themselves before their holders are killed. */
+const DRAIN_MS = 150;
+
+/** The pipe inodes (`pipe:[N]`) of a child's stdio as this process holds them; empty where /proc is absent. */
+function pipeInodes(child: ChildProcess): Set<string> {
+  const out = new Set<string>();
+  for (const s of [child.stdin, child.stdout, child.stderr]) {
+    const fd = (s as unknown as { _handle?: { fd?: number } } | null)?._handle?.fd;
+    if (typeof fd !== 'number' || fd < 0) continue;
+    try {
+      out.add(readlinkSync(`/proc/self/fd/${fd}`));
+    } catch {
+      // not Linux, or already closed
+    }
+  }
+  return out;
+}
+
+/**
+ * Kills (SIGKILL) every other process that holds one of the child's pipes: descendants that left its
+ * process group (setsid) and would keep the seat's output open after the bot is gone. Linux only (/proc).
+ */
+function killPipeHolders(child: ChildProcess): void {
+  const pipes = pipeInodes(child);
+  if (!pipes.size) return;
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone, or not ours to look at
+    }
+    for (const fd of fds) {
+      let link: string;
+      try {
+        link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue;
+      }
+      if (pipes.has(link)) {
+        try {
+          process.kill(Number(pid), 'SIGKILL');
+        } catch {
+          // already gone
+        }
+        break;
+      }
+    }
+  }
+}
+
 /** Describes an exit for people: `exited with code 1` / `killed by signal SIGSEGV`. */
 export function describeExit(e: ExitInfo): string {
   return e.signal ? `killed by signal ${e.signal}` : `exited with code ${e.code}`;
@@ -79,13 +137,27 @@ export class BotProcess {
           resolve();
         }
       });
-      this.child.once('close', (code, signal) => {
+      // 'close' comes once the process is gone and its pipes are closed; a descendant that left the group
+      // (setsid) may hold a pipe open for ever, so 'exit' starts a short drain, then such holders are killed
+      // and the pipes dropped: the seat is over when its process is, whoever still holds its output.
+      this.child.once('exit', (code, signal) => {
         this.exit = { code, signal };
         if (pid !== undefined) {
           // The shell is gone; anything it left in the group goes with it.
           signalGroup(pid, 'SIGKILL');
           live.delete(pid);
         }
+        const drained = setTimeout(() => {
+          killPipeHolders(this.child);
+          setTimeout(() => {
+            for (const s of [this.child.stdout, this.child.stderr]) s?.destroy();
+          }, DRAIN_MS).unref();
+        }, DRAIN_MS);
+        drained.unref();
+        this.child.once('close', () => clearTimeout(drained));
+      });
+      this.child.once('close', (code, signal) => {
+        this.exit ??= { code, signal };
         resolve();
       });
     });

@@ -3,6 +3,9 @@ import { AnswerWait } from './answer-wait.js';
 import { forLog, LineReader } from './line-reader.js';
 import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext, TransportCapabilities } from './transport.js';
 
+/** How much may wait unsent to a bot that connected in before it is taken for one that does not read. */
+export const MAX_UNREAD_BYTES = 1024 * 1024;
+
 /**
  * A bot that connected to us over TCP (the smart-dog server): messages are written as lines (a message may
  * hold several), the bot's lines are read as they come. In a stream step its lines keep going to the step
@@ -59,7 +62,10 @@ export class TcpTransport implements BotTransport {
     return Promise.resolve();
   }
 
+  /** Writes a message; a bot that lets more than MAX_UNREAD_BYTES wait unread is cut off (it does not read). */
   private write(text: string): void {
+    if (this.gone) return;
+    if (this.socket.writableLength > MAX_UNREAD_BYTES) return this.drop(`the bot does not read: over ${MAX_UNREAD_BYTES} bytes were waiting to be sent to it`);
     this.ctx.log('send', forLog(text));
     this.socket.write(text + '\n');
   }

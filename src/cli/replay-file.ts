@@ -1,7 +1,7 @@
-import { accessSync, constants, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, closeSync, constants, existsSync, fstatSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { UsageError } from '../core/errors.js';
+import { ReplayMismatchError, UsageError } from '../core/errors.js';
 import { assertReplayShape, type Replay } from '../core/replay.js';
 
 /** Writes a replay as JSON (gzip when the name ends in .gz). */
@@ -27,25 +27,82 @@ export function checkReplayPath(path: string, flag = '--replay'): void {
   }
 }
 
-/** Reads and shape-checks a replay file (plain or gzip JSON); errors name the file and the problem. */
-export function readReplay(path: string): Replay {
-  let bytes: Buffer;
+/** The most a replay file may hold on disk: reading stops there (a device such as /dev/zero never ends). */
+export const MAX_REPLAY_FILE_BYTES = 64 * 1024 * 1024;
+/** The most a gzip replay may hold once unpacked (a small file can unpack to gigabytes). */
+export const MAX_REPLAY_JSON_BYTES = 256 * 1024 * 1024;
+
+const mib = (bytes: number) => (bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`);
+
+/**
+ * Reads at most `limit` bytes of a file through a file descriptor, in chunks: a longer file (or a device that
+ * never ends) is a usage error naming the file and the limit, found as soon as the limit is passed.
+ */
+export function readFileCapped(path: string, limit = MAX_REPLAY_FILE_BYTES, what = 'replay'): Buffer {
+  let fd: number;
   try {
-    bytes = readFileSync(path);
+    fd = openSync(path, 'r');
   } catch (err) {
-    throw new UsageError(`cannot read replay ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new UsageError(`cannot read ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
+  try {
+    if (fstatSync(fd).isDirectory()) throw new UsageError(`cannot read ${what} ${path}: it is a folder`);
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    while (true) {
+      let n: number;
+      try {
+        n = readSync(fd, chunk, 0, chunk.length, null);
+      } catch (err) {
+        throw new UsageError(`cannot read ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+      }
+      if (n === 0) break;
+      total += n;
+      if (total > limit) throw new UsageError(`${what} ${path} is larger than ${mib(limit)}, the most a ${what} file may hold`);
+      chunks.push(Buffer.from(chunk.subarray(0, n)));
+    }
+    return Buffer.concat(chunks, total);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Unpacks gzip bytes, refusing (with a usage error naming the file and the limit) output over `limit` bytes:
+ * zlib stops there, so a small crafted file cannot fill the memory.
+ */
+export function gunzipCapped(bytes: Buffer, path: string, limit = MAX_REPLAY_JSON_BYTES, what = 'replay'): Buffer {
+  try {
+    return gunzipSync(bytes, { maxOutputLength: limit });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) throw new UsageError(`${what} ${path} unpacks to more than ${mib(limit)}, the most a ${what} may hold`);
+    throw new UsageError(`${what} ${path} is not valid gzip: ${(e.message ?? String(err)).slice(0, 200)}`);
+  }
+}
+
+/**
+ * Reads and shape-checks a replay file (plain or gzip JSON); errors name the file and the problem. At most
+ * `limits.file` bytes are read and at most `limits.json` unpacked, and no error stringifies the file's value.
+ */
+export function readReplay(path: string, limits: { file?: number; json?: number } = {}): Replay {
+  const bytes = readFileCapped(path, limits.file ?? MAX_REPLAY_FILE_BYTES);
   const gz = bytes[0] === 0x1f && bytes[1] === 0x8b;
+  const text = gz ? gunzipCapped(bytes, path, limits.json ?? MAX_REPLAY_JSON_BYTES) : bytes;
   let value: unknown;
   try {
-    value = JSON.parse((gz ? gunzipSync(bytes) : bytes).toString('utf8'));
+    value = JSON.parse(text.toString('utf8'));
   } catch (err) {
-    throw new UsageError(`replay ${path} is not valid JSON${gz ? ' (gzip)' : ''}: ${err instanceof Error ? err.message : String(err)}`);
+    // V8's message quotes at most a few characters of the text; cut it anyway, whatever the engine says.
+    const why = err instanceof Error ? err.message : String(err);
+    throw new UsageError(`replay ${path} is not valid JSON${gz ? ' (gzip)' : ''}: ${why.length > 200 ? `${why.slice(0, 200)}…` : why}`);
   }
   try {
     assertReplayShape(value);
   } catch (err) {
-    throw new UsageError(`${path}: ${(err as Error).message}`);
+    if (!(err instanceof ReplayMismatchError)) throw err;
+    throw new UsageError(`${path}: ${err.message}`);
   }
   return value;
 }

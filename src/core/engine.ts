@@ -85,22 +85,28 @@ export class MatchEngine {
     return this.game.view(this.state, slot, ctx);
   }
 
-  /** Checks a read answer (or its fault) against the rules of the phase: the move it makes. */
+  /**
+   * Checks a read answer (or its fault) against the rules of the phase: the move it makes. A fault's detail
+   * is cut to MAX_FAULT_DETAIL characters, so no answer, however large, is quoted whole.
+   */
   judge(slot: number, phase: AskPhase, parsed: Parsed<unknown>): Move<unknown> {
-    if (!parsed.ok) return { slot, fault: { kind: parsed.kind, detail: parsed.detail } };
-    const illegal = (phase === 'init' ? initRules(this.game).check?.(this.state, slot, parsed.action) : this.game.check?.(this.state, slot, parsed.action)) ?? null;
-    if (illegal !== null) return { slot, fault: { kind: 'illegal-move', detail: illegal } };
+    if (!parsed.ok) return { slot, fault: { kind: parsed.kind, detail: shortDetail(parsed.detail) } };
+    const illegal = guarded(() => (phase === 'init' ? initRules(this.game).check?.(this.state, slot, parsed.action) : this.game.check?.(this.state, slot, parsed.action)) ?? null);
+    if (typeof illegal === 'object' && illegal !== null) return { slot, fault: { kind: 'bad-answer', detail: shortDetail(illegal.detail) } };
+    if (illegal !== null) return { slot, fault: { kind: 'illegal-move', detail: shortDetail(illegal) } };
     return { slot, action: parsed.action };
   }
 
   /** Reads an answer object (parsed JSON, a built-in bot's value) in the phase's rules. */
   parse(slot: number, phase: AskPhase, answer: unknown): Parsed<unknown> {
-    return phase === 'init' ? initRules(this.game).parse(answer, this.state, slot) : this.game.parseAnswer(answer, this.state, slot);
+    const read = guarded(() => (phase === 'init' ? initRules(this.game).parse(answer, this.state, slot) : this.game.parseAnswer(answer, this.state, slot)));
+    return 'detail' in read && !('ok' in read) ? { ok: false, kind: 'bad-answer', detail: read.detail } : read;
   }
 
   /** Reads an answer's bytes in a wire dialect, in the phase's rules. */
   decode(slot: number, phase: AskPhase, dialect: WireDialect<unknown, unknown, unknown>, text: string): Parsed<unknown> {
-    return phase === 'init' ? decodeInit(this.game, dialect, text, this.state, slot) : dialect.decode(text, this.state, slot);
+    const read = guarded(() => (phase === 'init' ? decodeInit(this.game, dialect, text, this.state, slot) : dialect.decode(text, this.state, slot)));
+    return 'detail' in read && !('ok' in read) ? { ok: false, kind: 'bad-answer', detail: read.detail } : read;
   }
 
   /** Reads an answer object and judges it: the move it makes. */
@@ -138,5 +144,24 @@ export class MatchEngine {
   /** The last turn number played (the game's own numbering). */
   lastTurn(): number {
     return this.records.length ? this.records[this.records.length - 1]!.turn : 0;
+  }
+}
+
+/** The longest fault detail kept: a quoted answer is cut, never copied whole into results and replays. */
+export const MAX_FAULT_DETAIL = 500;
+
+function shortDetail(detail: string): string {
+  return detail.length > MAX_FAULT_DETAIL ? `${detail.slice(0, MAX_FAULT_DETAIL)}… (${detail.length} characters)` : detail;
+}
+
+/**
+ * Runs rules code on a bot's answer; should it throw (a game's bug, or an answer it did not expect), the
+ * answer gets a fault instead of the arena crashing: `{ detail }` says what was thrown.
+ */
+function guarded<T>(read: () => T): T | { detail: string } {
+  try {
+    return read();
+  } catch (err) {
+    return { detail: `the answer could not be read (${err instanceof Error ? err.message.slice(0, 200) : 'error'}); a well-formed answer is expected` };
   }
 }

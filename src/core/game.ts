@@ -226,8 +226,9 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   skipAnswer?(text: string, state: S, slot: number, phase: AskPhase): string | null;
   /**
    * optional, for line transports: every message that asks is answered by exactly one line, so a line that
-   * arrives after its deadline is the missed answer and is dropped, never taken for the next one
-   * (lighthouses). Without it, a line that arrives while nothing is asked is dropped.
+   * arrives after its deadline is the missed answer and is dropped, never taken for the next one (every
+   * game but paint, whose answers carry a nonce instead, and smart-dog's streams). Either way, a line that
+   * arrives while nothing is asked or owed is dropped and noted.
    */
   strictPairing?: boolean;
   /**
@@ -301,13 +302,31 @@ export function defineGame<C extends ConfigValues, S, A, V, I = never>(def: Game
   return def;
 }
 
-/** Reads a JSON body, or says it is not JSON. */
+/** How deeply a bot's JSON answer may nest (arrays and objects); no game's answer needs more than a few levels. */
+export const MAX_ANSWER_DEPTH = 32;
+
+/** Whether a parsed JSON value nests arrays/objects deeper than `max` (checked without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** Reads a JSON body, or says it is not JSON (or nested too deep to be an answer). */
 function readJson<T>(body: string, then: (value: unknown) => Parsed<T>): Parsed<T> {
   let value: unknown;
   try {
     value = JSON.parse(body);
   } catch {
     return { ok: false, kind: 'not-json', detail: `answer is not JSON: ${preview(body)}; expected one JSON object` };
+  }
+  if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) {
+    return { ok: false, kind: 'bad-answer', detail: `answer nests arrays or objects deeper than ${MAX_ANSWER_DEPTH} levels: ${preview(body, 40)}` };
   }
   return then(value);
 }
@@ -359,6 +378,24 @@ export function getDialect<S, A, I>(game: GameDefinition<ConfigValues, S, A, unk
 export function preview(text: string, max = 80): string {
   const oneLine = JSON.stringify(text.length > max ? text.slice(0, max) : text);
   return text.length > max ? `${oneLine}… (${text.length} bytes)` : oneLine;
+}
+
+/**
+ * A JSON value as an error message quotes it: its JSON text cut to `max` characters (with the full length),
+ * numbers JSON cannot write shown as they are (`Infinity`, not `null`), `nothing` for no value. Never throws.
+ */
+export function describeValue(value: unknown, max = 80): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  let text: string;
+  try {
+    if (nestedDeeperThan(value, MAX_ANSWER_DEPTH)) return `a value nested deeper than ${MAX_ANSWER_DEPTH} levels`;
+    text = JSON.stringify(value, (_k, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? `\u0000${v}\u0000` : v)) ?? String(value);
+  } catch {
+    return 'an unprintable value';
+  }
+  text = text.replace(/"\\u0000(-?Infinity|NaN)\\u0000"/g, '$1');
+  return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 }
 
 /** Ranks from scores, higher is better; equal scores share the better rank (1, 1, 3). */

@@ -51,6 +51,8 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
     }
   },
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
+  // One line answers one message: a late hello answer pays for the hello, never for turn 1.
+  strictPairing: true,
   seatLabel: (slot) => `P${slot + 1}`,
   setup: ({ config }) => readPosition(config) ?? setup(rulesOf(config)),
   position: { write: writePosition },

@@ -1,5 +1,4 @@
-import type { Parsed, ViewContext, WireDialect } from '../../core/game.js';
-import { preview } from '../../core/game.js';
+import { describeValue, preview, type Parsed, type ViewContext, type WireDialect } from '../../core/game.js';
 import type { BattleshipConfig, BattleshipFleet, BattleshipShot, BattleshipState, Ship, Strike } from './rules.js';
 
 /** The 9 config keys sent with every message, numbers as JSON strings (as the original did). */
@@ -79,11 +78,11 @@ const SHOT = /^(0|[1-9]\d*),(0|[1-9]\d*)$/;
 
 /** Reads a list of ship strings "x1,y1-x2,y2" (plain non-negative integers, nothing else). */
 export function parseFleet(boats: unknown): Parsed<BattleshipFleet> {
-  if (!Array.isArray(boats)) return { ok: false, kind: 'bad-answer', detail: `"boats" must be an array of "x1,y1-x2,y2" strings, got ${JSON.stringify(boats) ?? 'nothing'}` };
+  if (!Array.isArray(boats)) return { ok: false, kind: 'bad-answer', detail: `"boats" must be an array of "x1,y1-x2,y2" strings, got ${describeValue(boats)}` };
   const fleet: Ship[] = [];
   for (const [i, b] of boats.entries()) {
     const m = typeof b === 'string' ? SHIP.exec(b) : null;
-    if (!m) return { ok: false, kind: 'bad-answer', detail: `ships badly placed: ship ${i + 1} is ${JSON.stringify(b)}, expected "x1,y1-x2,y2" with plain non-negative integers` };
+    if (!m) return { ok: false, kind: 'bad-answer', detail: `ships badly placed: ship ${i + 1} is ${describeValue(b)}, expected "x1,y1-x2,y2" with plain non-negative integers` };
     fleet.push([Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])]);
   }
   return { ok: true, action: { fleet } };
@@ -92,19 +91,19 @@ export function parseFleet(boats: unknown): Parsed<BattleshipFleet> {
 /** Reads a shot "x,y" (plain non-negative integers; "04,4", "-1,2", " 1,2" are malformed). */
 export function parseShot(play: unknown): Parsed<BattleshipShot> {
   const m = typeof play === 'string' ? SHOT.exec(play) : null;
-  if (!m) return { ok: false, kind: 'bad-answer', detail: `the shot must be "x,y" with plain non-negative integers, got ${JSON.stringify(play) ?? 'nothing'}` };
+  if (!m) return { ok: false, kind: 'bad-answer', detail: `the shot must be "x,y" with plain non-negative integers, got ${describeValue(play)}` };
   return { ok: true, action: { shot: [Number(m[1]), Number(m[2])] } };
 }
 
 /** Reads the JSON hello answer `{"name","boats":[…]}`. */
 export function parseHello(answer: unknown): Parsed<BattleshipFleet> {
-  if (!isObject(answer)) return { ok: false, kind: 'bad-answer', detail: `expected a JSON object ({"name":…,"boats":[…]}), got ${JSON.stringify(answer) ?? 'nothing'}` };
+  if (!isObject(answer)) return { ok: false, kind: 'bad-answer', detail: `expected a JSON object ({"name":…,"boats":[…]}), got ${describeValue(answer)}` };
   return parseFleet((answer as { boats?: unknown }).boats);
 }
 
 /** Reads a JSON turn answer `{"play":"x,y"}`. */
 export function parseAnswer(answer: unknown): Parsed<BattleshipShot> {
-  if (!isObject(answer)) return { ok: false, kind: 'bad-answer', detail: `expected a JSON object ({"play":"x,y"}), got ${JSON.stringify(answer) ?? 'nothing'}` };
+  if (!isObject(answer)) return { ok: false, kind: 'bad-answer', detail: `expected a JSON object ({"play":"x,y"}), got ${describeValue(answer)}` };
   return parseShot((answer as { play?: unknown }).play);
 }
 

@@ -1,4 +1,4 @@
-import type { Decision, InitRules, Move, Outcome, Parsed } from '../../core/game.js';
+import { describeValue, type Decision, type InitRules, type Move, type Outcome, type Parsed } from '../../core/game.js';
 
 /**
  * What every two-player botsarena board game shares: sequential inits in slot order whose answers are
@@ -124,10 +124,10 @@ export function duelOutcome(s: DuelState): Outcome {
  */
 export function readPlay(answer: unknown): { play: unknown } | Parsed<never> {
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
-    return { ok: false, kind: 'bad-answer', detail: `expected a JSON object like {"play": …}, got ${JSON.stringify(answer) ?? 'nothing'}` };
+    return { ok: false, kind: 'bad-answer', detail: `expected a JSON object like {"play": …}, got ${describeValue(answer)}` };
   }
   if (!('play' in answer)) {
-    return { ok: false, kind: 'bad-answer', detail: `the answer has no "play" field: ${JSON.stringify(answer).slice(0, 120)}` };
+    return { ok: false, kind: 'bad-answer', detail: `the answer has no "play" field: ${describeValue(answer, 120)}` };
   }
   return { play: (answer as { play: unknown }).play };
 }

@@ -1,4 +1,4 @@
-import type { Parsed, ViewContext } from '../../core/game.js';
+import { describeValue, type Parsed, type ViewContext } from '../../core/game.js';
 import { MARKS, readPlay } from '../botsarena/duel.js';
 import { COLS, type ConnectFourState } from './rules.js';
 
@@ -54,5 +54,5 @@ export function parseAnswer(answer: unknown): Parsed<number> {
   const p = read.play;
   if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p < COLS) return { ok: true, action: p };
   if (typeof p === 'string' && /^[0-6]$/.test(p)) return { ok: true, action: Number(p) };
-  return { ok: false, kind: 'bad-answer', detail: `"play" must be a column 0..6, as an integer or a one-digit string, got ${JSON.stringify(p)}` };
+  return { ok: false, kind: 'bad-answer', detail: `"play" must be a column 0..6, as an integer or a one-digit string, got ${describeValue(p)}` };
 }

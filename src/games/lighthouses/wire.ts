@@ -1,4 +1,4 @@
-import type { Move, Parsed } from '../../core/game.js';
+import { describeValue, type Move, type Parsed } from '../../core/game.js';
 import { isIsland, type Command, type LighthousesState } from './rules.js';
 
 /** The first message: who you are, where you start, the island and the lighthouses. */
@@ -87,7 +87,7 @@ function energyView(s: LighthousesState, px: number, py: number): number[][] {
 export function parseGreeting(answer: unknown): Parsed<string> {
   const name = isObject(answer) ? (answer as { name?: unknown }).name : undefined;
   if (typeof name === 'string') return { ok: true, action: name };
-  return { ok: false, kind: 'bad-answer', detail: `the greeting must be an object with a string "name", like {"name":"MyBot"}; got ${JSON.stringify(answer) ?? 'nothing'}` };
+  return { ok: false, kind: 'bad-answer', detail: `the greeting must be an object with a string "name", like {"name":"MyBot"}; got ${describeValue(answer)}` };
 }
 
 function isObject(answer: unknown): answer is object {

@@ -49,6 +49,9 @@ const MINIMUM: Record<keyof SmartDogOptions, number> = {
   dogScaryTurns: 0,
 };
 
+/** The longest turn deadline (ms): an hour, as for every match deadline (timers cannot count much further). */
+const MAX_WAIT_MS = 3_600_000;
+
 /** Reads one option value: a number or a numeric string (the reference configs used both). */
 function readValue(key: string, value: unknown, source: string): number {
   const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
@@ -73,6 +76,7 @@ export function resolveOptions(hub: Record<string, unknown> = {}, map: Record<st
       if (layer[key] === undefined) continue;
       const n = readValue(key, layer[key], source);
       if (n < MINIMUM[key]) throw new Error(`${source}: option ${key} is ${n}; it must be at least ${MINIMUM[key]}`);
+      if (key === 'waitForTurn' && n > MAX_WAIT_MS) throw new Error(`${source}: option waitForTurn is ${n}; it must be at most ${MAX_WAIT_MS} (an hour)`);
       out[key] = n;
     }
   }

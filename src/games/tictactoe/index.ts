@@ -19,6 +19,8 @@ export const tictactoe = defineGame<{ board: string }, TicTacToeState, CellKey, 
   },
   validateConfig: ({ board }) => (board ? stringOr(readBoard(board)) : null),
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
+  // One line answers one message: a late hello answer pays for the hello, never for turn 1.
+  strictPairing: true,
   seatLabel: (slot) => MARKS[slot] ?? String(slot),
   setup: ({ config }) => setup(config.board),
   position: { write: (s) => ({ board: writeBoard(s) }) },

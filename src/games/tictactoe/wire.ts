@@ -1,4 +1,4 @@
-import type { Parsed, ViewContext } from '../../core/game.js';
+import { describeValue, type Parsed, type ViewContext } from '../../core/game.js';
 import { MARKS, readPlay } from '../botsarena/duel.js';
 import { CELLS, type CellKey, type TicTacToeState } from './rules.js';
 
@@ -41,5 +41,5 @@ export function parseAnswer(answer: unknown): Parsed<CellKey> {
   const read = readPlay(answer);
   if (!('play' in read)) return read;
   if (typeof read.play === 'string' && (CELLS as readonly string[]).includes(read.play)) return { ok: true, action: read.play as CellKey };
-  return { ok: false, kind: 'bad-answer', detail: `"play" must be a cell key "row-col" from "0-0" to "2-2", got ${JSON.stringify(read.play)}` };
+  return { ok: false, kind: 'bad-answer', detail: `"play" must be a cell key "row-col" from "0-0" to "2-2", got ${describeValue(read.play)}` };
 }

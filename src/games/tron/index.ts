@@ -38,6 +38,8 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
       : null;
   },
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
+  // One line answers one message: a late hello answer pays for the hello, never for turn 1.
+  strictPairing: true,
   seatLabel: letter,
   setup({ config, players, seed }) {
     const position = readPosition(config, players);

@@ -1,4 +1,4 @@
-import type { Parsed, ViewContext } from '../../core/game.js';
+import { describeValue, type Parsed, type ViewContext } from '../../core/game.js';
 import { DIRECTIONS, type Direction, type TronState } from './rules.js';
 
 /** The init message, as botsarena sent it. */
@@ -52,9 +52,9 @@ export function encodeJson(s: TronState, slot: number, ctx: ViewContext): string
 /** Reads `{"play":"x+"}`: exactly one of the four directions, case-sensitive, not trimmed. */
 export function parseAnswer(answer: unknown): Parsed<Direction> {
   if (answer === null || typeof answer !== 'object' || Array.isArray(answer)) {
-    return { ok: false, kind: 'bad-answer', detail: `expected a JSON object like {"play":"x+"}, got ${JSON.stringify(answer) ?? 'nothing'}` };
+    return { ok: false, kind: 'bad-answer', detail: `expected a JSON object like {"play":"x+"}, got ${describeValue(answer)}` };
   }
   const play = (answer as { play?: unknown }).play;
   if (typeof play === 'string' && (DIRECTIONS as readonly string[]).includes(play)) return { ok: true, action: play as Direction };
-  return { ok: false, kind: 'bad-answer', detail: `"play" must be one of "x+", "x-", "y+", "y-", got ${JSON.stringify(play) ?? 'nothing'}` };
+  return { ok: false, kind: 'bad-answer', detail: `"play" must be one of "x+", "x-", "y+", "y-", got ${describeValue(play)}` };
 }
