@@ -38,8 +38,8 @@ describe('botarena replay position, fork and refeed', () => {
     assert.equal(replay.turns.find((t: { phase: string }) => t.phase === 'play').turn, 3, 'turns go on from 3');
     const v = await runCli(['replay', 'verify', forked]);
     assert.equal(v.code, 0, v.stderr);
-    const same = await runCli(['replay', 'fork', original, '--turn', '3', '--json']);
-    assert.equal(JSON.parse(same.stdout).players[0].bot, BOT, 'the same seats by default');
+    const same = await runCli(['replay', 'fork', original, '--turn', '3', '--same-bots', '--json']);
+    assert.equal(JSON.parse(same.stdout).players[0].bot, BOT, 'the same seats by default (a command seat with --same-bots)');
   });
 
   it('refeed finds no difference for the same bot, and names the turn a changed bot answers otherwise', async () => {

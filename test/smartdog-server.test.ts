@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { MatchReport } from '../src/arena/run-match.js';
@@ -186,5 +187,100 @@ describe('botarena play smartdog with a tcp seat', () => {
     assert.equal(result.turns, 5);
     assert.equal(result.players[0]!.name, 'ok');
     assert.equal(result.players[0]!.fault, null);
+  });
+});
+
+/** The resident memory of a process, in MB (Linux /proc). */
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) / 1024;
+}
+
+describe('the smart-dog server under a flood (its own process)', () => {
+  it('a streaming client, a client that never reads and 500 idle connections: bounded memory, a fresh client still plays', async (t) => {
+    const server = spawn(process.execPath, ['bin/botarena', 'smartdog', 'serve', '--port', '0', '--option', 'turnsLimit=4', '--option', 'waitForTurn=3000', '--maps', 'meadow', '--max-per-address', '1000'], { cwd: ROOT });
+    let log = '';
+    server.stderr.on('data', (d: Buffer) => (log += d));
+    const sockets: Socket[] = [];
+    try {
+      while (!/smart-dog server on 127\.0\.0\.1:\d+/.test(log)) {
+        assert.equal(server.exitCode, null, log);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const port = Number(/127\.0\.0\.1:(\d+)/.exec(log)![1]);
+      // 500 connections that never say anything.
+      for (let i = 0; i < 500; i++) {
+        const s = createConnection(port, '127.0.0.1');
+        s.on('error', () => {});
+        sockets.push(s);
+      }
+      // A lobby client that sends unknown commands (each answered) and never reads its answers.
+      const deaf = createConnection(port, '127.0.0.1');
+      deaf.on('error', () => {});
+      deaf.pause();
+      sockets.push(deaf);
+      const junk = 'hello there\n'.repeat(50_000);
+      let deafClosed = false;
+      deaf.on('close', () => (deafClosed = true));
+      for (let i = 0; i < 40 && !deafClosed; i++) {
+        if (!deaf.write(junk)) await new Promise((r) => setTimeout(r, 20));
+      }
+      // A player that streams commands in its game, never reading, beside one that plays properly.
+      const partner = new Client(port);
+      partner.send('join partner duet');
+      const flooder = createConnection(port, '127.0.0.1');
+      flooder.on('error', () => {});
+      flooder.pause();
+      sockets.push(flooder);
+      flooder.write('join flooder duet\n');
+      let flooderClosed = false;
+      flooder.on('close', () => (flooderClosed = true));
+      await partner.waitFor(/^start /);
+      const burst = 'do 1 move up\n'.repeat(20_000);
+      let peak = 0;
+      for (const t0 = Date.now(); Date.now() - t0 < 5000 && !flooderClosed; ) {
+        if (!flooder.write(burst)) await new Promise((r) => setTimeout(r, 10));
+        peak = Math.max(peak, rssMb(server.pid!));
+      }
+      assert.ok(flooderClosed, `the flooding player is cut off\n${log}`);
+      assert.ok(deafClosed, 'the client that never reads is disconnected');
+      const finished = await partner.playToEnd();
+      assert.match(finished!, /^finished "youWin":true,"winner":1/, 'the flooder is out; the partner (player 1) plays on and wins');
+      // A fresh client gets its game at once.
+      const fresh = new Client(port);
+      const t0 = Date.now();
+      fresh.send('join fresh solo');
+      await fresh.waitFor(/^start /, 0, 1000);
+      assert.ok(Date.now() - t0 < 1000);
+      peak = Math.max(peak, rssMb(server.pid!));
+      t.diagnostic(`server peak RSS ${Math.round(peak)} MB`);
+      assert.ok(peak < 200, `the server's memory stayed bounded: peak ${Math.round(peak)} MB`);
+      for (let i = 0; i < 100 && !/game 1 over/.test(log); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.match(log, /game 1 over: player 1 wins.*2: -10 \(out\)/);
+      fresh.socket.destroy();
+      partner.socket.destroy();
+    } finally {
+      for (const s of sockets) s.destroy();
+      server.kill('SIGTERM');
+      await new Promise((r) => server.once('close', r));
+    }
+  });
+});
+
+describe('the smart-dog lobby: limits per connection', () => {
+  it('closes connections over the per-address cap at once, and those that do not join in time', async () => {
+    const gw = await startHubServer({ game: getGame('smartdog'), plan: new SmartdogHubPlan(), port: 0, hubs: defaultHubs(['meadow']), maxPerAddress: 3, joinWithinMs: 300 });
+    try {
+      const clients = Array.from({ length: 4 }, () => new Client(gw.port));
+      await new Promise((r) => setTimeout(r, 150));
+      assert.deepEqual(clients.map((c) => c.closed), [false, false, false, true], 'the 4th connection from one address is closed');
+      clients[0]!.send('join early duet');
+      await clients[0]!.waitFor(/^wait/);
+      await new Promise((r) => setTimeout(r, 400));
+      assert.deepEqual(clients.map((c) => c.closed), [false, true, true, true], 'the two that never joined are closed after 300 ms; the one that joined waits on');
+      for (const c of clients) c.socket.destroy();
+    } finally {
+      await gw.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import type { AnyGame, Decision, Move } from '../core/game.js';
 import { buildReplay, REPLAY_FORMAT, type MatchTimeouts, type Replay, type ReplayHeader, type TranscriptEntry } from '../core/replay.js';
 import { UsageError } from '../core/errors.js';
 import { ENGINE_VERSION } from '../core/version.js';
-import { defaultBotName, parseBotSpec, type BotSpec } from '../bots/index.js';
+import { checkSandbox, defaultBotName, parseBotSpec, type BotSpec } from '../bots/index.js';
 import { getGame } from '../games/index.js';
 import type { LiveEvents } from '../live/events.js';
 import { MatchFeed } from './match-feed.js';
@@ -64,6 +64,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   const timeouts: MatchTimeouts = { initMs: job.timeouts.initMs ?? game.timeouts.initMs, turnMs: job.timeouts.turnMs ?? game.timeouts.turnMs };
   if (job.timeouts.turnMs !== undefined) timeouts.turnSet = true;
   const specs = job.seats.map((s) => parseBotSpec(s.bot, game));
+  if (opts.sandbox) checkSandbox(opts.sandbox);
   const names = seatNames(job.seats, specs);
   const header: ReplayHeader = {
     format: REPLAY_FORMAT,

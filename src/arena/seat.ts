@@ -1,5 +1,5 @@
 import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, schemeOf } from '../bots/index.js';
-import type { AskMessage, BotSpec, BotTransport, ByteSeatContext, OutgoingMessage, Reply, SeatContext, TranscriptSink, TransportCapabilities } from '../bots/index.js';
+import type { AskMessage, SandboxOptions, BotSpec, BotTransport, ByteSeatContext, OutgoingMessage, Reply, SeatContext, TranscriptSink, TransportCapabilities } from '../bots/index.js';
 import type { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import { getDialect, type AnyGame, type LobbyRules, type Decision, type Move, type Phase, type ViewContext, type WireDialect } from '../core/game.js';
@@ -9,6 +9,8 @@ import type { MatchTimeouts } from '../core/replay.js';
 export interface SeatLimits {
   maxAnswerBytes?: number;
   maxStderrBytes?: number;
+  /** confine bot programs (stdio, exec) in bubblewrap with these limits */
+  sandbox?: SandboxOptions;
 }
 
 /**
@@ -36,6 +38,7 @@ export function seatContext(
     strictPairing: game.strictPairing ?? false,
     exitMs: game.timeouts.exitMs ?? DEFAULT_EXIT_MS,
     greeting: game.lobby ? (line) => isJoin(game.lobby!, line) : undefined,
+    sandbox: caps.sandbox,
   };
 }
 

@@ -56,7 +56,8 @@ export async function playStreamStep(
         if (lane.flooded) return true;
         if (++lane.count > MAX_STREAM_LINES) {
           lane.flooded = true;
-          replies.push(seat.tell(`error Too many commands: more than ${MAX_STREAM_LINES} lines in one turn; disconnected`, decision.phase, decision.turn, deadlineMs));
+          // Cut off now (after this line is handled), not at the end of the step: nothing more is read.
+          replies.push(seat.tell(`error Too many commands: more than ${MAX_STREAM_LINES} lines in one turn; disconnected`, decision.phase, decision.turn, deadlineMs).then(() => seat.close()));
           return true;
         }
         lane.queue.push(line);
@@ -76,10 +77,7 @@ export async function playStreamStep(
   );
   pump();
   await Promise.all(replies);
-  // A seat that flooded the step is cut off: it is out of the match (its fault says why), and its
-  // connection or process is closed now, so nothing more it sends is read or kept.
-  const flooded = decision.seats.filter((slot) => lanes.get(slot)!.flooded);
-  await Promise.all(flooded.map((slot) => seats[slot]!.close()));
+  // A seat that flooded the step was cut off (its connection or process closed): it is out of the match.
   return results.map(({ slot, fault, ms }) => {
     const lane = lanes.get(slot)!;
     const action = { lines: lane.lines };

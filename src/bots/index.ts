@@ -3,3 +3,4 @@ export * from './transport.js';
 export * from './schemes.js';
 export { TcpTransport } from './tcp-transport.js';
 export * from './connect-in.js';
+export { checkSandbox, SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox.js';

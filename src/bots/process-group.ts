@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readlinkSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { sandboxArgv, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
 
 /** How a bot process ended. */
@@ -42,59 +43,49 @@ function signalGroup(pgid: number, sig: NodeJS.Signals): void {
   }
 }
 
-/** How long the pipes of a process that exited may take to close by themselves before their holders are killed. */
+/** How long the pipes of a process that exited may take to close by themselves before they are dropped. */
 const DRAIN_MS = 150;
 
-/** The pipe inodes (`pipe:[N]`) of a child's stdio as this process holds them; empty where /proc is absent. */
-function pipeInodes(child: ChildProcess): Set<string> {
-  const out = new Set<string>();
-  for (const s of [child.stdin, child.stdout, child.stderr]) {
-    const fd = (s as unknown as { _handle?: { fd?: number } } | null)?._handle?.fd;
-    if (typeof fd !== 'number' || fd < 0) continue;
+/**
+ * Every live descendant of `pid` (children, their children…), read from /proc; empty where there is no
+ * /proc. A bot's descendant that left its process group (setsid) is still its descendant until the bot dies.
+ */
+function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    let stat: string;
     try {
-      out.add(readlinkSync(`/proc/self/fd/${fd}`));
+      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
     } catch {
-      // not Linux, or already closed
+      continue; // gone meanwhile
     }
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    const list = children.get(ppid);
+    if (list) list.push(Number(e));
+    else children.set(ppid, [Number(e)]);
+  }
+  const out: number[] = [];
+  for (let todo = [pid]; todo.length; ) {
+    const next: number[] = [];
+    for (const p of todo) for (const c of children.get(p) ?? []) out.push(c), next.push(c);
+    todo = next;
   }
   return out;
 }
 
-/**
- * Kills (SIGKILL) every other process that holds one of the child's pipes: descendants that left its
- * process group (setsid) and would keep the seat's output open after the bot is gone. Linux only (/proc).
- */
-function killPipeHolders(child: ChildProcess): void {
-  const pipes = pipeInodes(child);
-  if (!pipes.size) return;
-  let pids: string[];
-  try {
-    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid);
-  } catch {
-    return;
-  }
-  for (const pid of pids) {
-    let fds: string[];
+function signalPids(pids: readonly number[], sig: NodeJS.Signals): void {
+  for (const p of pids) {
     try {
-      fds = readdirSync(`/proc/${pid}/fd`);
+      process.kill(p, sig);
     } catch {
-      continue; // gone, or not ours to look at
-    }
-    for (const fd of fds) {
-      let link: string;
-      try {
-        link = readlinkSync(`/proc/${pid}/fd/${fd}`);
-      } catch {
-        continue;
-      }
-      if (pipes.has(link)) {
-        try {
-          process.kill(Number(pid), 'SIGKILL');
-        } catch {
-          // already gone
-        }
-        break;
-      }
+      // already gone
     }
   }
 }
@@ -105,7 +96,7 @@ export function describeExit(e: ExitInfo): string {
 }
 
 /**
- * A bot program run through `/bin/sh -c` in its own process group: stderr is forwarded to the log
+ * A bot program run through `/bin/sh -c` (in the sandbox when one is given) in its own process group: stderr is forwarded to the log
  * (capped), the last stderr line is kept for error messages, and `kill()` ends the whole group
  * (SIGTERM, then SIGKILL after a grace period), resolving once the process is gone.
  */
@@ -124,9 +115,11 @@ export class BotProcess {
     args: string[],
     private readonly log: TranscriptSink,
     private readonly maxStderrBytes: number,
+    sandbox?: SandboxOptions,
   ) {
     hookProcessExit();
-    this.child = spawn('/bin/sh', ['-c', command, ...args], { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const [file, ...argv] = sandbox ? sandboxArgv(command, args, sandbox) : ['/bin/sh', '-c', command, ...args];
+    this.child = spawn(file!, argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
     const pid = this.child.pid;
     if (pid !== undefined) live.add(pid);
     this.exited = new Promise((resolve) => {
@@ -138,8 +131,8 @@ export class BotProcess {
         }
       });
       // 'close' comes once the process is gone and its pipes are closed; a descendant that left the group
-      // (setsid) may hold a pipe open for ever, so 'exit' starts a short drain, then such holders are killed
-      // and the pipes dropped: the seat is over when its process is, whoever still holds its output.
+      // (setsid) may hold a pipe open for ever, so 'exit' starts a short drain, then the pipes are dropped:
+      // the seat is over when its process is, whoever still holds its output (kill() kills such descendants).
       this.child.once('exit', (code, signal) => {
         this.exit = { code, signal };
         if (pid !== undefined) {
@@ -148,10 +141,7 @@ export class BotProcess {
           live.delete(pid);
         }
         const drained = setTimeout(() => {
-          killPipeHolders(this.child);
-          setTimeout(() => {
-            for (const s of [this.child.stdout, this.child.stderr]) s?.destroy();
-          }, DRAIN_MS).unref();
+          for (const s of [this.child.stdout, this.child.stderr]) s?.destroy();
         }, DRAIN_MS);
         drained.unref();
         this.child.once('close', () => clearTimeout(drained));
@@ -193,24 +183,38 @@ export class BotProcess {
     return [`process ${describeExit(e)}${hint}`, when].filter(Boolean).join(' ') + this.lastStderr();
   }
 
-  /** Closes the bot's stdin (its cue that the match is over) and waits up to `ms` for it to exit by itself. */
+  /**
+   * Closes the bot's stdin (its cue that the match is over) and waits up to `ms` for it to exit by itself;
+   * what it started and left running is killed when it does.
+   */
   async endInput(ms: number): Promise<void> {
-    if (this.exit) return;
+    if (this.exit || this.child.pid === undefined) return;
+    const strays = descendantsOf(this.child.pid);
     this.child.stdin!.end();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     clearTimeout(timer);
+    if (this.exit) signalPids(strays, 'SIGKILL');
   }
 
-  /** Ends the whole process group: SIGTERM, then SIGKILL after `graceMs`; resolves when it is gone. */
+  /**
+   * Ends the whole process group and every descendant of the bot, even one that left the group (setsid):
+   * SIGTERM, then SIGKILL after `graceMs`; resolves when the bot is gone (its pipes dropped, whoever holds them).
+   */
   async kill(graceMs = 500): Promise<void> {
     const pid = this.child.pid;
     if (this.exit || pid === undefined) return this.exited;
     if (this.stderrDropped > 0) this.log('note', `${this.stderrDropped} bytes of stderr were dropped`);
+    const strays = descendantsOf(pid);
     this.child.stdin!.end();
     signalGroup(pid, 'SIGTERM');
-    const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+    signalPids(strays, 'SIGTERM');
+    const timer = setTimeout(() => {
+      signalGroup(pid, 'SIGKILL');
+      signalPids(strays, 'SIGKILL');
+    }, graceMs);
     await this.exited;
     clearTimeout(timer);
+    signalPids(strays, 'SIGKILL');
   }
 }

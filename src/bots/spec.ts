@@ -91,7 +91,7 @@ export const builtinForm: SpecForm<Extract<BotSpec, { transport: 'builtin' }>> =
   help: [['builtin:NAME or NAME', 'a built-in bot of the game (see `botarena games`)']],
   parse(s, raw, game) {
     const name = s.startsWith('builtin:') ? s.slice(8) : s;
-    if (game.bots[name]) return { transport: 'builtin', name, raw };
+    if (Object.hasOwn(game.bots, name)) return { transport: 'builtin', name, raw };
     if (s.startsWith('builtin:') || /^[a-z][a-z0-9-]*$/.test(s)) {
       throw new UsageError(`${game.id} has no built-in bot "${name}"; its built-in bots are: ${Object.keys(game.bots).join(', ')}`);
     }

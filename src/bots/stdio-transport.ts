@@ -27,7 +27,7 @@ export class StdioTransport implements BotTransport {
   }
 
   async start(): Promise<void> {
-    const proc = new BotProcess(this.command, [], this.ctx.log, this.ctx.maxStderrBytes);
+    const proc = new BotProcess(this.command, [], this.ctx.log, this.ctx.maxStderrBytes, this.ctx.sandbox);
     this.proc = proc;
     proc.child.stdout!.on('data', (chunk: Buffer) => this.reader.push(chunk));
     void proc.exited.then(() => {

@@ -1,4 +1,5 @@
 import type { AnyGame, AskPhase, Fault, Phase } from '../core/game.js';
+import type { SandboxOptions } from './sandbox.js';
 
 /** One message for a bot: the typed message object, and its encoded form for transports that carry bytes. */
 export interface OutgoingMessage {
@@ -52,6 +53,8 @@ export interface ByteSeatContext {
    * a bot written to connect in (smart-dog's TCP) that is run over stdio instead. Only stdio uses it.
    */
   greeting?: (line: string) => boolean;
+  /** run bot programs (stdio, exec) confined (see `SandboxOptions`); none: as the user, unconfined */
+  sandbox?: SandboxOptions;
 }
 
 /** What an in-process seat (a built-in bot, a person) knows besides: the game, to run its bot or show its board. */

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { JOB_LIMITS, type JobSeat } from '../arena/match-job.js';
 import { MatchCancelledError, runMatch, type MatchReport } from '../arena/run-match.js';
 import type { SeatConnection } from '../arena/seat.js';
-import { acceptJoins, capabilitiesOf, parseBotSpec } from '../bots/index.js';
+import { acceptJoins, capabilitiesOf, checkSandbox, parseBotSpec, SANDBOX_DEFAULTS, type SandboxOptions } from '../bots/index.js';
 import { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
@@ -27,6 +27,9 @@ export interface PlayOptions {
   watch?: boolean;
   json?: boolean;
   port?: number;
+  sandbox?: boolean;
+  sandboxBind?: string[];
+  sandboxMemory?: number;
 }
 
 /** `botarena play <game> <bot> <bot>…`: one match, a readable summary (or one JSON result). */
@@ -51,7 +54,10 @@ export function withMatchOptions(command: Command): Command {
     .option('--log', 'print every message sent and received, per bot, with timing (and keep them in the replay)')
     .option('--watch', 'print the board after every turn')
     .option('--json', 'print exactly one JSON result on stdout')
-    .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535));
+    .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535))
+    .option('--sandbox', 'run stdio and exec bots in bubblewrap: no network, read-only files, a private /tmp, nothing left running, limits on memory, CPU, processes and files')
+    .option('--sandbox-bind <dir>', 'with --sandbox: a folder the bots may read (repeatable; the current folder always is)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--sandbox-memory <MiB>', `with --sandbox: address space per bot process (default ${SANDBOX_DEFAULTS.memoryMb})`, parsePositiveInt('--sandbox-memory', 1 << 20));
 }
 
 /**
@@ -91,6 +97,8 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     );
   }
   if (o.replay) checkReplayPath(o.replay);
+  const sandbox = sandboxOf(o);
+  if (sandbox) checkSandbox(sandbox);
   let report: MatchReport;
   const specs = bots.map((bot) => parseBotSpec(bot, game)); // a typo is reported before anyone waits for bots to join
   const config = { ...(start.config ?? {}), ...readConfigFiles(game, o.set ?? {}) };
@@ -123,7 +131,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
         transcripts: !!o.log,
         forkedFrom: start.forkedFrom,
       },
-      { game, connections, signal: controller.signal, live },
+      { game, connections, signal: controller.signal, live, sandbox },
     );
     await watched;
   } catch (err) {
@@ -178,6 +186,15 @@ export function jsonResult(replay: Replay) {
     })),
     durationMs: replay.durationMs ?? null,
   };
+}
+
+/** The sandbox the options ask for, if any; its flags without --sandbox are a usage error. */
+function sandboxOf(o: PlayOptions): SandboxOptions | undefined {
+  if (!o.sandbox) {
+    if (o.sandboxBind || o.sandboxMemory) throw new UsageError('--sandbox-bind and --sandbox-memory go with --sandbox');
+    return undefined;
+  }
+  return { binds: o.sandboxBind, memoryMb: o.sandboxMemory };
 }
 
 function seatNames(given: Record<string, string>, seats: number): (string | undefined)[] {

@@ -131,10 +131,17 @@ export function registerReplay(program: Command): void {
     .description('re-run the replay to turn N and play on from there with the given bots (the same seats by default); the new replay records where it was forked from')
     .argument('<file>', 'replay file (.json or .gz)')
     .argument('[bots...]', 'one bot spec per seat (default: the replay\'s own)')
-    .requiredOption('--turn <n>', 'the turn the new match starts with: it plays on from the position before turn N', parsePositiveInt('--turn'));
-  withMatchOptions(fork).action(async (file: string, bots: string[], o: PlayOptions & { turn: number }) => {
+    .requiredOption('--turn <n>', 'the turn the new match starts with: it plays on from the position before turn N', parsePositiveInt('--turn'))
+    .option('--same-bots', "run the replay's own seats even when they are commands (stdio:, exec:, file://): a replay file names programs, and forking runs them");
+  withMatchOptions(fork).action(async (file: string, bots: string[], o: PlayOptions & { turn: number; sameBots?: boolean }) => {
     const r = readReplay(file);
     const game = getGame(r.game);
+    // A replay file may come from anyone: the commands its seats name are run only when the user says so.
+    const commands = bots.length ? [] : r.seats.filter((s) => /^\s*(?:(?:stdio|exec)(?:\+[a-z0-9-]+)?:|file:\/\/)/i.test(s.bot));
+    if (commands.length && !o.sameBots) {
+      const shown = commands.map((s) => `slot ${s.slot}: ${JSON.stringify(s.bot.length > 200 ? `${s.bot.slice(0, 200)}…` : s.bot)}`).join(', ');
+      throw new UsageError(`the replay's seats run commands (${shown}): pass --same-bots to run them, or give the bots (one spec per seat)`);
+    }
     const seats = bots.length ? bots : r.seats.map((s) => s.bot);
     if (seats.length !== r.seats.length) throw new UsageError(`the replay has ${r.seats.length} seats, got ${seats.length} bots`);
     const config = positionConfig(game, engineBefore(game, r, o.turn));

@@ -46,7 +46,7 @@ export function readFileCapped(path: string, limit = MAX_REPLAY_FILE_BYTES, what
     throw new UsageError(`cannot read ${what} ${path}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
   }
   try {
-    if (fstatSync(fd).isDirectory()) throw new UsageError(`cannot read ${what} ${path}: it is a folder`);
+    if (fstatSync(fd).isDirectory()) throw new UsageError(`cannot read ${what} ${path}: EISDIR (it is a folder)`);
     const chunks: Buffer[] = [];
     let total = 0;
     const chunk = Buffer.allocUnsafe(1024 * 1024);

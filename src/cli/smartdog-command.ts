@@ -6,7 +6,7 @@ import { startHubServer } from '../arena/hubs.js';
 import { getGame } from '../games/index.js';
 import { mapText } from '../games/smartdog/index.js';
 import { defaultHubs, SmartdogHubPlan, type SmartdogHub as Hub } from '../games/smartdog/hubs.js';
-import { collectKeyValue, parseNonNegativeInt } from './options.js';
+import { collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
 import { writeReplay } from './replay-file.js';
 
 interface ServeOptions {
@@ -17,6 +17,8 @@ interface ServeOptions {
   hubs?: string;
   replays?: string;
   leave: 'out' | 'abort';
+  maxPerAddress: number;
+  joinWithin: number;
 }
 
 /** A map named on the command line: a shipped name, or a file's text; checked now, not when a game starts. */
@@ -61,6 +63,8 @@ export function registerSmartdog(program: Command): void {
     .option('--option <key=value>', 'a game option for every hub (turnsLimit, waitForTurn, dogBarkingR…), repeatable', collectKeyValue('--option'))
     .option('--hubs <file>', 'the hubs as JSON: [{"name":"duet","min":2,"max":2,"maps":["meadow"],"options":{"turnsLimit":50}}]')
     .option('--replays <dir>', "write every game's replay into this folder (smartdog-N.json.gz)")
+    .option('--max-per-address <n>', 'connections at once from one address; more are closed at once', parsePositiveInt('--max-per-address', 100_000), 100)
+    .option('--join-within <ms>', 'a connection that has not joined a hub after this long is closed', parsePositiveInt('--join-within', 3_600_000), 60_000)
     .addOption(new Option('--leave <rule>', 'a player that times out or disconnects is out and the others play on, or (abort) the game stops for everyone with no winner, as the reference did').choices(['out', 'abort']).default('out'))
     .action(async (o: ServeOptions) => {
       const maps = (o.maps ?? 'training,meadow,keeper,highlands').split(',').map((m) => m.trim()).filter(Boolean).map(readMap);
@@ -75,6 +79,8 @@ export function registerSmartdog(program: Command): void {
         hubs,
         plan: new SmartdogHubPlan(o.leave),
         log: say,
+        maxPerAddress: o.maxPerAddress,
+        joinWithinMs: o.joinWithin,
         onGame: (report) => {
           if (!o.replays) return;
           const file = join(o.replays, `smartdog-${report.replay.matchId}.json.gz`);

@@ -1,4 +1,5 @@
 import { UsageError } from './errors.js';
+import { describeValue } from './game.js';
 
 /** One key of a game's match configuration: its type, default, bounds and meaning. */
 export type ConfigField =
@@ -30,11 +31,12 @@ export function resolveConfig(
   const out: ConfigValues = {};
   for (const [key, field] of Object.entries(spec)) out[key] = field.default;
   for (const [key, raw] of Object.entries(overrides)) {
-    const field = spec[key];
+    // Own keys only: `__proto__`, `constructor` or `toString` are no config key of any game.
+    const field = Object.hasOwn(spec, key) ? spec[key] : undefined;
     if (!field) {
       const known = Object.keys(spec);
       throw new UsageError(
-        `unknown config key "${key}" for ${gameId}; ${known.length ? `known keys: ${known.join(', ')}` : 'this game has no config keys'}`,
+        `unknown config key ${describeValue(key, 40)} for ${gameId}; ${known.length ? `known keys: ${known.join(', ')}` : 'this game has no config keys'}`,
       );
     }
     out[key] = parseField(gameId, key, field, raw);
@@ -51,7 +53,7 @@ function parseField(gameId: string, key: string, field: ConfigField, raw: unknow
       const hi = field.max ?? Number.MAX_SAFE_INTEGER;
       if (!Number.isSafeInteger(n) || n < lo || n > hi) {
         const range = field.min !== undefined || field.max !== undefined ? ` in ${field.min ?? '…'}..${field.max ?? '…'}` : '';
-        throw new UsageError(`${where} must be an integer${range}, got ${JSON.stringify(raw)}`);
+        throw new UsageError(`${where} must be an integer${range}, got ${describeValue(raw, 60)}`);
       }
       return n;
     }
@@ -59,12 +61,12 @@ function parseField(gameId: string, key: string, field: ConfigField, raw: unknow
       if (typeof raw === 'boolean') return raw;
       if (raw === 'true' || raw === '1' || raw === 'yes') return true;
       if (raw === 'false' || raw === '0' || raw === 'no') return false;
-      throw new UsageError(`${where} must be true or false, got ${JSON.stringify(raw)}`);
+      throw new UsageError(`${where} must be true or false, got ${describeValue(raw, 60)}`);
     }
     case 'string': {
-      if (typeof raw !== 'string') throw new UsageError(`${where} must be a string, got ${JSON.stringify(raw)}`);
+      if (typeof raw !== 'string') throw new UsageError(`${where} must be a string, got ${describeValue(raw, 60)}`);
       if (field.choices && !field.choices.includes(raw)) {
-        throw new UsageError(`${where} must be one of ${field.choices.join(', ')}, got ${JSON.stringify(raw)}`);
+        throw new UsageError(`${where} must be one of ${field.choices.join(', ')}, got ${describeValue(raw, 60)}`);
       }
       return raw;
     }

@@ -21,7 +21,8 @@ export const games: Record<string, AnyGame> = {
 
 /** The game with this id, or a usage error listing the games. */
 export function getGame(id: string): AnyGame {
-  const game = games[id];
+  // Own keys only: `__proto__`, `constructor` or `toString` name no game.
+  const game = Object.hasOwn(games, id) ? games[id] : undefined;
   if (!game) throw new UsageError(`unknown game "${id}"; the games are: ${Object.keys(games).join(', ')}`);
   return game;
 }

@@ -1,3 +1,4 @@
+import { describeValue } from '../../core/game.js';
 import { apply, checkFleet, type BattleshipConfig, type BattleshipState, type Ship, type Strike } from './rules.js';
 import { parseFleet, parseShot } from './wire.js';
 
@@ -24,7 +25,7 @@ function sides(key: string, text: string, form: string): [unknown[], unknown[]] 
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw new Error(`${key} is not JSON (${(err as Error).message}); expected ${form}`);
+      throw new Error(`${key} is not JSON (${(err as Error).message.slice(0, 80)}); expected ${form}`);
     }
     if (!Array.isArray(value) || value.length !== 2 || !value.every(Array.isArray)) throw new Error(`${key} must hold exactly two lists, P1's then P2's; expected ${form}`);
     return value as [unknown[], unknown[]];
@@ -60,7 +61,7 @@ function readStrike(raw: unknown, side: number, i: number, c: BattleshipConfig):
   let result: unknown = undefined;
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
     const extra = Object.keys(raw).filter((k) => k !== 'target' && k !== 'result');
-    if (extra.length) throw new Error(`${where} has unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')}; expected {"target":"x,y","result":"…"}`);
+    if (extra.length) throw new Error(`${where} has unknown key${extra.length > 1 ? 's' : ''} ${extra.slice(0, 5).map((k) => (/^[\w-]{1,40}$/.test(k) ? k : describeValue(k, 40))).join(', ')}${extra.length > 5 ? ' …' : ''}; expected {"target":"x,y","result":"…"}`);
     ({ target, result } = raw as { target?: unknown; result?: unknown });
   }
   const parsed = parseShot(target);
@@ -70,7 +71,7 @@ function readStrike(raw: unknown, side: number, i: number, c: BattleshipConfig):
   return { shot: [x, y], result };
 }
 
-const resultText = (r: unknown) => (r === '' ? 'a miss ("")' : JSON.stringify(r));
+const resultText = (r: unknown) => (r === '' ? 'a miss ("")' : describeValue(r, 60));
 
 /**
  * Plays the strikes of `text` on `fleets` in turn order (P1's first shot, P2's first, P1's second…), with the

@@ -23,7 +23,7 @@ export interface LighthousesConfig {
 
 /** The map a config names: a shipped map by name, or a map's own text (what `--set map=FILE` gives). */
 export function mapOf(config: { map: string }): LighthouseMap {
-  const shipped = MAPS[config.map];
+  const shipped = Object.hasOwn(MAPS, config.map) ? MAPS[config.map] : undefined;
   if (shipped) return parseMap(shipped.text);
   if (!config.map.includes('\n')) {
     throw new Error(`unknown map ${JSON.stringify(config.map)}: the shipped maps are ${Object.keys(MAPS).join(', ')}; or give the path of a map file`);

@@ -1,3 +1,4 @@
+import { describeValue } from '../../core/game.js';
 import { onSegment, segmentsCross } from './geometry.js';
 import type { LighthouseMap } from './map.js';
 import { addConnection, blankState, CELL_CAP, lighthouseAt, pos, type LighthousesState } from './rules.js';
@@ -22,10 +23,8 @@ export interface PositionFile {
 }
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
-const show = (v: unknown) => {
-  const text = JSON.stringify(v) ?? 'nothing';
-  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
-};
+/** A value from the position as an error quotes it: at most 60 characters, so a file's text is never echoed whole. */
+const show = (v: unknown): string => describeValue(v, 60);
 const fail = (what: string): never => {
   throw new Error(what);
 };
@@ -33,7 +32,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 function onlyKeys(v: Record<string, unknown>, where: string, keys: string[], hint = ''): void {
   const extra = Object.keys(v).find((k) => !keys.includes(k));
-  if (extra !== undefined) fail(`${where} has an unknown key ${JSON.stringify(extra)}; the keys are ${keys.join(', ')}${hint}`);
+  if (extra !== undefined) fail(`${where} has an unknown key ${show(extra)}; the keys are ${keys.join(', ')}${hint}`);
 }
 
 function int(v: unknown, where: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -62,7 +61,7 @@ export function positionState(map: LighthouseMap, players: number, rounds: numbe
   try {
     value = JSON.parse(text);
   } catch (err) {
-    return fail(`not JSON (${(err as Error).message})`);
+    return fail(`not JSON (${(err as Error).message.slice(0, 80)})`);
   }
   if (!isObject(value)) return fail(`expected a JSON object with round, players, lighthouses, connections, energy; got ${show(value)}`);
   onlyKeys(value, 'the position', ['round', 'current', 'players', 'lighthouses', 'connections', 'energy']);

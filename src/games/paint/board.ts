@@ -1,3 +1,4 @@
+import { describeValue } from '../../core/game.js';
 import { rngCreate, rngInt, rngShuffle } from '../../core/rng.js';
 import { BOARDS } from './boards.js';
 import { DIRECTIONS, EMPTY, OBSTACLE, type PaintAction, type PaintState, type Vec } from './rules.js';
@@ -49,6 +50,12 @@ export function defaultId(slot: number): string {
 /** The names of the shipped boards. */
 export const BOARD_NAMES = Object.keys(BOARDS);
 
+/** A value from a board as an error quotes it: at most 60 characters, so a file's text is never echoed whole. */
+const show = (v: unknown): string => describeValue(v, 60);
+/** A player id as an error names it: as it is when short and plain, else quoted and cut. */
+const idName = (id: string): string => (/^[\w-]{1,40}$/.test(id) ? id : show(id));
+/** The player ids as an error lists them: the first ten. */
+const idList = (ids: string[]): string => ids.slice(0, 10).map(idName).join(', ') + (ids.length > 10 ? ` and ${ids.length - 10} more` : '');
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v);
 const isSquare = (v: unknown, w: number, h: number): v is Vec =>
   Array.isArray(v) && v.length === 2 && isInt(v[0]) && isInt(v[1]) && v[0] >= 0 && v[1] >= 0 && v[0] < h && v[1] < w;
@@ -61,40 +68,40 @@ export function readBoard(value: unknown): Omit<Board, 'turns'> & { turns: numbe
   if (value === null || typeof value !== 'object' || Array.isArray(value)) bad('expected a JSON object with width, height, player_positions, colors, previous_actions, turns_left');
   const b = value as Partial<Record<keyof BoardFile, unknown>>;
   const { width: w, height: h } = b;
-  if (!isInt(w) || w < 1) return bad(`width must be a positive integer, got ${JSON.stringify(w) ?? 'nothing'}`);
-  if (!isInt(h) || h < 1) return bad(`height must be a positive integer, got ${JSON.stringify(h) ?? 'nothing'}`);
+  if (!isInt(w) || w < 1) return bad(`width must be a positive integer, got ${show(w)}`);
+  if (!isInt(h) || h < 1) return bad(`height must be a positive integer, got ${show(h)}`);
   const pp = b.player_positions;
   if (pp === null || typeof pp !== 'object' || Array.isArray(pp)) return bad('player_positions must be an object {"id": [row, column], …}');
   const ids = Object.keys(pp);
   if (ids.length < 1) bad('player_positions names no player');
   const positions = ids.map((id) => {
     const p = (pp as Record<string, unknown>)[id];
-    if (!isSquare(p, w, h)) bad(`player_positions.${id} must be [row, column] inside the ${w}×${h} board (rows 0..${h - 1}, columns 0..${w - 1}), got ${JSON.stringify(p)}`);
+    if (!isSquare(p, w, h)) bad(`player_positions.${idName(id)} must be [row, column] inside the ${w}×${h} board (rows 0..${h - 1}, columns 0..${w - 1}), got ${show(p)}`);
     return [(p as Vec)[0], (p as Vec)[1]] as Vec;
   });
   positions.forEach(([i, j], k) => {
     const other = positions.findIndex(([a, c]) => a === i && c === j);
-    if (other !== k) bad(`player_positions: ${ids[other]} and ${ids[k]} both start on [${i},${j}]`);
+    if (other !== k) bad(`player_positions: ${idName(ids[other]!)} and ${idName(ids[k]!)} both start on [${i},${j}]`);
   });
-  if (!Array.isArray(b.colors) || b.colors.length !== h) return bad(`colors must be a list of ${h} rows (height), got ${Array.isArray(b.colors) ? `${b.colors.length} rows` : JSON.stringify(b.colors) ?? 'nothing'}`);
+  if (!Array.isArray(b.colors) || b.colors.length !== h) return bad(`colors must be a list of ${h} rows (height), got ${Array.isArray(b.colors) ? `${b.colors.length} rows` : show(b.colors)}`);
   const colors: number[] = [];
   b.colors.forEach((row: unknown, i) => {
-    if (!Array.isArray(row) || row.length !== w) bad(`colors[${i}] must be a list of ${w} squares (width), got ${Array.isArray(row) ? `${row.length}` : JSON.stringify(row)}`);
+    if (!Array.isArray(row) || row.length !== w) bad(`colors[${i}] must be a list of ${w} squares (width), got ${Array.isArray(row) ? `${row.length}` : show(row)}`);
     (row as unknown[]).forEach((c, j) => {
       if (c === null) return void colors.push(EMPTY);
       const slot = typeof c === 'string' ? ids.indexOf(c) : -1;
-      if (slot < 0) bad(`colors[${i}][${j}] must be null or a player id of player_positions (${ids.join(', ')}), got ${JSON.stringify(c)}`);
+      if (slot < 0) bad(`colors[${i}][${j}] must be null or a player id of player_positions (${idList(ids)}), got ${show(c)}`);
       colors.push(slot);
     });
   });
   const history = readHistory(b.previous_actions, ids);
   const t = b.turns_left;
-  if (t !== undefined && (!isInt(t) || t < 1)) bad(`turns_left must be a positive integer, got ${JSON.stringify(t)}`);
+  if (t !== undefined && (!isInt(t) || t < 1)) bad(`turns_left must be a positive integer, got ${show(t)}`);
   const obstacles: Vec[] = [];
   if (b.obstacles !== undefined) {
-    if (!Array.isArray(b.obstacles)) bad(`obstacles must be a list of [row, column], got ${JSON.stringify(b.obstacles)}`);
+    if (!Array.isArray(b.obstacles)) bad(`obstacles must be a list of [row, column], got ${show(b.obstacles)}`);
     (b.obstacles as unknown[]).forEach((o, k) => {
-      if (!isSquare(o, w, h)) bad(`obstacles[${k}] must be [row, column] inside the ${w}×${h} board, got ${JSON.stringify(o)}`);
+      if (!isSquare(o, w, h)) bad(`obstacles[${k}] must be [row, column] inside the ${w}×${h} board, got ${show(o)}`);
       const [i, j] = o as Vec;
       if (colors[i * w + j] === OBSTACLE) bad(`obstacles[${k}]: [${i},${j}] is listed twice`);
       if (colors[i * w + j] !== EMPTY) bad(`obstacles[${k}]: [${i},${j}] is painted; an obstacle is never painted`);
@@ -110,7 +117,6 @@ export function readBoard(value: unknown): Omit<Board, 'turns'> & { turns: numbe
 /** Reads `previous_actions` (one object per turn played, id → {"type":…,"direction":[di,dj]}) into actions by slot. */
 function readHistory(list: unknown, ids: string[]): (PaintAction | null)[][] {
   if (list === undefined) return [];
-  const show = (v: unknown) => (JSON.stringify(v) ?? 'nothing').slice(0, 60);
   const bad = (what: string): never => {
     throw new Error(what);
   };
@@ -120,8 +126,8 @@ function readHistory(list: unknown, ids: string[]): (PaintAction | null)[][] {
     const actions: (PaintAction | null)[] = ids.map(() => null);
     for (const [id, a] of Object.entries(turn)) {
       const slot = ids.indexOf(id);
-      const where = `previous_actions[${t}].${id}`;
-      if (slot < 0) bad(`previous_actions[${t}] names ${JSON.stringify(id)}, not a player id of player_positions (${ids.join(', ')})`);
+      const where = `previous_actions[${t}].${idName(id)}`;
+      if (slot < 0) bad(`previous_actions[${t}] names ${show(id)}, not a player id of player_positions (${idList(ids)})`);
       const { type, direction: d, ...rest } = (a ?? {}) as Record<string, unknown>;
       if (typeof a !== 'object' || a === null || Array.isArray(a) || Object.keys(rest).length) bad(`${where} must be {"type":"walk"|"shoot","direction":[di,dj]}, got ${show(a)}`);
       if (type !== 'walk' && type !== 'shoot') bad(`${where}.type must be "walk" or "shoot", got ${show(type)}`);
@@ -194,7 +200,7 @@ export function boardFor(config: PaintConfig, players: number, seed: number): Bo
     const all = ids ?? Array.from({ length: players }, (_, s) => defaultId(s));
     return generateBoard(w, h, all, obstacles, config.turns || w * h, seed);
   }
-  let value: unknown = BOARDS[text];
+  let value: unknown = Object.hasOwn(BOARDS, text) ? BOARDS[text] : undefined;
   let source = `the board ${text}`;
   if (value === undefined) {
     if (!text.startsWith('{')) {
@@ -203,7 +209,7 @@ export function boardFor(config: PaintConfig, players: number, seed: number): Bo
     try {
       value = JSON.parse(text);
     } catch (err) {
-      throw new Error(`bad board: not JSON (${(err as Error).message})`);
+      throw new Error(`bad board: not JSON (${(err as Error).message.slice(0, 80)})`);
     }
     source = 'the board';
   }
@@ -213,7 +219,7 @@ export function boardFor(config: PaintConfig, players: number, seed: number): Bo
   } catch (err) {
     throw new Error(`bad board: ${(err as Error).message}`);
   }
-  if (read.ids.length !== players) throw new Error(`${source} is for ${read.ids.length} players (${read.ids.join(', ')}), not ${players}`);
+  if (read.ids.length !== players) throw new Error(`${source} is for ${read.ids.length} players (${idList(read.ids)}), not ${players}`);
   const played = read.history.length;
   // `turns` counts the whole match, the board's previous_actions included: they were its first turns.
   const turns = config.turns || (read.turns === null ? 0 : played + read.turns);

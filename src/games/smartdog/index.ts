@@ -28,7 +28,7 @@ type MatchState = SmartDogState & { abortOnLeave: boolean; greetTurn: number; ab
 
 /** The map part a config names: a shipped one by name, or a map part's own text (`--set map=FILE`). */
 export function mapText(map: string): string {
-  const shipped = MAPS[map];
+  const shipped = Object.hasOwn(MAPS, map) ? MAPS[map] : undefined;
   if (shipped !== undefined) return shipped;
   if (!map.includes('\n')) throw new Error(`unknown map ${JSON.stringify(map)}: the shipped maps are ${Object.keys(MAPS).join(', ')}; or give the path of a map part file`);
   return map;

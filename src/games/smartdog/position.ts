@@ -1,3 +1,4 @@
+import { describeValue } from '../../core/game.js';
 import { cellOf, DIRECTIONS, terrainAt, walkable, type Direction, type Dog, type DogScare, type Sheep, type SmartDogState } from './state.js';
 
 /** A dog of a position: where it stands, and (optional, calm by default) its scare and last turn's bark. */
@@ -42,14 +43,17 @@ const KEYS = {
 };
 const SCARES: readonly DogScare[] = ['panic', 'indignant'];
 
+/** A value from the position as an error quotes it: at most 60 characters, so a file's text is never echoed whole. */
+const show = (v: unknown): string => describeValue(v, 60);
+
 function fail(where: string, what: string): never {
   throw new Error(`position${where ? ` ${where}` : ''}: ${what}`);
 }
 
 /** A JSON object with only the known keys. */
 function object(v: unknown, where: string, keys: readonly string[]): Obj {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(where, `${JSON.stringify(v)} is not a JSON object; expected {${keys.map((k) => `"${k}":…`).join(', ')}}`);
-  for (const k of Object.keys(v)) if (!keys.includes(k)) fail(where, `unknown key "${k}"; expected ${keys.join(', ')}`);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(where, `${show(v)} is not a JSON object; expected {${keys.map((k) => `"${k}":…`).join(', ')}}`);
+  for (const k of Object.keys(v)) if (!keys.includes(k)) fail(where, `unknown key ${show(k)}; expected ${keys.join(', ')}`);
   return v as Obj;
 }
 
@@ -58,7 +62,7 @@ function int(o: Obj, key: string, where: string, lo: number, hi: number, why: st
   const v = o[key];
   if (v === undefined && dflt !== undefined) return dflt;
   if (v === undefined) fail(where, `"${key}" is missing; expected an integer from ${lo} to ${hi}${why}`);
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < lo || v > hi) fail(where, `"${key}" is ${JSON.stringify(v)}; expected an integer from ${lo} to ${hi}${why}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < lo || v > hi) fail(where, `"${key}" is ${show(v)}; expected an integer from ${lo} to ${hi}${why}`);
   return v;
 }
 
@@ -66,7 +70,7 @@ function int(o: Obj, key: string, where: string, lo: number, hi: number, why: st
 function word<T extends string>(o: Obj, key: string, where: string, choices: readonly T[], dflt?: T): T {
   const v = o[key];
   if (v === undefined && dflt !== undefined) return dflt;
-  if (typeof v !== 'string' || !(choices as readonly string[]).includes(v)) fail(where, `"${key}" is ${JSON.stringify(v) ?? 'missing'}; expected one of ${choices.join(', ')}`);
+  if (typeof v !== 'string' || !(choices as readonly string[]).includes(v)) fail(where, `"${key}" is ${v === undefined ? 'missing' : show(v)}; expected one of ${choices.join(', ')}`);
   return v as T;
 }
 
@@ -74,7 +78,7 @@ function word<T extends string>(o: Obj, key: string, where: string, choices: rea
 function list(o: Obj, key: string, where: string): unknown[] | null {
   const v = o[key];
   if (v === undefined) return null;
-  if (!Array.isArray(v)) fail(where, `"${key}" is ${JSON.stringify(v)}; expected a JSON array`);
+  if (!Array.isArray(v)) fail(where, `"${key}" is ${show(v)}; expected a JSON array`);
   return v;
 }
 
@@ -104,7 +108,7 @@ function readDog(s: SmartDogState, occ: Map<number, string>, ids: Map<number, st
   if (scare && scareTurns === 0) fail(where, `scare "${scare}" needs "scareTurns" above 0 (the turns it still lasts)`);
   if (!scare && scareTurns > 0) fail(where, `"scareTurns" ${scareTurns} needs "scare": "panic" or "indignant"`);
   const barked = o.barkedLastTurn ?? false;
-  if (typeof barked !== 'boolean') fail(where, `"barkedLastTurn" is ${JSON.stringify(barked)}; expected true or false`);
+  if (typeof barked !== 'boolean') fail(where, `"barkedLastTurn" is ${show(barked)}; expected true or false`);
   return { id, owner, x, y, moved: false, barked: false, barkedPrev: barked, scare, scareTurns, enemyHit: null, allyHit: false };
 }
 
@@ -117,7 +121,7 @@ function readSheep(s: SmartDogState, occ: Map<number, string>, v: unknown, where
   const fearDir = word(o, 'fearDir', where, DIRECTIONS, 'down');
   const chain = (list(o, 'chain', where) ?? []).map((j, n) => {
     if (typeof j !== 'number' || !Number.isInteger(j) || j < 0 || j >= count || j === i) {
-      fail(`${where}.chain[${n}]`, `${JSON.stringify(j)} is not another sheep; expected a sheep's index in the "sheep" list (0 to ${count - 1}, not ${i} itself)`);
+      fail(`${where}.chain[${n}]`, `${show(j)} is not another sheep; expected a sheep's index in the "sheep" list (0 to ${count - 1}, not ${i} itself)`);
     }
     return j;
   });
@@ -132,7 +136,7 @@ export function parsePosition(text: string): Position {
   try {
     v = JSON.parse(text);
   } catch (e) {
-    fail('', `not valid JSON (${(e as Error).message}); give a position's JSON text or the path of a position file`);
+    fail('', `not valid JSON (${(e as Error).message.slice(0, 80)}); give a position's JSON text or the path of a position file`);
   }
   return object(v, '', KEYS.position) as Position;
 }
@@ -156,7 +160,7 @@ export function placePosition(s: SmartDogState, p: Position): void {
   const out = list(o, 'out', '') ?? [];
   s.out = Array<boolean>(s.players).fill(false);
   out.forEach((v, k) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > s.players) fail(`out[${k}]`, `${JSON.stringify(v)} is not a player; expected a player number from 1 to ${s.players}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > s.players) fail(`out[${k}]`, `${show(v)} is not a player; expected a player number from 1 to ${s.players}`);
     if (s.out[v - 1]) fail(`out[${k}]`, `player ${v} is listed twice`);
     s.out[v - 1] = true;
   });

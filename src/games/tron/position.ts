@@ -1,3 +1,4 @@
+import { describeValue } from '../../core/game.js';
 import { rngCreate } from '../../core/rng.js';
 import type { Death, TronState } from './rules.js';
 
@@ -16,6 +17,11 @@ export interface TronPosition {
 /** The cause recorded for a bot given as dead (a `[]` trail) in a plain board. */
 export const GIVEN_DEAD = 'dead in the starting position';
 
+/** A value from the position as an error quotes it: at most 60 characters, so a file's text is never echoed whole. */
+const show = (v: unknown): string => describeValue(v, 60);
+/** Unknown keys as an error names them: a few, each short. */
+const keyList = (keys: string[]): string => keys.slice(0, 5).map((k) => (/^[\w-]{1,40}$/.test(k) ? k : show(k))).join(', ') + (keys.length > 5 ? ` and ${keys.length - 5} more` : '');
+
 const CELL = /^(0|[1-9]\d*),(0|[1-9]\d*)$/;
 const FORMS = 'expected a board [[[x,y],…],…] (each slot\'s trail, head first, [] for a dead bot) or {"lap":N,"trails":[…],"deaths":[null|{"lap":N,"cause":"…"},…]}';
 
@@ -32,7 +38,7 @@ export function parseStarts(text: string, width: number, height: number, players
   const seen = new Map<string, number>();
   const trails = items.map((item, slot): Cell[] => {
     const m = CELL.exec(item);
-    if (!m) throw new Error(`starts: slot ${slot}'s cell is ${JSON.stringify(item)}; expected "x,y" with plain non-negative integers`);
+    if (!m) throw new Error(`starts: slot ${slot}'s cell is ${show(item)}; expected "x,y" with plain non-negative integers`);
     const [x, y] = [Number(m[1]), Number(m[2])];
     if (!onGrid(width, height, x, y)) throw new Error(`starts: slot ${slot}'s cell ${x},${y} is off ${gridText(width, height)}`);
     const other = seen.get(item);
@@ -48,11 +54,11 @@ const isLap = (v: unknown): v is number => typeof v === 'number' && Number.isSaf
 
 /** One slot's trail from the JSON (head first), checked cell by cell: on the grid, each next to the previous, no repeat. */
 function readTrail(raw: unknown, slot: number, width: number, height: number): Cell[] {
-  if (!Array.isArray(raw)) throw new Error(`trails: slot ${slot}'s trail is ${JSON.stringify(raw)}; expected an array of [x,y] cells, head first`);
+  if (!Array.isArray(raw)) throw new Error(`trails: slot ${slot}'s trail is ${show(raw)}; expected an array of [x,y] cells, head first`);
   const seen = new Set<string>();
   const cells = raw.map((c: unknown, i): Cell => {
     const where = `trails: slot ${slot}'s cell ${i}${i === 0 ? ' (its head)' : ''}`;
-    if (!Array.isArray(c) || c.length !== 2 || !c.every((n) => Number.isSafeInteger(n))) throw new Error(`${where} is ${JSON.stringify(c)}; expected [x,y] with integers`);
+    if (!Array.isArray(c) || c.length !== 2 || !c.every((n) => Number.isSafeInteger(n))) throw new Error(`${where} is ${show(c)}; expected [x,y] with integers`);
     const [x, y] = c as Cell;
     if (!onGrid(width, height, x, y)) throw new Error(`${where} ${x},${y} is off ${gridText(width, height)}`);
     if (seen.has(`${x},${y}`)) throw new Error(`${where} ${x},${y} repeats an earlier cell of the same trail`);
@@ -70,11 +76,11 @@ function readTrail(raw: unknown, slot: number, width: number, height: number): C
 function readDeath(raw: unknown, slot: number, lap: number): Death | null {
   if (raw === null) return null;
   const where = `trails: slot ${slot}'s death`;
-  if (!isObject(raw)) throw new Error(`${where} is ${JSON.stringify(raw)}; expected null (alive) or {"lap":N,"cause":"…"}`);
+  if (!isObject(raw)) throw new Error(`${where} is ${show(raw)}; expected null (alive) or {"lap":N,"cause":"…"}`);
   const extra = Object.keys(raw).filter((k) => k !== 'lap' && k !== 'cause');
-  if (extra.length) throw new Error(`${where} has unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')}; expected {"lap":N,"cause":"…"}`);
-  if (!isLap(raw.lap) || raw.lap > lap) throw new Error(`${where} has lap ${JSON.stringify(raw.lap)}; expected an integer in 0..${lap} (the position's lap)`);
-  if (raw.cause !== undefined && typeof raw.cause !== 'string') throw new Error(`${where} has cause ${JSON.stringify(raw.cause)}; expected a string`);
+  if (extra.length) throw new Error(`${where} has unknown key${extra.length > 1 ? 's' : ''} ${keyList(extra)}; expected {"lap":N,"cause":"…"}`);
+  if (!isLap(raw.lap) || raw.lap > lap) throw new Error(`${where} has lap ${show(raw.lap)}; expected an integer in 0..${lap} (the position's lap)`);
+  if (raw.cause !== undefined && typeof raw.cause !== 'string') throw new Error(`${where} has cause ${show(raw.cause)}; expected a string`);
   return { lap: raw.lap, cause: raw.cause ?? GIVEN_DEAD };
 }
 
@@ -91,23 +97,23 @@ export function parseTrails(text: string, width: number, height: number, players
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`trails is not JSON (${(err as Error).message}); ${FORMS}`);
+    throw new Error(`trails is not JSON (${(err as Error).message.slice(0, 80)}); ${FORMS}`);
   }
   let lap = 0;
   let rawTrails: unknown = value;
   let rawDeaths: unknown = undefined;
   if (isObject(value)) {
     const extra = Object.keys(value).filter((k) => !['lap', 'trails', 'deaths'].includes(k));
-    if (extra.length) throw new Error(`trails has unknown key${extra.length > 1 ? 's' : ''} ${extra.join(', ')}; ${FORMS}`);
-    if (value.lap !== undefined && !isLap(value.lap)) throw new Error(`trails: "lap" is ${JSON.stringify(value.lap)}; expected a non-negative integer (laps already played)`);
+    if (extra.length) throw new Error(`trails has unknown key${extra.length > 1 ? 's' : ''} ${keyList(extra)}; ${FORMS}`);
+    if (value.lap !== undefined && !isLap(value.lap)) throw new Error(`trails: "lap" is ${show(value.lap)}; expected a non-negative integer (laps already played)`);
     lap = (value.lap as number | undefined) ?? 0;
     rawTrails = value.trails;
     rawDeaths = value.deaths;
   }
-  if (!Array.isArray(rawTrails)) throw new Error(`trails: the trails are ${JSON.stringify(rawTrails) ?? 'missing'}; ${FORMS}`);
+  if (!Array.isArray(rawTrails)) throw new Error(`trails: the trails are ${rawTrails === undefined ? 'missing' : show(rawTrails)}; ${FORMS}`);
   if (rawTrails.length !== players) throw new Error(`trails gives ${rawTrails.length} trail${rawTrails.length === 1 ? '' : 's'} but ${players} bots play; expected one per slot`);
   if (rawDeaths !== undefined && (!Array.isArray(rawDeaths) || rawDeaths.length !== players)) {
-    throw new Error(`trails: "deaths" is ${JSON.stringify(rawDeaths)}; expected an array with null or {"lap":N,"cause":"…"} for each of the ${players} slots`);
+    throw new Error(`trails: "deaths" is ${show(rawDeaths)}; expected an array with null or {"lap":N,"cause":"…"} for each of the ${players} slots`);
   }
   const trails = rawTrails.map((t, slot) => readTrail(t, slot, width, height));
   const death = trails.map((t, slot) => {

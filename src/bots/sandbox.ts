@@ -1,0 +1,116 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { UsageError } from '../core/errors.js';
+
+/**
+ * How untrusted bot programs (stdio and exec seats) are confined: bubblewrap with no network, a read-only
+ * root, a private /tmp, the home folders hidden, their own PID namespace (nothing they start outlives
+ * them), and resource limits. The working folder and `binds` are visible read-only.
+ */
+export interface SandboxOptions {
+  /** folders the bot may read besides the system (the working folder is always bound) */
+  binds?: string[];
+  /** address space per process, MiB */
+  memoryMb?: number;
+  /** CPU time per process, seconds */
+  cpuSeconds?: number;
+  /** processes the bot may have at once (its own uid counts them) */
+  processes?: number;
+  /** largest file it may write (in its private /tmp), MiB */
+  fileMb?: number;
+  /** open files per process */
+  openFiles?: number;
+}
+
+/** The limits a sandbox has when none are given. */
+export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds'>> = { memoryMb: 2048, cpuSeconds: 600, processes: 64, fileMb: 64, openFiles: 256 };
+
+/** Where Debian's packages put the programs the sandbox needs. */
+const TOOLS = { bwrap: 'bubblewrap', prlimit: 'util-linux', setpriv: 'util-linux' } as const;
+
+function which(name: string): string | null {
+  for (const dir of (process.env.PATH ?? '/usr/bin:/bin').split(':')) {
+    const path = `${dir}/${name}`;
+    if (dir && existsSync(path)) return path;
+  }
+  return null;
+}
+
+let checked: string | null = null;
+
+/**
+ * Checks the sandbox can run here (bubblewrap installed and allowed to make namespaces) and that the folders
+ * to bind exist; throws a UsageError saying what to install or fix. Checked once per process.
+ */
+export function checkSandbox(opts: SandboxOptions = {}): void {
+  for (const dir of opts.binds ?? []) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--sandbox-bind ${dir}: no such folder`);
+  }
+  if (checked === 'ok') return;
+  for (const [tool, pkg] of Object.entries(TOOLS)) {
+    if (!which(tool)) throw new UsageError(`--sandbox needs ${tool} (Debian package ${pkg}: apt-get install ${pkg}), which is not installed`);
+  }
+  try {
+    execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
+  } catch (err) {
+    const why = (err as { stderr?: Buffer }).stderr?.toString().trim() || (err as Error).message;
+    throw new UsageError(`--sandbox: bubblewrap cannot make its namespaces here (${why}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone)`);
+  }
+  checked = 'ok';
+}
+
+let nextUid = 0;
+
+/** How many processes a uid runs now (/proc), so a process limit counts only what the bot adds. */
+function processesOf(uid: number): number {
+  let n = 0;
+  for (const e of readdirSync('/proc')) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const m = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${e}/status`, 'utf8'));
+      if (m && Number(m[1]) === uid) n++;
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return n;
+}
+
+/**
+ * The command line that runs `sh -c COMMAND ARGS…` in the sandbox. Run as root, each bot gets a uid of its own
+ * (a process limit does not bind root, and its files are then out of the bot's reach); otherwise it keeps the
+ * user's uid and the process limit counts from what the user already runs.
+ */
+export function sandboxArgv(command: string, args: readonly string[], opts: SandboxOptions = {}): string[] {
+  const given = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
+  const o = { ...SANDBOX_DEFAULTS, ...given } as Required<SandboxOptions>;
+  const root = process.getuid?.() === 0;
+  const uid = root ? 2_000_000 + (process.pid % 1000) * 1000 + (nextUid++ % 1000) : (process.getuid?.() ?? 0);
+  const processes = root ? o.processes : processesOf(uid) + o.processes;
+  const cwd = process.cwd();
+  const binds = [cwd, ...(opts.binds ?? []).map((d) => resolve(d))].flatMap((d) => ['--ro-bind', d, d]);
+  const limits = [`--as=${o.memoryMb * 1024 * 1024}`, `--cpu=${o.cpuSeconds}`, `--nproc=${processes}`, `--fsize=${o.fileMb * 1024 * 1024}`, `--nofile=${o.openFiles}`];
+  const become = root ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'] : [];
+  const hide = ['/home', '/root', '/run/user'].filter((d) => existsSync(d)).flatMap((d) => ['--tmpfs', d]);
+  return [
+    ...become,
+    'prlimit',
+    ...limits,
+    '--',
+    'bwrap',
+    '--ro-bind', '/', '/',
+    ...hide,
+    '--tmpfs', '/tmp',
+    ...binds,
+    '--proc', '/proc',
+    '--dev', '/dev',
+    '--unshare-all',
+    '--die-with-parent',
+    '--new-session',
+    '--chdir', cwd,
+    '--setenv', 'HOME', '/tmp',
+    '--',
+    '/bin/sh', '-c', command, ...args,
+  ];
+}
