@@ -139,6 +139,9 @@ describe('botarena play', () => {
       [['play', 'smartdog', 'random', '--set', 'options={"turnsLimt":5}'], /hub options: unknown option "turnsLimt"; the options are turnsLimit, waitForTurn/],
       [['smartdog', 'serve', '--port', '0', '--option', 'turnsLimit=abc'], /hub default \(2 players\): .*option turnsLimit is "abc"; expected a number/],
       [['smartdog', 'serve', '--port', '0', '--option', 'barkR=2'], /unknown option "barkR"/],
+      // Deadlines a timer cannot count are refused (past 2³¹−1 ms every answer used to time out at once).
+      [['play', 'tictactoe', 'random', 'random', '--timeout', '3000000000'], /--timeout must be a whole number from 1 to 3600000/],
+      [['play', 'smartdog', 'random', '--set', 'options={"waitForTurn":3000000000}'], /option waitForTurn is 3000000000; it must be at most 3600000/],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(args, { timeoutMs: 15_000 });

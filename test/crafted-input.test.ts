@@ -175,6 +175,19 @@ describe('botarena replay with crafted files', () => {
     assert.doesNotMatch(v.stderr, /internal error/);
   });
 
+  it('position and fork of a replay with a crafted action say it does not reproduce (exit 1), and --key looks up own keys', async () => {
+    const r = base('smartdog.json') as Loose;
+    r.turns[1].moves[0].action = { lines: 'x' };
+    const path = file('smartdog-action-2.json', JSON.stringify(r));
+    for (const args of [['position', path, '--turn', '5'], ['fork', path, '--turn', '5', 'random', 'random']]) {
+      const v = await runCli(['replay', ...args]);
+      assert.equal(v.code, 1, `${args[0]}: ${v.stderr}`);
+      assert.match(v.stderr, /the replay does not reproduce: turn 2 .*the rules cannot play the recorded moves/);
+      assert.doesNotMatch(v.stderr, /internal error/);
+    }
+    usageError(await runCli(['replay', 'position', file('ok.json', JSON.stringify(base())), '--turn', '1', '--key', 'constructor']), /tictactoe has no config key "constructor"/);
+  });
+
   it('a 300 KB gzip bomb (300 MiB of spaces) is refused at 256 MiB unpacked', async () => {
     const member = gzipSync(Buffer.alloc(1024 * 1024, 0x20), { level: 9 });
     const bomb = file('bomb.json.gz', Buffer.concat(Array.from({ length: 300 }, () => member))); // gzip members unpack one after another
@@ -215,6 +228,8 @@ describe('names that are Object.prototype properties', () => {
     ['lighthouses map __proto__', ['play', 'lighthouses', 'random', 'random', '--set', 'map=__proto__'], /unknown map "__proto__": the shipped maps are/],
     ['smart-dog map toString', ['play', 'smartdog', 'random', 'random', '--set', 'map=toString'], /unknown map "toString": the shipped maps are/],
     ['paint board constructor', ['play', 'paint', 'random', 'random', '--set', 'board=constructor'], /"constructor" is not a shipped board/],
+    ['dialect constructor', ['play', 'battleship', 'stdio+constructor:cat', 'random'], /battleship has no wire dialect "constructor"; it has: json, form/],
+    ['a device as a map file', ['play', 'lighthouses', 'random', 'random', '--set', 'map=/dev/zero'], /--set map=\/dev\/zero: that is not a regular file/],
   ];
   for (const [name, args, message] of cases) {
     it(`${name} is a usage error`, async () => usageError(await runCli(args), message));

@@ -22,6 +22,7 @@ const GAMES: { game: string; opponent: string; config: Record<string, unknown> }
 
 /** The fault kinds each misbehaviour may earn (a game's rules decide which step sees it). */
 const MODES: Record<string, string[]> = {
+  // each with the kinds it may be faulted as
   silent: ['timeout'],
   late: ['timeout'],
   half: ['crash'],
@@ -31,6 +32,7 @@ const MODES: Record<string, string[]> = {
   'sigterm-proof': ['timeout'],
   escape: ['timeout'],
   crash: ['crash'],
+  orphan: ['crash'],
   'bad-bytes': ['not-json'],
   deep: ['bad-answer'],
   infinity: ['bad-answer', 'illegal-move'],
@@ -80,6 +82,9 @@ describe('the hostile-bot zoo: every misbehaviour in every game costs only the b
         assert.ok(ms < 20_000, `${game}: the match took ${Math.round(ms)} ms`);
         const kept = replay.transcripts![0]!.reduce((n, e) => n + e.text.length, 0);
         assert.ok(kept < 6 * 1024 * 1024, `${game}: the bot's log is capped (${kept})`);
+        if (mode === 'flood' && kept > 4 * 1024 * 1024 - 4096) {
+          assert.ok(replay.transcripts![0]!.some((e) => /^\d+ log entries \(\d+ bytes\) over the 4194304-byte cap were dropped$/.test(e.text)), `${game}: says how much was dropped`);
+        }
         verifyReplay(getGame(game), replay);
         assert.deepEqual(livePidsWith(marker), [], `${game}: a process outlived the match`);
       }

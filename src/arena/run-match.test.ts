@@ -9,6 +9,7 @@ import { LocalLiveEvents } from '../live/local.js';
 import type { LiveEvent } from '../live/events.js';
 import type { JobRequest } from './match-job.js';
 import { MatchCancelledError, runMatch, type RunOptions } from './run-match.js';
+import { deadlineFor } from './seat.js';
 import { sumGame } from './sum-game.kit.js';
 
 /** Runs a match of the test game, which is not in the registry: its definition comes beside the job. */
@@ -146,4 +147,11 @@ describe('match runner cleanup', () => {
     await assert.rejects(play({ seats: [{ bot: sleepy(0, pidfile, 'ignore-term') }], seed: 1 }, { game: broken }), /rules bug/);
     assert.ok(isGone(Number(readFileSync(pidfile, 'utf8'))), 'the bot outlived a crashed match');
   });
+
+  it('never asks a timer for more than it can count (2³¹−1 ms): a huge step deadline is clamped, not turned into 1 ms', () => {
+    assert.equal(deadlineFor({ phase: 'play', deadlineMs: 5_000_000_000 }, { initMs: 10, turnMs: 10 }), 2 ** 31 - 1);
+    assert.equal(deadlineFor({ phase: 'init' }, { initMs: 3_000_000_000, turnMs: 10 }), 2 ** 31 - 1);
+    assert.equal(deadlineFor({ phase: 'play', deadlineMs: 700 }, { initMs: 10, turnMs: 10 }), 700);
+  });
 });
+

@@ -74,8 +74,37 @@ function descendantsOf(pid: number): number[] {
   const out: number[] = [];
   for (let todo = [pid]; todo.length; ) {
     const next: number[] = [];
-    for (const p of todo) for (const c of children.get(p) ?? []) out.push(c), next.push(c);
+    for (const p of todo) next.push(...(children.get(p) ?? []));
+    out.push(...next);
     todo = next;
+  }
+  return out;
+}
+
+/** The environment variable that marks a bot's processes. */
+const MARK_VAR = 'BOTARENA_BOT';
+let marks = 0;
+
+/**
+ * The live processes whose environment holds `mark` (a bot's descendants, even those that left its process
+ * group or were orphaned, unless they cleared their environment); empty where there is no /proc.
+ */
+function markedWith(mark: string): number[] {
+  const out: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return out;
+  }
+  const needle = `\0${mark}\0`;
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      if (`\0${readFileSync(`/proc/${e}/environ`, 'latin1')}`.includes(needle)) out.push(Number(e));
+    } catch {
+      // gone, or not ours to read
+    }
   }
   return out;
 }
@@ -106,6 +135,8 @@ export class BotProcess {
   /** a spawn failure (ENOENT, E2BIG…), if any */
   spawnError: NodeJS.ErrnoException | null = null;
   readonly exited: Promise<void>;
+  /** the environment entry every process of this bot inherits */
+  private readonly mark: string;
   private stderrBytes = 0;
   private stderrDropped = 0;
   private stderrTail = '';
@@ -119,7 +150,9 @@ export class BotProcess {
   ) {
     hookProcessExit();
     const [file, ...argv] = sandbox ? sandboxArgv(command, args, sandbox) : ['/bin/sh', '-c', command, ...args];
-    this.child = spawn(file!, argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    // Every process the bot starts inherits this mark, so those that leave its group or are orphaned are found.
+    this.mark = `${MARK_VAR}=${process.pid}.${++marks}`;
+    this.child = spawn(file!, argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, [MARK_VAR]: this.mark.slice(MARK_VAR.length + 1) } });
     const pid = this.child.pid;
     if (pid !== undefined) live.add(pid);
     this.exited = new Promise((resolve) => {
@@ -136,9 +169,10 @@ export class BotProcess {
       this.child.once('exit', (code, signal) => {
         this.exit = { code, signal };
         if (pid !== undefined) {
-          // The shell is gone; anything it left in the group goes with it.
+          // The shell is gone; anything it left in the group goes with it, and so does what left the group.
           signalGroup(pid, 'SIGKILL');
           live.delete(pid);
+          signalPids(markedWith(this.mark), 'SIGKILL');
         }
         const drained = setTimeout(() => {
           for (const s of [this.child.stdout, this.child.stderr]) s?.destroy();

@@ -113,7 +113,7 @@ function need(command: string, raw: string): string {
 
 function checkDialect(dialect: string, raw: string, game: AnyGame): string {
   const d = dialect.toLowerCase();
-  if (d !== 'json' && !game.dialects?.[d]) {
+  if (d !== 'json' && !(game.dialects && Object.hasOwn(game.dialects, d))) {
     const known = ['json', ...Object.keys(game.dialects ?? {})].join(', ');
     throw new UsageError(`bot spec ${JSON.stringify(raw)}: ${game.id} has no wire dialect "${d}"; it has: ${known}`);
   }

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { UsageError } from '../core/errors.js';
+import { ReplayMismatchError, UsageError } from '../core/errors.js';
 import { ENGINE_VERSION } from '../core/version.js';
 import { BOT_SPEC_HELP } from '../bots/schemes.js';
 import { registerGames } from './games-command.js';
@@ -42,6 +42,12 @@ export async function main(argv: string[]): Promise<void> {
     if (err instanceof UsageError) {
       process.stderr.write(`botarena: ${err.message}\n`);
       process.exitCode = 2;
+      return;
+    }
+    if (err instanceof ReplayMismatchError) {
+      // position, fork, refeed: a replay that does not reproduce is a difference, as for `replay verify`.
+      process.stderr.write(`botarena: the replay does not reproduce: ${err.message}\n`);
+      process.exitCode = 1;
       return;
     }
     process.stderr.write(`botarena: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
+import { readFileCapped } from './replay-file.js';
 
 /** Collects repeated `--set key=value` options into an object (commander option parser). */
 export function collectKeyValue(flag: string) {
@@ -33,6 +34,9 @@ export function parsePositiveInt(what: string, max = Number.MAX_SAFE_INTEGER) {
   return parseIntIn(what, 1, max);
 }
 
+/** The most a file given to `--set key=FILE` may hold (a map, a board, a position): 16 MiB. */
+const MAX_CONFIG_FILE_BYTES = 16 * 1024 * 1024;
+
 /**
  * `--set key=PATH` for a game's file-valued keys (maps, boards): when the value names an existing file, the
  * game gets the file's text, so the replay carries the map itself. A value that looks like a path (a slash,
@@ -50,14 +54,10 @@ export function readConfigFiles(game: AnyGame, set: Record<string, string>): Rec
       continue;
     }
     if (!statSync(value).isFile()) {
-      if (pathLike) throw new UsageError(`--set ${key}=${value}: that is a folder, not a file`);
+      if (pathLike) throw new UsageError(`--set ${key}=${value}: that is not a regular file (a folder, a device…)`);
       continue;
     }
-    try {
-      out[key] = readFileSync(value, 'utf8');
-    } catch (err) {
-      throw new UsageError(`cannot read ${key} file ${JSON.stringify(value)}: ${(err as Error).message}`);
-    }
+    out[key] = readFileCapped(value, MAX_CONFIG_FILE_BYTES, `${key}`).toString('utf8');
   }
   return out;
 }

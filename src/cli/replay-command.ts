@@ -101,7 +101,7 @@ export function registerReplay(program: Command): void {
       // The keys that differ from the game's defaults: the position and whatever else the match was set to.
       const keys = Object.keys(config).filter((k) => JSON.stringify(config[k]) !== JSON.stringify(defaults[k]));
       if (o.key !== undefined) {
-        if (!(o.key in config)) throw new UsageError(`${game.id} has no config key "${o.key}"; its keys: ${Object.keys(config).join(', ')}`);
+        if (!Object.hasOwn(config, o.key)) throw new UsageError(`${game.id} has no config key "${o.key}"; its keys: ${Object.keys(config).join(', ')}`);
         process.stdout.write(`${String(config[o.key])}\n`);
         return;
       }

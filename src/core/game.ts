@@ -366,7 +366,7 @@ export function streamOrder(decision: Decision): number[] {
 /** The dialect named `name` for a game ('json' is always there). */
 export function getDialect<S, A, I>(game: GameDefinition<ConfigValues, S, A, unknown, I>, name = 'json'): WireDialect<S, A, I> {
   if (name === 'json') return jsonDialect(game);
-  const d = game.dialects?.[name];
+  const d = game.dialects && Object.hasOwn(game.dialects, name) ? game.dialects[name] : undefined;
   if (!d) {
     const known = ['json', ...Object.keys(game.dialects ?? {})];
     throw new Error(`game ${game.id} has no wire dialect "${name}"; it has: ${known.join(', ')}`);

@@ -96,7 +96,7 @@ class Raw {
  * A value as short JSON-like text for error messages: at most `max` characters (then "…"), built without
  * recursion and without stringifying the whole value, so a huge or deeply nested value costs little.
  */
-export function brief(value: unknown, max = 60): string {
+function brief(value: unknown, max = 60): string {
   if (value === undefined) return 'nothing';
   let out = '';
   const todo: unknown[] = [value];
