@@ -3,16 +3,10 @@
 // processes, arena crashes) and samples the arena's memory, which must stay flat.
 import { readdirSync, readFileSync } from 'node:fs';
 import { runMatch } from '../src/arena/run-match.js';
+import { ZOO_GAMES, ZOO_MODES, zooBot } from '../test/zoo.kit.js';
 
-const GAMES: { game: string; opponent: string; config: Record<string, unknown> }[] = [
-  { game: 'tictactoe', opponent: 'random', config: {} },
-  { game: 'connect4', opponent: 'random', config: {} },
-  { game: 'tron', opponent: 'stupid', config: { width: 12, height: 12 } },
-  { game: 'battleship', opponent: 'random', config: {} },
-  { game: 'lighthouses', opponent: 'random', config: { rounds: 2 } },
-  { game: 'paint', opponent: 'random', config: { width: 4, height: 4, turns: 2 } },
-];
-const MODES = ['silent', 'late', 'half', 'huge', 'flood', 'stderr-flood', 'sigterm-proof', 'escape', 'crash', 'orphan', 'bad-bytes', 'deep', 'infinity', 'builtin'];
+const GAMES = ZOO_GAMES;
+const MODES = [...Object.keys(ZOO_MODES), 'builtin'];
 const DEADLINE_MS = 300;
 /** A match is hung when it is not over 10× after the longest honest one of these would be (about 3 s). */
 const HUNG_MS = 30_000;
@@ -41,7 +35,7 @@ export async function benchSoak(total = Number(process.env.SOAK_MATCHES ?? 1000)
   const one = async (i: number) => {
     const { game, opponent, config } = GAMES[i % GAMES.length]!;
     const mode = MODES[Math.floor(i / GAMES.length) % MODES.length]!;
-    const bot = mode === 'builtin' ? opponent : `stdio:node test/fixtures/zoo/hostile.mjs ${mode} ${marker}`;
+    const bot = mode === 'builtin' ? opponent : zooBot(mode, marker);
     let timer: NodeJS.Timeout | undefined;
     const watchdog = new Promise<'hung'>((resolve) => (timer = setTimeout(() => resolve('hung'), HUNG_MS)));
     const match = runMatch({ game, seed: i, config, timeouts: { initMs: DEADLINE_MS, turnMs: DEADLINE_MS }, seats: [{ bot }, { bot: opponent }] }).then(

@@ -5,39 +5,13 @@ import { verifyReplay } from '../src/core/replay.js';
 import { getGame } from '../src/games/index.js';
 import { livePidsWith } from './processes.js';
 import { runCli } from './run-cli.js';
+import { ZOO_GAMES as GAMES, ZOO_MODES as MODES, zooBot } from './zoo.kit.js';
 
 /**
  * The hostile-bot zoo: every misbehaviour of test/fixtures/zoo/hostile.mjs, in every game a stdio bot can
  * play, against a built-in bot. Each match must end by its deadlines, fault the hostile seat with the
  * right kind, leave no process behind, and record a replay that verifies.
  */
-const GAMES: { game: string; opponent: string; config: Record<string, unknown> }[] = [
-  { game: 'tictactoe', opponent: 'random', config: {} },
-  { game: 'connect4', opponent: 'random', config: {} },
-  { game: 'tron', opponent: 'stupid', config: { width: 12, height: 12 } },
-  { game: 'battleship', opponent: 'random', config: {} },
-  { game: 'lighthouses', opponent: 'random', config: { rounds: 2 } },
-  { game: 'paint', opponent: 'random', config: { width: 4, height: 4, turns: 2 } },
-];
-
-/** The fault kinds each misbehaviour may earn (a game's rules decide which step sees it). */
-const MODES: Record<string, string[]> = {
-  // each with the kinds it may be faulted as
-  silent: ['timeout'],
-  late: ['timeout'],
-  half: ['crash'],
-  huge: ['too-large'],
-  flood: ['timeout', 'bad-answer', 'illegal-move'],
-  'stderr-flood': ['timeout'],
-  'sigterm-proof': ['timeout'],
-  escape: ['timeout'],
-  crash: ['crash'],
-  orphan: ['crash'],
-  'bad-bytes': ['not-json'],
-  deep: ['bad-answer'],
-  infinity: ['bad-answer', 'illegal-move'],
-};
-
 const DEADLINE_MS = 400;
 
 /** Runs `jobs` with at most `k` at once. */
@@ -68,7 +42,7 @@ describe('the hostile-bot zoo: every misbehaviour in every game costs only the b
             config,
             transcripts: true,
             timeouts: { initMs: DEADLINE_MS, turnMs: DEADLINE_MS },
-            seats: [{ bot: `stdio:node test/fixtures/zoo/hostile.mjs ${mode} ${marker}`, name: mode }, { bot: opponent }],
+            seats: [{ bot: zooBot(mode, marker), name: mode }, { bot: opponent }],
           });
           return { game, marker, replay, ms: performance.now() - t0 };
         }),
