@@ -12,7 +12,7 @@ import { ZOO_GAMES as GAMES, ZOO_MODES as MODES, zooBot } from './zoo.kit.js';
  * play, against a built-in bot. Each match must end by its deadlines, fault the hostile seat with the
  * right kind, leave no process behind, and record a replay that verifies.
  */
-const DEADLINE_MS = 400;
+const DEADLINE_MS = 500;
 
 /** Runs `jobs` with at most `k` at once. */
 async function pool<T>(jobs: (() => Promise<T>)[], k: number): Promise<T[]> {
@@ -41,7 +41,8 @@ describe('the hostile-bot zoo: every misbehaviour in every game costs only the b
             seed: 7,
             config,
             transcripts: true,
-            timeouts: { initMs: DEADLINE_MS, turnMs: DEADLINE_MS },
+            // The hello's deadline leaves a loaded machine time to start node; turns stay short.
+            timeouts: { initMs: 2 * DEADLINE_MS, turnMs: DEADLINE_MS },
             seats: [{ bot: zooBot(mode, marker), name: mode }, { bot: opponent }],
           });
           return { game, marker, replay, ms: performance.now() - t0 };
