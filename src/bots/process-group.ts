@@ -173,6 +173,8 @@ export class BotProcess {
           signalGroup(pid, 'SIGKILL');
           live.delete(pid);
           signalPids(markedWith(this.mark), 'SIGKILL');
+          // Once more a moment later: a process caught between fork and exec may not have shown its mark.
+          setTimeout(() => signalPids(markedWith(this.mark), 'SIGKILL'), DRAIN_MS).unref();
         }
         const drained = setTimeout(() => {
           for (const s of [this.child.stdout, this.child.stderr]) s?.destroy();
