@@ -9,6 +9,7 @@ import { printTable } from './stats.js';
 import { benchBattleshipShots, benchStrength } from './strength.bench.js';
 import { benchTransports } from './transport.bench.js';
 import { benchTron } from './tron.bench.js';
+import { benchTronRules } from './tron-rules.bench.js';
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 const only = process.argv[2];
@@ -18,7 +19,10 @@ if (!only || only === 'strength') {
   printTable('Strength: built-in strong bots against the weak ones', benchStrength());
   printTable('Battleship hunter shots', benchBattleshipShots());
 }
-if (!only || only === 'tron') printTable('Tron laps', await benchTron());
+if (!only || only === 'tron') {
+  printTable('Tron rules against a hand-written loop', benchTronRules());
+  printTable('Tron laps', await benchTron());
+}
 if (!only || only === 'lighthouses') {
   printTable('Lighthouses rounds', await benchLighthouses());
   printTable('Lighthouses strength', benchLighthousesStrength());

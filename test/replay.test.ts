@@ -5,6 +5,8 @@ import { ReplayMismatchError } from '../src/core/errors.js';
 import { verifyReplay, type Replay } from '../src/core/replay.js';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
+import type { AnyGame } from '../src/core/game.js';
+import type { TronState } from '../src/games/tron/rules.js';
 
 /** A replay with the timings taken out: what must be identical for the same seed and answers. */
 function untimed(r: Replay): unknown {
@@ -57,6 +59,29 @@ describe('replays', () => {
     const swapped = clone(replay);
     swapped.turns[3]!.moves[0]!.slot = 1 - swapped.turns[3]!.moves[0]!.slot;
     fails(swapped, /the rules ask play turn 2 of seats \[\d\], the replay has play turn 2 of seats \[\d\]/, 2);
+  });
+});
+
+describe('chained step fingerprints (hashes: "steps")', () => {
+  it('a game with `changes` records them; verify still catches any change of what a step changes', async () => {
+    const tron = getGame('tron');
+    const { replay } = await runMatch({ game: 'tron', seed: 4, config: { width: 20, height: 12 }, seats: [{ bot: 'stupid' }, { bot: 'random' }, { bot: 'voronoi' }] });
+    assert.equal(replay.hashes, 'steps');
+    verifyReplay(tron, replay);
+    const firstDeath = Math.min(...replay.result.scores!); // Tron scores a bot the lap it died on
+    // A rules change that only rewords a death, and one that moves a head: each is caught at its step.
+    const reworded = { ...tron, apply: (s: unknown, moves: never[]) => {
+      const r = tron.apply(s, moves) as TronState;
+      for (const d of r.death) if (d && d.lap === r.lap) d.cause = 'reworded';
+      return r;
+    } } as AnyGame;
+    assert.throws(() => verifyReplay(reworded, replay), (e: Error) => e instanceof ReplayMismatchError && e.turn === firstDeath);
+    const shifted = { ...tron, apply: (s: unknown, moves: never[]) => {
+      const r = tron.apply(s, moves) as TronState;
+      if (r.lap === 3) r.trails[0]!.push([0, 0]);
+      return r;
+    } } as AnyGame;
+    assert.throws(() => verifyReplay(shifted, replay), (e: Error) => e instanceof ReplayMismatchError && e.turn === 3);
   });
 });
 

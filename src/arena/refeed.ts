@@ -42,7 +42,7 @@ function describe(game: AnyGame, phase: string, m: Pick<RecordedMove, 'action' |
  * notices (lighthouses' results) follow the recording. Returns the turns where its answers differ.
  */
 export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: string, opts: { log?: TranscriptSink } = {}): Promise<RefeedReport> {
-  const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
+  const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length, hashes: replay.hashes ?? 'state' });
   const spec = parseBotSpec(bot, game);
   const ctx = seatContext(game, { slot, players: replay.seats.length, config: engine.config, seed: replay.seed, name: replay.seats[slot]?.name ?? `slot ${slot}`, log: opts.log ?? (() => {}) });
   const seat = OpenSeat.open(game, spec, ctx);

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { Agent, buildConnector, type Dispatcher } from 'undici';
+import type { Agent, buildConnector as BuildConnector, Dispatcher } from 'undici';
 import { forLog } from './line-reader.js';
 import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext, TransportCapabilities } from './transport.js';
 
@@ -16,7 +16,7 @@ export class HttpTransport implements BotTransport {
   readonly capabilities = HttpTransport.capabilities;
   /** every socket the seat opened, so a connect or TLS handshake that never completes dies with the match */
   private readonly sockets = new Set<Socket>();
-  private readonly agent: Agent;
+  private agent: Agent | null = null;
   private readonly origin: string;
   private readonly path: string;
   private closed = false;
@@ -28,8 +28,13 @@ export class HttpTransport implements BotTransport {
     const u = new URL(url);
     this.origin = u.origin;
     this.path = `${u.pathname}${u.search}`;
+  }
+
+  /** Loads the HTTP client (only matches with an HTTP seat pay for it: it is a third of the CLI's start-up). */
+  async start(): Promise<void> {
+    const { Agent, buildConnector } = await import('undici');
     const connector = buildConnector({ timeout: 60_000 });
-    const connect: buildConnector.connector = (opts, callback) => {
+    const connect: BuildConnector.connector = (opts, callback) => {
       const socket = connector(opts, callback) as unknown as Socket;
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -38,8 +43,6 @@ export class HttpTransport implements BotTransport {
     this.agent = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 30_000, connect });
   }
 
-  async start(): Promise<void> {}
-
   ask(msg: AskMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
     return this.post(msg, timeoutMs, signal);
   }
@@ -47,6 +50,8 @@ export class HttpTransport implements BotTransport {
   /** POSTs one message and reads the body, by the deadline, never more than the size cap. */
   private post(msg: OutgoingMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
     if (this.closed) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'the match is over' }, ms: 0 });
+    const agent = this.agent;
+    if (!agent) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'the bot was not started' }, ms: 0 });
     if (signal?.aborted) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: 0 });
     const { ctx, url } = this;
     ctx.log('send', forLog(msg.text));
@@ -109,7 +114,7 @@ export class HttpTransport implements BotTransport {
         },
       };
       try {
-        this.agent.dispatch(
+        agent.dispatch(
           { origin: this.origin, path: this.path, method: 'POST', body: msg.text, headers: { 'content-type': msg.contentType }, headersTimeout: 0, bodyTimeout: 0 },
           handler as unknown as Dispatcher.DispatchHandler,
         );
@@ -131,6 +136,6 @@ export class HttpTransport implements BotTransport {
     this.closed = true;
     // An error (not a plain destroy) also clears undici's connect timer, which would keep the process alive.
     for (const s of this.sockets) s.destroy(new Error('the match is over'));
-    await this.agent.destroy();
+    await this.agent?.destroy();
   }
 }

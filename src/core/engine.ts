@@ -1,7 +1,7 @@
 import { resolveConfig, type ConfigValues } from './config.js';
 import { UsageError } from './errors.js';
 import { decodeInit, initRules, type AnyGame, type AskPhase, type Decision, type Fault, type Move, type Outcome, type Parsed, type ViewContext, type WireDialect } from './game.js';
-import { fingerprint } from './hash.js';
+import { chainFingerprint, fingerprint, hex } from './hash.js';
 
 /** One recorded move: an action or a fault, and how long the answer took (ms, absent for replays rebuilt in memory). */
 export interface RecordedMove {
@@ -38,7 +38,16 @@ export interface MatchSetup {
   config: Record<string, unknown>;
   seed: number;
   players: number;
+  /**
+   * how step fingerprints are made: `state`, of the whole state after each step (replays written before
+   * `hashes` was recorded); `steps`, of what each step changed, chained on the fingerprint before (the
+   * default for games with `changes`: it costs what a step changes, not what the state holds)
+   */
+  hashes?: HashScheme;
 }
+
+/** How a match's step fingerprints are made (see `MatchSetup.hashes`). */
+export type HashScheme = 'state' | 'steps';
 
 /**
  * The pure state machine of one match: no I/O, no clock. The runner drives it with real bots,
@@ -55,6 +64,10 @@ export class MatchEngine {
 
   /** what the game says about the config: settings that are overridden or may not do what was meant */
   readonly warnings: string[];
+  /** how this match's step fingerprints are made */
+  readonly hashes: HashScheme;
+  /** the last fingerprint, which a `steps` fingerprint is chained on */
+  private chain = 0;
 
   constructor(
     readonly game: AnyGame,
@@ -73,6 +86,11 @@ export class MatchEngine {
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);
     this.state = game.setup({ config: this.config, players, seed: this.seed });
+    this.hashes = setup.hashes ?? (game.changes ? 'steps' : 'state');
+    if (this.hashes === 'steps') {
+      if (!game.changes) throw new UsageError(`${game.id} fingerprints whole states only; this replay asks for "steps"`);
+      this.chain = parseInt(this.stateFingerprint(), 16);
+    }
   }
 
   /** Who must answer now, or null when the match is over. */
@@ -116,24 +134,39 @@ export class MatchEngine {
 
   /** Applies one step (a move per seat of `decision`, in seat order) and records it. */
   commit(decision: Decision, moves: (Move<unknown> & { ms?: number })[]): TurnRecord {
-    const ordered = decision.seats.map((slot) => {
-      const m = moves.find((x) => x.slot === slot);
-      if (!m) throw new Error(`internal: no move for slot ${slot} on turn ${decision.turn}`);
-      return m;
-    });
-    for (const m of ordered) {
+    const { seats } = decision;
+    // Moves usually come in seat order already; otherwise each seat's is looked up.
+    const inOrder = moves.length === seats.length && seats.every((slot, i) => moves[i]!.slot === slot);
+    const ordered = inOrder
+      ? moves
+      : seats.map((slot) => {
+          const m = moves.find((x) => x.slot === slot);
+          if (!m) throw new Error(`internal: no move for slot ${slot} on turn ${decision.turn}`);
+          return m;
+        });
+    const plain: Move<unknown>[] = new Array(ordered.length);
+    const recorded: RecordedMove[] = new Array(ordered.length);
+    for (let i = 0; i < ordered.length; i++) {
+      const m = ordered[i]!;
       if (m.fault) this.faults[m.slot] = { turn: decision.turn, ...m.fault };
+      const p = plainMove(m);
+      plain[i] = p;
+      recorded[i] = m.ms !== undefined ? { ...p, ms: m.ms } : p;
     }
-    const plain = ordered.map(plainMove);
     this.state = decision.phase === 'init' ? initRules(this.game).apply(this.state, plain) : this.game.apply(this.state, plain);
     const record: TurnRecord = {
       turn: decision.turn,
       phase: decision.phase,
-      moves: ordered.map((m, i) => (m.ms !== undefined ? { ...plain[i]!, ms: m.ms } : plain[i]!)),
-      hash: fingerprint(this.game.digest ? this.game.digest(this.state) : this.state),
+      moves: recorded,
+      hash: this.hashes === 'steps' ? hex((this.chain = chainFingerprint(this.chain, this.game.changes!(this.state, plain)))) : this.stateFingerprint(),
     };
     this.records.push(record);
     return record;
+  }
+
+  /** The fingerprint of the whole state now (the game's digest of it). */
+  stateFingerprint(): string {
+    return fingerprint(this.game.digest ? this.game.digest(this.state) : this.state);
   }
 
   /** The outcome; only meaningful once `decision()` is null. */

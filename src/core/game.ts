@@ -274,6 +274,13 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
    * change whenever a step's moves change the state.
    */
   digest?(state: S): unknown;
+  /**
+   * optional: what the step just applied changed, small (Tron: the new heads and this lap's deaths). With
+   * it, each step's fingerprint is that value's chained on the previous fingerprint (the first on the
+   * whole state after setup), so it costs what a step changes, not what the state holds. It must determine
+   * the new state from the previous one: any change of state is then a change of the chain.
+   */
+  changes?(state: S, moves: Move<A | I>[]): unknown[];
   /** the outcome; only called when `next` returns null */
   outcome(state: S): Outcome;
   /** the board for a terminal */

@@ -9,7 +9,7 @@ import { ReplayFollower, type Replay } from './replay.js';
  * returns the engine there. Throws ReplayMismatchError when the replay does not reproduce on the way, and
  * a UsageError when the match never reached that turn.
  */
-export function engineBefore(game: AnyGame, replay: Pick<Replay, 'config' | 'seed' | 'seats' | 'turns'>, turn: number): MatchEngine {
+export function engineBefore(game: AnyGame, replay: Pick<Replay, 'config' | 'seed' | 'seats' | 'turns' | 'hashes'>, turn: number): MatchEngine {
   // Every step is checked as `replay verify` checks it (seats, legal actions, fingerprints), so a crafted
   // replay is a mismatch naming its turn, never a crash of the rules.
   const follower = new ReplayFollower(game, { ...replay, game: game.id });

@@ -51,6 +51,8 @@ export interface ReplayHeader {
   timeouts: MatchTimeouts;
   /** where this match started from, when it was forked from another replay at a turn */
   forkedFrom?: { matchId: string; seed: number; turn: number; fingerprint: string };
+  /** `steps`: each step's hash is chained on the one before (see `MatchSetup.hashes`); absent: whole states */
+  hashes?: 'steps';
 }
 
 /** A complete, exact record of a match; frames are rebuilt by re-running the rules. */
@@ -257,6 +259,7 @@ export function assertReplayShape(value: unknown): asserts value is Replay {
     int(f, 'turn', 'forkedFrom.turn', 0, Number.MAX_SAFE_INTEGER, '≥ 0');
     str(f, 'fingerprint', 'forkedFrom.fingerprint');
   }
+  if (has(r, 'hashes') && own(r, 'hashes') !== 'steps') bad('hashes', '"steps" (or no "hashes" at all: whole-state fingerprints)', own(r, 'hashes'));
 
   const fault = (o: Obj, key: string, path: string): void => {
     const f = obj(o, key, path);
@@ -332,10 +335,10 @@ export class ReplayFollower {
 
   constructor(
     readonly game: AnyGame,
-    header: Pick<ReplayHeader, 'game' | 'config' | 'seed' | 'seats'>,
+    header: Pick<ReplayHeader, 'game' | 'config' | 'seed' | 'seats' | 'hashes'>,
   ) {
     if (header.game !== game.id) throw new ReplayMismatchError(`replay is for game "${header.game}", not "${game.id}"`, null);
-    this.engine = new MatchEngine(game, { config: header.config, seed: header.seed, players: header.seats.length });
+    this.engine = new MatchEngine(game, { config: header.config, seed: header.seed, players: header.seats.length, hashes: header.hashes ?? 'state' });
   }
 
   /** Applies one recorded step; `of` (the step count, when known) only improves the error messages. */

@@ -17,14 +17,50 @@ interface Position {
   others: [number, number][];
 }
 
-/** Reads a play-turn message into a grid. The board is shared by every seat: read it, never change it. */
-function position(view: TronMessage & { action: 'play-turn' }, cfg: TronConfig): Position {
+/**
+ * A bot's picture of the board, kept from lap to lap: each lap only the new heads are marked and the trails
+ * of the newly dead cleared (as a bot with a memory would), so reading a lap costs what changed, not the
+ * whole board. A message that does not follow on the last one (a fork) is read whole. The board is shared
+ * by every seat: read it, never change it.
+ */
+function tracker(cfg: TronConfig): (view: TronMessage & { action: 'play-turn' }) => Position {
   const { width: w, height: h } = cfg;
   const taken = new Uint8Array(w * h);
-  view.board.forEach((trail) => trail.forEach(([x, y]) => (taken[y * w + x] = 1)));
-  const me = view['player-index'];
-  const others = view.board.flatMap((t, slot) => (slot !== me && t.length ? [t[0]!] : []));
-  return { w, h, taken, head: view.board[me]![0]!, others };
+  let lengths: number[] = [];
+  /** per slot, the cells it holds, tail first (the board sends heads first) */
+  let cells: number[][] = [];
+  const rebuild = (board: [number, number][][]) => {
+    taken.fill(0);
+    cells = board.map((t) => t.map(([x, y]) => y * w + x).reverse());
+    for (const list of cells) for (const k of list) taken[k] = 1;
+  };
+  return (view) => {
+    const board = view.board;
+    // It follows on the last lap when every trail is empty or one cell longer, that cell put before the
+    // head it had (anything else: another match, a fork, a test's board).
+    const at = (c: [number, number]) => c[1] * w + c[0];
+    const follows =
+      lengths.length === board.length &&
+      board.every((t, slot) => t.length === 0 || (t.length === lengths[slot]! + 1 && at(t[1]!) === cells[slot]![cells[slot]!.length - 1] && at(t[t.length - 1]!) === cells[slot]![0]));
+    if (!follows) rebuild(board);
+    else {
+      board.forEach((t, slot) => {
+        if (t.length === 0 && lengths[slot]! > 0) {
+          for (const k of cells[slot]!) taken[k] = 0;
+          cells[slot] = [];
+        } else if (t.length === lengths[slot]! + 1) {
+          const k = t[0]![1] * w + t[0]![0];
+          taken[k] = 1;
+          cells[slot]!.push(k);
+        }
+      });
+    }
+    lengths = board.map((t) => t.length);
+    const me = view['player-index'];
+    const others: [number, number][] = [];
+    board.forEach((t, slot) => slot !== me && t.length && others.push(t[0]!));
+    return { w, h, taken, head: board[me]![0]!, others };
+  };
 }
 
 const free = (p: Position, x: number, y: number) => x >= 0 && y >= 0 && x < p.w && y < p.h && !p.taken[y * p.w + x];
@@ -34,10 +70,11 @@ const next = ([x, y]: [number, number], d: Direction): [number, number] => [x + 
 const stupid: BuiltinBotFactory<TronMessage, TronConfig> = {
   description: 'the longest free straight line, ties in x+, x-, y+, y- order (the original stupid bot)',
   create({ config }) {
+    const position = tracker(config);
     return {
       act(view) {
         if (view.action === 'init') return { name: 'stupid' };
-        const p = position(view, config);
+        const p = position(view);
         let best: Direction = 'x+';
         let bestRun = -1;
         for (const d of DIRECTIONS) {
@@ -56,10 +93,11 @@ const random: BuiltinBotFactory<TronMessage, TronConfig> = {
   description: 'a random safe move',
   create({ config, seed }) {
     const rng = rngCreate(seed);
+    const position = tracker(config);
     return {
       act(view) {
         if (view.action === 'init') return { name: 'random' };
-        const p = position(view, config);
+        const p = position(view);
         const safe = DIRECTIONS.filter((d) => free(p, ...next(p.head, d)));
         return { play: rngPick(rng, safe.length ? safe : DIRECTIONS) };
       },
@@ -128,10 +166,11 @@ const voronoi: BuiltinBotFactory<TronMessage, TronConfig> = {
     const mine = new Int32Array(size);
     const theirs = new Int32Array(size);
     const queue = new Int32Array(size);
+    const position = tracker(config);
     return {
       act(view) {
         if (view.action === 'init') return { name: 'voronoi' };
-        const p = position(view, config);
+        const p = position(view);
         const safe = DIRECTIONS.filter((d) => free(p, ...next(p.head, d)));
         if (!safe.length) return { play: 'x+' };
         distances(p, [p.head], mine, queue);

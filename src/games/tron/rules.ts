@@ -44,7 +44,9 @@ export function setup(width: number, height: number, players: number, seed: numb
 
 /** Slots still alive. */
 export function living(s: TronState): number[] {
-  return s.death.flatMap((d, slot) => (d ? [] : [slot]));
+  const out: number[] = [];
+  for (let slot = 0; slot < s.death.length; slot++) if (!s.death[slot]) out.push(slot);
+  return out;
 }
 
 const key = (s: TronState, x: number, y: number) => y * s.width + x;
@@ -70,36 +72,51 @@ export function gridOf(s: TronState): Uint8Array {
 export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
   const grid = gridOf(s);
   const lap = s.lap + 1;
-  const targets = new Map<number, [number, number]>();
-  const dying = new Map<number, string>();
-  for (const m of moves) {
+  const w = s.width;
+  // Per move, in move order: the cell it enters (or null), and why it dies (or null).
+  const n = moves.length;
+  const target: ([number, number] | null)[] = new Array(n).fill(null);
+  const cause: (string | null)[] = new Array(n).fill(null);
+  for (let i = 0; i < n; i++) {
+    const m = moves[i]!;
     if (m.fault) {
-      dying.set(m.slot, `${m.fault.kind}: ${m.fault.detail}`);
+      cause[i] = `${m.fault.kind}: ${m.fault.detail}`;
       continue;
     }
-    const [hx, hy] = s.trails[m.slot]![s.trails[m.slot]!.length - 1]!;
-    const [dx, dy] = STEP[m.action];
-    const x = hx + dx;
-    const y = hy + dy;
-    if (x < 0 || y < 0 || x >= s.width || y >= s.height) dying.set(m.slot, `left the grid at ${x},${y} (${m.action})`);
-    else if (grid[key(s, x, y)]) {
-      const owner = grid[key(s, x, y)]! - 1;
-      dying.set(m.slot, owner === m.slot ? `hit its own trail at ${x},${y}` : `hit the trail of slot ${owner} at ${x},${y}`);
-    } else targets.set(m.slot, [x, y]);
+    const trail = s.trails[m.slot]!;
+    const head = trail[trail.length - 1]!;
+    const step = STEP[m.action];
+    const x = head[0] + step[0];
+    const y = head[1] + step[1];
+    if (x < 0 || y < 0 || x >= w || y >= s.height) cause[i] = `left the grid at ${x},${y} (${m.action})`;
+    else if (grid[y * w + x]) {
+      const owner = grid[y * w + x]! - 1;
+      cause[i] = owner === m.slot ? `hit its own trail at ${x},${y}` : `hit the trail of slot ${owner} at ${x},${y}`;
+    } else target[i] = [x, y];
   }
-  for (const [slot, [x, y]] of targets) {
-    const others = [...targets].filter(([o, [ox, oy]]) => o !== slot && ox === x && oy === y).map(([o]) => o);
-    if (others.length) dying.set(slot, `head-on with slot ${others.join(', slot ')} at ${x},${y}`);
+  for (let i = 0; i < n; i++) {
+    const t = target[i];
+    if (!t) continue;
+    let others: number[] | null = null;
+    for (let j = 0; j < n; j++) {
+      const o = target[j];
+      if (j !== i && o && o[0] === t[0] && o[1] === t[1]) (others ??= []).push(moves[j]!.slot);
+    }
+    if (others) cause[i] = `head-on with slot ${others.join(', slot ')} at ${t[0]},${t[1]}`;
   }
-  for (const [slot, cell] of targets) {
-    if (dying.has(slot)) continue;
-    s.trails[slot]!.push(cell);
-    grid[key(s, cell[0], cell[1])] = slot + 1;
+  for (let i = 0; i < n; i++) {
+    const t = target[i];
+    if (!t || cause[i] !== null) continue;
+    s.trails[moves[i]!.slot]!.push(t);
+    grid[t[1] * w + t[0]] = moves[i]!.slot + 1;
   }
-  for (const [slot, cause] of dying) {
-    s.death[slot] = { lap, cause };
+  for (let i = 0; i < n; i++) {
+    if (cause[i] === null) continue;
+    const slot = moves[i]!.slot;
+    s.death[slot] = { lap, cause: cause[i]! };
     for (const [x, y] of s.trails[slot]!) if (grid[key(s, x, y)] === slot + 1) grid[key(s, x, y)] = 0;
   }
   s.lap = lap;
   return s;
 }
+

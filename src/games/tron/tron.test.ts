@@ -64,6 +64,28 @@ describe('Tron setup and wire', () => {
     }
   });
 
+  it('every lap of recorded games, its message is the one built from scratch, byte for byte (the board is extended, not rebuilt)', () => {
+    const fresh = (st: TronState, slot: number) =>
+      JSON.stringify({ 'game-id': '9', action: 'play-turn', game: 'tron', board: st.trails.map((t, k) => (st.death[k] ? [] : t.slice().reverse())), 'player-index': slot, players: st.trails.length });
+    const ctx = { phase: 'play' as const, matchId: '9', names: [] };
+    for (const seed of [1, 2, 3]) {
+      const recorded = playBuiltins(tron, ['stupid', 'random', 'voronoi', 'stupid'], seed, { config: { width: 30, height: 20 } });
+      const e = new MatchEngine(tron, { config: { width: 30, height: 20 }, seed, players: 4 });
+      let laps = 0;
+      for (const rec of recorded.records) {
+        e.commit(e.decision()!, rec.moves);
+        if (rec.phase !== 'play') continue;
+        laps++;
+        // Text seats every lap, value seats in between (their board is the same one): both must agree.
+        if (laps % 3 === 0) tron.view(e.state, 0, ctx);
+        for (let slot = 0; slot < 4; slot++) assert.equal(tron.encodeJson!(e.state, slot, ctx), fresh(e.state as TronState, slot), `seed ${seed}, lap ${rec.turn}`);
+        // A copy of the state (a fork, a viewer's clone) is built afresh and says the same.
+        if (laps === 7) assert.equal(tron.encodeJson!(structuredClone(e.state), 1, ctx), fresh(e.state as TronState, 1));
+      }
+      assert.ok(laps > 10);
+    }
+  });
+
   for (const bad of ['X+', 'x+ ', ' x+', 'up', 'x', 1, null]) {
     it(`a bad answer ${JSON.stringify(bad)} kills the bot with the reason`, () => {
       const m = match(2, [[[1, 1]], [[5, 5]]]);

@@ -24,16 +24,57 @@ export interface TronTurn {
 /** A message to a Tron bot. */
 export type TronMessage = TronInit | TronTurn;
 
-/** The board of the current lap (head first, dead as []), built once per lap and shared by every seat. */
-const boards = new WeakMap<TronState, { lap: number; board: [number, number][][]; json: string }>();
-function lapBoard(s: TronState): { board: [number, number][][]; json: string } {
+/**
+ * The board of the current lap (head first, dead as []), shared by every seat, kept per state and extended
+ * lap by lap: each living trail gains its new head at the front, a dead one becomes []. Its JSON is made
+ * only for seats that read text, and extended the same way (each trail's text is its new head's and the
+ * text it had), so no lap turns the whole board into JSON again.
+ */
+interface LapBoard {
+  lap: number;
+  /** trail lengths the board was made from */
+  lengths: number[];
+  board: [number, number][][];
+  /** per trail, its JSON without the outer brackets; null until a text seat asks */
+  texts: string[] | null;
+  json: string | null;
+}
+const boards = new WeakMap<TronState, LapBoard>();
+
+function lapBoard(s: TronState): LapBoard {
   let b = boards.get(s);
-  if (!b || b.lap !== s.lap) {
+  if (b && b.lap === s.lap) return b;
+  const extend = b && b.lap === s.lap - 1 && s.trails.every((t, slot) => s.death[slot] || t.length === b!.lengths[slot]! + 1);
+  if (!b || !extend) {
     const board = s.trails.map((t, slot) => (s.death[slot] ? [] : t.slice().reverse()));
-    b = { lap: s.lap, board, json: JSON.stringify(board) };
+    b = { lap: s.lap, lengths: s.trails.map((t) => t.length), board, texts: null, json: null };
     boards.set(s, b);
+    return b;
   }
+  s.trails.forEach((t, slot) => {
+    if (s.death[slot]) {
+      b!.board[slot] = [];
+      if (b!.texts) b!.texts[slot] = '';
+    } else if (t.length !== b!.lengths[slot]) {
+      const head = t[t.length - 1]!;
+      b!.board[slot]!.unshift(head);
+      if (b!.texts) b!.texts[slot] = b!.texts[slot] ? `[${head[0]},${head[1]}],${b!.texts[slot]}` : `[${head[0]},${head[1]}]`;
+    }
+  });
+  b.lengths = s.trails.map((t) => t.length);
+  b.lap = s.lap;
+  b.json = null;
   return b;
+}
+
+/** The board's JSON, byte for byte `JSON.stringify(board)`, from the trails' texts (made once, then extended). */
+function lapJson(s: TronState): string {
+  const b = lapBoard(s);
+  if (b.json === null) {
+    b.texts ??= b.board.map((t) => JSON.stringify(t).slice(1, -1));
+    b.json = `[${b.texts.map((t) => `[${t}]`).join(',')}]`;
+  }
+  return b.json;
 }
 
 /** Builds the message for `slot`, field for field and in the original order. */
@@ -46,7 +87,7 @@ export function view(s: TronState, slot: number, ctx: ViewContext): TronMessage 
 /** The JSON of `view`, byte for byte, with the board serialised once per lap for all seats. */
 export function encodeJson(s: TronState, slot: number, ctx: ViewContext): string {
   if (ctx.phase === 'init') return JSON.stringify(view(s, slot, ctx));
-  return `{"game-id":${JSON.stringify(ctx.matchId)},"action":"play-turn","game":"tron","board":${lapBoard(s).json},"player-index":${slot},"players":${s.trails.length}}`;
+  return `{"game-id":${JSON.stringify(ctx.matchId)},"action":"play-turn","game":"tron","board":${lapJson(s)},"player-index":${slot},"players":${s.trails.length}}`;
 }
 
 /** Reads `{"play":"x+"}`: exactly one of the four directions, case-sensitive, not trimmed. */
