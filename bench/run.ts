@@ -10,6 +10,8 @@ import { benchBattleshipShots, benchStrength } from './strength.bench.js';
 import { benchTransports } from './transport.bench.js';
 import { benchTron } from './tron.bench.js';
 import { benchTronRules } from './tron-rules.bench.js';
+import { benchTronMatches } from './tron-matches.bench.js';
+import { benchStartup } from './startup.bench.js';
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 const only = process.argv[2];
@@ -22,7 +24,9 @@ if (!only || only === 'strength') {
 if (!only || only === 'tron') {
   printTable('Tron rules against a hand-written loop', benchTronRules());
   printTable('Tron laps', await benchTron());
+  printTable('Tron whole matches', await benchTronMatches());
 }
+if (!only || only === 'startup') printTable('CLI start-up', benchStartup());
 if (!only || only === 'lighthouses') {
   printTable('Lighthouses rounds', await benchLighthouses());
   printTable('Lighthouses strength', benchLighthousesStrength());

@@ -374,6 +374,7 @@ describe('http transport specifics', () => {
     const log: { dir: string; text: string }[] = [];
     const t = new HttpTransport(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, context((dir, text) => log.push({ dir, text })));
     try {
+      await t.start();
       assert.equal(text(await t.ask(msg(1), 3000)), '{"echo":1}');
       assert.equal(targetHits, 0);
       assert.ok(log.some((e) => e.dir === 'note' && /HTTP 302 \(redirect to \/elsewhere not followed\)/.test(e.text)));
