@@ -78,8 +78,9 @@ const stupid: BuiltinBotFactory<TronMessage, TronConfig> = {
         let best: Direction = 'x+';
         let bestRun = -1;
         for (const d of DIRECTIONS) {
+          const [dx, dy] = STEP[d];
           let run = 0;
-          for (let c = next(p.head, d); free(p, c[0], c[1]); c = next(c, d)) run++;
+          for (let x = p.head[0] + dx, y = p.head[1] + dy; free(p, x, y); x += dx, y += dy) run++;
           if (run > bestRun) [best, bestRun] = [d, run];
         }
         return { play: best };
