@@ -5,23 +5,33 @@ export function fingerprint(value: unknown): string {
 
 /**
  * The fingerprint of a step chained on the one before (as a number; `hex` writes it): FNV-1a, started from
- * the previous fingerprint, over what the step changed, item by item: an integer item as its four bytes,
- * anything else as its JSON text. Equal chains mean every step changed the same things from the same start.
+ * the previous fingerprint, over what the step changed, item by item: a 32-bit integer as its four bytes,
+ * an array as its length then its items (so a board of numbers costs no JSON), anything else as its JSON
+ * text. Equal chains mean every step changed the same things from the same start.
  */
 export function chainFingerprint(previous: number, changes: readonly unknown[]): number {
-  let h = previous >>> 0;
-  for (const item of changes) {
+  return mix(previous >>> 0, changes) >>> 0;
+}
+
+function mixInt(h: number, n: number): number {
+  h = Math.imul(h ^ (n & 0xff), 0x01000193);
+  h = Math.imul(h ^ ((n >>> 8) & 0xff), 0x01000193);
+  h = Math.imul(h ^ ((n >>> 16) & 0xff), 0x01000193);
+  return Math.imul(h ^ (n >>> 24), 0x01000193);
+}
+
+function mix(h: number, items: readonly unknown[]): number {
+  for (const item of items) {
     if (typeof item === 'number' && (item | 0) === item) {
-      h = Math.imul(h ^ (item & 0xff), 0x01000193);
-      h = Math.imul(h ^ ((item >>> 8) & 0xff), 0x01000193);
-      h = Math.imul(h ^ ((item >>> 16) & 0xff), 0x01000193);
-      h = Math.imul(h ^ (item >>> 24), 0x01000193);
-      continue;
+      h = mixInt(h, item);
+    } else if (Array.isArray(item)) {
+      h = mix(mixInt(h, item.length), item);
+    } else {
+      const text = JSON.stringify(item) ?? 'undefined';
+      for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
     }
-    const text = JSON.stringify(item) ?? 'undefined';
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   }
-  return h >>> 0;
+  return h;
 }
 
 const BYTE_HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));

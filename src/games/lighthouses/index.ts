@@ -105,6 +105,17 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
   // The island never changes and the cell energies follow from the rounds and where players stood, so
   // the rest identifies the state: this keeps the per-command fingerprint off the two grids.
   digest: (s) => [s.round, s.current, s.players, s.lighthouses, s.connections, s.triangles],
+  // The same, as numbers (names as text), for the chained step fingerprints: no JSON of objects per command.
+  changes(s) {
+    const out: unknown[] = [s.round, s.current, s.players.length];
+    for (const p of s.players) out.push(p.x, p.y, p.energy, p.score, p.keys.length, ...p.keys, p.name);
+    for (const l of s.lighthouses) out.push(l.owner ?? -1, l.energy);
+    out.push(s.connections.length);
+    for (const [a, b] of s.connections) out.push(a, b);
+    out.push(s.triangles.length);
+    for (const t of s.triangles) out.push(t.v[0], t.v[1], t.v[2], t.owner, t.cells);
+    return out;
+  },
   outcome(s) {
     const scores = s.players.map((p) => p.score);
     const ranks = ranksFromScores(scores);

@@ -94,15 +94,39 @@ export function isIsland(s: LighthousesState, x: number, y: number): boolean {
   return s.island[y]?.[x] === 1;
 }
 
-/** Round start: energy growth, keys, collection, decay — in that order. */
-export function startRound(s: LighthousesState): void {
-  for (const l of s.lighthouses) {
+/**
+ * Per lighthouse, the island cells its energy reaches and how much each gets a round (5 at the lighthouse,
+ * 4 at distance 1, … 1 at distance 4), as flat [y, x, delta] triples: the island and the lighthouses never
+ * move, so this is worked out once per match (kept with its list of lighthouses, which a copy of the state
+ * does not share).
+ */
+const growthCache = new WeakMap<Lighthouse[], Int32Array[]>();
+function growthOf(s: LighthousesState): Int32Array[] {
+  const cached = growthCache.get(s.lighthouses);
+  if (cached) return cached;
+  const cells = s.lighthouses.map((l) => {
+    const out: number[] = [];
     for (let dy = -4; dy <= 4; dy++) {
       for (let dx = -4; dx <= 4; dx++) {
-        const [x, y] = [l.x + dx, l.y + dy];
+        const x = l.x + dx;
+        const y = l.y + dy;
         const delta = Math.floor(5 - Math.sqrt(dx * dx + dy * dy));
-        if (delta > 0 && isIsland(s, x, y)) s.energy[y]![x] = Math.min(CELL_CAP, s.energy[y]![x]! + delta);
+        if (delta > 0 && isIsland(s, x, y)) out.push(y, x, delta);
       }
+    }
+    return Int32Array.from(out);
+  });
+  growthCache.set(s.lighthouses, cells);
+  return cells;
+}
+
+/** Round start: energy growth, keys, collection, decay — in that order. */
+export function startRound(s: LighthousesState): void {
+  for (const cells of growthOf(s)) {
+    for (let i = 0; i < cells.length; i += 3) {
+      const row = s.energy[cells[i]!]!;
+      const x = cells[i + 1]!;
+      row[x] = Math.min(CELL_CAP, row[x]! + cells[i + 2]!);
     }
   }
   for (const p of s.players) {

@@ -8,6 +8,9 @@ import { encodeJson, parseAnswer, parseReady, skipAnswer, view, type PaintMessag
 
 export type { PaintInit, PaintMessage, PaintTurn } from './wire.js';
 
+/** What identifies a paint state given the turns so far: the history only grows by each turn's actions. */
+const summary = (s: PaintState): unknown[] => [s.turnsLeft, s.positions, s.colors, s.history[s.history.length - 1] ?? null, s.unresponsive];
+
 /**
  * Paint, the multipaint "AI Competition": every player walks or shoots paint at once each turn; the most
  * squares of one's colour at the end wins. JSON lines over stdio, answers matched by the turns_left nonce.
@@ -68,8 +71,9 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   },
   parseAnswer: (answer, s) => parseAnswer(answer, s),
   apply: applyTurn,
-  // The history only grows by the turn's actions, so these identify the state.
-  digest: (s) => [s.turnsLeft, s.positions, s.colors, s.history[s.history.length - 1] ?? null, s.unresponsive],
+  digest: summary,
+  // The same for the chained step fingerprints: the board is hashed as numbers, not written as JSON.
+  changes: summary,
   outcome(s) {
     if (s.unresponsive.length) {
       // The reference reports an error and plays nothing; here the players that answered share the
