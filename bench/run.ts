@@ -12,6 +12,7 @@ import { benchTron } from './tron.bench.js';
 import { benchTronRules } from './tron-rules.bench.js';
 import { benchTronMatches } from './tron-matches.bench.js';
 import { benchStartup } from './startup.bench.js';
+import { benchMemory } from './memory.bench.js';
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 const only = process.argv[2];
@@ -27,6 +28,7 @@ if (!only || only === 'tron') {
   printTable('Tron whole matches', await benchTronMatches());
 }
 if (!only || only === 'startup') printTable('CLI start-up', benchStartup());
+if (!only || only === 'memory') printTable('Memory of long matches', benchMemory());
 if (!only || only === 'lighthouses') {
   printTable('Lighthouses rounds', await benchLighthouses());
   printTable('Lighthouses strength', benchLighthousesStrength());
