@@ -8,8 +8,8 @@ import type { TronState } from '../src/games/tron/rules.js';
 
 const STEP: Record<string, [number, number]> = { 'x+': [1, 0], 'x-': [-1, 0], 'y+': [0, 1], 'y-': [0, -1] };
 
-/** The same rules as a plain loop: a grid of owners, heads, deaths by lap. Returns each slot's death lap (0: alive). */
-function handLoop(width: number, height: number, starts: [number, number][], laps: TurnRecord[]): Int32Array {
+/** The loops' board at lap 0: owners by cell, heads, death laps, and each slot's cells. */
+function startGrid(width: number, height: number, starts: [number, number][]) {
   const n = starts.length;
   const grid = new Int16Array(width * height);
   const hx = new Int32Array(n);
@@ -22,6 +22,13 @@ function handLoop(width: number, height: number, starts: [number, number][], lap
     grid[y * width + x] = s + 1;
     cells[s]!.push(y * width + x);
   });
+  return { grid, hx, hy, dead, cells };
+}
+
+/** The same rules as a plain loop: a grid of owners, heads, deaths by lap. Returns each slot's death lap (0: alive). */
+function handLoop(width: number, height: number, starts: [number, number][], laps: TurnRecord[]): Int32Array {
+  const n = starts.length;
+  const { grid, hx, hy, dead, cells } = startGrid(width, height, starts);
   const tx = new Int32Array(n);
   const ty = new Int32Array(n);
   const dies = new Uint8Array(n);
@@ -71,17 +78,7 @@ function handLoop(width: number, height: number, starts: [number, number][], lap
 /** Whole games of 4 stupid bots as a bare loop: each lap every living bot takes its longest free straight line. */
 function bareStupid(width: number, height: number, starts: [number, number][]): Int32Array {
   const n = starts.length;
-  const grid = new Int16Array(width * height);
-  const hx = new Int32Array(n);
-  const hy = new Int32Array(n);
-  const dead = new Int32Array(n);
-  const cells: number[][] = starts.map(() => []);
-  starts.forEach(([x, y], s) => {
-    hx[s] = x;
-    hy[s] = y;
-    grid[y * width + x] = s + 1;
-    cells[s]!.push(y * width + x);
-  });
+  const { grid, hx, hy, dead, cells } = startGrid(width, height, starts);
   const dirs = [STEP['x+']!, STEP['x-']!, STEP['y+']!, STEP['y-']!];
   const tx = new Int32Array(n);
   const ty = new Int32Array(n);
