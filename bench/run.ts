@@ -13,6 +13,7 @@ import { benchTronRules } from './tron-rules.bench.js';
 import { benchTronMatches } from './tron-matches.bench.js';
 import { benchStartup } from './startup.bench.js';
 import { benchMemory } from './memory.bench.js';
+import { benchFingerprints } from './fingerprint.bench.js';
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 const only = process.argv[2];
@@ -29,6 +30,7 @@ if (!only || only === 'tron') {
 }
 if (!only || only === 'startup') printTable('CLI start-up', benchStartup());
 if (!only || only === 'memory') printTable('Memory of long matches', benchMemory());
+if (!only || only === 'fingerprint') printTable('Step fingerprints: their share of a step', benchFingerprints());
 if (!only || only === 'lighthouses') {
   printTable('Lighthouses rounds', await benchLighthouses());
   printTable('Lighthouses strength', benchLighthousesStrength());

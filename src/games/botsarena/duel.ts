@@ -22,6 +22,16 @@ export interface DuelState {
 /** The marks of the two slots: slot 0 is X and moves first. */
 export const MARKS = ['X', 'O'] as const;
 
+/**
+ * A duel game's step changes (for chained step fingerprints): the bookkeeping, then the board's cells as
+ * numbers (0 empty, else the mark's character code), so a step costs no JSON of the board.
+ */
+export function duelChanges(d: DuelState, cells: readonly string[]): unknown[] {
+  const out: unknown[] = [d.initsLeft, d.moves, d.toPlay, d.winner ?? -1, d.ending, d.forfeit];
+  for (const c of cells) out.push(c ? c.charCodeAt(0) : 0);
+  return out;
+}
+
 /** A fresh duel bookkeeping block. */
 export function newDuel(): DuelState {
   return { initsLeft: 2, moves: 0, toPlay: 0, winner: null, ending: null, forfeit: null };

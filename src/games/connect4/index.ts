@@ -1,5 +1,5 @@
 import { defineGame } from '../../core/game.js';
-import { duelInit, duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
+import { duelChanges, duelInit, duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
@@ -30,6 +30,7 @@ export const connect4 = defineGame<{ board: string }, ConnectFourState, number, 
   init: duelInit(),
   check,
   apply,
+  changes: (s) => duelChanges(s.duel, ([] as string[]).concat(...s.board)),
   outcome: (s) => duelOutcome(s.duel),
   render: (s) => renderBoard(s.board),
   bots,

@@ -108,7 +108,9 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
   // The same, as numbers (names as text), for the chained step fingerprints: no JSON of objects per command.
   changes(s) {
     const out: unknown[] = [s.round, s.current, s.players.length];
-    for (const p of s.players) out.push(p.x, p.y, p.energy, p.score, p.keys.length, ...p.keys, p.name);
+    for (const p of s.players) out.push(p.x, p.y, p.energy, p.score, p.keys.length, ...p.keys);
+    // The names are given once, by the hellos, which leave round 1 waiting for player 0.
+    if (s.round === 1 && s.current === 0) out.push(s.players.map((p) => p.name));
     for (const l of s.lighthouses) out.push(l.owner ?? -1, l.energy);
     out.push(s.connections.length);
     for (const [a, b] of s.connections) out.push(a, b);

@@ -121,6 +121,15 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
   view: (s, slot) => linesFor(s, slot),
   // The greeting turn is how the match began, not where the game stands: a fork must hash like its original.
   digest: (s) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'greetTurn')),
+  // What a turn can change, for the chained step fingerprints: everything but the terrain, the territories
+  // and the options (fixed at setup), numbers as numbers (the occupancy board costs no JSON).
+  changes(s) {
+    const out: unknown[] = [s.turn, s.finished ? 1 : 0, s.ended.map(Number), s.out.map(Number), s.scores.map((x) => Math.round(x * 1e6)), s.abort ?? null];
+    for (const d of s.dogs) out.push(d.id, d.owner, d.x, d.y, +d.moved, +d.barked, +d.barkedPrev, d.scare, d.scareTurns, d.enemyHit, +d.allyHit);
+    for (const sh of s.sheep) out.push(sh.x, sh.y, sh.heading, sh.fear, sh.fearDir, sh.chain);
+    out.push(s.occ);
+    return out;
+  },
   position: { write: (s) => ({ position: writePosition(s) }) },
   stream: {
     line(s, slot, text) {
