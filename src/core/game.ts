@@ -269,9 +269,10 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   /** for games with hidden information: what spectators see during the match (absent: everything is public) */
   spectator?: SpectatorRules<S, A, I>;
   /**
-   * optional: a compact value that identifies the state given the moves so far, fingerprinted after
-   * every step instead of the whole state (for games with large states, e.g. Tron's trails). It must
-   * change whenever a step's moves change the state.
+   * optional: a compact value that identifies the state given the moves so far, fingerprinted instead of
+   * the whole state: after every step of a whole-state replay (`hashes` absent), and once after setup to
+   * start a chain of step fingerprints (see `changes`). It must change whenever a step's moves change the
+   * state.
    */
   digest?(state: S): unknown;
   /**
