@@ -136,7 +136,8 @@ export class MatchEngine {
   commit(decision: Decision, moves: (Move<unknown> & { ms?: number })[]): TurnRecord {
     const { seats } = decision;
     // Moves usually come in seat order already; otherwise each seat's is looked up.
-    const inOrder = moves.length === seats.length && seats.every((slot, i) => moves[i]!.slot === slot);
+    let inOrder = moves.length === seats.length;
+    for (let i = 0; inOrder && i < seats.length; i++) inOrder = moves[i]!.slot === seats[i];
     const ordered = inOrder
       ? moves
       : seats.map((slot) => {
@@ -145,19 +146,21 @@ export class MatchEngine {
           return m;
         });
     const plain: Move<unknown>[] = new Array(ordered.length);
-    const recorded: RecordedMove[] = new Array(ordered.length);
+    let recorded: RecordedMove[] | null = null; // the plain moves themselves unless one carries a time
     for (let i = 0; i < ordered.length; i++) {
       const m = ordered[i]!;
       if (m.fault) this.faults[m.slot] = { turn: decision.turn, ...m.fault };
-      const p = plainMove(m);
+      // A move that is already plain (an action and nothing else: what the rules and replays produce) is kept.
+      const p = m.fault === undefined && m.ms === undefined ? m : plainMove(m);
       plain[i] = p;
-      recorded[i] = m.ms !== undefined ? { ...p, ms: m.ms } : p;
+      if (m.ms !== undefined) (recorded ??= plain.slice(0, i) as RecordedMove[])[i] = { ...p, ms: m.ms };
+      else if (recorded) recorded[i] = p;
     }
     this.state = decision.phase === 'init' ? initRules(this.game).apply(this.state, plain) : this.game.apply(this.state, plain);
     const record: TurnRecord = {
       turn: decision.turn,
       phase: decision.phase,
-      moves: recorded,
+      moves: recorded ?? plain,
       hash: this.hashes === 'steps' ? hex((this.chain = chainFingerprint(this.chain, this.game.changes!(this.state, plain)))) : this.stateFingerprint(),
     };
     this.records.push(record);

@@ -66,13 +66,13 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
   apply: applyLap,
   // The trails grow by the heads only, so the lap, the heads and the deaths identify the state.
   digest: (s) => [s.lap, s.trails.map((t) => t[t.length - 1]), s.death],
-  // What a step changes: the hellos left, the lap, every head (x, y), and each death (in full on its lap).
+  // What a step changes: the hellos left, the lap, every head (as its cell's index; -1 for a trail given
+  // empty, a dead bot in a chosen position), and each death (in full on its lap).
   changes(s) {
     const out: unknown[] = [s.initsLeft, s.lap];
     for (const t of s.trails) {
       const head = t[t.length - 1];
-      if (head) out.push(head[0], head[1]);
-      else out.push(-1, -1); // a trail given empty (a dead bot in a chosen position)
+      out.push(head ? head[1] * s.width + head[0] : -1);
     }
     for (const d of s.death) out.push(d === null ? 0 : d.lap === s.lap ? d : d.lap);
     return out;

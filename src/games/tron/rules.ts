@@ -73,42 +73,41 @@ export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
   const grid = gridOf(s);
   const lap = s.lap + 1;
   const w = s.width;
-  // Per move, in move order: the cell it enters (or null), and why it dies (or null).
+  // Per move, in move order: the cell it enters (-1: none), and why it dies (null: it lives).
   const n = moves.length;
-  const target: ([number, number] | null)[] = new Array(n).fill(null);
-  const cause: (string | null)[] = new Array(n).fill(null);
+  const target: number[] = [];
+  const cause: (string | null)[] = [];
   for (let i = 0; i < n; i++) {
     const m = moves[i]!;
+    target.push(-1);
+    cause.push(null);
     if (m.fault) {
       cause[i] = `${m.fault.kind}: ${m.fault.detail}`;
       continue;
     }
     const trail = s.trails[m.slot]!;
     const head = trail[trail.length - 1]!;
-    const step = STEP[m.action];
-    const x = head[0] + step[0];
-    const y = head[1] + step[1];
+    const a = m.action;
+    const x = head[0] + (a === 'x+' ? 1 : a === 'x-' ? -1 : 0);
+    const y = head[1] + (a === 'y+' ? 1 : a === 'y-' ? -1 : 0);
     if (x < 0 || y < 0 || x >= w || y >= s.height) cause[i] = `left the grid at ${x},${y} (${m.action})`;
     else if (grid[y * w + x]) {
       const owner = grid[y * w + x]! - 1;
       cause[i] = owner === m.slot ? `hit its own trail at ${x},${y}` : `hit the trail of slot ${owner} at ${x},${y}`;
-    } else target[i] = [x, y];
+    } else target[i] = y * w + x;
   }
   for (let i = 0; i < n; i++) {
-    const t = target[i];
-    if (!t) continue;
+    const t = target[i]!;
+    if (t < 0) continue;
     let others: number[] | null = null;
-    for (let j = 0; j < n; j++) {
-      const o = target[j];
-      if (j !== i && o && o[0] === t[0] && o[1] === t[1]) (others ??= []).push(moves[j]!.slot);
-    }
-    if (others) cause[i] = `head-on with slot ${others.join(', slot ')} at ${t[0]},${t[1]}`;
+    for (let j = 0; j < n; j++) if (j !== i && target[j] === t) (others ??= []).push(moves[j]!.slot);
+    if (others) cause[i] = `head-on with slot ${others.join(', slot ')} at ${t % w},${(t - (t % w)) / w}`;
   }
   for (let i = 0; i < n; i++) {
-    const t = target[i];
-    if (!t || cause[i] !== null) continue;
-    s.trails[moves[i]!.slot]!.push(t);
-    grid[t[1] * w + t[0]] = moves[i]!.slot + 1;
+    const t = target[i]!;
+    if (t < 0 || cause[i] !== null) continue;
+    s.trails[moves[i]!.slot]!.push([t % w, (t - (t % w)) / w]);
+    grid[t] = moves[i]!.slot + 1;
   }
   for (let i = 0; i < n; i++) {
     if (cause[i] === null) continue;
