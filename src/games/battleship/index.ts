@@ -70,16 +70,16 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
     return x >= s.config.width || y >= s.config.height ? `the shot ${x},${y} is off the ${s.config.width}×${s.config.height} grid` : null;
   },
   apply,
-  // A step places a fleet or adds one strike: the bookkeeping, the fleets (numbers), and each side's strike
-  // count with its latest strike; the strike lists themselves only grow.
+  // A step places a fleet or adds one strike: the bookkeeping, the fleets while they are being placed (they
+  // never change after), and each side's strike count with its latest strike (the lists only grow).
   changes: (s) => [
     s.placed,
     s.toPlay,
     s.shots,
     s.winner ?? -1,
-    s.ending,
-    s.forfeit,
-    s.fleets.map((f) => f ?? []),
+    s.ending ?? 0,
+    s.forfeit ?? 0,
+    s.shots === 0 ? s.fleets.map((f) => f ?? []) : 0,
     ...s.strikes.flatMap((list) => [list.length, list[list.length - 1] ?? null]),
   ],
   outcome(s) {

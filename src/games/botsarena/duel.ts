@@ -27,7 +27,8 @@ export const MARKS = ['X', 'O'] as const;
  * numbers (0 empty, else the mark's character code), so a step costs no JSON of the board.
  */
 export function duelChanges(d: DuelState, cells: readonly string[]): unknown[] {
-  const out: unknown[] = [d.initsLeft, d.moves, d.toPlay, d.winner ?? -1, d.ending, d.forfeit];
+  // (An absent ending or forfeit as 0: text is hashed through JSON, numbers are not.)
+  const out: unknown[] = [d.initsLeft, d.moves, d.toPlay, d.winner ?? -1, d.ending ?? 0, d.forfeit ?? 0];
   for (const c of cells) out.push(c ? c.charCodeAt(0) : 0);
   return out;
 }

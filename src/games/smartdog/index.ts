@@ -7,7 +7,7 @@ import { MAPS } from './maps.js';
 import { renderBoard } from './render.js';
 import { applyCommand, endTurn, markOut, setup, winnerOf } from './rules.js';
 import { writePosition } from './position.js';
-import type { SmartDogState } from './state.js';
+import { DIRECTIONS, type DogScare, type SmartDogState } from './state.js';
 import { finishedLine, startLines, viewOf } from './view.js';
 import { lobby } from './lobby.js';
 
@@ -25,6 +25,9 @@ export interface SmartDogConfig extends ConfigValues {
  * the turn whose view greets the bots with `start` and `landscape` (1, or a chosen position's turn).
  */
 type MatchState = SmartDogState & { abortOnLeave: boolean; greetTurn: number; abort?: string };
+
+/** A dog's scare as a number, for the step fingerprints. */
+const SCARE: Record<DogScare | 'none', number> = { none: 0, panic: 1, indignant: 2 };
 
 /** The map part a config names: a shipped one by name, or a map part's own text (`--set map=FILE`). */
 export function mapText(map: string): string {
@@ -122,12 +125,11 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
   // The greeting turn is how the match began, not where the game stands: a fork must hash like its original.
   digest: (s) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'greetTurn')),
   // What a turn can change, for the chained step fingerprints: everything but the terrain, the territories
-  // and the options (fixed at setup), numbers as numbers (the occupancy board costs no JSON).
+  // and the options (fixed at setup) and the occupancy board (an index of where the dogs and sheep stand).
   changes(s) {
-    const out: unknown[] = [s.turn, s.finished ? 1 : 0, s.ended.map(Number), s.out.map(Number), s.scores.map((x) => Math.round(x * 1e6)), s.abort ?? null];
-    for (const d of s.dogs) out.push(d.id, d.owner, d.x, d.y, +d.moved, +d.barked, +d.barkedPrev, d.scare, d.scareTurns, d.enemyHit, +d.allyHit);
-    for (const sh of s.sheep) out.push(sh.x, sh.y, sh.heading, sh.fear, sh.fearDir, sh.chain);
-    out.push(s.occ);
+    const out: unknown[] = [s.turn, s.finished ? 1 : 0, s.ended.map(Number), s.out.map(Number), s.scores.map((x) => Math.round(x * 1e6)), s.abort ?? 0];
+    for (const d of s.dogs) out.push(d.id, d.owner, d.x, d.y, +d.moved, +d.barked, +d.barkedPrev, SCARE[d.scare ?? 'none'], d.scareTurns, SCARE[d.enemyHit ?? 'none'], +d.allyHit);
+    for (const sh of s.sheep) out.push(sh.x, sh.y, DIRECTIONS.indexOf(sh.heading), sh.fear, DIRECTIONS.indexOf(sh.fearDir), sh.chain);
     return out;
   },
   position: { write: (s) => ({ position: writePosition(s) }) },
