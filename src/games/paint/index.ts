@@ -72,8 +72,8 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   parseAnswer: (answer, s) => parseAnswer(answer, s),
   apply: applyTurn,
   digest: summary,
-  // The same for the chained step fingerprints: the board is hashed as numbers, not written as JSON.
-  changes: summary,
+  // What a step changes: the squares it painted (not the whole board), the avatars, the turn's actions.
+  changes: (s) => [s.turnsLeft, s.started ? 1 : 0, s.positions, s.painted ?? 0, s.history[s.history.length - 1] ?? null, s.unresponsive.length ? s.unresponsive : 0],
   outcome(s) {
     if (s.unresponsive.length) {
       // The reference reports an error and plays nothing; here the players that answered share the

@@ -31,6 +31,8 @@ export interface Field {
   colors: number[] | Int16Array;
   /** slot → [row, column] */
   positions: Vec[];
+  /** when present, every square a turn paints is noted here as (square, slot) pairs, in painting order */
+  painted?: number[];
 }
 
 /**
@@ -99,6 +101,7 @@ function walk(f: Field, actions: readonly (PaintAction | null)[]): void {
     const at = moving[s] ? target[s]! : from[s]!;
     positions[s] = [Math.floor(at / w), at % w];
     colors[at] = s;
+    f.painted?.push(at, s);
   }
 }
 
@@ -137,6 +140,7 @@ function shoot(f: Field, actions: readonly (PaintAction | null)[]): void {
       const k = shot.i * w + shot.j;
       colors[k] = shot.s;
       painted.add(k);
+      f.painted?.push(k, shot.s);
     }
     active = survivors.filter((shot) => shot.range > 0);
   }
@@ -159,6 +163,7 @@ export function shotRange(f: Field, slot: number, di: number, dj: number): numbe
 export function applyTurn(s: PaintState, moves: Move<PaintAction>[]): PaintState {
   const actions: (PaintAction | null)[] = s.ids.map(() => null);
   for (const m of moves) if (!m.fault) actions[m.slot] = m.action;
+  s.painted = []; // what this turn paints: the turn's step fingerprint covers these squares, not the board
   resolveTurn(s, actions);
   s.history.push(actions);
   s.turnsLeft--;
