@@ -12,7 +12,10 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
   let t0 = performance.now();
   while (performance.now() - t0 < budgetMs) playBuiltins(game, ['random', 'random', 'random', 'random'], games++, { config });
   let sec = (performance.now() - t0) / 1000;
-  rows.push(['engine only (builtin random ×4)', games, games * 200, Math.round((games * 200) / sec), ((sec * 1e6) / (games * 200)).toFixed(1)]);
+  const perSec = (games * 200) / sec;
+  rows.push(['engine only (builtin random ×4)', games, games * 200, Math.round(perSec), ((sec * 1e6) / (games * 200)).toFixed(1)]);
+  // The original Python engine with its random bots, as measured on this machine kind (issue 14): 920–1 090.
+  rows.push([`reference: the Python original, 920–1 090 rounds/s; this engine is ${(perSec / 1090).toFixed(1)}–${(perSec / 920).toFixed(1)}× it (target ≥ 30×)`, '-', '-', '920–1090', '-']);
 
   // Starting four Node processes costs about half a second a match: timed apart from the rounds.
   games = 0;
