@@ -280,7 +280,7 @@ describe('a position file that is not in the expected format is not echoed', () 
     ['lighthouses, text', ['play', 'lighthouses', 'random', 'random', '--set', `position=${secret}`], /bad position: not JSON \(/],
     ['lighthouses, an unknown key', ['play', 'lighthouses', 'random', 'random', '--set', `position=${file('lh.json', JSON.stringify({ [secretText]: 1 }))}`], /the position has an unknown key "password file/],
     ['smart-dog, text', ['play', 'smartdog', 'random', 'random', '--set', `position=${secret}`], /position: not valid JSON \(/],
-    ['smart-dog, a JSON string', ['play', 'smartdog', 'random', 'random', '--set', `position=${secretJson}`], /position: "password file of the admin.*… \(\d+ characters\) is not a JSON object/],
+    ['smart-dog, a JSON string', ['play', 'smartdog', 'random', 'random', '--set', `position=${secretJson}`], /position: "password file of the admin.*… is not a JSON object/],
     ['smart-dog, a field', ['play', 'smartdog', 'random', 'random', '--set', `position=${file('sd.json', JSON.stringify({ dogs: secretText }))}`], /position: "dogs" is "password file.*; expected a JSON array/],
     ['tron, a JSON string', ['play', 'tron', 'random', 'random', '--set', `trails=${secretJson}`], /trails: the trails are "password file/],
     ['tron, unknown keys', ['play', 'tron', 'random', 'random', '--set', `trails=${file('tron.json', JSON.stringify({ [secretText]: 1 }))}`], /trails has unknown key "password file/],

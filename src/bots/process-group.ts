@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { pidsWhere } from './proc.js';
 import { sandboxArgv, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
 
@@ -46,41 +46,6 @@ function signalGroup(pgid: number, sig: NodeJS.Signals): void {
 /** How long the pipes of a process that exited may take to close by themselves before they are dropped. */
 const DRAIN_MS = 150;
 
-/**
- * Every live descendant of `pid` (children, their children…), read from /proc; empty where there is no
- * /proc. A bot's descendant that left its process group (setsid) is still its descendant until the bot dies.
- */
-function descendantsOf(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
-    } catch {
-      continue; // gone meanwhile
-    }
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    const list = children.get(ppid);
-    if (list) list.push(Number(e));
-    else children.set(ppid, [Number(e)]);
-  }
-  const out: number[] = [];
-  for (let todo = [pid]; todo.length; ) {
-    const next: number[] = [];
-    for (const p of todo) next.push(...(children.get(p) ?? []));
-    out.push(...next);
-    todo = next;
-  }
-  return out;
-}
-
 /** The environment variable that marks a bot's processes. */
 const MARK_VAR = 'BOTARENA_BOT';
 let marks = 0;
@@ -90,23 +55,8 @@ let marks = 0;
  * group or were orphaned, unless they cleared their environment); empty where there is no /proc.
  */
 function markedWith(mark: string): number[] {
-  const out: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return out;
-  }
   const needle = `\0${mark}\0`;
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      if (`\0${readFileSync(`/proc/${e}/environ`, 'latin1')}`.includes(needle)) out.push(Number(e));
-    } catch {
-      // gone, or not ours to read
-    }
-  }
-  return out;
+  return pidsWhere('environ', (env) => `\0${env}`.includes(needle));
 }
 
 function signalPids(pids: readonly number[], sig: NodeJS.Signals): void {
@@ -165,7 +115,7 @@ export class BotProcess {
       });
       // 'close' comes once the process is gone and its pipes are closed; a descendant that left the group
       // (setsid) may hold a pipe open for ever, so 'exit' starts a short drain, then the pipes are dropped:
-      // the seat is over when its process is, whoever still holds its output (kill() kills such descendants).
+      // the seat is over when its process is, whoever still holds its output (its marked processes are killed).
       this.child.once('exit', (code, signal) => {
         this.exit = { code, signal };
         if (pid !== undefined) {
@@ -220,37 +170,30 @@ export class BotProcess {
   }
 
   /**
-   * Closes the bot's stdin (its cue that the match is over) and waits up to `ms` for it to exit by itself;
-   * what it started and left running is killed when it does.
+   * Closes the bot's stdin (its cue that the match is over) and waits up to `ms` for it to exit by itself
+   * (what it started and left running is killed when it exits: see the constructor).
    */
   async endInput(ms: number): Promise<void> {
-    if (this.exit || this.child.pid === undefined) return;
-    const strays = descendantsOf(this.child.pid);
+    if (this.exit) return;
     this.child.stdin!.end();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
     clearTimeout(timer);
-    if (this.exit) signalPids(strays, 'SIGKILL');
   }
 
   /**
-   * Ends the whole process group and every descendant of the bot, even one that left the group (setsid):
-   * SIGTERM, then SIGKILL after `graceMs`; resolves when the bot is gone (its pipes dropped, whoever holds them).
+   * Ends the whole process group (SIGTERM, then SIGKILL after `graceMs`); when the bot exits, its marked
+   * processes that left the group (setsid) are killed too. Resolves when the bot is gone (its pipes dropped,
+   * whoever holds them).
    */
   async kill(graceMs = 500): Promise<void> {
     const pid = this.child.pid;
     if (this.exit || pid === undefined) return this.exited;
     if (this.stderrDropped > 0) this.log('note', `${this.stderrDropped} bytes of stderr were dropped`);
-    const strays = descendantsOf(pid);
     this.child.stdin!.end();
     signalGroup(pid, 'SIGTERM');
-    signalPids(strays, 'SIGTERM');
-    const timer = setTimeout(() => {
-      signalGroup(pid, 'SIGKILL');
-      signalPids(strays, 'SIGKILL');
-    }, graceMs);
+    const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
     await this.exited;
     clearTimeout(timer);
-    signalPids(strays, 'SIGKILL');
   }
 }

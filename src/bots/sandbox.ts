@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { pidsWhere } from './proc.js';
 
 /**
  * How untrusted bot programs (stdio and exec seats) are confined: bubblewrap with no network, a read-only
@@ -64,17 +65,7 @@ let nextUid = 0;
 
 /** How many processes a uid runs now (/proc), so a process limit counts only what the bot adds. */
 function processesOf(uid: number): number {
-  let n = 0;
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const m = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${e}/status`, 'utf8'));
-      if (m && Number(m[1]) === uid) n++;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return n;
+  return pidsWhere('status', (status) => Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]) === uid).length;
 }
 
 /**

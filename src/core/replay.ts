@@ -1,7 +1,7 @@
 import type { ConfigValues } from './config.js';
 import { MatchEngine, plainMove, type TurnRecord } from './engine.js';
 import { ReplayMismatchError } from './errors.js';
-import type { AnyGame, AskPhase, Fault, Outcome } from './game.js';
+import { describeValue, type AnyGame, type AskPhase, type Fault, type Outcome } from './game.js';
 
 /** The replay format tag; bump the number when the shape changes incompatibly. */
 export const REPLAY_FORMAT = 'botarena-replay/1';
@@ -89,44 +89,8 @@ const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Num
 /** A field of a parsed object, read only when it is the object's own (never `toString` or `__proto__` from a prototype). */
 const own = (o: Obj, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
 
-/** A raw piece of text in `brief`'s work list (brackets, commas, keys). */
-class Raw {
-  constructor(readonly text: string) {}
-}
-
-/**
- * A value as short JSON-like text for error messages: at most `max` characters (then "…"), built without
- * recursion and without stringifying the whole value, so a huge or deeply nested value costs little.
- */
-function brief(value: unknown, max = 60): string {
-  if (value === undefined) return 'nothing';
-  let out = '';
-  const todo: unknown[] = [value];
-  while (todo.length && out.length <= max) {
-    const v = todo.pop();
-    if (v instanceof Raw) out += v.text;
-    else if (typeof v === 'string') out += JSON.stringify(v.length > max ? v.slice(0, max + 1) : v);
-    else if (v === null || typeof v === 'number' || typeof v === 'boolean') out += String(v);
-    else if (Array.isArray(v)) {
-      // Every item shows at least one character: more than `max` of them cannot show.
-      const items: unknown[] = [new Raw('[')];
-      for (let i = 0; i < v.length && i <= max; i++) items.push(...(i ? [new Raw(','), v[i]] : [v[i]]));
-      items.push(new Raw(v.length > max + 1 ? ',…]' : ']'));
-      todo.push(...items.reverse());
-    } else if (typeof v === 'object') {
-      const items: unknown[] = [new Raw('{')];
-      let n = 0;
-      for (const key in v) {
-        if (!Object.hasOwn(v, key)) continue;
-        if (n++ > max) break;
-        items.push(new Raw(`${n > 1 ? ',' : ''}${JSON.stringify(key.length > max ? key.slice(0, max + 1) : key)}:`), (v as Obj)[key]);
-      }
-      items.push(new Raw('}'));
-      todo.push(...items.reverse());
-    } else out += typeof v === 'undefined' ? 'undefined' : `a ${typeof v}`;
-  }
-  return out.length > max ? `${out.slice(0, max)}…` : out;
-}
+/** A value quoted in a replay error: 60 characters at most. */
+const brief = (value: unknown, max = 60): string => describeValue(value, max);
 
 /** A path step: a list index, or an object key (written `.key` when it is a plain name, else quoted and short). */
 type Step = number | string;
