@@ -69,9 +69,12 @@ function processesOf(uid: number): number {
 }
 
 /**
- * The command line that runs `sh -c COMMAND ARGS…` in the sandbox. Run as root, each bot gets a uid of its own
- * (a process limit does not bind root, and its files are then out of the bot's reach); otherwise it keeps the
- * user's uid and the process limit counts from what the user already runs.
+ * The command line that runs `sh -c COMMAND ARGS…` in the sandbox. Run as root, bubblewrap makes the mounts
+ * as root (so a working folder under a private parent, such as `mktemp -d`'s, can be bound: its parents
+ * are made anew, open, in the sandbox's own /tmp or /root), then the bot drops to a uid of its own inside,
+ * with no user namespace: a process limit does not bind root, and root's files are out of the bot's reach.
+ * Run as a user, bubblewrap makes a user namespace and the process limit counts from what the user already
+ * runs.
  */
 export function sandboxArgv(command: string, args: readonly string[], opts: SandboxOptions = {}): string[] {
   const given = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
@@ -80,28 +83,33 @@ export function sandboxArgv(command: string, args: readonly string[], opts: Sand
   const uid = root ? 2_000_000 + (process.pid % 1000) * 1000 + (nextUid++ % 1000) : (process.getuid?.() ?? 0);
   const processes = root ? o.processes : processesOf(uid) + o.processes;
   const cwd = process.cwd();
-  const binds = [cwd, ...(opts.binds ?? []).map((d) => resolve(d))].flatMap((d) => ['--ro-bind', d, d]);
-  const limits = [`--as=${o.memoryMb * 1024 * 1024}`, `--cpu=${o.cpuSeconds}`, `--nproc=${processes}`, `--fsize=${o.fileMb * 1024 * 1024}`, `--nofile=${o.openFiles}`];
-  const become = root ? ['setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups'] : [];
-  const hide = ['/home', '/root', '/run/user'].filter((d) => existsSync(d)).flatMap((d) => ['--tmpfs', d]);
-  return [
-    ...become,
-    'prlimit',
-    ...limits,
-    '--',
+  const hidden = ['/home', '/root', '/run/user'].filter((d) => existsSync(d));
+  // A bound folder inside an emptied one (/tmp, /root…) gets its parents made anew, open to the bot.
+  const opened = (dir: string) => {
+    const top = ['/tmp', ...hidden].find((h) => dir.startsWith(`${h}/`));
+    if (!top) return [];
+    const parts = dir.slice(top.length + 1).split('/').slice(0, -1);
+    return parts.flatMap((_, k) => ['--perms', '0755', '--dir', `${top}/${parts.slice(0, k + 1).join('/')}`]);
+  };
+  const binds = [cwd, ...(opts.binds ?? []).map((d) => resolve(d))].flatMap((d) => [...opened(d), '--ro-bind', d, d]);
+  const limits = ['prlimit', `--as=${o.memoryMb * 1024 * 1024}`, `--cpu=${o.cpuSeconds}`, `--nproc=${processes}`, `--fsize=${o.fileMb * 1024 * 1024}`, `--nofile=${o.openFiles}`, '--'];
+  const hide = hidden.flatMap((d) => ['--tmpfs', d]);
+  const sandbox = [
     'bwrap',
     '--ro-bind', '/', '/',
     ...hide,
-    '--tmpfs', '/tmp',
+    '--perms', '1777', '--tmpfs', '/tmp',
     ...binds,
     '--proc', '/proc',
     '--dev', '/dev',
-    '--unshare-all',
+    ...(root ? ['--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'] : ['--unshare-all']),
     '--die-with-parent',
     '--new-session',
     '--chdir', cwd,
     '--setenv', 'HOME', '/tmp',
     '--',
-    '/bin/sh', '-c', command, ...args,
   ];
+  const shell = ['/bin/sh', '-c', command, ...args];
+  if (root) return [...sandbox, 'setpriv', `--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', ...limits, ...shell];
+  return [...limits, ...sandbox, ...shell];
 }
