@@ -85,6 +85,54 @@ describe('chained step fingerprints (hashes: "steps")', () => {
   });
 });
 
+describe('chained step fingerprints catch a changed state in every game', () => {
+  /** The game with `tamper` run on the state after its `at`-th play step (counted from 1). */
+  const tampered = (game: AnyGame, at: number, tamper: (s: never) => void): AnyGame => {
+    let steps = 0;
+    return { ...game, setup: (input: never) => ((steps = 0), game.setup(input)), apply: (s: unknown, moves: never[]) => {
+      const r = game.apply(s, moves);
+      if (++steps === at) tamper(r as never);
+      return r;
+    } } as AnyGame;
+  };
+  const caughtOn = (game: AnyGame, replay: Replay, turn: number) =>
+    assert.throws(() => verifyReplay(game, replay), (e: Error) => e instanceof ReplayMismatchError && e.turn === turn && /state/.test(e.message));
+
+  it('Connect Four: a piece dropped into another column, or a cell changed anywhere in the played column', async () => {
+    const c4 = getGame('connect4');
+    const { replay } = await runMatch({ game: 'connect4', seed: 3, seats: [{ bot: 'random' }, { bot: 'random' }] });
+    const play = replay.turns.filter((t) => t.phase === 'play');
+    const [fifth] = [play[4]!];
+    const col = fifth.moves[0]!.action as number;
+    caughtOn(tampered(c4, 5, (s: { board: string[][] }) => {
+      const row = s.board.findLastIndex((r) => r[col] !== '');
+      const other = (col + 1) % 7;
+      s.board[row]![other] = s.board[row]![col]!;
+      s.board[row]![col] = '';
+    }), replay, fifth.turn);
+    caughtOn(tampered(c4, 5, (s: { board: string[][] }) => { s.board[0]![col] = s.board[0]![col] === 'X' ? 'O' : 'X'; }), replay, fifth.turn);
+  });
+
+  it('lighthouses: a mid-round change to a player who is not playing shows by the end of that round', async () => {
+    const lh = getGame('lighthouses');
+    const { replay } = await runMatch({ game: 'lighthouses', seed: 5, config: { rounds: 6 }, seats: [{ bot: 'random' }, { bot: 'random' }, { bot: 'random' }] });
+    // Play step 7 is round 3's first command (player A's); the round ends on its third.
+    caughtOn(tampered(lh, 7, (s: { players: { energy: number }[] }) => {
+      s.players[2]!.energy += 1000;
+    }), replay, 3);
+  });
+
+  it('battleship: a shot given another result', async () => {
+    const bs = getGame('battleship');
+    const { replay } = await runMatch({ game: 'battleship', seed: 2, seats: [{ bot: 'random' }, { bot: 'random' }] });
+    const tenth = replay.turns.filter((t) => t.phase === 'play')[9]!;
+    caughtOn(tampered(bs, 10, (s: { strikes: { result: string }[][] }) => {
+      const list = s.strikes.find((l) => l.length === 5)!;
+      list[4]!.result = list[4]!.result === 'hit' ? '' : 'hit';
+    }), replay, tenth.turn);
+  });
+});
+
 describe('self-play', () => {
   it('plays exactly the game the runner plays with the same built-in bots and seed', async () => {
     const { replay } = await runMatch({ game: 'connect4', seats: [{ bot: 'minimax' }, { bot: 'random' }], seed: 31 });

@@ -11,6 +11,9 @@ export interface RecordedMove {
   ms?: number;
 }
 
+/** The number a chain of step fingerprints starts from (FNV's offset basis). */
+const START = 0x811c9dc5;
+
 /** One recorded step of a match: the decision it answered, the moves, and the fingerprint of the state after it. */
 export interface TurnRecord {
   turn: number;
@@ -89,7 +92,8 @@ export class MatchEngine {
     this.hashes = setup.hashes ?? (game.changes ? 'steps' : 'state');
     if (this.hashes === 'steps') {
       if (!game.changes) throw new UsageError(`${game.id} fingerprints whole states only; this replay asks for "steps"`);
-      this.chain = parseInt(this.stateFingerprint(), 16);
+      // The chain starts from the set-up state's changes (what the config and seed fix besides is not in them).
+      this.chain = chainFingerprint(START, game.changes(this.state, []));
     }
   }
 

@@ -277,9 +277,13 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   digest?(state: S): unknown;
   /**
    * optional: what the step just applied changed, small (Tron: the new heads and this lap's deaths). With
-   * it, each step's fingerprint is that value's chained on the previous fingerprint (the first on the
-   * whole state after setup), so it costs what a step changes, not what the state holds. It must determine
-   * the new state from the previous one: any change of state is then a change of the chain.
+   * it, each step's fingerprint is that value's chained on the previous fingerprint (the first on this
+   * value for the state as set up, with no moves: it must hold all of that state the config and seed do
+   * not fix by themselves), so it costs what a step changes, not what the state holds. It
+   * must determine the new state from the previous one under the rules: any change of state is then a
+   * change of the chain, at the step that made it or, where a game lists only what a step is meant to touch
+   * (Connect Four: the column played; lighthouses: the player and its lighthouse, all of it at the end of a
+   * round), at the latest when the changed part is next listed. Plain numbers cost least; objects cost most.
    */
   changes?(state: S, moves: Move<A | I>[]): unknown[];
   /** the outcome; only called when `next` returns null */

@@ -4,39 +4,48 @@ export function fingerprint(value: unknown): string {
 }
 
 /**
- * The fingerprint of a step chained on the one before (as a number; `hex` writes it): FNV-1a, started from
- * the previous fingerprint, over what the step changed, item by item: a 32-bit integer as its four bytes,
- * an array as its length then its items (so a board of numbers costs no JSON), anything else as its JSON
- * text. Equal chains mean every step changed the same things from the same start.
+ * The fingerprint of a step chained on the one before (as a number; `hex` writes it): started from the
+ * previous fingerprint, each item of what the step changed is mixed in turn: an integer whole; a string as
+ * its length and UTF-16 code units; an array as its length and items; anything else (fractions, objects,
+ * null) as its JSON text. Each mix (xor, multiply by an odd number, xor-shift) is a bijection of the
+ * running value, so two chains that differ in a single integer always end on different fingerprints; equal
+ * chains mean every step very likely changed the same things from the same start.
  */
 export function chainFingerprint(previous: number, changes: readonly unknown[]): number {
-  return mix(previous >>> 0, changes) >>> 0;
+  // A signed 32-bit result: V8 keeps it as a small integer, so holding it allocates nothing.
+  return mixItems(previous | 0, changes) | 0;
 }
 
 function mixInt(h: number, n: number): number {
-  h = Math.imul(h ^ (n & 0xff), 0x01000193);
-  h = Math.imul(h ^ ((n >>> 8) & 0xff), 0x01000193);
-  h = Math.imul(h ^ ((n >>> 16) & 0xff), 0x01000193);
-  return Math.imul(h ^ (n >>> 24), 0x01000193);
+  h = Math.imul(h ^ n, 0x01000193);
+  return h ^ (h >>> 15);
 }
 
-function mix(h: number, items: readonly unknown[]): number {
-  for (const item of items) {
-    if (typeof item === 'number' && (item | 0) === item) {
-      h = mixInt(h, item);
-    } else if (Array.isArray(item)) {
-      h = mix(mixInt(h, item.length), item);
-    } else {
-      const text = JSON.stringify(item) ?? 'undefined';
-      for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    }
+function mixText(h: number, text: string): number {
+  h = mixInt(h, text.length);
+  for (let i = 0; i < text.length; i++) h = mixInt(h, text.charCodeAt(i));
+  return h;
+}
+
+// Tags put before anything but an integer, so that no two kinds of value mix the same numbers.
+const ARRAY = -1;
+const TEXT = -2;
+const OTHER = -3;
+
+function mixItems(h: number, items: readonly unknown[]): number {
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (typeof item === 'number' && (item | 0) === item) h = mixInt(h, item);
+    else if (typeof item === 'string') h = mixText(mixInt(h, TEXT), item);
+    else if (Array.isArray(item)) h = mixItems(mixInt(mixInt(h, ARRAY), item.length), item);
+    else h = mixText(mixInt(h, OTHER), JSON.stringify(item) ?? 'undefined');
   }
   return h;
 }
 
 const BYTE_HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
-/** A 32-bit fingerprint as the 8 hex digits replays keep. */
+/** A 32-bit fingerprint (signed or not) as the 8 hex digits replays keep. */
 export function hex(h: number): string {
   return BYTE_HEX[h >>> 24]! + BYTE_HEX[(h >>> 16) & 0xff]! + BYTE_HEX[(h >>> 8) & 0xff]! + BYTE_HEX[h & 0xff]!;
 }

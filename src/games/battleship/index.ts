@@ -72,16 +72,14 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
   apply,
   // A step places a fleet or adds one strike: the bookkeeping, the fleets while they are being placed (they
   // never change after), and each side's strike count with its latest strike (the lists only grow).
-  changes: (s) => [
-    s.placed,
-    s.toPlay,
-    s.shots,
-    s.winner ?? -1,
-    s.ending ?? 0,
-    s.forfeit ?? 0,
-    s.shots === 0 ? s.fleets.map((f) => f ?? []) : 0,
-    ...s.strikes.flatMap((list) => [list.length, list[list.length - 1] ?? null]),
-  ],
+  changes(s) {
+    const out: unknown[] = [s.placed, s.toPlay, s.shots, s.winner ?? -1, s.ending ?? 0, s.forfeit ?? 0, s.shots === 0 ? s.fleets.map((f) => f ?? []) : 0];
+    for (const list of s.strikes) {
+      const last = list[list.length - 1];
+      out.push(list.length, last ? last.target : 0, last ? last.result : 0);
+    }
+    return out;
+  },
   outcome(s) {
     const sunkBy = [0, 1].map((slot) => s.strikes[slot]!.filter((k) => k.result.includes('sunk')).length);
     if (s.forfeit) {

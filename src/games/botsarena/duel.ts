@@ -23,14 +23,33 @@ export interface DuelState {
 export const MARKS = ['X', 'O'] as const;
 
 /**
- * A duel game's step changes (for chained step fingerprints): the bookkeeping, then the board's cells as
- * numbers (0 empty, else the mark's character code), so a step costs no JSON of the board.
+ * A duel game's step changes (for chained step fingerprints): the bookkeeping, then the board's cells two
+ * bits each (0 empty, 1 X, 2 O, 3 anything else), a number per row of a board of rows (of up to 15 cells)
+ * or per 15 cells of a flat board, so a step costs a handful of numbers and no JSON of the board.
  */
-export function duelChanges(d: DuelState, cells: readonly string[]): unknown[] {
-  // (An absent ending or forfeit as 0: text is hashed through JSON, numbers are not.)
+export function duelChanges(d: DuelState, board: readonly string[] | readonly (readonly string[])[]): unknown[] {
+  // (An absent ending or forfeit as 0: a number costs less to mix than text.)
   const out: unknown[] = [d.initsLeft, d.moves, d.toPlay, d.winner ?? -1, d.ending ?? 0, d.forfeit ?? 0];
-  for (const c of cells) out.push(c ? c.charCodeAt(0) : 0);
+  if (typeof board[0] === 'string') {
+    for (let from = 0; from < board.length; from += 15) out.push(cellBits(board as readonly string[], from, Math.min(from + 15, board.length)));
+  } else {
+    for (const row of board as readonly (readonly string[])[]) out.push(cellBits(row, 0, row.length));
+  }
   return out;
+}
+
+function cellBits(cells: readonly string[], from: number, to: number): number {
+  let word = 0;
+  for (let i = from; i < to; i++) {
+    const c = cells[i];
+    word = (word << 2) | cellCode(c!);
+  }
+  return word;
+}
+
+/** A cell in two bits: 0 empty, 1 X, 2 O, 3 anything else. */
+export function cellCode(c: string): number {
+  return c === 'X' ? 1 : c === 'O' ? 2 : c === '' ? 0 : 3;
 }
 
 /** A fresh duel bookkeeping block. */

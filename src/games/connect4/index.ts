@@ -1,5 +1,5 @@
 import { defineGame } from '../../core/game.js';
-import { duelChanges, duelInit, duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
+import { cellCode, duelChanges, duelInit, duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
@@ -30,7 +30,18 @@ export const connect4 = defineGame<{ board: string }, ConnectFourState, number, 
   init: duelInit(),
   check,
   apply,
-  changes: (s) => duelChanges(s.duel, ([] as string[]).concat(...s.board)),
+  // A move changes only the column it drops into: the bookkeeping, that column's index and its cells
+  // (bottom up). A piece landing on another row or column changes the column's cells.
+  changes(s, moves) {
+    const col = moves[0]?.action;
+    // (No move: the hellos, a forfeit, the board as set up: the whole board.)
+    if (typeof col !== 'number') return duelChanges(s.duel, s.board);
+    const out = duelChanges(s.duel, []);
+    let cells = 0;
+    for (let r = 0; r < s.board.length; r++) cells = (cells << 2) | cellCode(s.board[r]![col]!);
+    out.push(col, cells);
+    return out;
+  },
   outcome: (s) => duelOutcome(s.duel),
   render: (s) => renderBoard(s.board),
   bots,

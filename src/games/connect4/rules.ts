@@ -12,7 +12,7 @@ export interface ConnectFourState {
 
 /** An empty 6×7 board, or the board of `--set board=…` (see `readBoard`). */
 export function setup(board = ''): ConnectFourState {
-  if (!board) return { duel: newDuel(), board: Array.from({ length: ROWS }, () => Array<string>(COLS).fill('')) };
+  if (!board) return { duel: newDuel(), board: Array.from({ length: ROWS }, () => Array.from({ length: COLS }, () => '')) };
   const s = readBoard(board);
   if (typeof s === 'string') throw new Error(s);
   return s;

@@ -4,7 +4,7 @@ import { human } from './human.js';
 import { parseMap, type LighthouseMap } from './map.js';
 import { DEFAULT_MAP, MAPS } from './maps.js';
 import { letter, renderIsland } from './render.js';
-import { applyCommand, commandError, endRound, setupState, type Command, type LighthousesState } from './rules.js';
+import { applyCommand, commandError, endRound, lighthouseAt, setupState, type Command, type LighthousesState } from './rules.js';
 import { parseAnswer, parseGreeting, result, view, type LighthousesMessage } from './wire.js';
 import { positionState, writePosition } from './position.js';
 
@@ -105,10 +105,32 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
   // The island never changes and the cell energies follow from the rounds and where players stood, so
   // the rest identifies the state: this keeps the per-command fingerprint off the two grids.
   digest: (s) => [s.round, s.current, s.players, s.lighthouses, s.connections, s.triangles],
-  // The same, as numbers (names as text), for the chained step fingerprints: no JSON of objects per command.
-  changes(s) {
-    const out: unknown[] = [s.round, s.current, s.players.length];
-    for (const p of s.players) out.push(p.x, p.y, p.energy, p.score, p.keys.length, ...p.keys);
+  // What a step changed, for the chained step fingerprints, as numbers (names as text). A command changes
+  // only its player, the lighthouse it stands on and the links; the round's last command (which ends the
+  // round: energy for everyone, scores, decay) and the hellos list the whole of `digest`, so any difference
+  // shows at the latest at the end of its round.
+  changes(s, moves) {
+    const out: unknown[] = [s.round, s.current];
+    if (moves.length === 1 && s.current !== 0) {
+      const slot = moves[0]!.slot;
+      const p = s.players[slot]!;
+      out.push(slot, p.x, p.y, p.energy, p.score, p.keys.length);
+      for (const k of p.keys) out.push(k);
+      const here = lighthouseAt(s, p.x, p.y);
+      const l = s.lighthouses[here];
+      out.push(here, l ? (l.owner ?? -1) : 0, l ? l.energy : 0);
+      const link = s.connections[s.connections.length - 1];
+      out.push(s.connections.length, link ? link[0] : -1, link ? link[1] : -1);
+      const t = s.triangles[s.triangles.length - 1];
+      out.push(s.triangles.length);
+      if (t) out.push(t.v[0], t.v[1], t.v[2], t.owner, t.cells);
+      return out;
+    }
+    out.push(s.players.length);
+    for (const p of s.players) {
+      out.push(p.x, p.y, p.energy, p.score, p.keys.length);
+      for (const k of p.keys) out.push(k);
+    }
     // The names are given once, by the hellos, which leave round 1 waiting for player 0.
     if (s.round === 1 && s.current === 0) out.push(s.players.map((p) => p.name));
     for (const l of s.lighthouses) out.push(l.owner ?? -1, l.energy);
