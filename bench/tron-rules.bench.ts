@@ -133,43 +133,54 @@ export function benchTronRules(games = 60): (string | number)[][] {
   });
   const laps = recorded.reduce((n, r) => n + r.records.filter((t) => t.phase === 'play').length, 0);
 
-  // The best of several runs after a warm-up: the machines are shared, and a loop this short is easily disturbed.
-  const time = (run: () => void, reps = 7) => {
-    run();
-    let best = Infinity;
+  // Each pair (engine, its floor) is timed interleaved, the best of several runs each after a warm-up: the
+  // machines are shared, and a slow spell then slows both sides alike.
+  const timePair = (a: () => void, b: () => void, reps = 7): [number, number] => {
+    a();
+    b();
+    let ta = Infinity;
+    let tb = Infinity;
     for (let i = 0; i < reps; i++) {
-      const t0 = performance.now();
-      run();
-      best = Math.min(best, performance.now() - t0);
+      let t0 = performance.now();
+      a();
+      ta = Math.min(ta, performance.now() - t0);
+      t0 = performance.now();
+      b();
+      tb = Math.min(tb, performance.now() - t0);
     }
-    return best;
+    return [ta, tb];
   };
-  const engineMs = time(() => {
-    for (const r of recorded) {
-      const e = new MatchEngine(tron, { config: {}, seed: r.seed, players: 4 });
-      for (const rec of r.records) e.commit(e.decision()!, rec.moves);
-    }
-  });
   let same = 0;
-  const loopMs = time(() => {
-    same = 0;
-    for (const r of recorded) {
-      const dead = handLoop(100, 100, r.starts, r.records.filter((t) => t.phase === 'play'));
-      if (r.deaths.every((d, s) => d === dead[s])) same++;
-    }
-  });
+  const [engineMs, loopMs] = timePair(
+    () => {
+      for (const r of recorded) {
+        const e = new MatchEngine(tron, { config: {}, seed: r.seed, players: 4 });
+        for (const rec of r.records) e.commit(e.decision()!, rec.moves);
+      }
+    },
+    () => {
+      same = 0;
+      for (const r of recorded) {
+        const dead = handLoop(100, 100, r.starts, r.records.filter((t) => t.phase === 'play'));
+        if (r.deaths.every((d, s) => d === dead[s])) same++;
+      }
+    },
+  );
   if (same !== games) throw new Error(`the hand-written loop ended ${games - same} of ${games} games otherwise than the rules`);
-  const withBotsMs = time(() => {
-    for (const r of recorded) playBuiltins(tron, ['stupid', 'stupid', 'stupid', 'stupid'], r.seed);
-  }, 3);
   let bareSame = 0;
-  const bareMs = time(() => {
-    bareSame = 0;
-    for (const r of recorded) {
-      const dead = bareStupid(100, 100, r.starts);
-      if (r.deaths.every((d, s) => d === dead[s])) bareSame++;
-    }
-  }, 3);
+  const [withBotsMs, bareMs] = timePair(
+    () => {
+      for (const r of recorded) playBuiltins(tron, ['stupid', 'stupid', 'stupid', 'stupid'], r.seed);
+    },
+    () => {
+      bareSame = 0;
+      for (const r of recorded) {
+        const dead = bareStupid(100, 100, r.starts);
+        if (r.deaths.every((d, s) => d === dead[s])) bareSame++;
+      }
+    },
+    3,
+  );
   if (bareSame !== games) throw new Error(`the bare loop ended ${games - bareSame} of ${games} games otherwise than the engine with its bots`);
   const us = (ms: number) => ((ms * 1000) / laps).toFixed(2);
   return [

@@ -149,14 +149,21 @@ export class MatchEngine {
           if (!m) throw new Error(`internal: no move for slot ${slot} on turn ${decision.turn}`);
           return m;
         });
-    const plain: Move<unknown>[] = new Array(ordered.length);
+    // Moves that are already plain (an action and nothing else: what the rules and replays produce) are
+    // kept, and so is their list when all are: a copy is made from the first move that is not.
+    let plain: Move<unknown>[] = ordered;
+    let copied = false;
     let recorded: RecordedMove[] | null = null; // the plain moves themselves unless one carries a time
     for (let i = 0; i < ordered.length; i++) {
       const m = ordered[i]!;
       if (m.fault) this.faults[m.slot] = { turn: decision.turn, ...m.fault };
-      // A move that is already plain (an action and nothing else: what the rules and replays produce) is kept.
-      const p = m.fault === undefined && m.ms === undefined ? m : plainMove(m);
-      plain[i] = p;
+      const keep = m.fault === undefined && m.ms === undefined;
+      if (!keep && !copied) {
+        plain = ordered.slice(0, i);
+        copied = true;
+      }
+      const p = keep ? m : plainMove(m);
+      if (copied) plain[i] = p;
       if (m.ms !== undefined) (recorded ??= plain.slice(0, i) as RecordedMove[])[i] = { ...p, ms: m.ms };
       else if (recorded) recorded[i] = p;
     }
