@@ -2,6 +2,7 @@
 import { cpus, totalmem } from 'node:os';
 import { benchEngine } from './engine.bench.js';
 import { benchLighthouses, benchLighthousesStrength } from './lighthouses.bench.js';
+import { benchLighthousesRules } from './lighthouses-rules.bench.js';
 import { benchPaint } from './paint.bench.js';
 import { benchSmartdog } from './smartdog.bench.js';
 import { benchSoak } from './soak.bench.js';
@@ -32,6 +33,7 @@ if (!only || only === 'startup') printTable('CLI start-up', benchStartup());
 if (!only || only === 'memory') printTable('Memory of long matches', benchMemory());
 if (!only || only === 'fingerprint') printTable('Step fingerprints: their share of a step', benchFingerprints());
 if (!only || only === 'lighthouses') {
+  printTable('Lighthouses rules against a hand-written loop', benchLighthousesRules());
   printTable('Lighthouses rounds', await benchLighthouses());
   printTable('Lighthouses strength', benchLighthousesStrength());
 }

@@ -133,17 +133,10 @@ export function startRound(s: LighthousesState): void {
     const l = lighthouseAt(s, p.x, p.y);
     if (l >= 0 && !p.keys.includes(l)) p.keys = [...p.keys, l].sort((a, b) => a - b);
   }
-  const groups = new Map<number, Player[]>();
-  for (const p of s.players) {
-    const k = p.y * s.width + p.x;
-    groups.set(k, [...(groups.get(k) ?? []), p]);
-  }
-  for (const [k, group] of groups) {
-    const [x, y] = [k % s.width, Math.floor(k / s.width)];
-    const share = Math.floor(s.energy[y]![x]! / group.length);
-    for (const p of group) p.energy += share;
-    s.energy[y]![x] = 0;
-  }
+  // Players on one cell share its energy equally (rounded down); the cell is emptied.
+  const shares = s.players.map((p) => Math.floor(s.energy[p.y]![p.x]! / s.players.filter((q) => q.x === p.x && q.y === p.y).length));
+  s.players.forEach((p, i) => (p.energy += shares[i]!));
+  for (const p of s.players) s.energy[p.y]![p.x] = 0;
   s.lighthouses.forEach((l, i) => {
     l.energy -= 10;
     if (l.energy <= 0) neutralise(s, i);
