@@ -4,6 +4,7 @@ import { benchEngine } from './engine.bench.js';
 import { benchLighthouses, benchLighthousesStrength } from './lighthouses.bench.js';
 import { benchLighthousesRules } from './lighthouses-rules.bench.js';
 import { benchPaint } from './paint.bench.js';
+import { benchPaintRules } from './paint-rules.bench.js';
 import { benchSmartdog } from './smartdog.bench.js';
 import { benchSoak } from './soak.bench.js';
 import { printTable } from './stats.js';
@@ -37,7 +38,10 @@ if (!only || only === 'lighthouses') {
   printTable('Lighthouses rounds', await benchLighthouses());
   printTable('Lighthouses strength', benchLighthousesStrength());
 }
-if (!only || only === 'paint') printTable('Paint turns', await benchPaint());
+if (!only || only === 'paint') {
+  printTable('Paint rules against a hand-written loop', benchPaintRules());
+  printTable('Paint turns', await benchPaint());
+}
 if (!only || only === 'smartdog') printTable('Smart-dog turns', await benchSmartdog());
 // The soak is long (1 000 matches, a few minutes): only on its own, `npm run bench -- soak`.
 if (only === 'soak') printTable('Soak: hostile bots mixed with built-in ones', await benchSoak());

@@ -170,8 +170,9 @@ export function generateBoard(width: number, height: number, ids: string[], obst
   const positions = ids.map((_, slot) => path[(offset + Math.floor((slot * path.length) / ids.length)) % path.length]!);
   const colors = Array<number>(width * height).fill(EMPTY);
   positions.forEach(([i, j], slot) => (colors[i * width + j] = slot));
-  const free = colors.flatMap((c, k) => (c === EMPTY ? [k] : []));
-  const blocked = rngShuffle(rng, free).slice(0, obstacles).sort((a, b) => a - b);
+  // (Without obstacles nothing is drawn: the generator is not used after this.)
+  const free = obstacles ? colors.flatMap((c, k) => (c === EMPTY ? [k] : [])) : [];
+  const blocked = obstacles ? rngShuffle(rng, free).slice(0, obstacles).sort((a, b) => a - b) : [];
   for (const k of blocked) colors[k] = OBSTACLE;
   const obstacleList = blocked.map((k) => [Math.floor(k / width), k % width] as Vec);
   return { width, height, ids, positions: positions.map(([i, j]) => [i, j]), colors, obstacles: obstacleList, turns, history: [] };
@@ -190,16 +191,28 @@ function idsFor(config: PaintConfig, players: number): string[] | null {
   return ids.slice(0, players);
 }
 
+/** The player ids of a generated board for this config; throws when the config cannot make one. */
+function generatedIds(config: PaintConfig, players: number): string[] {
+  const ids = idsFor(config, players);
+  const { width: w, height: h, obstacles } = config;
+  if (w * h - obstacles < players) throw new Error(`a ${w}×${h} board with ${obstacles} obstacles has ${w * h - obstacles} free squares, fewer than ${players} players`);
+  return ids ?? Array.from({ length: players }, (_, s) => defaultId(s));
+}
+
+/** Throws an Error saying what is wrong with a config for this many players (a generated board is not made). */
+export function checkBoardConfig(config: PaintConfig, players: number): void {
+  if (config.board.trim()) boardFor(config, players, 0);
+  else generatedIds(config, players);
+}
+
 /** The board a config describes for this many players; throws an Error saying what is wrong. */
 export function boardFor(config: PaintConfig, players: number, seed: number): Board {
-  const ids = idsFor(config, players);
   const text = config.board.trim();
   if (!text) {
     const { width: w, height: h, obstacles } = config;
-    if (w * h - obstacles < players) throw new Error(`a ${w}×${h} board with ${obstacles} obstacles has ${w * h - obstacles} free squares, fewer than ${players} players`);
-    const all = ids ?? Array.from({ length: players }, (_, s) => defaultId(s));
-    return generateBoard(w, h, all, obstacles, config.turns || w * h, seed);
+    return generateBoard(w, h, generatedIds(config, players), obstacles, config.turns || w * h, seed);
   }
+  const ids = idsFor(config, players);
   let value: unknown = Object.hasOwn(BOARDS, text) ? BOARDS[text] : undefined;
   let source = `the board ${text}`;
   if (value === undefined) {

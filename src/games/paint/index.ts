@@ -1,5 +1,5 @@
 import { defineGame, ranksFromScores } from '../../core/game.js';
-import { BOARD_NAMES, boardFor, defaultId, initialState, type PaintConfig } from './board.js';
+import { BOARD_NAMES, boardFor, checkBoardConfig, defaultId, initialState, type PaintConfig } from './board.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
@@ -41,7 +41,7 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   },
   validateConfig(config, players) {
     try {
-      boardFor(config, players, 0);
+      checkBoardConfig(config, players);
       return null;
     } catch (err) {
       return (err as Error).message;
@@ -73,7 +73,15 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   apply: applyTurn,
   digest: summary,
   // What a step changes: the squares it painted (not the whole board), the avatars, the turn's actions.
-  changes: (s) => [s.turnsLeft, s.started ? 1 : 0, s.positions, s.painted ?? 0, s.history[s.history.length - 1] ?? null, s.unresponsive.length ? s.unresponsive : 0],
+  changes(s) {
+    const out: unknown[] = [s.turnsLeft, s.started ? 1 : 0, s.positions, s.painted ?? 0];
+    // The turn's actions as numbers: -1 none, else 9 × (0 walk, 1 shoot) + 3 × (di + 1) + (dj + 1).
+    const last = s.history[s.history.length - 1];
+    if (last) for (const a of last) out.push(a ? (a.type === 'walk' ? 0 : 9) + 3 * (a.direction[0] + 1) + (a.direction[1] + 1) : -1);
+    else out.push(-2);
+    out.push(s.unresponsive.length ? s.unresponsive : 0);
+    return out;
+  },
   outcome(s) {
     if (s.unresponsive.length) {
       // The reference reports an error and plays nothing; here the players that answered share the

@@ -63,86 +63,149 @@ export function resolveTurn(f: Field, actions: readonly (PaintAction | null)[]):
   shoot(f, actions);
 }
 
+/**
+ * Scratch for a turn, reused from turn to turn (a turn reads only what it wrote): per square, a count and
+ * a stamp; per avatar, its square, target and whether it moves; per shot, where it is, its step and range.
+ */
+const scratch = {
+  count: new Int32Array(0),
+  stamp: new Int32Array(0),
+  mark: 0,
+  from: new Int32Array(0),
+  target: new Int32Array(0),
+  moving: new Uint8Array(0),
+  keep: new Uint8Array(0),
+  shots: new Int32Array(0),
+};
+
+function squares(w: number, h: number): void {
+  if (scratch.count.length < w * h) {
+    scratch.count = new Int32Array(w * h);
+    scratch.stamp = new Int32Array(w * h);
+    scratch.mark = 0;
+  }
+}
+
+function avatars(n: number): void {
+  if (scratch.from.length < n) {
+    scratch.from = new Int32Array(n);
+    scratch.target = new Int32Array(n);
+    scratch.moving = new Uint8Array(n);
+    scratch.keep = new Uint8Array(n);
+    scratch.shots = new Int32Array(6 * n);
+  }
+}
+
+/** A fresh stamp: squares stamped with it are this step's (no clearing between steps). */
+function nextMark(): number {
+  if (++scratch.mark === 0x7fffffff) {
+    scratch.stamp.fill(0);
+    scratch.mark = 1;
+  }
+  return scratch.mark;
+}
+
 /** Walks: targets off the board (or on an obstacle) stay put; moves into shared squares are undone until none is shared. */
 function walk(f: Field, actions: readonly (PaintAction | null)[]): void {
   const { width: w, height: h, colors, positions } = f;
   const n = positions.length;
-  const from = positions.map(([i, j]) => i * w + j);
-  const target = from.slice();
-  const moving: boolean[] = [];
+  squares(w, h);
+  avatars(n);
+  const { count, from, target, moving } = scratch;
   for (let s = 0; s < n; s++) {
+    const [i0, j0] = positions[s]!;
+    from[s] = target[s] = i0 * w + j0;
+    moving[s] = 0;
     const a = actions[s];
-    moving.push(false);
     if (a?.type !== 'walk') continue;
-    const i = positions[s]![0] + a.direction[0];
-    const j = positions[s]![1] + a.direction[1];
+    const i = i0 + a.direction[0];
+    const j = j0 + a.direction[1];
     if (i < 0 || j < 0 || i >= h || j >= w || colors[i * w + j] === OBSTACLE) continue;
     target[s] = i * w + j;
-    moving[s] = true;
+    moving[s] = 1;
   }
-  const count = new Map<number, number>();
-  while (true) {
-    count.clear();
+  // Every walker aiming at a shared square goes back; the others stay, so the loop ends.
+  for (let cancelled = true; cancelled; ) {
+    cancelled = false;
+    for (let s = 0; s < n; s++) count[moving[s] ? target[s]! : from[s]!]++;
     for (let s = 0; s < n; s++) {
-      const at = moving[s] ? target[s]! : from[s]!;
-      count.set(at, (count.get(at) ?? 0) + 1);
-    }
-    let cancelled = false;
-    // Every walker aiming at a shared square goes back; the others stay, so the loop ends.
-    for (let s = 0; s < n; s++) {
-      if (moving[s] && count.get(target[s]!)! > 1) {
-        moving[s] = false;
+      if (moving[s] && count[target[s]!]! > 1) {
+        moving[s] = 0;
         cancelled = true;
       }
     }
-    if (!cancelled) break;
+    for (let s = 0; s < n; s++) count[target[s]!] = count[from[s]!] = 0;
   }
   for (let s = 0; s < n; s++) {
     const at = moving[s] ? target[s]! : from[s]!;
-    positions[s] = [Math.floor(at / w), at % w];
+    if (moving[s]) positions[s] = [(at - (at % w)) / w, at % w];
     colors[at] = s;
     f.painted?.push(at, s);
   }
 }
 
+// A shot in `scratch.shots`: six numbers.
+const SLOT = 0;
+const I = 1;
+const J = 2;
+const DI = 3;
+const DJ = 4;
+const RANGE = 5;
+
 /** Shots on the post-walk field: every range from the trail behind the shooter, then the projectiles. */
 function shoot(f: Field, actions: readonly (PaintAction | null)[]): void {
   const { width: w, height: h, colors, positions } = f;
-  const shots: { s: number; i: number; j: number; di: number; dj: number; range: number }[] = [];
-  for (let s = 0; s < positions.length; s++) {
+  const n = positions.length;
+  avatars(n);
+  const shots = scratch.shots;
+  let live = 0;
+  for (let s = 0; s < n; s++) {
     const a = actions[s];
     if (a?.type !== 'shoot') continue;
-    const [i, j] = positions[s]!;
     const [di, dj] = a.direction;
-    shots.push({ s, i, j, di, dj, range: shotRange(f, s, di, dj) });
+    const k = 6 * live++;
+    shots[k + SLOT] = s;
+    shots[k + I] = positions[s]![0];
+    shots[k + J] = positions[s]![1];
+    shots[k + DI] = di;
+    shots[k + DJ] = dj;
+    shots[k + RANGE] = shotRange(f, s, di, dj);
   }
-  if (!shots.length) return;
-  const avatars = new Set(positions.map(([i, j]) => i * w + j));
-  const painted = new Set<number>();
-  const here = new Map<number, number>();
-  let active = shots;
-  while (active.length) {
-    here.clear();
-    for (const shot of active) {
-      shot.i += shot.di;
-      shot.j += shot.dj;
-      shot.range--;
-      const inside = shot.i >= 0 && shot.j >= 0 && shot.i < h && shot.j < w;
-      if (inside) here.set(shot.i * w + shot.j, (here.get(shot.i * w + shot.j) ?? 0) + 1);
+  if (!live) return;
+  squares(w, h);
+  const { count, stamp, keep } = scratch;
+  // Squares stamped `avatar` hold an avatar; `painted`, a square a shot painted this turn.
+  const avatar = nextMark();
+  for (const [i, j] of positions) stamp[i * w + j] = avatar;
+  const painted = nextMark();
+  const inside = (k: number) => shots[k + I]! >= 0 && shots[k + J]! >= 0 && shots[k + I]! < h && shots[k + J]! < w;
+  while (live) {
+    for (let x = 0; x < live; x++) {
+      const k = 6 * x;
+      shots[k + I] += shots[k + DI]!;
+      shots[k + J] += shots[k + DJ]!;
+      shots[k + RANGE]--;
+      if (inside(k)) count[shots[k + I]! * w + shots[k + J]!]++;
     }
-    const survivors = active.filter((shot) => {
-      if (shot.i < 0 || shot.j < 0 || shot.i >= h || shot.j >= w) return false;
-      const k = shot.i * w + shot.j;
-      return colors[k] !== OBSTACLE && !painted.has(k) && here.get(k) === 1 && !avatars.has(k);
-    });
-    // Paint only after every removal is decided: two shots meeting in a square both die unpainted.
-    for (const shot of survivors) {
-      const k = shot.i * w + shot.j;
-      colors[k] = shot.s;
-      painted.add(k);
-      f.painted?.push(k, shot.s);
+    // Which shots survive this step, decided before any paints: two shots meeting in a square both die unpainted.
+    for (let x = 0; x < live; x++) {
+      const k = 6 * x;
+      const sq = shots[k + I]! * w + shots[k + J]!;
+      keep[x] = inside(k) && colors[sq] !== OBSTACLE && count[sq] === 1 && stamp[sq] !== painted && stamp[sq] !== avatar ? 1 : 0;
     }
-    active = survivors.filter((shot) => shot.range > 0);
+    for (let x = 0; x < live; x++) if (inside(6 * x)) count[shots[6 * x + I]! * w + shots[6 * x + J]!] = 0;
+    let kept = 0;
+    for (let x = 0; x < live; x++) {
+      if (!keep[x]) continue;
+      const k = 6 * x;
+      const sq = shots[k + I]! * w + shots[k + J]!;
+      colors[sq] = shots[k + SLOT]!;
+      stamp[sq] = painted;
+      f.painted?.push(sq, shots[k + SLOT]!);
+      // A shot with range left flies on: moved down over the ones that stop.
+      if (shots[k + RANGE]! > 0) shots.copyWithin(6 * kept++, k, k + 6);
+    }
+    live = kept;
   }
 }
 
