@@ -164,6 +164,32 @@ describe('botarena games', () => {
     assert.deepEqual(j.map((g: { id: string }) => g.id), ['tictactoe', 'connect4', 'tron', 'battleship', 'lighthouses', 'paint', 'smartdog']);
     assert.match(r.stdout, /map\s+bay\s+a shipped map \(islet, bay, cross, continent\) \(or a FILE path\)/);
   });
+
+  it('ends quietly when its reader stops early (`botarena games | head -1`)', async () => {
+    const child = spawn(process.execPath, ['bin/botarena', 'games'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    // Read one chunk and close the pipe, as `head` does.
+    await once(child.stdout, 'data');
+    child.stdout.destroy();
+    const [code] = await once(child, 'close');
+    assert.equal(stderr, '', 'no stack trace');
+    assert.equal(code, 0);
+  });
+
+  it('loads neither the runner, the transports nor zlib to list the games (they load when a match runs)', async () => {
+    const probe = `const before = new Set(process.moduleLoadList);
+      const { main } = await import('./dist/cli-bundle/main.mjs');
+      process.stdout.write = () => true;
+      await main(['node', 'botarena', 'games']);
+      console.error(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', probe], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    await once(child, 'close');
+    const loaded: string[] = JSON.parse(stderr);
+    for (const heavy of ['NativeModule zlib', 'NativeModule crypto', 'NativeModule http', 'NativeModule readline']) assert.ok(!loaded.includes(heavy), `${heavy} was loaded`);
+  });
 });
 
 describe('botarena replay', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
 import { verifyReplay } from '../src/core/replay.js';
-import { jsonResult } from '../src/cli/play-command.js';
+import { jsonResult } from '../src/cli/play-match.js';
 import { getGame } from '../src/games/index.js';
 import type { SmartDogState } from '../src/games/smartdog/state.js';
 import { livePidsWith } from './processes.js';

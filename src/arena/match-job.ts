@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import type { ReplayHeader } from '../core/replay.js';
 
@@ -40,7 +39,7 @@ export type JobRequest = Pick<MatchJob, 'game' | 'seats'> & Partial<Omit<MatchJo
 
 /** Fills a job's defaults: a random seed (always recorded), the seed as the match id, no config, the game's deadlines. */
 export function newJob(req: JobRequest): MatchJob {
-  const seed = req.seed ?? randomInt(0, 2 ** 32 - 1);
+  const seed = req.seed ?? randomSeed();
   const job: MatchJob = {
     matchId: req.matchId ?? String(seed),
     game: req.game,
@@ -52,6 +51,14 @@ export function newJob(req: JobRequest): MatchJob {
   if (req.transcripts) job.transcripts = true;
   if (req.forkedFrom) job.forkedFrom = req.forkedFrom;
   return parseMatchJob(job);
+}
+
+/**
+ * A random match seed (0..2³²−1) from the system's generator: the Web Crypto global, which Node loads only
+ * when first used (importing node:crypto instead would load it with the command line).
+ */
+export function randomSeed(): number {
+  return globalThis.crypto.getRandomValues(new Uint32Array(1))[0]!;
 }
 
 /** Limits on a job read from outside (a queue, an API body): a job that passes them costs a bounded amount to hold. */

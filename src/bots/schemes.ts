@@ -4,7 +4,9 @@ import { BuiltinTransport } from './builtin-transport.js';
 import { ExecTransport } from './exec-transport.js';
 import { HttpTransport } from './http-transport.js';
 import { HumanTransport } from './human-transport.js';
-import { builtinForm, execForm, httpForm, humanForm, stdioForm, tcpForm, type BotSpec, type SpecForm, type TransportName } from './spec.js';
+import { BOT_SPEC_HELP, builtinForm, execForm, httpForm, humanForm, stdioForm, tcpForm, type BotSpec, type SpecForm, type TransportName } from './spec.js';
+
+export { BOT_SPEC_HELP } from './spec.js';
 import { StdioTransport } from './stdio-transport.js';
 import { TcpTransport } from './tcp-transport.js';
 import type { BotTransport, SeatContext, TransportCapabilities } from './transport.js';
@@ -43,17 +45,6 @@ export const SCHEMES: readonly TransportScheme[] = [
 export function schemeOf(spec: BotSpec | TransportName): TransportScheme {
   const name = typeof spec === 'string' ? spec : spec.transport;
   return SCHEMES.find((s) => s.name === name)!;
-}
-
-/** The help text listing every spec form. */
-export const BOT_SPEC_HELP = `bot specs:\n${SCHEMES.flatMap((s) => s.help)
-  .sort(([a], [b]) => helpOrder(a) - helpOrder(b))
-  .map(([form, what]) => `  ${form.padEnd(26)}${what}`)
-  .join('\n')}`;
-
-/** Help lists the forms people use most first. */
-function helpOrder(form: string): number {
-  return ['http', 'stdio', 'exec', 'builtin', 'human', 'tcp'].findIndex((p) => form.startsWith(p));
 }
 
 /**

@@ -130,3 +130,14 @@ function programName(command: string): string {
   const generic = /^(bot|main|index|run|app)$/i.test(base) && parts.length > 0 && parts[parts.length - 1] !== '.';
   return (generic ? parts[parts.length - 1]! : base) || 'bot';
 }
+
+/** The help text listing every spec form. */
+export const BOT_SPEC_HELP = `bot specs:\n${[humanForm, tcpForm, httpForm, execForm, stdioForm, builtinForm].flatMap((s) => s.help)
+  .sort(([a], [b]) => helpOrder(a) - helpOrder(b))
+  .map(([form, what]) => `  ${form.padEnd(26)}${what}`)
+  .join('\n')}`;
+
+/** Help lists the forms people use most first. */
+function helpOrder(form: string): number {
+  return ['http', 'stdio', 'exec', 'builtin', 'human', 'tcp'].findIndex((p) => form.startsWith(p));
+}

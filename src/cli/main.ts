@@ -1,7 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ReplayMismatchError, UsageError } from '../core/errors.js';
 import { ENGINE_VERSION } from '../core/version.js';
-import { BOT_SPEC_HELP } from '../bots/schemes.js';
+import { BOT_SPEC_HELP } from '../bots/spec.js';
 import { registerGames } from './games-command.js';
 import { registerPlay } from './play-command.js';
 import { registerReplay } from './replay-command.js';

@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
-import { readFileCapped } from './replay-file.js';
+import { readFileCapped } from './read-capped.js';
 
 /** Collects repeated `--set key=value` options into an object (commander option parser). */
 export function collectKeyValue(flag: string) {

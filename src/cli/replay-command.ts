@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { refeed, RefeedFailedError, type RefeedReport } from '../arena/refeed.js';
+import type { RefeedReport } from '../arena/refeed.js';
 import { resolveConfig } from '../core/config.js';
 import { ReplayMismatchError, UsageError } from '../core/errors.js';
 import { engineBefore, positionConfig, replayFingerprint } from '../core/position.js';
@@ -9,8 +9,10 @@ import { ReplayFollower, verifyReplay } from '../core/replay.js';
 import { getGame } from '../games/index.js';
 import { matchHeader, table } from './format.js';
 import { parseNonNegativeInt, parsePositiveInt } from './options.js';
-import { playMatch, withMatchOptions, type PlayOptions } from './play-command.js';
-import { readReplay } from './replay-file.js';
+import { withMatchOptions, type PlayOptions } from './play-command.js';
+
+// The replay files' code (zlib), the runner and the transports are loaded when a command needs them.
+const readReplay = async (file: string) => (await import('./replay-file.js')).readReplay(file);
 
 /** A value on one line: itself, JSON made compact, or null for other text over several lines. */
 function oneLine(value: string): string | null {
@@ -31,8 +33,8 @@ export function registerReplay(program: Command): void {
     .description('print the match step by step: the moves of each turn and the board after it')
     .argument('<file>', 'replay file (.json or .gz)')
     .option('--turn <n>', 'show only turn N: the board before it (the position `replay position --turn N` prints and `fork --turn N` starts from), its moves, and the board after it', parseNonNegativeInt('--turn'))
-    .action((file: string, o: { turn?: number }) => {
-      const r = readReplay(file);
+    .action(async (file: string, o: { turn?: number }) => {
+      const r = await readReplay(file);
       const game = getGame(r.game);
       if (o.turn !== undefined && !r.turns.some((t) => t.turn === o.turn)) {
         const turns = r.turns.map((t) => t.turn);
@@ -72,8 +74,8 @@ export function registerReplay(program: Command): void {
     .command('verify')
     .description('re-run the replay with its recorded moves; exit 1 naming the first difference')
     .argument('<file>', 'replay file (.json or .gz)')
-    .action((file: string) => {
-      const r = readReplay(file);
+    .action(async (file: string) => {
+      const r = await readReplay(file);
       const game = getGame(r.game);
       try {
         verifyReplay(game, r);
@@ -93,8 +95,8 @@ export function registerReplay(program: Command): void {
     .requiredOption('--turn <n>', 'the position before turn N is played (what `replay show --turn N` shows first)', parsePositiveInt('--turn'))
     .option('--key <key>', 'print only this key\'s value (for a file: --set KEY=that-file)')
     .option('--out <dir>', 'write each value over several lines to DIR/KEY.txt and print the --set flags for them all')
-    .action((file: string, o: { turn: number; key?: string; out?: string }) => {
-      const r = readReplay(file);
+    .action(async (file: string, o: { turn: number; key?: string; out?: string }) => {
+      const r = await readReplay(file);
       const game = getGame(r.game);
       const config = positionConfig(game, engineBefore(game, r, o.turn));
       const defaults = resolveConfig(game.id, game.config, {});
@@ -134,7 +136,7 @@ export function registerReplay(program: Command): void {
     .requiredOption('--turn <n>', 'the turn the new match starts with: it plays on from the position before turn N', parsePositiveInt('--turn'))
     .option('--same-bots', "run the replay's own seats even when they are commands (stdio:, exec:, file://): a replay file names programs, and forking runs them");
   withMatchOptions(fork).action(async (file: string, bots: string[], o: PlayOptions & { turn: number; sameBots?: boolean }) => {
-    const r = readReplay(file);
+    const r = await readReplay(file);
     const game = getGame(r.game);
     // A replay file may come from anyone: the commands its seats name are run only when the user says so.
     const commands = bots.length ? [] : r.seats.filter((s) => /^\s*(?:(?:stdio|exec)(?:\+[a-z0-9-]+)?:|file:\/\/)/i.test(s.bot));
@@ -146,6 +148,7 @@ export function registerReplay(program: Command): void {
     if (seats.length !== r.seats.length) throw new UsageError(`the replay has ${r.seats.length} seats, got ${seats.length} bots`);
     const config = positionConfig(game, engineBefore(game, r, o.turn));
     const names = Object.fromEntries(r.seats.map((s, i) => [String(i), s.name]));
+    const { playMatch } = await import('./play-match.js');
     await playMatch(game, seats, { ...o, seed: o.seed ?? r.seed, name: bots.length ? o.name : { ...names, ...(o.name ?? {}) } }, {
       config,
       forkedFrom: { matchId: r.matchId, seed: r.seed, turn: o.turn, fingerprint: replayFingerprint(r) },
@@ -159,9 +162,10 @@ export function registerReplay(program: Command): void {
     .argument('<bot>', 'the bot to ask (a bot spec)')
     .requiredOption('--slot <n>', 'the seat whose messages are sent again', parseNonNegativeInt('--slot'))
     .action(async (file: string, bot: string, o: { slot: number }) => {
-      const r = readReplay(file);
+      const r = await readReplay(file);
       const game = getGame(r.game);
       if (o.slot >= r.seats.length) throw new UsageError(`--slot ${o.slot}: the replay has seats 0..${r.seats.length - 1}`);
+      const { refeed, RefeedFailedError } = await import('../arena/refeed.js');
       let report: RefeedReport;
       try {
         report = await refeed(game, r, o.slot, bot);

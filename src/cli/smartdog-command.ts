@@ -2,12 +2,10 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { startHubServer } from '../arena/hubs.js';
 import { getGame } from '../games/index.js';
 import { mapText } from '../games/smartdog/index.js';
 import { defaultHubs, SmartdogHubPlan, type SmartdogHub as Hub } from '../games/smartdog/hubs.js';
 import { collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
-import { writeReplay } from './replay-file.js';
 
 interface ServeOptions {
   port: number;
@@ -72,6 +70,8 @@ export function registerSmartdog(program: Command): void {
       const hubs = o.hubs ? readHubs(o.hubs, maps, options) : defaultHubs(maps, options);
       if (o.replays) mkdirSync(o.replays, { recursive: true });
       const say = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+      // The server and the replay files' code are loaded when the server starts, not with the command line.
+      const [{ startHubServer }, { writeReplay }] = await Promise.all([import('../arena/hubs.js'), import('./replay-file.js')]);
       const gateway = await startHubServer({
         game: getGame('smartdog'),
         port: o.port,

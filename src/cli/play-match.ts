@@ -1,0 +1,166 @@
+import type { JobSeat } from '../arena/match-job.js';
+import { randomSeed } from '../arena/match-job.js';
+import { MatchCancelledError, runMatch, type MatchReport } from '../arena/run-match.js';
+import type { SeatConnection } from '../arena/seat.js';
+import { acceptJoins, capabilitiesOf, checkSandbox, parseBotSpec, type SandboxOptions } from '../bots/index.js';
+import { MatchEngine } from '../core/engine.js';
+import { UsageError } from '../core/errors.js';
+import type { AnyGame } from '../core/game.js';
+import { ReplayFollower, type Replay } from '../core/replay.js';
+import type { LiveEvent } from '../live/events.js';
+import { LocalLiveEvents } from '../live/local.js';
+import { matchHeader, matchSummary, transcriptText } from './format.js';
+import { readConfigFiles } from './options.js';
+import type { PlayOptions } from './play-command.js';
+import { checkReplayPath, writeReplay } from './replay-file.js';
+
+// What `play` and `replay fork` do once their options are read: loaded only when one of them runs, so that
+// `botarena games` and the help start without the transports, the runner and the files' code.
+
+/**
+ * Runs one match from the command line and prints it (a summary, `--watch` frames, `--log` transcripts, or
+ * the `--json` result); `start` adds config under the user's `--set` (a fork's position) and marks the
+ * replay as forked.
+ */
+export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, start: { config?: Record<string, unknown>; forkedFrom?: Replay['forkedFrom'] } = {}): Promise<void> {
+  const names = seatNames(o.name ?? {}, bots.length);
+  const out = o.json ? process.stderr : process.stdout;
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.on('SIGINT', onSigint); // kept until the match ends, so the process-group guard leaves the shutdown to us
+  // --watch follows the match as any viewer would: from its live events, rebuilding each frame by the rules.
+  const live = new LocalLiveEvents();
+  let follower: ReplayFollower | null = null;
+  let watched: Promise<void> = Promise.resolve();
+  const watch = (e: LiveEvent) => {
+    if (e.type === 'started' && 'config' in e.header) {
+      follower = new ReplayFollower(game, e.header);
+      out.write(`${game.id} · seed ${e.header.seed} · ${e.header.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}\n`);
+    }
+    if (e.type === 'step' && follower && 'hash' in e.record) {
+      follower.step(e.record);
+      const moves = e.record.moves.map((m) => `${names[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`);
+      out.write(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.render(follower.engine.state)}\n`);
+    }
+  };
+  const seed = o.seed ?? randomSeed();
+  const matchId = String(seed);
+  if (o.watch) {
+    watched = new Promise((resolve) =>
+      live.subscribe(matchId, 'full', (e) => {
+        watch(e);
+        if (e.type === 'ended' || e.type === 'stopped') resolve();
+      }),
+    );
+  }
+  if (o.replay) checkReplayPath(o.replay);
+  const sandbox = sandboxOf(o);
+  if (sandbox) checkSandbox(sandbox);
+  let report: MatchReport;
+  const specs = bots.map((bot) => parseBotSpec(bot, game)); // a typo is reported before anyone waits for bots to join
+  const config = { ...(start.config ?? {}), ...readConfigFiles(game, o.set ?? {}) };
+  // So is a bad config; and what the game warns about it (a setting the map overrides) is said up front.
+  for (const w of new MatchEngine(game, { config, seed, players: bots.length }).warnings) process.stderr.write(`botarena: warning: ${w}\n`);
+  const seats: JobSeat[] = bots.map((bot, i) => (names[i] === undefined ? { bot } : { bot, name: names[i] }));
+  const connections: (SeatConnection | undefined)[] = [];
+  try {
+    // Seats of bots that connect in (tcp): wait for them to join, then seat them in join order.
+    const waiting = specs.flatMap((spec, i) => (capabilitiesOf(spec).connectIn ? [i] : []));
+    if (waiting.length) {
+      if (!game.lobby) throw new UsageError(`${game.id} bots cannot connect in: the game has no lobby (use stdio:, http: or a built-in bot)`);
+      const log = (l: string) => process.stderr.write(`${l}\n`);
+      const joined = await acceptJoins({ port: o.port ?? 3002, host: '127.0.0.1', lobby: game.lobby, count: waiting.length, waitMs: o.initTimeout, log }, controller.signal).catch((err: unknown) => {
+        throw controller.signal.aborted ? new MatchCancelledError((err as Error).message) : err;
+      });
+      waiting.forEach((slot, k) => {
+        seats[slot] = { bot: seats[slot]!.bot, name: names[slot] ?? joined[k]!.name };
+        connections[slot] = joined[k]!.connection;
+      });
+    }
+    report = await runMatch(
+      {
+        game: game.id,
+        seats,
+        matchId,
+        config,
+        seed,
+        timeouts: { initMs: o.initTimeout, turnMs: o.timeout },
+        transcripts: !!o.log,
+        forkedFrom: start.forkedFrom,
+      },
+      { game, connections, signal: controller.signal, live, sandbox },
+    );
+    await watched;
+  } catch (err) {
+    if (err instanceof MatchCancelledError) {
+      process.stderr.write(`${err.message}; every bot was stopped\n`);
+      process.exitCode = 130;
+      return;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await live.close();
+  }
+  const { replay, timing, state } = report;
+  // Checked before the match; should writing fail anyway (a full disk), the result is still printed.
+  let unwritten: string | null = null;
+  if (o.replay) {
+    try {
+      writeReplay(o.replay, replay);
+    } catch (err) {
+      unwritten = `botarena: the replay could not be written to ${o.replay}: ${(err as Error).message}; the result above is all that is left of the match\n`;
+      process.exitCode = 73;
+    }
+  }
+  if (o.log && replay.transcripts) {
+    out.write(replay.transcripts.map((t, slot) => transcriptText(replay.seats[slot]!.name, slot, t)).join('\n\n') + '\n\n');
+  }
+  if (o.json) process.stdout.write(JSON.stringify(jsonResult(replay)) + '\n');
+  else {
+    out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing, state)}\n`);
+    if (o.replay && !unwritten) out.write(`\nreplay written to ${o.replay}\n`);
+  }
+  if (unwritten) process.stderr.write(unwritten);
+}
+
+/** The `--json` result: exactly the documented shape. */
+export function jsonResult(replay: Replay) {
+  const r = replay.result;
+  return {
+    game: replay.game,
+    seed: replay.seed,
+    turns: replay.turns.length ? replay.turns[replay.turns.length - 1]!.turn : 0,
+    winner: r.winner,
+    draw: r.draw,
+    players: replay.seats.map((s, i) => ({
+      slot: i,
+      name: s.name,
+      bot: s.bot,
+      rank: r.ranks[i]!,
+      score: r.scores ? r.scores[i]! : null,
+      fault: r.faults[i] ? { turn: r.faults[i]!.turn, kind: r.faults[i]!.kind, detail: r.faults[i]!.detail } : null,
+    })),
+    durationMs: replay.durationMs ?? null,
+  };
+}
+
+/** The sandbox the options ask for, if any; its flags without --sandbox are a usage error. */
+function sandboxOf(o: PlayOptions): SandboxOptions | undefined {
+  if (!o.sandbox) {
+    if (o.sandboxBind || o.sandboxMemory) throw new UsageError('--sandbox-bind and --sandbox-memory go with --sandbox');
+    return undefined;
+  }
+  return { binds: o.sandboxBind, memoryMb: o.sandboxMemory };
+}
+
+function seatNames(given: Record<string, string>, seats: number): (string | undefined)[] {
+  const names: (string | undefined)[] = Array.from({ length: seats }, () => undefined);
+  for (const [slot, name] of Object.entries(given)) {
+    const i = Number(slot);
+    if (!/^\d+$/.test(slot) || i >= seats) throw new UsageError(`--name ${slot}=${name}: the slot must be 0..${seats - 1}`);
+    if (!name.trim()) throw new UsageError(`--name ${slot}=: the name is empty`);
+    names[i] = name;
+  }
+  return names;
+}
