@@ -8,6 +8,7 @@ import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 import { rasterizeTriangle } from '../src/games/lighthouses/geometry.js';
 import type { Command, LighthousesState } from '../src/games/lighthouses/rules.js';
+import { timePair } from './stats.js';
 
 const CAP = 100;
 
@@ -175,7 +176,7 @@ export function benchLighthousesRules(games = 30): (string | number)[][] {
   const kinds = new Map<string, number>();
   for (const r of recorded) for (const t of r.records) for (const m of t.moves) if (t.phase === 'play') kinds.set(m.fault ? 'fault' : (m.action as Command).command, (kinds.get(m.fault ? 'fault' : (m.action as Command).command) ?? 0) + 1);
 
-  // Engine and loop are timed interleaved, the best of 7 runs each after a warm-up (the machine is shared).
+  // Engine and loop are timed side by side (see timePair).
   let same = 0;
   const engine = () => {
     for (const r of recorded) {
@@ -187,18 +188,7 @@ export function benchLighthousesRules(games = 30): (string | number)[][] {
     same = 0;
     for (const r of recorded) if (JSON.stringify(handLoop(r.start, r.records)) === r.ending) same++;
   };
-  engine();
-  loop();
-  let engineMs = Infinity;
-  let loopMs = Infinity;
-  for (let i = 0; i < 7; i++) {
-    let t0 = performance.now();
-    engine();
-    engineMs = Math.min(engineMs, performance.now() - t0);
-    t0 = performance.now();
-    loop();
-    loopMs = Math.min(loopMs, performance.now() - t0);
-  }
+  const [engineMs, loopMs] = timePair(engine, loop);
   if (same !== games) throw new Error(`the hand-written loop ended ${games - same} of ${games} games otherwise than the rules`);
   const us = (ms: number) => ((ms * 1000) / commands).toFixed(2);
   const mix = [...kinds].map(([k, n]) => `${k} ${Math.round((100 * n) / commands)} %`).join(', ');

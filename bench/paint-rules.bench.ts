@@ -5,6 +5,7 @@ import { MatchEngine, type TurnRecord } from '../src/core/engine.js';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 import type { PaintState } from '../src/games/paint/rules.js';
+import { timePair } from './stats.js';
 
 /** The loop's own reading of the grid: an unpainted square, an obstacle (the values the rules use too). */
 const BLANK = -1;
@@ -190,23 +191,6 @@ export function benchPaintRules(): (string | number)[][] {
     { label: '8×8 with 6 obstacles, 10 random', bots: 10, games: 300, config: { width: 8, height: 8, turns: 64, obstacles: 6 } },
   ];
 
-  // Each pair (engine, its floor) is timed interleaved, the best of several runs each after a warm-up: the
-  // machines are shared, and a slow spell then slows both sides alike.
-  const timePair = (a: () => void, b: () => void, reps = 7): [number, number] => {
-    a();
-    b();
-    let ta = Infinity;
-    let tb = Infinity;
-    for (let i = 0; i < reps; i++) {
-      let t0 = performance.now();
-      a();
-      ta = Math.min(ta, performance.now() - t0);
-      t0 = performance.now();
-      b();
-      tb = Math.min(tb, performance.now() - t0);
-    }
-    return [ta, tb];
-  };
 
   const rows: (string | number)[][] = [['Paint rules alone, recorded games of built-in random bots', 'games', 'turns', 'µs/turn', 'ratio']];
   for (const { label, bots, games, config } of setups) {

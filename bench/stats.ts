@@ -15,3 +15,23 @@ export function printTable(title: string, rows: (string | number)[][]): void {
   console.log('|' + widths.map((w, i) => (i === 0 ? '-'.repeat(w + 2) : '-'.repeat(w + 1) + ':')).join('|') + '|');
   for (const r of cells.slice(1)) console.log(line(r));
 }
+
+/**
+ * Times two runs side by side (the engine and its floor): each is run once to warm up, then both in turn,
+ * the best of `reps` each. The machines are shared: a slow spell then slows both sides alike. Milliseconds.
+ */
+export function timePair(a: () => void, b: () => void, reps = 7): [number, number] {
+  a();
+  b();
+  let ta = Infinity;
+  let tb = Infinity;
+  for (let i = 0; i < reps; i++) {
+    let t0 = performance.now();
+    a();
+    ta = Math.min(ta, performance.now() - t0);
+    t0 = performance.now();
+    b();
+    tb = Math.min(tb, performance.now() - t0);
+  }
+  return [ta, tb];
+}

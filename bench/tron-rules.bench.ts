@@ -5,6 +5,7 @@ import { MatchEngine, type TurnRecord } from '../src/core/engine.js';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 import type { TronState } from '../src/games/tron/rules.js';
+import { timePair } from './stats.js';
 
 const STEP: Record<string, [number, number]> = { 'x+': [1, 0], 'x-': [-1, 0], 'y+': [0, 1], 'y-': [0, -1] };
 
@@ -133,23 +134,6 @@ export function benchTronRules(games = 60): (string | number)[][] {
   });
   const laps = recorded.reduce((n, r) => n + r.records.filter((t) => t.phase === 'play').length, 0);
 
-  // Each pair (engine, its floor) is timed interleaved, the best of several runs each after a warm-up: the
-  // machines are shared, and a slow spell then slows both sides alike.
-  const timePair = (a: () => void, b: () => void, reps = 7): [number, number] => {
-    a();
-    b();
-    let ta = Infinity;
-    let tb = Infinity;
-    for (let i = 0; i < reps; i++) {
-      let t0 = performance.now();
-      a();
-      ta = Math.min(ta, performance.now() - t0);
-      t0 = performance.now();
-      b();
-      tb = Math.min(tb, performance.now() - t0);
-    }
-    return [ta, tb];
-  };
   let same = 0;
   const [engineMs, loopMs] = timePair(
     () => {
