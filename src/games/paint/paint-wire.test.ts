@@ -55,6 +55,26 @@ describe('paint wire', () => {
     }
   });
 
+  it('each turn\'s message, built from the one before (rows it did not paint shared), equals one built from scratch', () => {
+    for (const config of [{ width: 12, height: 9, turns: 60 }, { width: 8, height: 8, obstacles: 6, turns: 40 }, { board: '10x10' }]) {
+      const players = config.board ? 2 : 4;
+      const e = playBuiltins(paint, Array(players).fill('random'), 9, { config });
+      const replayed = new MatchEngine(paint, { config, seed: 9, players });
+      let checked = 0;
+      for (const r of e.records) {
+        const d = replayed.decision()!;
+        if (d.phase === 'play') {
+          const extended = JSON.stringify(paint.view(replayed.state, 0, ctx('play')));
+          // A copy of the state has no message cached: its message is built whole.
+          assert.equal(extended, JSON.stringify(paint.view(structuredClone(replayed.state), 0, ctx('play'))), `turn ${d.turn}`);
+          checked++;
+        }
+        replayed.commit(d, r.moves as never);
+      }
+      assert.ok(checked > 30);
+    }
+  });
+
   const lenient: [unknown, [number, number]][] = [
     [[0, 1], [0, 1]],
     [[0.9, 1], [0, 1]],

@@ -29,21 +29,35 @@ export type PaintMessage = PaintInit | PaintTurn;
 /**
  * The message for `slot`: the hello, or the whole state. The state message is the same for every player,
  * so it is built once per turn and shared by every seat (read it, never change it); the history list
- * is extended turn by turn rather than rebuilt, since it grows every turn.
+ * is extended turn by turn rather than rebuilt, since it grows every turn, and the colour rows a turn did
+ * not paint are shared with the turn before's message.
  */
 export function view(s: PaintState, slot: number, ctx: ViewContext): PaintMessage {
   if (ctx.phase === 'init') return { player_id: s.ids[slot]! };
   const cached = turnViews.get(s);
   if (cached && cached.turnsLeft === s.turnsLeft && cached.view.previous_actions.length === s.history.length) return cached.view;
   const { width: w, height: h } = s;
-  const colors: (string | null)[][] = [];
-  for (let i = 0; i < h; i++) {
-    const row: (string | null)[] = [];
-    for (let j = 0; j < w; j++) {
-      const c = s.colors[i * w + j]!;
-      row.push(c >= 0 ? s.ids[c]! : null);
+  let colors: (string | null)[][];
+  if (cached && cached.turnsLeft === s.turnsLeft + 1 && cached.view.previous_actions.length + 1 === s.history.length && s.painted) {
+    // One turn on from the last message: its rows are shared, and only the rows the turn painted are copied.
+    const before = cached.view.colors;
+    colors = before.slice();
+    for (let k = 0; k < s.painted.length; k += 2) {
+      const sq: number = s.painted[k]!;
+      const i = (sq - (sq % w)) / w;
+      if (colors[i] === before[i]) colors[i] = before[i]!.slice();
+      colors[i]![sq % w] = s.ids[s.painted[k + 1]!]!;
     }
-    colors.push(row);
+  } else {
+    colors = [];
+    for (let i = 0; i < h; i++) {
+      const row: (string | null)[] = [];
+      for (let j = 0; j < w; j++) {
+        const c = s.colors[i * w + j]!;
+        row.push(c >= 0 ? s.ids[c]! : null);
+      }
+      colors.push(row);
+    }
   }
   // Object.fromEntries makes own keys even for an id such as "__proto__".
   const turn: PaintTurn = {
@@ -67,7 +81,13 @@ function historyList(s: PaintState): PaintTurn['previous_actions'] {
   let list = historyLists.get(s.history);
   if (!list || list.length > s.history.length) list = [];
   for (let t = list.length; t < s.history.length; t++) {
-    list.push(Object.fromEntries(s.history[t]!.flatMap((a, k) => (a ? [[s.ids[k]!, { type: a.type, direction: [a.direction[0], a.direction[1]] as Vec }]] : []))));
+    const entries: [string, { type: PaintAction['type']; direction: Vec }][] = [];
+    const turn = s.history[t]!;
+    for (let k = 0; k < turn.length; k++) {
+      const a = turn[k];
+      if (a) entries.push([s.ids[k]!, { type: a.type, direction: [a.direction[0], a.direction[1]] }]);
+    }
+    list.push(Object.fromEntries(entries));
   }
   historyLists.set(s.history, list);
   return list.slice();
