@@ -65,6 +65,8 @@ const CRAFTED: [string, (r: Loose) => void, RegExp][] = [
   ['a deadline of 0', (r) => (r.timeouts.turnMs = 0), /"timeouts\.turnMs" must be an integer 1\.\.3600000, got 0/],
   ['a transcript entry of the wrong shape', (r) => (r.transcripts = [[{ dir: 'sideways', t: 0, text: '' }], []]), /"transcripts\[0\]\[0\]\.dir" must be "send", "recv", "stderr", "note", got "sideways"/],
   ['forkedFrom without its fingerprint', (r) => (r.forkedFrom = { matchId: 'm', seed: 1, turn: 2 }), /"forkedFrom\.fingerprint" must be a string, got nothing/],
+  ['an unknown fingerprint scheme', (r) => (r.hashes = 'md5'), /"hashes" must be "chain" \(or no "hashes" at all: whole-state fingerprints\), got "md5"/],
+  ['the fingerprints of a development version', (r) => (r.hashes = 'steps'), /"hashes" is "steps": the replay was written by a development version .* play the match again with the same bots and seed/],
   ['a result inherited through __proto__', (r) => (r.result = JSON.parse('{"__proto__":{"ranks":[2,1]}}')), /"result\.ranks" must be an array of 2 \(one per seat\), got nothing/],
 ];
 

@@ -20,7 +20,7 @@ describe('replays written before the game API changed', () => {
       if (replay.seats.some((s) => s.bot.startsWith('stdio:'))) return; // a program's answers are its own
       const again = await runMatch({ game: replay.game, seed: replay.seed, config: replay.config, seats: replay.seats.map((s) => ({ bot: s.bot })), timeouts: {} });
       // The same moves and the same result; the step fingerprints too, unless the game now chains them
-      // (`hashes: "steps"`), whose new replay is then checked by verify instead.
+      // (`hashes: "chain"`), whose new replay is then checked by verify instead.
       const sameScheme = (again.replay.hashes ?? 'state') === (replay.hashes ?? 'state');
       const plain = (turns: typeof replay.turns) => turns.map(({ hash, ...t }) => ({ ...t, ...(sameScheme ? { hash } : {}), moves: t.moves.map(({ ms: _ms, ...m }) => m) }));
       assert.deepEqual(plain(again.replay.turns), plain(replay.turns));

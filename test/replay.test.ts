@@ -62,11 +62,11 @@ describe('replays', () => {
   });
 });
 
-describe('chained step fingerprints (hashes: "steps")', () => {
+describe('chained step fingerprints (hashes: "chain")', () => {
   it('a game with `changes` records them; verify still catches any change of what a step changes', async () => {
     const tron = getGame('tron');
     const { replay } = await runMatch({ game: 'tron', seed: 4, config: { width: 20, height: 12 }, seats: [{ bot: 'stupid' }, { bot: 'random' }, { bot: 'voronoi' }] });
-    assert.equal(replay.hashes, 'steps');
+    assert.equal(replay.hashes, 'chain');
     verifyReplay(tron, replay);
     const firstDeath = Math.min(...replay.result.scores!); // Tron scores a bot the lap it died on
     // A rules change that only rewords a death, and one that moves a head: each is caught at its step.

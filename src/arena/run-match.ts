@@ -77,7 +77,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
     timeouts,
   };
   if (job.forkedFrom) header.forkedFrom = job.forkedFrom;
-  if (engine.hashes === 'steps') header.hashes = 'steps';
+  if (engine.hashes === 'chain') header.hashes = 'chain';
   const feed = new MatchFeed(opts.live, game, header, opts.log);
   const transcripts: TranscriptEntry[][] = specs.map(() => []);
   const view = { matchId, names };

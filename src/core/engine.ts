@@ -43,14 +43,14 @@ export interface MatchSetup {
   players: number;
   /**
    * how step fingerprints are made: `state`, of the whole state after each step (replays written before
-   * `hashes` was recorded); `steps`, of what each step changed, chained on the fingerprint before (the
+   * `hashes` was recorded); `chain`, of what each step changed, chained on the fingerprint before (the
    * default for games with `changes`: it costs what a step changes, not what the state holds)
    */
   hashes?: HashScheme;
 }
 
 /** How a match's step fingerprints are made (see `MatchSetup.hashes`). */
-export type HashScheme = 'state' | 'steps';
+export type HashScheme = 'state' | 'chain';
 
 /**
  * The pure state machine of one match: no I/O, no clock. The runner drives it with real bots,
@@ -89,9 +89,9 @@ export class MatchEngine {
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);
     this.state = game.setup({ config: this.config, players, seed: this.seed });
-    this.hashes = setup.hashes ?? (game.changes ? 'steps' : 'state');
-    if (this.hashes === 'steps') {
-      if (!game.changes) throw new UsageError(`${game.id} fingerprints whole states only; this replay asks for "steps"`);
+    this.hashes = setup.hashes ?? (game.changes ? 'chain' : 'state');
+    if (this.hashes === 'chain') {
+      if (!game.changes) throw new UsageError(`${game.id} fingerprints whole states only; this replay asks for "chain"`);
       // The chain starts from the set-up state's changes (what the config and seed fix besides is not in them).
       this.chain = chainFingerprint(START, game.changes(this.state, []));
     }
@@ -172,7 +172,7 @@ export class MatchEngine {
       turn: decision.turn,
       phase: decision.phase,
       moves: recorded ?? plain,
-      hash: this.hashes === 'steps' ? hex((this.chain = chainFingerprint(this.chain, this.game.changes!(this.state, plain)))) : this.stateFingerprint(),
+      hash: this.hashes === 'chain' ? hex((this.chain = chainFingerprint(this.chain, this.game.changes!(this.state, plain)))) : this.stateFingerprint(),
     };
     this.records.push(record);
     return record;

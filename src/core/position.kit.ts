@@ -13,7 +13,7 @@ import { playBuiltins } from './self-play.js';
  */
 export function checkPositionRoundTrip(game: AnyGame, bots: string[], seed: number, turn: number, config: Record<string, unknown> = {}): void {
   const original = playBuiltins(game, bots, seed, { config });
-  const replay = { config: original.config as ConfigValues, seed, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: original.records, hashes: original.hashes === 'steps' ? ('steps' as const) : undefined };
+  const replay = { config: original.config as ConfigValues, seed, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: original.records, hashes: original.hashes === 'chain' ? ('chain' as const) : undefined };
   const at = engineBefore(game, replay, turn);
   // The original, followed on beside the fork: chained step fingerprints depend on the history, so the two
   // are compared by their whole states after each step.

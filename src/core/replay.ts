@@ -51,8 +51,8 @@ export interface ReplayHeader {
   timeouts: MatchTimeouts;
   /** where this match started from, when it was forked from another replay at a turn */
   forkedFrom?: { matchId: string; seed: number; turn: number; fingerprint: string };
-  /** `steps`: each step's hash is chained on the one before (see `MatchSetup.hashes`); absent: whole states */
-  hashes?: 'steps';
+  /** `chain`: each step's hash is chained on the one before (see `MatchSetup.hashes`); absent: whole states */
+  hashes?: 'chain';
 }
 
 /** A complete, exact record of a match; frames are rebuilt by re-running the rules. */
@@ -223,7 +223,12 @@ export function assertReplayShape(value: unknown): asserts value is Replay {
     int(f, 'turn', 'forkedFrom.turn', 0, Number.MAX_SAFE_INTEGER, '≥ 0');
     str(f, 'fingerprint', 'forkedFrom.fingerprint');
   }
-  if (has(r, 'hashes') && own(r, 'hashes') !== 'steps') bad('hashes', '"steps" (or no "hashes" at all: whole-state fingerprints)', own(r, 'hashes'));
+  if (has(r, 'hashes') && own(r, 'hashes') === 'steps') {
+    // Written by a development version of main (before chained fingerprints took their final form): its
+    // moves are sound but its fingerprints are another scheme's.
+    fail('"hashes" is "steps": the replay was written by a development version of botarena whose step fingerprints this version does not make, so it cannot be checked; play the match again with the same bots and seed');
+  }
+  if (has(r, 'hashes') && own(r, 'hashes') !== 'chain') bad('hashes', '"chain" (or no "hashes" at all: whole-state fingerprints)', own(r, 'hashes'));
 
   const fault = (o: Obj, key: string, path: string): void => {
     const f = obj(o, key, path);

@@ -46,7 +46,7 @@ describe('lighthouses positions: round trip', () => {
   it('carries connections, triangles, keys and cell energies (the digest leaves the energies out, the position does not)', () => {
     const bots = ['planner', 'planner', 'planner', 'random'];
     const e = playBuiltins(game, bots, 4, { config: { map: 'continent' } });
-    const at = engineBefore(game, { config: e.config, seed: 4, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: e.records, hashes: e.hashes === 'steps' ? 'steps' : undefined }, 90);
+    const at = engineBefore(game, { config: e.config, seed: 4, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: e.records, hashes: e.hashes === 'chain' ? 'chain' : undefined }, 90);
     const s = at.state as LighthousesState;
     assert.ok(s.triangles.length >= 2 && s.players.some((p) => p.keys.length > 0));
     const forked = started({ ...e.config, position: writePosition(s) }, 4).state as LighthousesState;

@@ -35,7 +35,7 @@ describe('paint positions: round trip', () => {
     const bots = ['painter', 'random', 'painter'];
     const config = { width: 8, height: 6, obstacles: 5, turns: 30, ids: 'x1,y2,z3' };
     const e = playBuiltins(paint, bots, 9, { config });
-    const replay = { config: e.config, seed: 9, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: e.records, hashes: e.hashes === 'steps' ? ('steps' as const) : undefined };
+    const replay = { config: e.config, seed: 9, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: e.records, hashes: e.hashes === 'chain' ? ('chain' as const) : undefined };
     for (const turn of [1, 12, 30]) {
       const at = engineBefore(paint, replay, turn);
       const sent = paint.encodeJson!(at.state, 0, ctx);

@@ -54,7 +54,7 @@ function playWithQuit(config: Record<string, unknown>, bots: string[], seed: num
 
 /** The position kit's round trip for an engine played by hand (same state at `turn`, then the same steps); the position. */
 function checkRecordsRoundTrip(original: MatchEngine, bots: string[], turn: number): string {
-  const replay = { config: original.config, seed: original.seed, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: original.records, hashes: original.hashes === 'steps' ? ('steps' as const) : undefined };
+  const replay = { config: original.config, seed: original.seed, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: original.records, hashes: original.hashes === 'chain' ? ('chain' as const) : undefined };
   const at = engineBefore(smartdog, replay, turn);
   const shadow = engineBefore(smartdog, replay, turn); // the original, followed on beside the fork
   const forked = new MatchEngine(smartdog, { config: positionConfig(smartdog, at), seed: original.seed, players: bots.length });
