@@ -39,6 +39,23 @@ describe('seeded RNG', () => {
     assert.deepEqual([...rngShuffle(rngCreate(3), [1, 2, 3, 4, 5])].sort(), [1, 2, 3, 4, 5]);
   });
 
+  it('shuffles exactly as Fisher–Yates with one rngInt per swap, and leaves the generator where that would', () => {
+    for (const [seed, n] of [[3, 5], [7, 1], [11, 3600], [0xffffffff, 97]]) {
+      const items = Array.from({ length: n }, (_, i) => i);
+      const a = rngCreate(seed);
+      const shuffled = rngShuffle(a, items);
+      const b = rngCreate(seed);
+      const expected = items.slice();
+      for (let i = expected.length - 1; i > 0; i--) {
+        const j = rngInt(b, 0, i);
+        [expected[i], expected[j]] = [expected[j]!, expected[i]!];
+      }
+      assert.deepEqual(shuffled, expected, `seed ${seed}, ${n} items`);
+      assert.deepEqual(a, b);
+      assert.deepEqual(items, Array.from({ length: n }, (_, i) => i), 'the input is not changed');
+    }
+  });
+
   it('derives distinct per-seat seeds', () => {
     assert.notEqual(deriveSeed(5, 'a:0'), deriveSeed(5, 'a:1'));
     assert.equal(deriveSeed(5, 'a:0'), deriveSeed(5, 'a:0'));

@@ -30,10 +30,16 @@ export function rngPick<T>(state: RngState, items: readonly T[]): T {
 /** Shuffles a copy of `items` (Fisher–Yates), advancing `state` in place. */
 export function rngShuffle<T>(state: RngState, items: readonly T[]): T[] {
   const out = items.slice();
+  // One generator for the whole shuffle: the same draws as rngInt one by one, without a generator each.
+  const gen = xoroshiro128plusFromState(state);
   for (let i = out.length - 1; i > 0; i--) {
-    const j = rngInt(state, 0, i);
-    [out[i], out[j]] = [out[j]!, out[i]!];
+    const j = uniformInt(gen, 0, i);
+    const t = out[i]!;
+    out[i] = out[j]!;
+    out[j] = t;
   }
+  const next = gen.getState();
+  for (let i = 0; i < next.length; i++) state[i] = next[i]!;
   return out;
 }
 

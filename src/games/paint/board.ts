@@ -168,10 +168,13 @@ export function generateBoard(width: number, height: number, ids: string[], obst
   }
   const offset = rngInt(rng, 0, path.length - 1);
   const positions = ids.map((_, slot) => path[(offset + Math.floor((slot * path.length) / ids.length)) % path.length]!);
-  const colors = Array<number>(width * height).fill(EMPTY);
+  // (Filled by push, not Array(n).fill: V8 keeps such an array packed, which the rules read faster.)
+  const colors: number[] = [];
+  for (let k = 0; k < width * height; k++) colors.push(EMPTY);
   positions.forEach(([i, j], slot) => (colors[i * width + j] = slot));
   // (Without obstacles nothing is drawn: the generator is not used after this.)
-  const free = obstacles ? colors.flatMap((c, k) => (c === EMPTY ? [k] : [])) : [];
+  const free: number[] = [];
+  if (obstacles) for (let k = 0; k < colors.length; k++) if (colors[k] === EMPTY) free.push(k);
   const blocked = obstacles ? rngShuffle(rng, free).slice(0, obstacles).sort((a, b) => a - b) : [];
   for (const k of blocked) colors[k] = OBSTACLE;
   const obstacleList = blocked.map((k) => [Math.floor(k / width), k % width] as Vec);

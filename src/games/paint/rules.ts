@@ -65,7 +65,7 @@ export function resolveTurn(f: Field, actions: readonly (PaintAction | null)[]):
 
 /**
  * Scratch for a turn, reused from turn to turn (a turn reads only what it wrote): per square, a count and
- * a stamp; per avatar, its square, target and whether it moves; per shot, where it is, its step and range.
+ * a stamp; per avatar, its square, target and whether it moves; per shot, where it is, its step and range, the square it reached and whether it lives.
  */
 const scratch = {
   count: new Int32Array(0),
@@ -75,6 +75,7 @@ const scratch = {
   target: new Int32Array(0),
   moving: new Uint8Array(0),
   keep: new Uint8Array(0),
+  where: new Int32Array(0),
   shots: new Int32Array(0),
 };
 
@@ -92,6 +93,7 @@ function avatars(n: number): void {
     scratch.target = new Int32Array(n);
     scratch.moving = new Uint8Array(n);
     scratch.keep = new Uint8Array(n);
+    scratch.where = new Int32Array(n);
     scratch.shots = new Int32Array(6 * n);
   }
 }
@@ -173,32 +175,33 @@ function shoot(f: Field, actions: readonly (PaintAction | null)[]): void {
   }
   if (!live) return;
   squares(w, h);
-  const { count, stamp, keep } = scratch;
+  const { count, stamp, keep, where } = scratch;
   // Squares stamped `avatar` hold an avatar; `painted`, a square a shot painted this turn.
   const avatar = nextMark();
-  for (const [i, j] of positions) stamp[i * w + j] = avatar;
+  for (let s = 0; s < n; s++) stamp[positions[s]![0] * w + positions[s]![1]] = avatar;
   const painted = nextMark();
-  const inside = (k: number) => shots[k + I]! >= 0 && shots[k + J]! >= 0 && shots[k + I]! < h && shots[k + J]! < w;
   while (live) {
+    // Each shot moves one square: `where` it is now (-1: off the board).
     for (let x = 0; x < live; x++) {
       const k = 6 * x;
-      shots[k + I] += shots[k + DI]!;
-      shots[k + J] += shots[k + DJ]!;
+      const i = (shots[k + I] += shots[k + DI]!);
+      const j = (shots[k + J] += shots[k + DJ]!);
       shots[k + RANGE]--;
-      if (inside(k)) count[shots[k + I]! * w + shots[k + J]!]++;
+      const sq = i >= 0 && j >= 0 && i < h && j < w ? i * w + j : -1;
+      where[x] = sq;
+      if (sq >= 0) count[sq]++;
     }
     // Which shots survive this step, decided before any paints: two shots meeting in a square both die unpainted.
     for (let x = 0; x < live; x++) {
-      const k = 6 * x;
-      const sq = shots[k + I]! * w + shots[k + J]!;
-      keep[x] = inside(k) && colors[sq] !== OBSTACLE && count[sq] === 1 && stamp[sq] !== painted && stamp[sq] !== avatar ? 1 : 0;
+      const sq = where[x]!;
+      keep[x] = sq >= 0 && colors[sq] !== OBSTACLE && count[sq] === 1 && stamp[sq] !== painted && stamp[sq] !== avatar ? 1 : 0;
     }
-    for (let x = 0; x < live; x++) if (inside(6 * x)) count[shots[6 * x + I]! * w + shots[6 * x + J]!] = 0;
+    for (let x = 0; x < live; x++) if (where[x]! >= 0) count[where[x]!] = 0;
     let kept = 0;
     for (let x = 0; x < live; x++) {
       if (!keep[x]) continue;
       const k = 6 * x;
-      const sq = shots[k + I]! * w + shots[k + J]!;
+      const sq = where[x]!;
       colors[sq] = shots[k + SLOT]!;
       stamp[sq] = painted;
       f.painted?.push(sq, shots[k + SLOT]!);
