@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { pidsWhere } from './proc.js';
 import { sandboxArgv, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
@@ -59,6 +60,21 @@ function markedWith(mark: string): number[] {
   return pidsWhere('environ', (env) => `\0${env}`.includes(needle));
 }
 
+/** Whether a process is still running (not gone, not a zombie waiting to be reaped). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
 function signalPids(pids: readonly number[], sig: NodeJS.Signals): void {
   for (const p of pids) {
     try {
@@ -90,6 +106,8 @@ export class BotProcess {
   private stderrBytes = 0;
   private stderrDropped = 0;
   private stderrTail = '';
+  /** the processes carrying its mark when it exited (each sent SIGKILL then) */
+  private leftovers: number[] = [];
 
   constructor(
     readonly command: string,
@@ -122,7 +140,8 @@ export class BotProcess {
           // The shell is gone; anything it left in the group goes with it, and so does what left the group.
           signalGroup(pid, 'SIGKILL');
           live.delete(pid);
-          signalPids(markedWith(this.mark), 'SIGKILL');
+          this.leftovers = markedWith(this.mark);
+          signalPids(this.leftovers, 'SIGKILL');
           // Once more a moment later: a process caught between fork and exec may not have shown its mark.
           setTimeout(() => signalPids(markedWith(this.mark), 'SIGKILL'), DRAIN_MS).unref();
         }
@@ -188,12 +207,17 @@ export class BotProcess {
    */
   async kill(graceMs = 500): Promise<void> {
     const pid = this.child.pid;
-    if (this.exit || pid === undefined) return this.exited;
-    if (this.stderrDropped > 0) this.log('note', `${this.stderrDropped} bytes of stderr were dropped`);
-    this.child.stdin!.end();
-    signalGroup(pid, 'SIGTERM');
-    const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+    if (!this.exit && pid !== undefined) {
+      if (this.stderrDropped > 0) this.log('note', `${this.stderrDropped} bytes of stderr were dropped`);
+      this.child.stdin!.end();
+      signalGroup(pid, 'SIGTERM');
+      const timer = setTimeout(() => signalGroup(pid, 'SIGKILL'), graceMs);
+      await this.exited;
+      clearTimeout(timer);
+    }
     await this.exited;
-    clearTimeout(timer);
+    // The processes it left were sent SIGKILL when it exited; a loaded machine may take a moment to carry
+    // that out: the bot is over once they are gone too (a second at most).
+    for (let waited = 0; waited < 1000 && this.leftovers.some(alive); waited += 5) await new Promise((r) => setTimeout(r, 5));
   }
 }
