@@ -165,6 +165,36 @@ describe('botarena games', () => {
     assert.match(r.stdout, /map\s+bay\s+a shipped map \(islet, bay, cross, continent\) \(or a FILE path\)/);
   });
 
+  it("shows one game's page: its facts, then a real message of each phase and a built-in bot's answer", async () => {
+    const r = await runCli(['games', 'tron']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^tron — Tron \(botsarena\) \(2–12 players\)/);
+    assert.match(r.stdout, /timeouts: hello 10000 ms, turn 10000 ms/);
+    assert.match(r.stdout, /^ {2}voronoi {4}territory/m);
+    assert.match(r.stdout, /^ {2}width +100 +grid width/m);
+    assert.match(r.stdout, /the hello \(init\), before the first turn: the bot receives\n {4}\{"game-id":"example","action":"init","game":"tron"/);
+    assert.match(r.stdout, /turn 1: the bot receives\n {4}\{"game-id":"example","action":"play-turn","game":"tron","board":\[\[\[\d+,\d+\]\],\[\[\d+,\d+\]\]\]/);
+    assert.match(r.stdout, /and answers\n {4}\{"play":"[xy][+-]"\}/);
+    assert.doesNotMatch(r.stdout, /^paint/m, 'only the game asked for');
+
+    // Every game has a page; the JSON form carries the messages as the wire sends them.
+    for (const id of ['tictactoe', 'connect4', 'tron', 'battleship', 'lighthouses', 'paint', 'smartdog']) {
+      const j = await runCli(['games', id, '--json']);
+      assert.equal(j.code, 0, j.stderr);
+      const page = JSON.parse(j.stdout) as { id: string; examples: { phase: string; message: string; answer: string }[] };
+      assert.equal(page.id, id);
+      assert.ok(page.examples.some((e) => e.phase === 'play'), `${id}: a turn's message`);
+      for (const e of page.examples) {
+        if (id === 'smartdog') assert.match(e.message, /^start /);
+        else assert.doesNotThrow(() => JSON.parse(e.message), `${id} ${e.phase}: the message is JSON`);
+        assert.ok(e.answer.length > 0);
+      }
+    }
+    const bad = await runCli(['games', 'chess']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /unknown game "chess"; the games are: tictactoe, connect4, tron, battleship, lighthouses, paint, smartdog/);
+  });
+
   it('ends quietly when its reader stops early (`botarena games | head -1`)', async () => {
     const child = spawn(process.execPath, ['bin/botarena', 'games'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

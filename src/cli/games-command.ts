@@ -1,14 +1,17 @@
 import type { Command } from 'commander';
-import { games } from '../games/index.js';
+import { games, getGame } from '../games/index.js';
 import { table } from './format.js';
+import { clip, gamePage } from './game-page.js';
 
-/** `botarena games`: every game with its player counts, config keys and built-in bots. */
+/** `botarena games [ID]`: every game with its player counts, config keys and built-in bots; or one game's page. */
 export function registerGames(program: Command): void {
   program
     .command('games')
-    .description('list the games, their player counts, config keys (with defaults) and built-in bots')
-    .option('--json', 'print the list as JSON')
-    .action((o: { json?: boolean }) => {
+    .description("list the games, their player counts, config keys (with defaults) and built-in bots; with a game's id, its page: also a real message of each phase and a built-in bot's answer")
+    .argument('[game]', 'a game id: show that game only')
+    .option('--json', 'print the list (or the page) as JSON')
+    .action((id: string | undefined, o: { json?: boolean }) => {
+      if (id !== undefined) return showPage(id, o.json ?? false);
       const list = Object.values(games).map((g) => ({
         id: g.id,
         title: g.title,
@@ -40,6 +43,37 @@ export function registerGames(program: Command): void {
       });
       process.stdout.write(blocks.join('\n\n') + '\n');
     });
+}
+
+/** One game's page: what the list says of it, then a real message of each phase and the answer it got. */
+function showPage(id: string, json: boolean): void {
+  const page = gamePage(getGame(id));
+  if (json) {
+    process.stdout.write(JSON.stringify(page, null, 2) + '\n');
+    return;
+  }
+  const players = page.players.min === page.players.max ? `${page.players.min}` : `${page.players.min}–${page.players.max}`;
+  const t = page.timeouts;
+  const lines = [
+    `${page.id} — ${page.title} (${players} players)`,
+    `  ${page.summary}`,
+    '',
+    `timeouts: hello ${t.initMs} ms, turn ${t.turnMs} ms${t.slowMs ? ` (answers after ${t.slowMs} ms are noted as slow)` : ''}; after the end a bot has ${t.exitMs ?? 1000} ms to exit`,
+    `wire dialects: ${page.dialects.join(', ')}`,
+    '',
+    'built-in bots (play one with its name as the bot spec):',
+    ...Object.entries(page.bots).map(([k, d]) => `  ${k.padEnd(10)} ${d}`),
+    '',
+  ];
+  const cfg = Object.entries(page.config);
+  if (cfg.length) lines.push('config (--set key=value):', table([['key', 'default', 'meaning'], ...cfg.map(([k, f]) => [k, String(f.default), describe(f)])]).replace(/^/gm, '  '), '');
+  else lines.push('config: none', '');
+  lines.push(`what a bot receives and answers (from a match between built-in bots, default config, seed 1):`);
+  for (const e of page.examples) {
+    const what = e.phase === 'init' ? 'the hello (init), before the first turn' : `turn ${e.turn}`;
+    lines.push('', `  ${what}: the bot receives`, clip(e.message, 1200).replace(/^/gm, '    '), `  and answers`, clip(e.answer, 400).replace(/^/gm, '    '));
+  }
+  process.stdout.write(lines.join('\n') + '\n');
 }
 
 function describe(f: { type: string; description: string; min?: number; max?: number; choices?: readonly string[]; file?: boolean }): string {
