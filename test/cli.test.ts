@@ -51,14 +51,32 @@ describe('botarena play', () => {
     assert.ok(['crash', 'not-json'].includes(j.players[0].fault.kind), j.players[0].fault.kind);
   });
 
-  it('--log prints every message sent and received per bot, with timing', async () => {
+  it('--log prints every message sent and received, per bot, with timing, on stderr', async () => {
     const r = await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/cli/first-empty.py', 'random', '--seed', '5', '--log']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /── first-empty \(slot 0\)/);
-    assert.match(r.stdout, /→ \{"game-id":"5","action":"init","game":"tictactoe","players":2,"board":"","player-index":0\}/);
-    assert.match(r.stdout, /← \{"play": "0-0"\}/); // Python's json.dumps spacing, passed through verbatim
-    assert.match(r.stdout, /! thinking about turn/); // the bot's stderr is in its log
-    assert.match(r.stdout, /── random \(slot 1\)/);
+    assert.match(r.stderr, /^first-empty \(0\) +[\d.]+m?s → \{"game-id":"5","action":"init","game":"tictactoe","players":2,"board":"","player-index":0\}$/m);
+    assert.match(r.stderr, /^first-empty \(0\) +[\d.]+m?s ← \{"play": "0-0"\}$/m); // Python's json.dumps spacing, passed through verbatim
+    assert.match(r.stderr, /^first-empty \(0\) +[\d.]+m?s ! thinking about turn$/m); // the bot's stderr is in its log
+    assert.match(r.stderr, /^random \(1\) +[\d.]+m?s ← \{"play":"\d-\d"\}$/m);
+    assert.match(r.stdout, /tictactoe · seed 5/, 'the summary stays on stdout');
+    assert.doesNotMatch(r.stdout, /→ \{/, 'and the messages are not repeated there');
+  });
+
+  it('--log shows a hung bot\'s last lines while it hangs, not after the match', async () => {
+    const child = spawn(process.execPath, ['bin/botarena', 'play', 'tictactoe', 'stdio:python3 test/fixtures/cli/hangs.py', 'random', '--log', '--timeout', '60000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    const t0 = performance.now();
+    const seen = new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => ((stderr += d), /stuck on turn 1/.test(stderr) && resolve())));
+    const deadline = new Promise<void>((_, reject) => setTimeout(() => reject(new Error(`not shown within 20 s: ${stderr}`)), 20_000));
+    try {
+      await Promise.race([seen, deadline]);
+      assert.ok(performance.now() - t0 < 20_000);
+      assert.match(stderr, /^hangs \(0\) +[\d.]+m?s ! stuck on turn 1$/m);
+      assert.match(stderr, /^hangs \(0\) +[\d.]+m?s → \{"game-id":"\d+","action":"play-turn"/m, 'the message it is stuck on is shown too');
+    } finally {
+      child.kill('SIGINT');
+      await once(child, 'close');
+    }
   });
 
   it('--watch prints the board after every turn', async () => {

@@ -161,7 +161,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
 }
 
 /** Display names: given names win; otherwise the spec's default, made unique with the slot number. */
-function seatNames(seats: JobSeat[], specs: BotSpec[]): string[] {
+export function seatNames(seats: JobSeat[], specs: BotSpec[]): string[] {
   const base = specs.map((spec, i) => seats[i]!.name ?? defaultBotName(spec));
   return base.map((n, i) => (seats[i]!.name === undefined && base.filter((o) => o === n).length > 1 ? `${n}#${i}` : n));
 }

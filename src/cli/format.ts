@@ -53,7 +53,16 @@ export function matchHeader(replay: Replay): string {
 
 /** One bot's full log: every message sent and received, with its time since the match started. */
 export function transcriptText(name: string, slot: number, entries: TranscriptEntry[]): string {
-  const arrow = { send: '→', recv: '←', stderr: '!', note: '·' } as const;
-  const lines = entries.map((e) => `  ${formatMs(e.t).padStart(8)} ${arrow[e.dir]} ${e.dir === 'stderr' ? e.text.replace(/\n$/, '').replace(/\n/g, '\n' + ' '.repeat(13)) : e.text}`);
-  return `── ${name} (slot ${slot}) ── ${entries.length} entries\n${lines.join('\n')}`;
+  return `── ${name} (slot ${slot}) ── ${entries.length} entries\n${entries.map((e) => `  ${transcriptLine(e)}`).join('\n')}`;
+}
+
+const ARROW = { send: '→', recv: '←', stderr: '!', note: '·' } as const;
+
+/**
+ * One log entry: its time since the match started, → sent to the bot, ← received, ! its stderr, · a note;
+ * `indent` is what stands before it, so the lines of a multi-line stderr entry line up under the first.
+ */
+export function transcriptLine(e: TranscriptEntry, indent = 2): string {
+  const text = e.dir === 'stderr' ? e.text.replace(/\n$/, '').replace(/\n/g, '\n' + ' '.repeat(indent + 11)) : e.text;
+  return `${formatMs(e.t).padStart(8)} ${ARROW[e.dir]} ${text}`;
 }

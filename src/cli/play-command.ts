@@ -40,7 +40,7 @@ export function withMatchOptions(command: Command): Command {
     .option('--init-timeout <ms>', `deadline for the init answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's); for tcp seats also how long to wait for them to join (default: no limit)`, parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs))
     .option('--name <slot=name>', 'display name of a seat, repeatable', collectKeyValue('--name'))
     .option('--replay <file>', 'write the replay to FILE (.gz to compress)')
-    .option('--log', 'print every message sent and received, per bot, with timing (and keep them in the replay)')
+    .option('--log', 'print every message sent and received, per bot, with timing, on stderr as it happens (and keep them in the replay)')
     .option('--watch', 'print the board after every turn')
     .option('--json', 'print exactly one JSON result on stdout')
     .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535))

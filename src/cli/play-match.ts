@@ -1,6 +1,6 @@
 import type { JobSeat } from '../arena/match-job.js';
 import { randomSeed } from '../arena/match-job.js';
-import { MatchCancelledError, runMatch, type MatchReport } from '../arena/run-match.js';
+import { MatchCancelledError, runMatch, seatNames as displayNames, type MatchReport } from '../arena/run-match.js';
 import type { SeatConnection } from '../arena/seat.js';
 import { acceptJoins, capabilitiesOf, checkSandbox, parseBotSpec, type SandboxOptions } from '../bots/index.js';
 import { MatchEngine } from '../core/engine.js';
@@ -9,7 +9,7 @@ import type { AnyGame } from '../core/game.js';
 import { ReplayFollower, type Replay } from '../core/replay.js';
 import type { LiveEvent } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
-import { matchHeader, matchSummary, transcriptText } from './format.js';
+import { matchHeader, matchSummary, transcriptLine } from './format.js';
 import { readConfigFiles } from './options.js';
 import type { PlayOptions } from './play-command.js';
 import { checkReplayPath, writeReplay } from './replay-file.js';
@@ -18,8 +18,8 @@ import { checkReplayPath, writeReplay } from './replay-file.js';
 // `botarena games` and the help start without the transports, the runner and the files' code.
 
 /**
- * Runs one match from the command line and prints it (a summary, `--watch` frames, `--log` transcripts, or
- * the `--json` result); `start` adds config under the user's `--set` (a fork's position) and marks the
+ * Runs one match from the command line and prints it (a summary, `--watch` frames, or the `--json` result;
+ * `--log` prints every message on stderr as it happens); `start` adds config under the user's `--set` (a fork's position) and marks the
  * replay as forked.
  */
 export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, start: { config?: Record<string, unknown>; forkedFrom?: Replay['forkedFrom'] } = {}): Promise<void> {
@@ -63,6 +63,17 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
   for (const w of new MatchEngine(game, { config, seed, players: bots.length }).warnings) process.stderr.write(`botarena: warning: ${w}\n`);
   const seats: JobSeat[] = bots.map((bot, i) => (names[i] === undefined ? { bot } : { bot, name: names[i] }));
   const connections: (SeatConnection | undefined)[] = [];
+  // --log prints every message as it happens, on stderr: a bot that hangs shows its last lines at once.
+  const followLog = () => {
+    const labels = displayNames(seats, specs);
+    const width = Math.max(...labels.map((l, slot) => `${l} (${slot})`.length));
+    labels.forEach((label, slot) => {
+      const who = `${label} (${slot})`.padEnd(width);
+      live.subscribe(matchId, { seat: slot }, (e) => {
+        if (e.type === 'message') process.stderr.write(`${who} ${transcriptLine(e.entry, width + 1)}\n`);
+      });
+    });
+  };
   try {
     // Seats of bots that connect in (tcp): wait for them to join, then seat them in join order.
     const waiting = specs.flatMap((spec, i) => (capabilitiesOf(spec).connectIn ? [i] : []));
@@ -77,6 +88,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
         connections[slot] = joined[k]!.connection;
       });
     }
+    if (o.log) followLog();
     report = await runMatch(
       {
         game: game.id,
@@ -112,9 +124,6 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
       unwritten = `botarena: the replay could not be written to ${o.replay}: ${(err as Error).message}; the result above is all that is left of the match\n`;
       process.exitCode = 73;
     }
-  }
-  if (o.log && replay.transcripts) {
-    out.write(replay.transcripts.map((t, slot) => transcriptText(replay.seats[slot]!.name, slot, t)).join('\n\n') + '\n\n');
   }
   if (o.json) process.stdout.write(JSON.stringify(jsonResult(replay)) + '\n');
   else {
