@@ -85,6 +85,19 @@ describe('botarena play', () => {
     assert.equal((r.stdout.match(/── turn \d+ \(play\)/g) ?? []).length, 9);
   });
 
+  it('--watch --delay MS paces the boards, at least MS apart; --delay alone is a usage error', async () => {
+    const t0 = performance.now();
+    const r = await runCli(['play', 'tictactoe', 'minimax', 'minimax', '--seed', '2', '--watch', '--delay', '150']);
+    const ms = performance.now() - t0;
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal((r.stdout.match(/── turn \d+ \(play\)/g) ?? []).length, 9);
+    assert.ok(ms >= 10 * 150, `11 boards 150 ms apart took only ${ms.toFixed(0)} ms`);
+    assert.match(r.stdout, /── turn 9 \(play\)[\s\S]*Draw — the board is full/, 'the summary comes after the last board');
+    const alone = await runCli(['play', 'tictactoe', 'random', 'random', '--delay', '10']);
+    assert.equal(alone.code, 2);
+    assert.match(alone.stderr, /--delay paces the boards of --watch: give --watch too/);
+  });
+
   it('a human at the terminal is re-asked after a typo and an illegal move', async () => {
     // X = human: 0-0, a typo, 0-0 again (taken), then 1-1 and 2-2; O = a bot that takes the first empty cell.
     const r = await runCli(['play', 'tictactoe', 'human', 'stdio:python3 test/fixtures/cli/first-empty.py', '--seed', '1', '--json'], {
@@ -358,6 +371,23 @@ describe('botarena replay: results, turns, refeed', () => {
     const late = await runCli(['replay', 'show', file, '--turn', '999']);
     assert.equal(late.code, 2, late.stderr);
     assert.match(late.stderr, /--turn 999: the match has turns 0\.\.\d+/);
+  });
+
+  it('show --from N --to M: the board before turn N, then each turn to M with what each bot did; bad ranges are exit 2', async () => {
+    const show = await runCli(['replay', 'show', file, '--from', '2', '--to', '4']);
+    assert.equal(show.code, 0, show.stderr);
+    assert.match(show.stdout, /── before turn 2\n[\s\S]*── turn 2 \(play\) [\s\S]*── turn 3 \(play\) [\s\S]*── turn 4 \(play\) /);
+    assert.doesNotMatch(show.stdout, /── turn [15] /);
+    assert.match(show.stdout, /── turn 2 \(play\) (random|minimax): \d in [\d.]+ ms\n/, "each move names its bot, its action and its time");
+    for (const [args, message] of [
+      [['--from', '4', '--to', '2'], /--to 2 is before --from 4/],
+      [['--turn', '2', '--to', '3'], /--turn N is --from N --to N: give one or the other/],
+      [['--from', '999'], /--from 999: the match has turns 0\.\.\d+/],
+    ] as const) {
+      const r = await runCli(['replay', 'show', file, ...args]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, message);
+    }
   });
 
   it('refeed: a new name in the greeting is no difference; a bot it cannot reach is a failure (exit 3), not a difference', async () => {

@@ -14,6 +14,7 @@ export interface PlayOptions {
   replay?: string;
   log?: boolean;
   watch?: boolean;
+  delay?: number;
   json?: boolean;
   port?: number;
   sandbox?: boolean;
@@ -42,6 +43,7 @@ export function withMatchOptions(command: Command): Command {
     .option('--replay <file>', 'write the replay to FILE (.gz to compress)')
     .option('--log', 'print every message sent and received, per bot, with timing, on stderr as it happens (and keep them in the replay)')
     .option('--watch', 'print the board after every turn')
+    .option('--delay <ms>', 'with --watch: at least MS between two boards, to follow a fast match by eye (the match itself is not slowed)', parseNonNegativeInt('--delay', 60_000))
     .option('--json', 'print exactly one JSON result on stdout')
     .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535))
     .option('--sandbox', 'run stdio and exec bots in bubblewrap: no network, read-only files, a private /tmp, nothing left running, limits on memory, CPU, processes and files')

@@ -32,15 +32,27 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
   const live = new LocalLiveEvents();
   let follower: ReplayFollower | null = null;
   let watched: Promise<void> = Promise.resolve();
+  // --delay paces the boards: each is printed at least that long after the one before (frames wait in line).
+  let paced: Promise<void> = Promise.resolve();
+  const show = (text: string) => {
+    if (!o.delay) return void out.write(text);
+    const wait = o.delay;
+    paced = paced.then(() => {
+      out.write(text);
+      return new Promise((resolve) => setTimeout(resolve, wait));
+    });
+  };
+  const watchNames: string[] = [];
   const watch = (e: LiveEvent) => {
     if (e.type === 'started' && 'config' in e.header) {
       follower = new ReplayFollower(game, e.header);
+      e.header.seats.forEach((s) => (watchNames[s.slot] = s.name));
       out.write(`${game.id} · seed ${e.header.seed} · ${e.header.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}\n`);
     }
     if (e.type === 'step' && follower && 'hash' in e.record) {
       follower.step(e.record);
-      const moves = e.record.moves.map((m) => `${names[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`);
-      out.write(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.render(follower.engine.state)}\n`);
+      const moves = e.record.moves.map((m) => `${watchNames[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`);
+      show(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.render(follower.engine.state)}\n`);
     }
   };
   const seed = o.seed ?? randomSeed();
@@ -53,6 +65,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
       }),
     );
   }
+  if (o.delay !== undefined && !o.watch) throw new UsageError('--delay paces the boards of --watch: give --watch too');
   if (o.replay) checkReplayPath(o.replay);
   const sandbox = sandboxOf(o);
   if (sandbox) checkSandbox(sandbox);
@@ -103,6 +116,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
       { game, connections, signal: controller.signal, live, sandbox },
     );
     await watched;
+    await paced;
   } catch (err) {
     if (err instanceof MatchCancelledError) {
       process.stderr.write(`${err.message}; every bot was stopped\n`);

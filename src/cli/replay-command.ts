@@ -30,27 +30,35 @@ export function registerReplay(program: Command): void {
 
   replay
     .command('show')
-    .description('print the match step by step: the moves of each turn and the board after it')
+    .description('print the match step by step: what each bot did each turn and the board after it')
     .argument('<file>', 'replay file (.json or .gz)')
     .option('--turn <n>', 'show only turn N: the board before it (the position `replay position --turn N` prints and `fork --turn N` starts from), its moves, and the board after it', parseNonNegativeInt('--turn'))
-    .action(async (file: string, o: { turn?: number }) => {
+    .option('--from <n>', 'start at turn N, with the board before it', parseNonNegativeInt('--from'))
+    .option('--to <n>', 'stop after turn N', parseNonNegativeInt('--to'))
+    .action(async (file: string, o: { turn?: number; from?: number; to?: number }) => {
       const r = await readReplay(file);
       const game = getGame(r.game);
-      if (o.turn !== undefined && !r.turns.some((t) => t.turn === o.turn)) {
-        const turns = r.turns.map((t) => t.turn);
-        throw new UsageError(`--turn ${o.turn}: the match has turns ${turns.length ? `${Math.min(...turns)}..${Math.max(...turns)}` : '(none)'}`);
+      const turns = r.turns.map((t) => t.turn);
+      const span = turns.length ? `${Math.min(...turns)}..${Math.max(...turns)}` : '(none)';
+      if (o.turn !== undefined && (o.from !== undefined || o.to !== undefined)) throw new UsageError('--turn N is --from N --to N: give one or the other');
+      const from = o.turn ?? o.from;
+      const to = o.turn ?? o.to;
+      for (const [flag, n] of [['--turn', o.turn], ['--from', o.from], ['--to', o.to]] as const) {
+        if (n !== undefined && !turns.includes(n)) throw new UsageError(`${flag} ${n}: the match has turns ${span}`);
       }
+      if (from !== undefined && to !== undefined && to < from) throw new UsageError(`--to ${to} is before --from ${from}`);
+      const shown = (turn: number) => (from === undefined || turn >= from) && (to === undefined || turn <= to);
       const out: string[] = [`${matchHeader(r)} · ${r.seats.map((s) => `${s.name} (${s.bot})`).join(' vs ')}`];
       const follower = new ReplayFollower(game, r);
-      let before = o.turn === undefined;
+      let before = from === undefined;
       try {
         for (const rec of r.turns) {
-          if (!before && rec.turn === o.turn) {
+          if (!before && rec.turn === from) {
             out.push(`\n── before turn ${rec.turn}\n${game.render(follower.engine.state)}`);
             before = true;
           }
           follower.step(rec, r.turns.length);
-          if (o.turn !== undefined && rec.turn !== o.turn) continue;
+          if (!shown(rec.turn)) continue;
           const moves = rec.moves.map((m) => {
             const who = r.seats[m.slot]?.name ?? `slot ${m.slot}`;
             const ms = m.ms !== undefined ? ` in ${m.ms} ms` : '';
@@ -66,7 +74,7 @@ export function registerReplay(program: Command): void {
         process.exitCode = 1;
         return;
       }
-      out.push(`\n${r.result.reason}`);
+      if (to === undefined || to === Math.max(...turns)) out.push(`\n${r.result.reason}`);
       process.stdout.write(out.join('\n') + '\n');
     });
 
