@@ -1,7 +1,8 @@
 // A Connect Four bot in TypeScript with Botarena's SDK, over stdio: plays the first column, from the
 // centre out, that is not full. Run it with:
 //   bin/botarena play connect4 "stdio:node --import tsx examples/connect4-ts-sdk/bot.ts" random
-import { serveStdio, type ConnectFourAnswer, type ConnectFourMessage, type InitAnswer } from '../../src/sdk/index.js';
+// `botarena/sdk` is the installed package's SDK (here, the repository's own build: a package may import itself by name).
+import { serveStdio, type ConnectFourAnswer, type ConnectFourMessage, type InitAnswer } from 'botarena/sdk';
 
 await serveStdio((m: ConnectFourMessage): InitAnswer | ConnectFourAnswer => {
   if (m.action === 'init') return { name: 'ts-sdk-example' };

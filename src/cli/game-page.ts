@@ -45,8 +45,24 @@ export function gamePage(game: AnyGame): GamePage {
   };
 }
 
-/** Plays the built-in bots (the first one in every seat, as few seats as the game allows) to the first turn. */
+/** Which message of a match an example shows: the first of a phase, or the one of a given turn. */
+export interface ExampleAt {
+  phase: AskPhase;
+  turn?: number;
+}
+
+/** The hello (when the game has one) and the first turn. */
 function wireExamples(game: AnyGame): WireExample[] {
+  const wanted: ExampleAt[] = game.init ? [{ phase: 'init' }, { phase: 'play' }] : [{ phase: 'play' }];
+  return examplesAt(game, wanted).filter((e): e is WireExample => e !== null);
+}
+
+/**
+ * Real messages and answers: plays the first built-in bot in every seat (as few seats as the game allows;
+ * default config, seed 1) and takes, for each wanted point, the message the first seat asked there gets in
+ * the game's own wire dialect and the answer its bot gave. null where the match never got there.
+ */
+export function examplesAt(game: AnyGame, wanted: readonly ExampleAt[]): (WireExample | null)[] {
   const players = Math.max(2, game.players.min);
   const seed = 1;
   const engine = new MatchEngine(game, { config: {}, seed, players });
@@ -54,21 +70,18 @@ function wireExamples(game: AnyGame): WireExample[] {
   const botName = Object.keys(game.bots)[0]!;
   const names = Array.from({ length: players }, () => botName);
   const bots = names.map((name, slot) => game.bots[name]!.create({ slot, players, config: engine.config, seed: builtinBotSeed(seed, name, slot) }));
-  const examples: WireExample[] = [];
-  for (let d = engine.decision(); d && examples.length < 2; d = engine.decision()) {
+  const found: (WireExample | null)[] = wanted.map(() => null);
+  for (let d = engine.decision(); d && found.includes(null); d = engine.decision()) {
     const decision = d;
     const ctx = { phase: decision.phase, matchId: 'example', names };
     const shown = decision.seats[0]!;
+    const message = dialect.encode(engine.state, shown, ctx);
     const answers = decision.seats.map((slot) => bots[slot]!.act(engine.view(slot, ctx), decision.phase));
-    if (!examples.some((e) => e.phase === decision.phase)) {
-      const answer = answers[0];
-      examples.push({
-        phase: decision.phase,
-        turn: decision.turn,
-        message: dialect.encode(engine.state, shown, ctx),
-        answer: decision.stream ? (answer as string[]).join('\n') : JSON.stringify(answer),
-      });
-    }
+    wanted.forEach((w, k) => {
+      if (found[k] || w.phase !== decision.phase || (w.turn !== undefined && w.turn !== decision.turn)) return;
+      const answer = decision.stream ? (answers[0] as string[]).join('\n') : JSON.stringify(answers[0]);
+      found[k] = { phase: decision.phase, turn: decision.turn, message, answer };
+    });
     if (decision.stream) {
       let n = 0;
       engine.commit(decision, decision.seats.map((slot, k) => ({ slot, action: { lines: (answers[k] as string[]).map((text): [number, string] => [n++, text]) } })));
@@ -76,7 +89,12 @@ function wireExamples(game: AnyGame): WireExample[] {
       engine.commit(decision, decision.seats.map((slot, k) => engine.read(slot, decision.phase, answers[k])));
     }
   }
-  return examples;
+  return found;
+}
+
+/** The built-in bot the examples are played by. */
+export function exampleBot(game: AnyGame): string {
+  return Object.keys(game.bots)[0]!;
 }
 
 /** A text cut to `max` characters, saying how much was left out. */
