@@ -90,9 +90,38 @@ export function describeExit(e: ExitInfo): string {
   return e.signal ? `killed by signal ${e.signal}` : `exited with code ${e.code}`;
 }
 
+/** The line Node prints last, after its report of an uncaught exception: `Node.js v20.20.2`. */
+const NODE_VERSION_LINE = /^Node\.js v\d/;
+/** The line of `^` that Node's report puts under the source line where the value was thrown. */
+const CARET_LINE = /^\^+$/;
+
+/**
+ * The line of a bot's stderr that says why it stopped, for error messages ('' when there is none).
+ *
+ * Mostly the last non-empty line: the exception that ends a Python traceback (`ValueError: bad`), the
+ * message of `raise SystemExit("msg")`, a shell's `…: not found`. But Node ends its report of an uncaught
+ * exception with its version (`Node.js v20.20.2`), so there it is the thrown value's first line instead
+ * (`Error: boom`, or the string or object thrown). The report reads: where the value was thrown
+ * (`file:line`), that source line, a line of `^` under it, the value (an Error as its `Name: message`
+ * line and its stack), a blank line, the version. So the value is the first line after the first `^`
+ * line; without one (Node had no source to show, as for an error thrown inside `JSON.parse`) it starts
+ * the last paragraph. Only the end of stderr is kept: a report cut short may give a stack line.
+ */
+export function errorLine(stderr: string): string {
+  const lines = stderr.split('\n').map((line) => line.trim());
+  while (lines.at(-1) === '') lines.pop();
+  const last = lines.pop() ?? '';
+  if (!NODE_VERSION_LINE.test(last)) return last;
+  // Node's report: the thrown value follows the `^` line, or else starts the last paragraph.
+  while (lines.at(-1) === '') lines.pop();
+  const caret = lines.findIndex((line) => CARET_LINE.test(line));
+  const value = caret >= 0 ? lines.slice(caret + 1).find((line) => line !== '') : lines[lines.lastIndexOf('') + 1];
+  return value ?? last;
+}
+
 /**
  * A bot program run through `/bin/sh -c` (in the sandbox when one is given) in its own process group: stderr is forwarded to the log
- * (capped), the last stderr line is kept for error messages, and `kill()` ends the whole group
+ * (capped), its end is kept for error messages (see `errorLine`), and `kill()` ends the whole group
  * (SIGTERM, then SIGKILL after a grace period), resolving once the process is gone.
  */
 export class BotProcess {
@@ -174,13 +203,13 @@ export class BotProcess {
     }
   }
 
-  /** The last non-empty stderr line, quoted, for error messages ('' when there was none). */
+  /** The stderr line that names the error (see `errorLine`), quoted, for error messages ('' when there was none). */
   lastStderr(): string {
-    const line = this.stderrTail.trimEnd().split('\n').pop()?.trim() ?? '';
+    const line = errorLine(this.stderrTail);
     return line ? `; last stderr: ${JSON.stringify(line.length > 200 ? line.slice(0, 200) + '…' : line)}` : '';
   }
 
-  /** Why the process cannot answer: its exit, or its spawn failure, with the last stderr line. */
+  /** Why the process cannot answer: its exit, or its spawn failure, with the stderr line that names the error. */
   deathNote(when: string): string {
     if (this.spawnError) return `could not start ${JSON.stringify(this.command)}: ${this.spawnError.code ?? this.spawnError.message}`;
     const e = this.exit!;
