@@ -5,15 +5,15 @@ const WORDS: Record<string, string> = { right: 'x+', left: 'x-', down: 'y+', up:
 
 /**
  * Terminal play: shows the cells around your head (y grows downwards), `#` beyond the grid on every side
- * (the grid's size is the game's config; the messages do not carry it, so the prompt is given it), and
+ * (the grid's size is in the message off the original 100×100 grid; else the seat's config, else 100), and
  * reads a direction.
  */
 export const human: HumanPlay<TronMessage> = {
   hello: (_view, name) => ({ name }),
   prompt(view, _phase, seat) {
     if (view.action !== 'play-turn') return '';
-    const width = Number(seat?.config.width ?? 100);
-    const height = Number(seat?.config.height ?? 100);
+    const width = view.width ?? Number(seat?.config.width ?? 100);
+    const height = view.height ?? Number(seat?.config.height ?? 100);
     const me = view['player-index'];
     const [hx, hy] = view.board[me]![0]!;
     const owner = new Map<string, string>();

@@ -16,7 +16,7 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
   summary: 'light cycles on a grid, every bot moves at once; answer {"play":"x+"|"x-"|"y+"|"y-"}',
   players: { min: 2, max: 12 },
   config: {
-    width: { type: 'int', default: 100, min: 2, max: 1000, description: 'grid width (x is 0..width-1)' },
+    width: { type: 'int', default: 100, min: 2, max: 1000, description: 'grid width (x is 0..width-1); off 100×100 the messages carry "width" and "height"' },
     height: { type: 'int', default: 100, min: 2, max: 1000, description: 'grid height (y is 0..height-1)' },
     starts: { type: 'string', default: '', description: 'chosen starts, one cell per slot: "x,y;x,y;…" (any distinct cells of the grid); empty: seeded' },
     trails: {

@@ -71,7 +71,7 @@ describe('Tron positions: chosen starts and boards', () => {
     assert.deepEqual(engine.decision(), { phase: 'play', seats: [0, 2], turn: 1 });
     assert.equal(
       tron.encodeJson!(s, 0, { phase: 'play', matchId: '9', names: [] }),
-      '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[8,6],[8,7],[8,8]]],"player-index":0,"players":3}',
+      '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[8,6],[8,7],[8,8]]],"width":10,"height":10,"player-index":0,"players":3}',
     );
   });
 

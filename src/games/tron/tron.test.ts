@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
-import type { AnyGame } from '../../core/game.js';
+import type { AnyGame, HumanSeat } from '../../core/game.js';
 import { playBuiltins } from '../../core/self-play.js';
 import { tron as typed } from './index.js';
 import type { TronState } from './rules.js';
+import type { TronTurn } from './wire.js';
 
 const tron: AnyGame = typed;
 type Cell = [number, number];
@@ -50,9 +51,42 @@ describe('Tron setup and wire', () => {
     const init = tron.encodeJson!(engine.state, 2, { phase: 'init', matchId: '9', names: [] });
     assert.equal(init, '{"game-id":"9","action":"init","game":"tron","board":"","players":3,"player-index":2}');
     const m = match(3, [[[1, 1], [2, 1]], [[5, 5]], [[8, 8], [8, 7]]]);
-    assert.equal(m.message(1), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[2,1],[1,1]],[[5,5]],[[8,7],[8,8]]],"player-index":1,"players":3}');
+    assert.equal(m.message(1), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[2,1],[1,1]],[[5,5]],[[8,7],[8,8]]],"width":10,"height":10,"player-index":1,"players":3}');
     m.lap({ 0: play('x+'), 1: { fault: { kind: 'timeout', detail: 'no answer' } }, 2: play('y-') });
-    assert.equal(m.message(0), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[8,6],[8,7],[8,8]]],"player-index":0,"players":3}');
+    assert.equal(m.message(0), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[8,6],[8,7],[8,8]]],"width":10,"height":10,"player-index":0,"players":3}');
+  });
+
+  it('on the original 100×100 grid the messages are byte for byte those sent before the size was added', () => {
+    // Captured before issue 15's change, seed 1, three bots: the hellos and the first two laps.
+    const m = match(3, [[[1, 1], [2, 1]], [[5, 5]], [[98, 99], [99, 99]]], 100);
+    assert.equal(m.message(1), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[2,1],[1,1]],[[5,5]],[[99,99],[98,99]]],"player-index":1,"players":3}');
+    m.lap({ 0: play('x+'), 1: { fault: { kind: 'timeout', detail: 'no answer' } }, 2: play('y-') });
+    assert.equal(m.message(2), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[99,98],[99,99],[98,99]]],"player-index":2,"players":3}');
+    const e = new MatchEngine(tron, { config: { width: 100, height: 100 }, seed: 1, players: 3 });
+    const ctx = (phase: 'init' | 'play') => ({ phase, matchId: 'm-1', names: [] });
+    assert.equal(tron.encodeJson!(e.state, 1, ctx('init')), '{"game-id":"m-1","action":"init","game":"tron","board":"","players":3,"player-index":1}');
+    assert.equal(JSON.stringify(tron.view(e.state, 1, ctx('init'))), '{"game-id":"m-1","action":"init","game":"tron","board":"","players":3,"player-index":1}');
+    for (let d = e.decision(); d?.phase === 'init'; d = e.decision()) e.commit(d, [{ slot: d.seats[0]!, action: null }]);
+    assert.equal(tron.encodeJson!(e.state, 0, ctx('play')), '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}');
+    assert.equal(JSON.stringify(tron.view(e.state, 0, ctx('play'))), '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}');
+  });
+
+  it('off the original grid the hello and every lap carry "width" and "height" right after "board"', () => {
+    for (const [width, height] of [[30, 20], [100, 50], [7, 100]] as const) {
+      const e = new MatchEngine(tron, { config: { width, height }, seed: 1, players: 2 });
+      const ctx = (phase: 'init' | 'play') => ({ phase, matchId: 'm-1', names: [] });
+      const size = `"width":${width},"height":${height}`;
+      assert.equal(tron.encodeJson!(e.state, 1, ctx('init')), `{"game-id":"m-1","action":"init","game":"tron","board":"",${size},"players":2,"player-index":1}`);
+      assert.equal(JSON.stringify(tron.view(e.state, 1, ctx('init'))), tron.encodeJson!(e.state, 1, ctx('init')));
+      assert.deepEqual(tron.view(e.state, 0, ctx('init')), { 'game-id': 'm-1', action: 'init', game: 'tron', board: '', width, height, players: 2, 'player-index': 0 });
+      for (let d = e.decision(); d?.phase === 'init'; d = e.decision()) e.commit(d, [{ slot: d.seats[0]!, action: null }]);
+      const [a, b] = (e.state as TronState).trails.map((t) => t[0]!);
+      assert.equal(tron.encodeJson!(e.state, 0, ctx('play')), `{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[${a}]],[[${b}]]],${size},"player-index":0,"players":2}`);
+      const v = tron.view(e.state, 1, ctx('play')) as TronTurn;
+      assert.deepEqual(Object.keys(v), ['game-id', 'action', 'game', 'board', 'width', 'height', 'player-index', 'players']);
+      assert.equal(v.width, width);
+      assert.equal(v.height, height);
+    }
   });
 
   it('encodeJson is byte-identical to JSON.stringify(view) and shared across seats', () => {
@@ -64,25 +98,55 @@ describe('Tron setup and wire', () => {
     }
   });
 
-  it('every lap of recorded games, its message is the one built from scratch, byte for byte (the board is extended, not rebuilt)', () => {
-    const fresh = (st: TronState, slot: number) =>
-      JSON.stringify({ 'game-id': '9', action: 'play-turn', game: 'tron', board: st.trails.map((t, k) => (st.death[k] ? [] : t.slice().reverse())), 'player-index': slot, players: st.trails.length });
+  it('on a 30×20 grid, every lap, encodeJson is JSON.stringify(view) for text and value seats, the size included', () => {
     const ctx = { phase: 'play' as const, matchId: '9', names: [] };
-    for (const seed of [1, 2, 3]) {
-      const recorded = playBuiltins(tron, ['stupid', 'random', 'voronoi', 'stupid'], seed, { config: { width: 30, height: 20 } });
-      const e = new MatchEngine(tron, { config: { width: 30, height: 20 }, seed, players: 4 });
+    for (const seed of [1, 2]) {
+      const recorded = playBuiltins(tron, ['voronoi', 'stupid', 'random'], seed, { config: { width: 30, height: 20 } });
+      const e = new MatchEngine(tron, { config: { width: 30, height: 20 }, seed, players: 3 });
       let laps = 0;
       for (const rec of recorded.records) {
         e.commit(e.decision()!, rec.moves);
         if (rec.phase !== 'play') continue;
         laps++;
-        // Text seats every lap, value seats in between (their board is the same one): both must agree.
-        if (laps % 3 === 0) tron.view(e.state, 0, ctx);
-        for (let slot = 0; slot < 4; slot++) assert.equal(tron.encodeJson!(e.state, slot, ctx), fresh(e.state as TronState, slot), `seed ${seed}, lap ${rec.turn}`);
-        // A copy of the state (a fork, a viewer's clone) is built afresh and says the same.
-        if (laps === 7) assert.equal(tron.encodeJson!(structuredClone(e.state), 1, ctx), fresh(e.state as TronState, 1));
+        // Slot 0 is a value seat (asked for the view first, as a built-in bot is), slot 1 a text seat
+        // (asked for the text first, as a remote bot is); slot 2 asks for both in the other order.
+        const v0 = JSON.stringify(tron.view(e.state, 0, ctx));
+        const t1 = tron.encodeJson!(e.state, 1, ctx);
+        assert.equal(tron.encodeJson!(e.state, 0, ctx), v0, `seed ${seed}, lap ${rec.turn}`);
+        assert.equal(JSON.stringify(tron.view(e.state, 1, ctx)), t1, `seed ${seed}, lap ${rec.turn}`);
+        assert.equal(tron.encodeJson!(e.state, 2, ctx), JSON.stringify(tron.view(e.state, 2, ctx)));
+        assert.match(t1, /\],"width":30,"height":20,"player-index":1,"players":3\}$/);
       }
       assert.ok(laps > 10);
+    }
+  });
+
+  it('every lap of recorded games, its message is the one built from scratch, byte for byte (the board is extended, not rebuilt)', () => {
+    const fresh = (st: TronState, slot: number) => {
+      const board = st.trails.map((t, k) => (st.death[k] ? [] : t.slice().reverse()));
+      const size = st.width === 100 && st.height === 100 ? {} : { width: st.width, height: st.height };
+      return JSON.stringify({ 'game-id': '9', action: 'play-turn', game: 'tron', board, ...size, 'player-index': slot, players: st.trails.length });
+    };
+    const ctx = { phase: 'play' as const, matchId: '9', names: [] };
+    // The original grid's games are long: their first laps are enough to compare.
+    for (const [width, height, maxLaps] of [[30, 20, Infinity], [100, 100, 60]] as const) {
+      for (const seed of [1, 2, 3]) {
+        const recorded = playBuiltins(tron, ['stupid', 'random', 'voronoi', 'stupid'], seed, { config: { width, height } });
+        const e = new MatchEngine(tron, { config: { width, height }, seed, players: 4 });
+        let laps = 0;
+        for (const rec of recorded.records) {
+          if (laps >= maxLaps) break;
+          e.commit(e.decision()!, rec.moves);
+          if (rec.phase !== 'play') continue;
+          laps++;
+          // Text seats every lap, value seats in between (their board is the same one): both must agree.
+          if (laps % 3 === 0) assert.equal(JSON.stringify(tron.view(e.state, 0, ctx)), fresh(e.state as TronState, 0));
+          for (let slot = 0; slot < 4; slot++) assert.equal(tron.encodeJson!(e.state, slot, ctx), fresh(e.state as TronState, slot), `${width}×${height}, seed ${seed}, lap ${rec.turn}`);
+          // A copy of the state (a fork, a viewer's clone) is built afresh and says the same.
+          if (laps === 7) assert.equal(tron.encodeJson!(structuredClone(e.state), 1, ctx), fresh(e.state as TronState, 1));
+        }
+        assert.ok(laps > 10);
+      }
     }
   });
 
@@ -167,6 +231,18 @@ describe('Tron laps', () => {
     assert.deepEqual(m.engine.decision()!.seats, [0, 1, 2]);
     m.lap({ 0: play('x-'), 1: play('x+'), 2: play('x+') });
     assert.deepEqual(m.engine.decision(), { phase: 'play', seats: [1, 2], turn: 2 });
+  });
+});
+
+describe('Tron terminal play', () => {
+  it("draws the grid's edge from the message's size, else from the seat's config, else 100×100", () => {
+    const prompt = (size: object, seat?: HumanSeat) =>
+      typed.human!.prompt({ 'game-id': '1', action: 'play-turn', game: 'tron', board: [[[11, 7]], [[1, 1]]], ...size, 'player-index': 0, players: 2 } as TronTurn, 'play', seat).split('\n');
+    const sized = prompt({ width: 12, height: 8 });
+    assert.equal(sized[5], '..........A##########');
+    assert.equal(sized[6], '#'.repeat(21));
+    assert.deepEqual(prompt({}, { config: { width: 12, height: 8 }, answered: [] }).slice(0, 7), sized.slice(0, 7));
+    assert.equal(prompt({})[5], '..........A..........');
   });
 });
 

@@ -1,22 +1,40 @@
 import { describeValue, type Parsed, type ViewContext } from '../../core/game.js';
 import { DIRECTIONS, type Direction, type TronState } from './rules.js';
 
-/** The init message, as botsarena sent it. */
+/**
+ * The original grid: on it every message is exactly as botsarena sent it. On any other grid the messages
+ * also carry its size, `"width"` and `"height"` (integers; x is 0..width-1, y 0..height-1), right after
+ * `board`, the value they describe; bots written for the original never see them.
+ */
+export const ORIGINAL_SIZE = 100;
+
+/** The init message, as botsarena sent it (with the grid's size after `board` off the original grid). */
 export interface TronInit {
   'game-id': string;
   action: 'init';
   game: 'tron';
   board: '';
+  /** only when the grid is not the original 100×100 */
+  width?: number;
+  /** only when the grid is not the original 100×100 */
+  height?: number;
   players: number;
   'player-index': number;
 }
 
-/** The lap message: every slot's trail head first (`[]` once dead); `players` counts the dead too. */
+/**
+ * The lap message: every slot's trail head first (`[]` once dead); `players` counts the dead too; the grid's
+ * size after `board` off the original grid.
+ */
 export interface TronTurn {
   'game-id': string;
   action: 'play-turn';
   game: 'tron';
   board: [number, number][][];
+  /** only when the grid is not the original 100×100 */
+  width?: number;
+  /** only when the grid is not the original 100×100 */
+  height?: number;
   'player-index': number;
   players: number;
 }
@@ -77,17 +95,29 @@ function lapJson(s: TronState): string {
   return b.json;
 }
 
-/** Builds the message for `slot`, field for field and in the original order. */
+/** Whether the grid is not the original one, so the messages carry its size. */
+const sized = (s: TronState): boolean => s.width !== ORIGINAL_SIZE || s.height !== ORIGINAL_SIZE;
+
+/** Builds the message for `slot`, field for field and in the original order (the size after `board`, off the original grid). */
 export function view(s: TronState, slot: number, ctx: ViewContext): TronMessage {
   const players = s.trails.length;
-  if (ctx.phase === 'init') return { 'game-id': ctx.matchId, action: 'init', game: 'tron', board: '', players, 'player-index': slot };
-  return { 'game-id': ctx.matchId, action: 'play-turn', game: 'tron', board: lapBoard(s).board, 'player-index': slot, players };
+  const id = ctx.matchId;
+  if (ctx.phase === 'init') {
+    return sized(s)
+      ? { 'game-id': id, action: 'init', game: 'tron', board: '', width: s.width, height: s.height, players, 'player-index': slot }
+      : { 'game-id': id, action: 'init', game: 'tron', board: '', players, 'player-index': slot };
+  }
+  const board = lapBoard(s).board;
+  return sized(s)
+    ? { 'game-id': id, action: 'play-turn', game: 'tron', board, width: s.width, height: s.height, 'player-index': slot, players }
+    : { 'game-id': id, action: 'play-turn', game: 'tron', board, 'player-index': slot, players };
 }
 
 /** The JSON of `view`, byte for byte, with the board serialised once per lap for all seats. */
 export function encodeJson(s: TronState, slot: number, ctx: ViewContext): string {
   if (ctx.phase === 'init') return JSON.stringify(view(s, slot, ctx));
-  return `{"game-id":${JSON.stringify(ctx.matchId)},"action":"play-turn","game":"tron","board":${lapJson(s)},"player-index":${slot},"players":${s.trails.length}}`;
+  const size = sized(s) ? `,"width":${s.width},"height":${s.height}` : '';
+  return `{"game-id":${JSON.stringify(ctx.matchId)},"action":"play-turn","game":"tron","board":${lapJson(s)}${size},"player-index":${slot},"players":${s.trails.length}}`;
 }
 
 /** Reads `{"play":"x+"}`: exactly one of the four directions, case-sensitive, not trimmed. */
