@@ -2,12 +2,18 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 
-/** What a bot does with one message: return (or resolve to) the answer object. */
+/** What a bot does with one message: return (or resolve to) the answer object, or SILENT for none. */
 export type BotHandler<M = unknown> = (message: M) => unknown;
 
 /**
+ * What a handler returns for a message that expects no answer (lighthouses' result after each command,
+ * `{"success":…}`): nothing is written.
+ */
+export const SILENT: unique symbol = Symbol('no answer');
+
+/**
  * Runs a bot over stdio (`stdio:` bot spec): one JSON message per line on stdin, one JSON answer per
- * line on stdout, in order. A handler that throws has its error written to stderr (where the arena's
+ * line on stdout, in order (none for a message the handler answers with SILENT). A handler that throws has its error written to stderr (where the arena's
  * log shows it) and answers `{}`, so the arena reports a bad answer instead of waiting for a timeout.
  * Resolves when stdin closes (the match is over).
  *
@@ -24,6 +30,7 @@ export async function serveStdio<M = unknown>(handler: BotHandler<M>, input: Nod
       process.stderr.write(`bot error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
       answer = {};
     }
+    if (answer === SILENT) continue;
     output.write(JSON.stringify(answer ?? {}) + '\n');
   }
 }
