@@ -60,6 +60,13 @@ describe('botarena play', () => {
     assert.match(r.stderr, /^random \(1\) +[\d.]+m?s ← \{"play":"\d-\d"\}$/m);
     assert.match(r.stdout, /tictactoe · seed 5/, 'the summary stays on stdout');
     assert.doesNotMatch(r.stdout, /→ \{/, 'and the messages are not repeated there');
+    // Built-in bots only: the match ends before the log is delivered; it is printed all the same.
+    const builtins = await runCli(['play', 'tron', 'stupid', 'voronoi', '--seed', '2', '--set', 'width=10', '--set', 'height=8', '--log']);
+    assert.equal(builtins.code, 0, builtins.stderr);
+    const lastLap = /· (\d+) turns/.exec(builtins.stdout)![1];
+    assert.match(builtins.stderr, /^voronoi \(1\) +[\d.]+m?s → \{"game-id":"2","action":"init","game":"tron","board":"","width":10,"height":8/m);
+    assert.match(builtins.stderr, new RegExp(`^stupid \\(0\\) +[\\d.]+m?s ← \\{"play":"[xy][+-]"\\}$`, 'm'));
+    assert.equal((builtins.stderr.match(/^stupid \(0\) .* → \{"game-id":"2","action":"play-turn"/gm) ?? []).length, Number(lastLap), 'every lap is logged');
   });
 
   it('--log shows a hung bot\'s last lines while it hangs, not after the match', async () => {
