@@ -19,6 +19,8 @@ export interface GamePage {
   summary: string;
   players: { min: number; max: number };
   timeouts: { initMs: number; turnMs: number; slowMs?: number; exitMs?: number };
+  /** whether bots are greeted (an init message) before the first turn */
+  hello: boolean;
   dialects: string[];
   config: Record<string, { type: string; default: unknown; description: string; min?: number; max?: number; choices?: readonly string[]; file?: boolean }>;
   bots: Record<string, string>;
@@ -38,6 +40,7 @@ export function gamePage(game: AnyGame): GamePage {
     summary: game.summary,
     players: game.players,
     timeouts: game.timeouts,
+    hello: !!game.init,
     dialects: ['json', ...Object.keys(game.dialects ?? {})],
     config: Object.fromEntries(Object.entries(game.config).map(([k, f]) => [k, { ...f }])),
     bots: Object.fromEntries(Object.entries(game.bots).map(([k, b]) => [k, b.description])),

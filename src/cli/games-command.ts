@@ -58,7 +58,7 @@ function showPage(id: string, json: boolean): void {
     `${page.id} — ${page.title} (${players} players)`,
     `  ${page.summary}`,
     '',
-    `timeouts: hello ${t.initMs} ms, turn ${t.turnMs} ms${t.slowMs ? ` (answers after ${t.slowMs} ms are noted as slow)` : ''}; after the end a bot has ${t.exitMs ?? 1000} ms to exit`,
+    `timeouts: ${page.hello ? `hello ${t.initMs} ms, ` : ''}turn ${t.turnMs} ms${t.slowMs ? ` (answers after ${t.slowMs} ms are noted as slow)` : ''}; after the end a bot has ${t.exitMs ?? 1000} ms to exit`,
     `wire dialects: ${page.dialects.join(', ')}`,
     '',
     'built-in bots (play one with its name as the bot spec):',
