@@ -233,6 +233,20 @@ describe('botarena games', () => {
     assert.match(bad.stderr, /unknown game "chess"; the games are: tictactoe, connect4, tron, battleship, lighthouses, paint, smartdog/);
   });
 
+  it("--schema prints a game's JSON Schemas (the files of schemas/); a text game or no game is exit 2", async () => {
+    const r = await runCli(['games', 'lighthouses', '--schema']);
+    assert.equal(r.code, 0, r.stderr);
+    const schemas = JSON.parse(r.stdout) as Record<string, { $id: string }>;
+    assert.deepEqual(Object.keys(schemas), ['init-answer', 'init', 'result', 'turn-answer', 'turn']);
+    assert.equal(schemas.turn!.$id, 'https://botarena.dev/schemas/lighthouses/turn.schema.json');
+    const text = await runCli(['games', 'smartdog', '--schema']);
+    assert.equal(text.code, 2);
+    assert.match(text.stderr, /smartdog speaks text lines, not JSON: its lines and their grammar are in docs\/games\/smartdog\.md/);
+    const none = await runCli(['games', '--schema']);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /--schema goes with a game's id/);
+  });
+
   it('ends quietly when its reader stops early (`botarena games | head -1`)', async () => {
     const child = spawn(process.execPath, ['bin/botarena', 'games'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';

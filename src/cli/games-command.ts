@@ -1,4 +1,8 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { UsageError } from '../core/errors.js';
 import { games, getGame } from '../games/index.js';
 import { table } from './format.js';
 import { clip, gamePage } from './game-page.js';
@@ -10,7 +14,9 @@ export function registerGames(program: Command): void {
     .description("list the games, their player counts, config keys (with defaults) and built-in bots; with a game's id, its page: also a real message of each phase and a built-in bot's answer")
     .argument('[game]', 'a game id: show that game only')
     .option('--json', 'print the list (or the page) as JSON')
-    .action((id: string | undefined, o: { json?: boolean }) => {
+    .option('--schema', "with a game's id: print the JSON Schemas of its messages and answers (the files in schemas/ID/)")
+    .action((id: string | undefined, o: { json?: boolean; schema?: boolean }) => {
+      if (o.schema) return showSchemas(id);
       if (id !== undefined) return showPage(id, o.json ?? false);
       const list = Object.values(games).map((g) => ({
         id: g.id,
@@ -43,6 +49,20 @@ export function registerGames(program: Command): void {
       });
       process.stdout.write(blocks.join('\n\n') + '\n');
     });
+}
+
+/** The package's schemas folder: two levels up from this file in src/cli, dist/cli and dist/cli-bundle alike. */
+const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
+
+/** `--schema`: a game's schemas as one JSON object, file name (without .schema.json) → schema. */
+function showSchemas(id: string | undefined): void {
+  if (id === undefined) throw new UsageError('--schema goes with a game\'s id: botarena games tron --schema');
+  const game = getGame(id);
+  const dir = join(SCHEMAS, game.id);
+  if (!existsSync(dir)) throw new UsageError(`${game.id} speaks text lines, not JSON: its lines and their grammar are in docs/games/${game.id}.md`);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort();
+  const schemas = Object.fromEntries(files.map((f) => [f.replace(/\.schema\.json$/, ''), JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]));
+  process.stdout.write(JSON.stringify(schemas, null, 2) + '\n');
 }
 
 /** One game's page: what the list says of it, then a real message of each phase and the answer it got. */
