@@ -1,0 +1,127 @@
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Option, type Command } from 'commander';
+import { UsageError } from '../core/errors.js';
+import type { AnyGame } from '../core/game.js';
+import { getGame } from '../games/index.js';
+
+/** The package's root and its starters: two levels up from this file in src/cli, dist/cli and dist/cli-bundle alike. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const STARTERS = join(ROOT, 'starters');
+
+export const LANGUAGES = ['python', 'node', 'ts'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export type StarterTransport = 'stdio' | 'http' | 'tcp';
+
+/** What a starter's `starter.json` says: how to run it and its test (`{{dir}}`: its folder; `{{port}}`: a port). */
+export interface StarterInfo {
+  run: string;
+  test: string;
+}
+
+/** The folder of a starter in the package, or null when there is none. */
+export function starterDir(lang: Language, game: string, transport: StarterTransport): string | null {
+  const dir = join(STARTERS, lang, `${game}-${transport}`);
+  return existsSync(join(dir, 'starter.json')) ? dir : null;
+}
+
+/** The transports a game has starters for in a language, in the order they are offered. */
+export function startersOf(lang: Language, game: string): StarterTransport[] {
+  return (['stdio', 'http', 'tcp'] as const).filter((t) => starterDir(lang, game, t) !== null);
+}
+
+/** The transport a game's starter uses when none is asked: smart-dog's bots connect over TCP; the others read stdin. */
+export function defaultTransport(game: AnyGame): StarterTransport {
+  return game.lobby ? 'tcp' : 'stdio';
+}
+
+/** A starter's run and test commands for the folder it was written to (and a port for http and tcp bots). */
+export function starterInfo(source: string, dir: string, port = 8000): StarterInfo {
+  const info = JSON.parse(readFileSync(join(source, 'starter.json'), 'utf8')) as StarterInfo;
+  const fill = (s: string) => s.replaceAll('{{dir}}', dir).replaceAll('{{port}}', String(port));
+  return { run: fill(info.run), test: fill(info.test) };
+}
+
+/**
+ * Writes a starter into `dir` (which must not exist or be empty): every file of the package's starter but its
+ * `starter.json`, with `{{dir}}` replaced by the folder as the user named it. Returns the files written.
+ */
+export function writeStarter(source: string, dir: string): string[] {
+  if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length)) throw new UsageError(`${dir} already exists and is not an empty folder: name a new folder (nothing was written)`);
+  cpSync(source, dir, { recursive: true, filter: (from) => relative(source, from) !== 'starter.json' });
+  const written: string[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const path = join(d, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else {
+        const text = readFileSync(path, 'utf8');
+        if (text.includes('{{dir}}')) writeFileSync(path, text.replaceAll('{{dir}}', dir));
+        written.push(relative(dir, path));
+      }
+    }
+  };
+  walk(dir);
+  if (existsSync(join(dir, 'bot.ts'))) written.push(...typescriptSetUp(dir));
+  return written.sort();
+}
+
+/**
+ * What a TypeScript starter needs to run where it was written: a package.json saying it is an ES module
+ * (tsx would compile it as CommonJS, where its top-level await fails) and naming its packages, and
+ * `botarena/sdk` found at once, through node_modules/botarena linked to this package (`npm install` in the
+ * folder replaces the link with the published package).
+ */
+function typescriptSetUp(dir: string): string[] {
+  const own = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string; devDependencies?: Record<string, string> };
+  const pkg = {
+    private: true,
+    type: 'module',
+    dependencies: { botarena: own.version },
+    devDependencies: { tsx: own.devDependencies?.tsx ?? '4.23.15' },
+  };
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  symlinkSync(ROOT, join(dir, 'node_modules', 'botarena'), 'dir');
+  return ['package.json', 'node_modules/botarena (a link to this botarena)'];
+}
+
+/** The lines that say how to play a freshly written starter against the game's first built-in bot. */
+function howToPlay(game: AnyGame, transport: StarterTransport, info: StarterInfo): string[] {
+  const builtin = Object.keys(game.bots)[0]!;
+  if (transport === 'stdio') return [`play it:  botarena play ${game.id} "stdio:${info.run}" ${builtin}`];
+  if (transport === 'http') return [`start it: ${info.run}`, `play it:  botarena play ${game.id} http://127.0.0.1:8000/ ${builtin}`];
+  return [`play it:  botarena play ${game.id} tcp ${builtin}`, `then, in another terminal: ${info.run}`];
+}
+
+/** `botarena new GAME [DIR] --lang … --transport …`: writes a runnable starter bot. */
+export function registerNew(program: Command): void {
+  program
+    .command('new')
+    .description("write a starter bot for a game into a new folder: the message loop, the messages read into documented structures, a legal first move, a README with the command that plays it, and a tiny test")
+    .argument('<game>', 'game id (see `botarena games`)')
+    .argument('[dir]', 'the folder to create (default: GAME-bot)')
+    .addOption(new Option('--lang <language>', 'the language of the bot').choices([...LANGUAGES]).default('python'))
+    .addOption(new Option('--transport <how>', "how the arena talks to it (default: stdio; smart-dog: tcp); http for the botsarena games").choices(['stdio', 'http', 'tcp']))
+    .action((gameId: string, dirArg: string | undefined, o: { lang: Language; transport?: StarterTransport }) => {
+      const game = getGame(gameId);
+      const transport = o.transport ?? defaultTransport(game);
+      const source = starterDir(o.lang, game.id, transport);
+      if (!source) {
+        const offered = startersOf(o.lang, game.id);
+        throw new UsageError(`there is no ${o.lang} starter of ${game.id} over ${transport}${offered.length ? `; ${game.id} in ${o.lang}: --transport ${offered.join(' or ')}` : ''}`);
+      }
+      const dir = dirArg ?? `${game.id}-bot`;
+      const files = writeStarter(source, dir);
+      const info = starterInfo(source, dir);
+      process.stdout.write(
+        [
+          `wrote a ${o.lang} ${game.id} bot (${transport}) in ${resolve(dir)}: ${files.join(', ')}`,
+          ...howToPlay(game, transport, info),
+          `test it:  ${info.test}`,
+          `the rules and every message: docs/games/${game.id}.md in the botarena package, or botarena games ${game.id}`,
+        ].join('\n') + '\n',
+      );
+    });
+}

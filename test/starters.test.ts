@@ -1,0 +1,117 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { LANGUAGES, starterDir, starterInfo, type StarterTransport } from '../src/cli/new-command.js';
+import { getGame } from '../src/games/index.js';
+import { ROOT, runCli } from './run-cli.js';
+
+// Every starter `botarena new` writes, generated as a user would, its tiny test run, and then played in a
+// real match against a built-in bot: the starter's seat must end without a fault.
+
+const MATRIX: [string, StarterTransport][] = [
+  ...['tictactoe', 'connect4', 'tron', 'battleship', 'lighthouses', 'paint', 'smartdog'].map((g): [string, StarterTransport] => [g, 'stdio']),
+  ...['tictactoe', 'connect4', 'tron', 'battleship'].map((g): [string, StarterTransport] => [g, 'http']),
+  ['smartdog', 'tcp'],
+];
+
+const tmp = mkdtempSync(join(tmpdir(), 'botarena-starters-'));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+/** Runs a shell command from the repository root; resolves with its exit code and output. */
+function sh(command: string, timeoutMs = 60_000): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('/bin/sh', ['-c', command], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d));
+    child.stderr.on('data', (d: Buffer) => (out += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('close', (code) => (clearTimeout(timer), resolve({ code, out })));
+  });
+}
+
+/** A port nobody listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+interface Result {
+  players: { name: string; fault: { kind: string; detail: string } | null }[];
+}
+
+/** Plays the starter (its run command) in seat 0 against the game's first built-in bot; returns the --json result. */
+async function playStarter(game: string, transport: StarterTransport, source: string, dir: string): Promise<Result> {
+  const builtin = Object.keys(getGame(game).bots)[0]!;
+  const port = await freePort();
+  const { run } = starterInfo(source, dir, port);
+  if (transport === 'stdio') {
+    const r = await runCli(['play', game, `stdio:${run}`, builtin, '--seed', '1', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as Result;
+  }
+  if (transport === 'http') {
+    const bot = spawn('/bin/sh', ['-c', `exec ${run}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let out = '';
+        bot.stdout.on('data', (d: Buffer) => ((out += d), /listening on http:/.test(out) && resolve()));
+        bot.on('close', (code) => reject(new Error(`the bot exited (${code}) before it listened: ${out}`)));
+      });
+      const r = await runCli(['play', game, `http://127.0.0.1:${port}/`, builtin, '--seed', '1', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout) as Result;
+    } finally {
+      bot.kill();
+    }
+  }
+  // tcp: the arena listens, then the bot connects and joins.
+  const match = runCli(['play', game, 'tcp', builtin, '--port', String(port), '--seed', '1', '--json', '--init-timeout', '30000']);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const bot = sh(run, 120_000);
+  const r = await match;
+  await bot;
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout) as Result;
+}
+
+describe('botarena new: every starter, generated, tested and played', () => {
+  for (const lang of LANGUAGES) {
+    for (const [game, transport] of MATRIX) {
+      it(`${lang} ${game} over ${transport}`, async () => {
+        const source = starterDir(lang, game, transport);
+        assert.ok(source, `starters/${lang}/${game}-${transport} is missing`);
+        const dir = join(tmp, `${lang}-${game}-${transport}`);
+        const made = await runCli(['new', game, dir, '--lang', lang, '--transport', transport]);
+        assert.equal(made.code, 0, made.stderr);
+        assert.match(made.stdout, new RegExp(`wrote a ${lang} ${game} bot \\(${transport}\\)`));
+        assert.ok(!existsSync(join(dir, 'starter.json')), 'starter.json stays in the package');
+        const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+        assert.doesNotMatch(readme, /\{\{dir\}\}/);
+        assert.match(readme, new RegExp(`botarena play ${game} `));
+        const test = await sh(starterInfo(source, dir).test);
+        assert.equal(test.code, 0, `the starter's own test failed:\n${test.out}`);
+        const result = await playStarter(game, transport, source, dir);
+        assert.equal(result.players[0]!.fault, null, `the starter faulted: ${JSON.stringify(result.players[0]!.fault)}`);
+      });
+    }
+  }
+
+  it('refuses a folder that is not empty, a transport with no starter, and an unknown language', async () => {
+    const taken = await runCli(['new', 'tron', ROOT, '--lang', 'python']);
+    assert.equal(taken.code, 2);
+    assert.match(taken.stderr, /already exists and is not an empty folder: name a new folder \(nothing was written\)/);
+    const http = await runCli(['new', 'paint', join(tmp, 'x'), '--transport', 'http']);
+    assert.equal(http.code, 2);
+    assert.match(http.stderr, /there is no python starter of paint over http; paint in python: --transport stdio/);
+    const cobol = await runCli(['new', 'tron', join(tmp, 'y'), '--lang', 'cobol']);
+    assert.equal(cobol.code, 2);
+    assert.match(cobol.stderr, /Allowed choices are python, node, ts/);
+  });
+});
