@@ -46,25 +46,30 @@ interface Result {
   players: { name: string; fault: { kind: string; detail: string } | null }[];
 }
 
+/** A smaller grid for Tron, whose games on 100×100 last a thousand laps and more. */
+const SMALLER: Record<string, string[]> = { tron: ['--set', 'width=30', '--set', 'height=20'] };
+
 /** Plays the starter (its run command) in seat 0 against the game's first built-in bot; returns the --json result. */
 async function playStarter(game: string, transport: StarterTransport, source: string, dir: string): Promise<Result> {
   const builtin = Object.keys(getGame(game).bots)[0]!;
+  const extra = SMALLER[game] ?? [];
   const port = await freePort();
   const { run } = starterInfo(source, dir, port);
   if (transport === 'stdio') {
-    const r = await runCli(['play', game, `stdio:${run}`, builtin, '--seed', '1', '--json']);
+    const r = await runCli(['play', game, `stdio:${run}`, builtin, ...extra, '--seed', '1', '--json']);
     assert.equal(r.code, 0, r.stderr);
     return JSON.parse(r.stdout) as Result;
   }
   if (transport === 'http') {
     const bot = spawn('/bin/sh', ['-c', `exec ${run}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    bot.stderr.resume(); // its debug lines: read, or a full pipe would stop the bot
     try {
       await new Promise<void>((resolve, reject) => {
         let out = '';
         bot.stdout.on('data', (d: Buffer) => ((out += d), /listening on http:/.test(out) && resolve()));
         bot.on('close', (code) => reject(new Error(`the bot exited (${code}) before it listened: ${out}`)));
       });
-      const r = await runCli(['play', game, `http://127.0.0.1:${port}/`, builtin, '--seed', '1', '--json']);
+      const r = await runCli(['play', game, `http://127.0.0.1:${port}/`, builtin, ...extra, '--seed', '1', '--json']);
       assert.equal(r.code, 0, r.stderr);
       return JSON.parse(r.stdout) as Result;
     } finally {
