@@ -10,7 +10,7 @@ export type { BattleshipInit, BattleshipMessage, BattleshipTurn } from '../games
 export type { LighthousesInit, LighthousesMessage, LighthousesResult, LighthousesTurn, LighthouseView } from '../games/lighthouses/index.js';
 export type { PaintInit, PaintMessage, PaintTurn } from '../games/paint/index.js';
 
-/** The answer to an init message (ignored by tic-tac-toe and Connect Four; a blank answer is fine). */
+/** The answer to an init message: its content is ignored by tic-tac-toe, Connect Four and Tron, but it must be one line of JSON (anything else is noted as a fault at turn 0, which costs nothing there). */
 export interface InitAnswer {
   name?: string;
 }
