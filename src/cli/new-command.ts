@@ -49,7 +49,9 @@ export function starterInfo(source: string, dir: string, port = 8000): StarterIn
  */
 export function writeStarter(source: string, dir: string): string[] {
   if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length)) throw new UsageError(`${dir} already exists and is not an empty folder: name a new folder (nothing was written)`);
-  cpSync(source, dir, { recursive: true, filter: (from) => relative(source, from) !== 'starter.json' });
+  // Not the package's own: its starter.json, and what running a starter where it lies leaves (caches, installs).
+  const skip = (from: string) => relative(source, from) === 'starter.json' || /(^|[/\\])(__pycache__|node_modules)([/\\]|$)/.test(relative(source, from));
+  cpSync(source, dir, { recursive: true, filter: (from) => !skip(from) });
   const written: string[] = [];
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
