@@ -23,3 +23,18 @@ export function pidsWhere(file: string, test: (text: string) => boolean): number
   }
   return out;
 }
+
+/** Whether a process is still running (not gone, not a zombie waiting to be reaped). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { pidsWhere } from './proc.js';
+import { isRunning, pidsWhere } from './proc.js';
 import { sandboxArgv, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
 
@@ -58,21 +57,6 @@ let marks = 0;
 function markedWith(mark: string): number[] {
   const needle = `\0${mark}\0`;
   return pidsWhere('environ', (env) => `\0${env}`.includes(needle));
-}
-
-/** Whether a process is still running (not gone, not a zombie waiting to be reaped). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
-  }
 }
 
 function signalPids(pids: readonly number[], sig: NodeJS.Signals): void {
@@ -247,6 +231,6 @@ export class BotProcess {
     await this.exited;
     // The processes it left were sent SIGKILL when it exited; a loaded machine may take a moment to carry
     // that out: the bot is over once they are gone too (a second at most).
-    for (let waited = 0; waited < 1000 && this.leftovers.some(alive); waited += 5) await new Promise((r) => setTimeout(r, 5));
+    for (let waited = 0; waited < 1000 && this.leftovers.some(isRunning); waited += 5) await new Promise((r) => setTimeout(r, 5));
   }
 }

@@ -12,8 +12,8 @@ export interface WireExample {
   answer: string;
 }
 
-/** What `botarena games ID` shows, and `--json` prints. */
-export interface GamePage {
+/** What `botarena games` lists of a game (and `--json` prints). */
+export interface GameFacts {
   id: string;
   title: string;
   summary: string;
@@ -24,16 +24,16 @@ export interface GamePage {
   dialects: string[];
   config: Record<string, { type: string; default: unknown; description: string; min?: number; max?: number; choices?: readonly string[]; file?: boolean }>;
   bots: Record<string, string>;
+}
+
+/** What `botarena games ID` shows: the facts, and a real message of each phase. */
+export interface GamePage extends GameFacts {
   /** the first message of each phase and its answer, from a match between the built-in bots (seed 1) */
   examples: WireExample[];
 }
 
-/**
- * A game's page: its facts and one real message of each phase (the hello when it has one, then a turn)
- * with the answer a built-in bot gave, taken from a match played now with the default config, so the page
- * always shows what the game really sends.
- */
-export function gamePage(game: AnyGame): GamePage {
+/** A game's facts, as the list and the page show them. */
+export function gameFacts(game: AnyGame): GameFacts {
   return {
     id: game.id,
     title: game.title,
@@ -44,8 +44,16 @@ export function gamePage(game: AnyGame): GamePage {
     dialects: ['json', ...Object.keys(game.dialects ?? {})],
     config: Object.fromEntries(Object.entries(game.config).map(([k, f]) => [k, { ...f }])),
     bots: Object.fromEntries(Object.entries(game.bots).map(([k, b]) => [k, b.description])),
-    examples: wireExamples(game),
   };
+}
+
+/**
+ * A game's page: its facts and one real message of each phase (the hello when it has one, then a turn)
+ * with the answer a built-in bot gave, taken from a match played now with the default config, so the page
+ * always shows what the game really sends.
+ */
+export function gamePage(game: AnyGame): GamePage {
+  return { ...gameFacts(game), examples: wireExamples(game) };
 }
 
 /** Which message of a match an example shows: the first of a phase, or the one of a given turn. */

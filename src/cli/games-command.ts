@@ -1,11 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { games, getGame } from '../games/index.js';
-import { table } from './format.js';
-import { clip, gamePage } from './game-page.js';
+import { PACKAGE_ROOT, table } from './format.js';
+import { clip, gameFacts, gamePage, type GameFacts } from './game-page.js';
 
 /** `botarena games [ID]`: every game with its player counts, config keys and built-in bots; or one game's page. */
 export function registerGames(program: Command): void {
@@ -18,41 +17,26 @@ export function registerGames(program: Command): void {
     .action((id: string | undefined, o: { json?: boolean; schema?: boolean }) => {
       if (o.schema) return showSchemas(id);
       if (id !== undefined) return showPage(id, o.json ?? false);
-      const list = Object.values(games).map((g) => ({
-        id: g.id,
-        title: g.title,
-        summary: g.summary,
-        players: g.players,
-        timeouts: g.timeouts,
-        config: Object.fromEntries(Object.entries(g.config).map(([k, f]) => [k, { ...f }])),
-        bots: Object.fromEntries(Object.entries(g.bots).map(([k, b]) => [k, b.description])),
-        dialects: ['json', ...Object.keys(g.dialects ?? {})],
-      }));
+      const list = Object.values(games).map(gameFacts);
       if (o.json) {
         process.stdout.write(JSON.stringify(list, null, 2) + '\n');
         return;
       }
       const blocks = list.map((g) => {
-        const players = g.players.min === g.players.max ? `${g.players.min}` : `${g.players.min}–${g.players.max}`;
-        const cfg = Object.entries(g.config);
         const lines = [
-          `${g.id} — ${g.title} (${players} players)`,
+          `${g.id} — ${g.title} (${playerCount(g)} players)`,
           `  ${g.summary}`,
-          `  timeouts: init ${g.timeouts.initMs} ms, turn ${g.timeouts.turnMs} ms; wire dialects: ${g.dialects.join(', ')}`,
+          `  timeouts: ${g.hello ? `init ${g.timeouts.initMs} ms, ` : ''}turn ${g.timeouts.turnMs} ms; wire dialects: ${g.dialects.join(', ')}`,
           `  built-in bots: ${Object.entries(g.bots).map(([k, d]) => `${k} (${d})`).join('; ')}`,
         ];
-        if (cfg.length) {
-          const rows = [['key', 'default', 'meaning'], ...cfg.map(([k, f]) => [k, String(f.default), describe(f)])];
-          lines.push('  config (--set key=value):', table(rows).replace(/^/gm, '    '));
-        } else lines.push('  config: none');
+        lines.push(...configLines(g, '  '));
         return lines.join('\n');
       });
       process.stdout.write(blocks.join('\n\n') + '\n');
     });
 }
 
-/** The package's schemas folder: two levels up from this file in src/cli, dist/cli and dist/cli-bundle alike. */
-const SCHEMAS = fileURLToPath(new URL('../../schemas/', import.meta.url));
+const SCHEMAS = join(PACKAGE_ROOT, 'schemas');
 
 /** `--schema`: a game's schemas as one JSON object, file name (without .schema.json) → schema. */
 function showSchemas(id: string | undefined): void {
@@ -72,10 +56,9 @@ function showPage(id: string, json: boolean): void {
     process.stdout.write(JSON.stringify(page, null, 2) + '\n');
     return;
   }
-  const players = page.players.min === page.players.max ? `${page.players.min}` : `${page.players.min}–${page.players.max}`;
   const t = page.timeouts;
   const lines = [
-    `${page.id} — ${page.title} (${players} players)`,
+    `${page.id} — ${page.title} (${playerCount(page)} players)`,
     `  ${page.summary}`,
     '',
     `timeouts: ${page.hello ? `hello ${t.initMs} ms, ` : ''}turn ${t.turnMs} ms${t.slowMs ? ` (answers after ${t.slowMs} ms are noted as slow)` : ''}; after the end a bot has ${t.exitMs ?? 1000} ms to exit`,
@@ -85,15 +68,26 @@ function showPage(id: string, json: boolean): void {
     ...Object.entries(page.bots).map(([k, d]) => `  ${k.padEnd(10)} ${d}`),
     '',
   ];
-  const cfg = Object.entries(page.config);
-  if (cfg.length) lines.push('config (--set key=value):', table([['key', 'default', 'meaning'], ...cfg.map(([k, f]) => [k, String(f.default), describe(f)])]).replace(/^/gm, '  '), '');
-  else lines.push('config: none', '');
+  lines.push(...configLines(page, ''), '');
   lines.push(`what a bot receives and answers (from a match between built-in bots, default config, seed 1):`);
   for (const e of page.examples) {
     const what = e.phase === 'init' ? 'the hello (init), before the first turn' : `turn ${e.turn}`;
     lines.push('', `  ${what}: the bot receives`, clip(e.message, 1200).replace(/^/gm, '    '), `  and answers`, clip(e.answer, 400).replace(/^/gm, '    '));
   }
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** "2" or "2–12". */
+function playerCount(g: GameFacts): string {
+  return g.players.min === g.players.max ? `${g.players.min}` : `${g.players.min}–${g.players.max}`;
+}
+
+/** The config keys as a table under a heading, each line after `indent`. */
+function configLines(g: GameFacts, indent: string): string[] {
+  const cfg = Object.entries(g.config);
+  if (!cfg.length) return [`${indent}config: none`];
+  const rows = [['key', 'default', 'meaning'], ...cfg.map(([k, f]) => [k, String(f.default), describe(f)])];
+  return [`${indent}config (--set key=value):`, table(rows).replace(/^/gm, `${indent}  `)];
 }
 
 function describe(f: { type: string; description: string; min?: number; max?: number; choices?: readonly string[]; file?: boolean }): string {

@@ -1,13 +1,12 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { getGame } from '../games/index.js';
+import { PACKAGE_ROOT } from './format.js';
 
-/** The package's root and its starters: two levels up from this file in src/cli, dist/cli and dist/cli-bundle alike. */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = PACKAGE_ROOT;
 const STARTERS = join(ROOT, 'starters');
 
 export const LANGUAGES = ['python', 'node', 'ts'] as const;

@@ -117,9 +117,8 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     );
     await watched;
     await paced;
-    // The live events are delivered on later ticks: a match of built-in bots can end before any was. Every
-    // delivery already scheduled runs before this turn of the loop, so --log is complete after it.
-    if (o.log) await new Promise((resolve) => setImmediate(resolve));
+    // The live events are delivered on later ticks: a match of built-in bots can end before any was.
+    if (o.log) await live.drained();
   } catch (err) {
     if (err instanceof MatchCancelledError) {
       process.stderr.write(`${err.message}; every bot was stopped\n`);

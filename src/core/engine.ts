@@ -69,7 +69,7 @@ export class MatchEngine {
   readonly warnings: string[];
   /** how this match's step fingerprints are made */
   readonly hashes: HashScheme;
-  /** the last fingerprint, which a `steps` fingerprint is chained on */
+  /** the last fingerprint, which the next step's is chained on (`chain` scheme) */
   private chain = 0;
 
   constructor(

@@ -55,6 +55,15 @@ export class LocalLiveEvents implements LiveEvents {
     return () => this.drop(channel, sub);
   }
 
+  /**
+   * Resolves once every event published so far has been delivered (for the one who runs the matches and
+   * wants all of a match's events before closing, as the CLI's --log does).
+   */
+  async drained(): Promise<void> {
+    const pending = () => [...this.channels.values()].some((subs) => [...subs].some((sub) => sub.busy || sub.queue.length > 0));
+    while (pending()) await new Promise((resolve) => setImmediate(resolve));
+  }
+
   async close(): Promise<void> {
     for (const [channel, subs] of this.channels) for (const sub of subs) this.drop(channel, sub);
   }

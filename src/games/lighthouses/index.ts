@@ -4,7 +4,7 @@ import { human } from './human.js';
 import { parseMap, type LighthouseMap } from './map.js';
 import { DEFAULT_MAP, MAPS } from './maps.js';
 import { letter, renderIsland } from './render.js';
-import { applyCommand, commandError, endRound, lighthouseAt, setupState, type Command, type LighthousesState } from './rules.js';
+import { applyCommand, commandError, endRound, lighthouseAt, setupState, type Command, type LighthousesState, type Player, type Triangle } from './rules.js';
 import { parseAnswer, parseGreeting, result, view, type LighthousesMessage } from './wire.js';
 import { positionState, writePosition } from './position.js';
 
@@ -32,6 +32,17 @@ export function mapOf(config: { map: string }): LighthouseMap {
 }
 
 /** The Euskal Encounter lighthouses game ("Faros Láser"): capture, connect, and score triangles of island. */
+/** A player in a step's changes: place, energy, score and keys. */
+function listPlayer(out: unknown[], p: Player): void {
+  out.push(p.x, p.y, p.energy, p.score, p.keys.length);
+  for (const k of p.keys) out.push(k);
+}
+
+/** A triangle in a step's changes: its corners, owner and island cells. */
+function listTriangle(out: unknown[], t: Triangle): void {
+  out.push(t.v[0], t.v[1], t.v[2], t.owner, t.cells);
+}
+
 export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Command, LighthousesMessage, string>({
   id: 'lighthouses',
   title: 'Lighthouses (Euskal Encounter "Faros Láser")',
@@ -114,8 +125,8 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     if (moves.length === 1 && s.current !== 0) {
       const slot = moves[0]!.slot;
       const p = s.players[slot]!;
-      out.push(slot, p.x, p.y, p.energy, p.score, p.keys.length);
-      for (const k of p.keys) out.push(k);
+      out.push(slot);
+      listPlayer(out, p);
       const here = lighthouseAt(s, p.x, p.y);
       const l = s.lighthouses[here];
       out.push(here, l ? (l.owner ?? -1) : 0, l ? l.energy : 0);
@@ -123,21 +134,18 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
       out.push(s.connections.length, link ? link[0] : -1, link ? link[1] : -1);
       const t = s.triangles[s.triangles.length - 1];
       out.push(s.triangles.length);
-      if (t) out.push(t.v[0], t.v[1], t.v[2], t.owner, t.cells);
+      if (t) listTriangle(out, t);
       return out;
     }
     out.push(s.players.length);
-    for (const p of s.players) {
-      out.push(p.x, p.y, p.energy, p.score, p.keys.length);
-      for (const k of p.keys) out.push(k);
-    }
+    for (const p of s.players) listPlayer(out, p);
     // The names are given once, by the hellos, which leave round 1 waiting for player 0.
     if (s.round === 1 && s.current === 0) out.push(s.players.map((p) => p.name));
     for (const l of s.lighthouses) out.push(l.owner ?? -1, l.energy);
     out.push(s.connections.length);
     for (const [a, b] of s.connections) out.push(a, b);
     out.push(s.triangles.length);
-    for (const t of s.triangles) out.push(t.v[0], t.v[1], t.v[2], t.owner, t.cells);
+    for (const t of s.triangles) listTriangle(out, t);
     return out;
   },
   outcome(s) {
