@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { pidsWhere } from './proc.js';
 import { SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox-options.js';
@@ -65,13 +65,21 @@ export function sandboxArgv(command: string, args: readonly string[], opts: Sand
   const cwd = process.cwd();
   const hidden = ['/home', '/root', '/run/user'].filter((d) => existsSync(d));
   // A bound folder inside an emptied one (/tmp, /root…) gets its parents made anew, open to the bot.
+  const emptiedTop = (dir: string) => ['/tmp', ...hidden].find((h) => dir.startsWith(`${h}/`));
   const opened = (dir: string) => {
-    const top = ['/tmp', ...hidden].find((h) => dir.startsWith(`${h}/`));
+    const top = emptiedTop(dir);
     if (!top) return [];
     const parts = dir.slice(top.length + 1).split('/').slice(0, -1);
     return parts.flatMap((_, k) => ['--perms', '0755', '--dir', `${top}/${parts.slice(0, k + 1).join('/')}`]);
   };
-  const binds = [cwd, ...(opts.binds ?? []).map((d) => resolve(d))].flatMap((d) => [...opened(d), '--ro-bind', d, d]);
+  // A folder closed to others (mktemp -d makes them 0700) would shut the bot's own uid out: inside an emptied
+  // folder it is made anew, open, and its entries are bound into it one by one.
+  const bindOf = (d: string): string[] => {
+    const parents = opened(d);
+    if (!root || !emptiedTop(d) || (statSync(d).mode & 0o005) === 0o005) return [...parents, '--ro-bind', d, d];
+    return [...parents, '--perms', '0755', '--dir', d, ...readdirSync(d).flatMap((e) => ['--ro-bind', join(d, e), join(d, e)])];
+  };
+  const binds = [cwd, ...(opts.binds ?? []).map((d) => resolve(d))].flatMap(bindOf);
   const limits = ['prlimit', `--as=${o.memoryMb * 1024 * 1024}`, `--cpu=${o.cpuSeconds}`, `--nproc=${processes}`, `--fsize=${o.fileMb * 1024 * 1024}`, `--nofile=${o.openFiles}`, '--'];
   const hide = hidden.flatMap((d) => ['--tmpfs', d]);
   const sandbox = [
