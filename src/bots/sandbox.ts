@@ -73,11 +73,11 @@ export function sandboxArgv(command: string, args: readonly string[], opts: Sand
     return parts.flatMap((_, k) => ['--perms', '0755', '--dir', `${top}/${parts.slice(0, k + 1).join('/')}`]);
   };
   // A folder closed to others (mktemp -d makes them 0700) would shut the bot's own uid out: inside an emptied
-  // folder it is made anew, open, and its entries are bound into it one by one.
+  // folder it is made anew (an open, read-only tmpfs) and its entries are bound into it one by one.
   const bindOf = (d: string): string[] => {
     const parents = opened(d);
     if (!root || !emptiedTop(d) || (statSync(d).mode & 0o005) === 0o005) return [...parents, '--ro-bind', d, d];
-    return [...parents, '--perms', '0755', '--dir', d, ...readdirSync(d).flatMap((e) => ['--ro-bind', join(d, e), join(d, e)])];
+    return [...parents, '--perms', '0755', '--tmpfs', d, ...readdirSync(d).flatMap((e) => ['--ro-bind', join(d, e), join(d, e)]), '--remount-ro', d];
   };
   const binds = [cwd, ...(opts.binds ?? []).map((d) => resolve(d))].flatMap(bindOf);
   const limits = ['prlimit', `--as=${o.memoryMb * 1024 * 1024}`, `--cpu=${o.cpuSeconds}`, `--nproc=${processes}`, `--fsize=${o.fileMb * 1024 * 1024}`, `--nofile=${o.openFiles}`, '--'];
