@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
-import { ROOT, runCli } from './run-cli.js';
+import { ROOT, runCli, withConnectingClient } from './run-cli.js';
 
 interface JsonResult {
   winner: number | null;
@@ -53,19 +53,10 @@ describe('examples, run the way their READMEs say', () => {
   });
 
   it('the smart-dog starter client joins over TCP and plays a whole game without a fault', async () => {
-    const cli = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'herder', '--port', '0', '--json'], { cwd: ROOT });
-    let out = '';
-    let err = '';
-    cli.stdout!.on('data', (d: Buffer) => (out += d));
-    cli.stderr!.on('data', (d: Buffer) => (err += d));
-    while (!/waiting for 1 bot.* to connect to 127\.0\.0\.1:\d+/.test(err)) await new Promise((r) => setTimeout(r, 50));
-    const port = /127\.0\.0\.1:(\d+)/.exec(err)![1]!;
-    const client = spawn(process.execPath, ['examples/smartdog-node/client.mjs', '--port', port], { cwd: ROOT, stdio: 'ignore' });
-    const code = await new Promise((r) => cli.on('close', r));
-    const clientCode = await new Promise((r) => (client.exitCode !== null ? r(client.exitCode) : client.on('exit', r)));
-    assert.equal(code, 0, err);
+    const { run, clientCode } = await withConnectingClient(['play', 'smartdog', 'tcp', 'herder', '--json'], 'examples/smartdog-node/client.mjs');
+    assert.equal(run.code, 0, run.stderr);
     assert.equal(clientCode, 0, 'the client exits by itself after "finished"');
-    const j = JSON.parse(out) as { turns: number; players: { name: string; fault: unknown }[] };
+    const j = JSON.parse(run.stdout) as { turns: number; players: { name: string; fault: unknown }[] };
     assert.equal(j.turns, 100);
     assert.deepEqual([j.players[0]!.name, j.players[0]!.fault], ['starter', null]);
   });

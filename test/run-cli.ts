@@ -28,3 +28,30 @@ export function runCli(args: string[], opts: { input?: string; timeoutMs?: numbe
     child.stdin.end(opts.input ?? '');
   });
 }
+
+/**
+ * Runs a CLI command that waits for one bot to connect in (`play smartdog tcp …`, `doctor smartdog tcp`) on a port
+ * of the system's choosing, then starts the Node client `client` (a script path) on that port. Resolves once the
+ * CLI has ended, with its run and the client's exit code (null if it had to be killed).
+ */
+export async function withConnectingClient(args: string[], client: string): Promise<{ run: CliRun; clientCode: number | null }> {
+  const cli = spawn(process.execPath, ['bin/botarena', ...args, '--port', '0'], { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  cli.stdout.on('data', (d: Buffer) => (stdout += d));
+  cli.stderr.on('data', (d: Buffer) => (stderr += d));
+  const closed = new Promise<number | null>((resolve) => cli.on('close', resolve));
+  while (!/waiting for 1 bot.* to connect to 127\.0\.0\.1:\d+/.test(stderr)) {
+    if (cli.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const port = /127\.0\.0\.1:(\d+)/.exec(stderr)?.[1] ?? '0';
+  const bot = spawn(process.execPath, [client, '--port', port], { cwd: ROOT, stdio: 'ignore' });
+  const code = await closed;
+  const clientCode = await Promise.race([
+    new Promise<number | null>((resolve) => (bot.exitCode !== null ? resolve(bot.exitCode) : bot.on('exit', (c) => resolve(c)))),
+    new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+  ]);
+  bot.kill('SIGKILL');
+  return { run: { code, stdout, stderr }, clientCode };
+}

@@ -7,10 +7,11 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LANGUAGES, starterDir, starterInfo, type StarterTransport } from '../src/cli/new-command.js';
 import { getGame } from '../src/games/index.js';
-import { ROOT, runCli } from './run-cli.js';
+import { ROOT, runCli, type CliRun } from './run-cli.js';
 
-// Every starter `botarena new` writes, generated as a user would, its tiny test run, and then played in a
-// real match against a built-in bot: the starter's seat must end without a fault.
+// Every starter `botarena new` writes, generated as a user would, its tiny test run, then played in a real
+// match against a built-in bot (the starter's seat must end without a fault) and checked by `botarena doctor`
+// (every check must pass).
 
 const MATRIX: [string, StarterTransport][] = [
   ...['tictactoe', 'connect4', 'tron', 'battleship', 'lighthouses', 'paint', 'smartdog'].map((g): [string, StarterTransport] => [g, 'stdio']),
@@ -49,16 +50,27 @@ interface Result {
 /** A smaller grid for Tron, whose games on 100×100 last a thousand laps and more. */
 const SMALLER: Record<string, string[]> = { tron: ['--set', 'width=30', '--set', 'height=20'] };
 
-/** Plays the starter (its run command) in seat 0 against the game's first built-in bot; returns the --json result. */
-async function playStarter(game: string, transport: StarterTransport, source: string, dir: string): Promise<Result> {
+interface Doctor {
+  ok: boolean;
+  checks: { name: string; status: string; detail: string }[];
+}
+
+/**
+ * Plays the starter (its run command) in seat 0 against the game's first built-in bot, and has `botarena doctor`
+ * check it; returns the match's --json result and the doctor's report.
+ */
+async function playStarter(game: string, transport: StarterTransport, source: string, dir: string): Promise<{ result: Result; doctor: Doctor }> {
   const builtin = Object.keys(getGame(game).bots)[0]!;
   const extra = SMALLER[game] ?? [];
   const port = await freePort();
   const { run } = starterInfo(source, dir, port);
+  const json = <T>(r: CliRun, what: string): T => {
+    assert.ok(r.code === 0 || (what === 'doctor' && r.code === 1), `${what}: exit ${r.code}\n${r.stderr}`);
+    return JSON.parse(r.stdout) as T;
+  };
   if (transport === 'stdio') {
-    const r = await runCli(['play', game, `stdio:${run}`, builtin, ...extra, '--seed', '1', '--json']);
-    assert.equal(r.code, 0, r.stderr);
-    return JSON.parse(r.stdout) as Result;
+    const [match, doctor] = [await runCli(['play', game, `stdio:${run}`, builtin, ...extra, '--seed', '1', '--json']), await runCli(['doctor', game, `stdio:${run}`, '--json'])];
+    return { result: json(match, 'play'), doctor: json(doctor, 'doctor') };
   }
   if (transport === 'http') {
     const bot = spawn('/bin/sh', ['-c', `exec ${run}`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -69,21 +81,25 @@ async function playStarter(game: string, transport: StarterTransport, source: st
         bot.stdout.on('data', (d: Buffer) => ((out += d), /listening on http:/.test(out) && resolve()));
         bot.on('close', (code) => reject(new Error(`the bot exited (${code}) before it listened: ${out}`)));
       });
-      const r = await runCli(['play', game, `http://127.0.0.1:${port}/`, builtin, ...extra, '--seed', '1', '--json']);
-      assert.equal(r.code, 0, r.stderr);
-      return JSON.parse(r.stdout) as Result;
+      const url = `http://127.0.0.1:${port}/`;
+      const [match, doctor] = [await runCli(['play', game, url, builtin, ...extra, '--seed', '1', '--json']), await runCli(['doctor', game, url, '--json'])];
+      return { result: json(match, 'play'), doctor: json(doctor, 'doctor') };
     } finally {
       bot.kill();
     }
   }
-  // tcp: the arena listens, then the bot connects and joins.
-  const match = runCli(['play', game, 'tcp', builtin, '--port', String(port), '--seed', '1', '--json', '--init-timeout', '30000']);
-  await new Promise((resolve) => setTimeout(resolve, 1500));
-  const bot = sh(run, 120_000);
-  const r = await match;
-  await bot;
-  assert.equal(r.code, 0, r.stderr);
-  return JSON.parse(r.stdout) as Result;
+  // tcp: the arena listens, then the bot connects and joins (once for the match, once for the doctor).
+  const connectIn = async (args: string[]): Promise<CliRun> => {
+    const arena = runCli([...args, '--port', String(port), '--init-timeout', '30000']);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const bot = sh(run, 120_000);
+    const r = await arena;
+    await bot;
+    return r;
+  };
+  const match = await connectIn(['play', game, 'tcp', builtin, '--seed', '1', '--json']);
+  const doctor = await connectIn(['doctor', game, 'tcp', '--json']);
+  return { result: json(match, 'play'), doctor: json(doctor, 'doctor') };
 }
 
 describe('botarena new: every starter, generated, tested and played', () => {
@@ -96,14 +112,18 @@ describe('botarena new: every starter, generated, tested and played', () => {
         const made = await runCli(['new', game, dir, '--lang', lang, '--transport', transport]);
         assert.equal(made.code, 0, made.stderr);
         assert.match(made.stdout, new RegExp(`wrote a ${lang} ${game} bot \\(${transport}\\)`));
+        assert.match(made.stdout, new RegExp(`^check it: botarena doctor ${game} `, 'm'));
         assert.ok(!existsSync(join(dir, 'starter.json')), 'starter.json stays in the package');
         const readme = readFileSync(join(dir, 'README.md'), 'utf8');
         assert.doesNotMatch(readme, /\{\{dir\}\}/);
         assert.match(readme, new RegExp(`botarena play ${game} `));
         const test = await sh(starterInfo(source, dir).test);
         assert.equal(test.code, 0, `the starter's own test failed:\n${test.out}`);
-        const result = await playStarter(game, transport, source, dir);
+        const { result, doctor } = await playStarter(game, transport, source, dir);
         assert.equal(result.players[0]!.fault, null, `the starter faulted: ${JSON.stringify(result.players[0]!.fault)}`);
+        const failed = doctor.checks.filter((c) => c.status !== 'pass');
+        assert.deepEqual(failed, [], 'botarena doctor passes every check');
+        assert.ok(doctor.ok && doctor.checks.length >= 5, `doctor ran its checks: ${doctor.checks.map((c) => c.name).join(', ')}`);
       });
     }
   }

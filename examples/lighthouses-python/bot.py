@@ -2,7 +2,7 @@
 """A lighthouses bot in plain Python 3 (no packages), speaking the contest's JSON lines on stdin/stdout.
 
 It walks to the nearest lighthouse it does not own, captures it with most of its energy, and on its own
-lighthouses connects to any other it owns whose key it holds. Everything it prints to stderr (prefixed
+lighthouses connects to any other it owns whose key it holds, when the connection would cross no other. Everything it prints to stderr (prefixed
 with its name, as the contest asked) goes into the bot's log in Botarena.
 """
 import json
@@ -27,6 +27,24 @@ def read():
     return json.loads(line)
 
 
+def orient(a, b, c):
+    return (b[0] - a[0]) * (c[1] - a[1]) - (c[0] - a[0]) * (b[1] - a[1])
+
+
+def can_connect(a, b, lighthouses):
+    """Whether a connection a-b is legal: it may not pass over another lighthouse or cross a connection."""
+    for l in lighthouses:
+        p = l["position"]
+        if p not in (a, b) and orient(a, b, p) == 0 and min(a[0], b[0]) <= p[0] <= max(a[0], b[0]) and min(a[1], b[1]) <= p[1] <= max(a[1], b[1]):
+            return False
+    for l in lighthouses:
+        for c in l["connections"]:
+            d = l["position"]
+            if orient(a, b, c) * orient(a, b, d) < 0 and orient(c, d, a) * orient(c, d, b) < 0:
+                return False
+    return True
+
+
 def main():
     init = read()
     me, island = init["player_num"], init["map"]
@@ -41,7 +59,8 @@ def main():
             command = {"command": "attack", "energy": state["energy"] * 2 // 3}
         elif here and here["owner"] == me:
             for other in state["lighthouses"]:
-                if other is not here and other["owner"] == me and other["have_key"] and [x, y] not in other["connections"]:
+                if (other is not here and other["owner"] == me and other["have_key"] and [x, y] not in other["connections"]
+                        and can_connect([x, y], other["position"], state["lighthouses"])):
                     command = {"command": "connect", "destination": other["position"]}
                     break
         if command is None:

@@ -1,7 +1,7 @@
 import { parseBotSpec, type TranscriptSink } from '../bots/index.js';
 import { MatchEngine, movesOf, plainMove, type RecordedMove } from '../core/engine.js';
 import { ReplayMismatchError } from '../core/errors.js';
-import type { AnyGame, Move, StreamAction } from '../core/game.js';
+import type { AnyGame, Decision, Move, StreamAction } from '../core/game.js';
 import type { Replay } from '../core/replay.js';
 import { deadlineFor, OpenSeat, seatContext } from './seat.js';
 
@@ -36,19 +36,29 @@ function describe(game: AnyGame, phase: string, m: Pick<RecordedMove, 'action' |
   return `${m.fault.kind}: ${m.fault.detail}${m.action !== undefined ? ` (after ${action})` : ''}`;
 }
 
+/** One message a fed seat was asked again, with what it answers now (judged by the rules in that position). */
+export interface FedAnswer {
+  decision: Decision;
+  /** the move the replay recorded for the seat */
+  recorded: RecordedMove;
+  /** the move it makes now, with how long it took (a stream seat: its lines) */
+  now: Move<unknown> & { ms: number };
+  /** a stream step: what the game answered each of its lines (smart-dog's `error …`), in order */
+  replies?: string[];
+}
+
 /**
- * Sends the messages a replay's seat `slot` got to another bot (a new version, say), one by one, and
- * records its answers without changing the game: the recorded moves are applied whatever it says, and
- * notices (lighthouses' results) follow the recording. Returns the turns where its answers differ.
+ * Plays a replay again through one seat's bot (opened by the caller, started here): every message the seat got is
+ * sent to it in the same position and its answer is read and judged, but the recorded moves are applied whatever
+ * it says, and notices (lighthouses' results) and the farewell follow the recording. `onAnswer` sees each answer;
+ * returning false (or a promise of it) stops the feed there. The seat is always closed: gracefully (its input closed, time to exit) when
+ * the feed ran to the end or was stopped, at once when it failed. Returns whether it ran to the end.
  */
-export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: string, opts: { log?: TranscriptSink } = {}): Promise<RefeedReport> {
+export async function feedSeat(game: AnyGame, replay: Replay, slot: number, seat: OpenSeat, onAnswer: (a: FedAnswer) => boolean | void | Promise<boolean | void>): Promise<boolean> {
   const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length, hashes: replay.hashes ?? 'state' });
-  const spec = parseBotSpec(bot, game);
-  const ctx = seatContext(game, { slot, players: replay.seats.length, config: engine.config, seed: replay.seed, name: replay.seats[slot]?.name ?? `slot ${slot}`, log: opts.log ?? (() => {}) });
-  const seat = OpenSeat.open(game, spec, ctx);
-  const report: RefeedReport = { asked: 0, differences: [] };
   const view = { matchId: replay.matchId, names: replay.seats.map((s) => s.name) };
   let ended = false;
+  let stopped = false;
   try {
     await seat.transport.start();
     for (const rec of replay.turns) {
@@ -57,24 +67,24 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
       const deadline = deadlineFor(d, replay.timeouts);
       const recorded = rec.moves.find((m) => m.slot === slot);
       if (recorded) {
-        let now: Move<unknown>;
+        let now: Move<unknown> & { ms: number };
+        let replies: string[] | undefined;
         if (d.stream) {
           const msg = seat.message(engine, d, { ...view, phase: d.phase });
           const lines: string[] = [];
-          msg.converse = (line) => (lines.push(line), game.stream!.ends(line));
+          const scratch = structuredClone(engine.state);
+          replies = [];
+          msg.converse = (line) => (lines.push(line), replies!.push(...game.stream!.line(scratch, slot, line).replies), game.stream!.ends(line));
           const reply = await seat.send(msg, deadline);
-          if (reply.kind === 'fault') now = { slot, fault: reply.fault };
-          else now = { slot, action: { lines: (reply.kind === 'value' ? (reply.value as string[]) : lines).map((t, i): [number, string] => [i, t]) } };
+          if (reply.kind === 'fault') now = { slot, fault: reply.fault, ms: reply.ms };
+          else now = { slot, action: { lines: (reply.kind === 'value' ? (reply.value as string[]) : lines).map((t, i): [number, string] => [i, t]) }, ms: reply.ms };
         } else {
-          now = plainMove(await seat.ask(engine, d, { ...view, phase: d.phase }, deadline));
+          now = await seat.ask(engine, d, { ...view, phase: d.phase }, deadline);
         }
-        report.asked++;
-        // The bot could not be reached (not started, connection refused): that is a failure, not an answer.
-        if (now.fault?.kind === 'transport' && recorded.fault?.kind !== 'transport') {
-          throw new RefeedFailedError(`turn ${d.turn} (${d.phase}): could not get an answer from ${bot}: ${now.fault.detail}`);
+        if ((await onAnswer({ decision: d, recorded, now, replies })) === false) {
+          stopped = true;
+          break;
         }
-        const [was, is] = [describe(game, d.phase, recorded), describe(game, d.phase, now)];
-        if (was !== is) report.differences.push({ turn: d.turn, phase: d.phase, recorded: was, now: is });
       }
       const moves = movesOf(rec);
       const done = engine.commit(d, moves);
@@ -83,10 +93,32 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
       const notice = mine && d.phase === 'play' ? game.ack?.(mine, engine.state) : undefined;
       if (notice !== undefined) await seat.tell(notice, d.phase, d.turn, deadline);
     }
-    if (game.farewell) await seat.tell(game.farewell(engine.state, slot), 'end', engine.lastTurn(), replay.timeouts.turnMs);
+    if (!stopped && game.farewell) await seat.tell(game.farewell(engine.state, slot), 'end', engine.lastTurn(), replay.timeouts.turnMs);
     ended = true;
   } finally {
     await seat.close(ended);
   }
+  return !stopped;
+}
+
+/**
+ * Sends the messages a replay's seat `slot` got to another bot (a new version, say), one by one, and
+ * records its answers without changing the game (see `feedSeat`). Returns the turns where its answers differ.
+ */
+export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: string, opts: { log?: TranscriptSink } = {}): Promise<RefeedReport> {
+  const spec = parseBotSpec(bot, game);
+  const config = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length, hashes: replay.hashes ?? 'state' }).config;
+  const ctx = seatContext(game, { slot, players: replay.seats.length, config, seed: replay.seed, name: replay.seats[slot]?.name ?? `slot ${slot}`, log: opts.log ?? (() => {}) });
+  const seat = OpenSeat.open(game, spec, ctx);
+  const report: RefeedReport = { asked: 0, differences: [] };
+  await feedSeat(game, replay, slot, seat, ({ decision: d, recorded, now }) => {
+    report.asked++;
+    // The bot could not be reached (not started, connection refused): that is a failure, not an answer.
+    if (now.fault?.kind === 'transport' && recorded.fault?.kind !== 'transport') {
+      throw new RefeedFailedError(`turn ${d.turn} (${d.phase}): could not get an answer from ${bot}: ${now.fault.detail}`);
+    }
+    const [was, is] = [describe(game, d.phase, recorded), describe(game, d.phase, plainMove(now))];
+    if (was !== is) report.differences.push({ turn: d.turn, phase: d.phase, recorded: was, now: is });
+  });
   return report;
 }

@@ -25,13 +25,16 @@ let checked: string | null = null;
  * to bind exist; throws a UsageError saying what to install or fix. Checked once per process.
  */
 export function checkSandbox(opts: SandboxOptions = {}): void {
+  // What to install comes first: without it, nothing else about the sandbox matters.
+  if (checked !== 'ok') {
+    for (const [tool, pkg] of Object.entries(TOOLS)) {
+      if (!which(tool)) throw new UsageError(`--sandbox needs ${tool} (Debian package ${pkg}: apt-get install ${pkg}), which is not installed`);
+    }
+  }
   for (const dir of opts.binds ?? []) {
     if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new UsageError(`--sandbox-bind ${dir}: no such folder`);
   }
   if (checked === 'ok') return;
-  for (const [tool, pkg] of Object.entries(TOOLS)) {
-    if (!which(tool)) throw new UsageError(`--sandbox needs ${tool} (Debian package ${pkg}: apt-get install ${pkg}), which is not installed`);
-  }
   try {
     execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
   } catch (err) {

@@ -6,6 +6,7 @@ import { registerGames } from './games-command.js';
 import { registerPlay } from './play-command.js';
 import { registerReplay } from './replay-command.js';
 import { registerNew } from './new-command.js';
+import { registerDoctor } from './doctor-command.js';
 import { registerSmartdog } from './smartdog-command.js';
 
 /** Builds the `botarena` command line. */
@@ -14,12 +15,13 @@ export function buildProgram(): Command {
     .description('Botarena: fair, timed, replayable matches between game-playing bots written in any language')
     .version(ENGINE_VERSION)
     .showSuggestionAfterError()
-    .addHelpText('after', `\n${BOT_SPEC_HELP}\n\nexamples:\n  botarena new tron --lang python mybot    (a starter bot, with the command that plays it)\n  botarena play tictactoe random minimax\n  botarena play connect4 "stdio:python3 my_bot.py" minimax --seed 7 --log\n  botarena replay verify match.json`);
+    .addHelpText('after', `\n${BOT_SPEC_HELP}\n\nexamples:\n  botarena new tron --lang python mybot    (a starter bot, with the command that plays it)\n  botarena doctor tron "stdio:python3 mybot/bot.py"    (what to fix in a bot)\n  botarena play tictactoe random minimax\n  botarena play connect4 "stdio:python3 my_bot.py" minimax --seed 7 --log\n  botarena replay verify match.json`);
   registerPlay(program);
   registerGames(program);
   registerReplay(program);
   registerSmartdog(program);
   registerNew(program);
+  registerDoctor(program);
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
   // Every command and subcommand (replay show, smartdog serve…) reports usage errors to main, which exits 2.
   const override = (c: Command): void => {

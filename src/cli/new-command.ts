@@ -88,12 +88,12 @@ function typescriptSetUp(dir: string): string[] {
   return ['package.json', 'node_modules/botarena (a link to this botarena)'];
 }
 
-/** The lines that say how to play a freshly written starter against the game's first built-in bot. */
+/** The lines that say how to play a freshly written starter against the game's first built-in bot, and check it. */
 function howToPlay(game: AnyGame, transport: StarterTransport, info: StarterInfo): string[] {
   const builtin = Object.keys(game.bots)[0]!;
-  if (transport === 'stdio') return [`play it:  botarena play ${game.id} "stdio:${info.run}" ${builtin}`];
-  if (transport === 'http') return [`start it: ${info.run}`, `play it:  botarena play ${game.id} http://127.0.0.1:8000/ ${builtin}`];
-  return [`play it:  botarena play ${game.id} tcp ${builtin}`, `then, in another terminal: ${info.run}`];
+  if (transport === 'stdio') return [`play it:  botarena play ${game.id} "stdio:${info.run}" ${builtin}`, `check it: botarena doctor ${game.id} "stdio:${info.run}"`];
+  if (transport === 'http') return [`start it: ${info.run}`, `play it:  botarena play ${game.id} http://127.0.0.1:8000/ ${builtin}`, `check it: botarena doctor ${game.id} http://127.0.0.1:8000/`];
+  return [`play it:  botarena play ${game.id} tcp ${builtin}`, `then, in another terminal: ${info.run}`, `check it: botarena doctor ${game.id} tcp (then start it the same way)`];
 }
 
 /** `botarena new GAME [DIR] --lang … --transport …`: writes a runnable starter bot. */

@@ -295,6 +295,12 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   dialects?: Record<string, WireDialect<S, A, I>>;
   bots: Record<string, BuiltinBotFactory<V, C>>;
   human?: HumanPlay<V>;
+  /**
+   * optional: the canned match `botarena doctor` feeds a bot, as built-in bots by seat, a seed and config
+   * (absent: the first built-in bot against the last, seed 1, the default config). It should end in a few
+   * hundred steps and reach every message type the game has.
+   */
+  doctor?: { bots: string[]; seed?: number; config?: Record<string, unknown> };
 }
 
 /** A game of any type, as held by the registry and the runner. */

@@ -91,6 +91,8 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
     return { ranks, scores, reason: `${head} after ${lastLap} laps; died: ${deaths.join('; ')}` };
   },
   render: (s) => renderBoard(s),
+  // voronoi against random: a match of some fifty laps that ends by a crash (voronoi against stupid lasts hundreds).
+  doctor: { bots: ['voronoi', 'random'], seed: 2 },
   bots,
   human,
 });

@@ -1,0 +1,419 @@
+import { capabilitiesOf, parseBotSpec, type BotSpec } from '../bots/index.js';
+import type { TranscriptEntry } from '../core/replay.js';
+import { MatchEngine } from '../core/engine.js';
+import type { AnyGame, Fault, WireDialect } from '../core/game.js';
+import type { Replay } from '../core/replay.js';
+import { feedSeat, type FedAnswer } from './refeed.js';
+import { runMatch } from './run-match.js';
+import { deadlineFor, dialectFor, OpenSeat, round, seatContext, type SeatConnection } from './seat.js';
+
+/**
+ * `botarena doctor`: a bot is fed a canned match of its game (built-in bots playing one another, the same
+ * every time) from one seat and then from another, message by message, as `replay refeed` does: each answer
+ * is read and judged by the rules in that exact position, while the recorded moves carry the match on, so a
+ * bot that loses or errs early still sees every message type to the end. From what it answered, how fast,
+ * and what it wrote besides, each check below passes or fails with what to change.
+ */
+
+/** One line of the doctor's checklist. `warn` does not fail the check-up; `skip` says why it was not checked. */
+export interface DoctorCheck {
+  name: string;
+  status: 'pass' | 'fail' | 'warn' | 'skip';
+  detail: string;
+  /** what to change (failures and warnings) */
+  fix?: string;
+}
+
+/** What `doctor` found. `ok`: no check failed. */
+export interface DoctorReport {
+  game: string;
+  bot: string;
+  ok: boolean;
+  /** the canned match fed to the bot */
+  canned: { bots: string[]; seed: number; steps: number; seats: number[] };
+  checks: DoctorCheck[];
+  coldStartMs: number | null;
+  latency: { answers: number; p50Ms: number; p99Ms: number; deadlineMs: number } | null;
+}
+
+export interface DoctorOptions {
+  /** deadlines instead of the game's (a hello's, a turn's) */
+  initMs?: number;
+  turnMs?: number;
+  /** another canned match (its seed; the same built-in bots) */
+  seed?: number;
+  /** for bots that connect in (smart-dog's tcp): waits for the bot to connect and join; it is fed once */
+  connect?: () => Promise<SeatConnection>;
+  /** every line of every feed as it happens, labelled with the seat fed */
+  log?: (seat: number, entry: TranscriptEntry) => void;
+}
+
+/** A message the seat was asked, as the checks group them. */
+type Kind = 'hello' | 'first turn' | 'turns' | 'late game';
+
+interface Asked {
+  seat: number;
+  kind: Kind;
+  turn: number;
+  phase: string;
+  fault?: Fault;
+  ms: number;
+  /** the message sent, as the log has it */
+  sent?: string;
+  /** a stream step's refused lines (`error …`) */
+  refused: string[];
+}
+
+interface Run {
+  seat: number;
+  asked: Asked[];
+  log: TranscriptEntry[];
+  /** the feed reached the end of the canned match */
+  complete: boolean;
+  /** the time the last answer came (the bot's input closes right after) */
+  endedAt: number;
+  /** after a timeout: lines that came late while its input was still open (a slow bot) */
+  lateWhileOpen: boolean;
+  /** the log's length when the bot's input was closed: lines noted after it came at its exit */
+  closedAt: number;
+}
+
+/** Faults after which a feed stops: the bot is not answering any more, and each later message would wait out its deadline. */
+const STOPPING: Fault['kind'][] = ['timeout', 'crash', 'transport', 'too-large'];
+/** After a timeout, how long a bot's late answer is awaited before its input is closed. */
+const LATE_WAIT_MS = 2000;
+/** A feed stops after this many faults of any kind: the first ones say what is wrong. */
+const MAX_FAULTS = 3;
+
+/** The canned match of a game: the game's choice, or its first built-in bot against its last. */
+export function cannedMatch(game: AnyGame, seed?: number): { bots: string[]; seed: number; config: Record<string, unknown> } {
+  const names = Object.keys(game.bots);
+  const hint = game.doctor;
+  const bots = hint?.bots ?? [names[0]!, names[names.length - 1]!];
+  return { bots, seed: seed ?? hint?.seed ?? 1, config: hint?.config ?? {} };
+}
+
+/** Runs the check-up of `bot` (a bot spec) at `game`. */
+export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {}): Promise<DoctorReport> {
+  const spec = parseBotSpec(bot, game);
+  const caps = capabilitiesOf(spec);
+  const canned = cannedMatch(game, opts.seed);
+  const { replay } = await runMatch({ game: game.id, seats: canned.bots.map((b) => ({ bot: b })), seed: canned.seed, config: canned.config, matchId: `doctor-${canned.seed}` }, { game });
+  replay.timeouts = { initMs: opts.initMs ?? replay.timeouts.initMs, turnMs: opts.turnMs ?? replay.timeouts.turnMs, turnSet: opts.turnMs !== undefined || replay.timeouts.turnSet };
+  // A bot that connects in joins once; the others are fed as the first seat, then as the second.
+  const seats = caps.connectIn ? [0] : [0, 1];
+  const runs: Run[] = [];
+  for (const seat of seats) {
+    const run = await feed(game, replay, seat, spec, opts);
+    runs.push(run);
+    // A bot that fails its very first message is not fed again: that is the thing to fix first.
+    if (!run.asked[0] || run.asked[0].fault) break;
+  }
+  const checks: DoctorCheck[] = [];
+  const all = runs.flatMap((r) => r.asked);
+  const firstPhase = replay.turns[0]?.phase ?? 'play';
+  const deadline = (phase: 'init' | 'play') => deadlineFor({ phase, deadlineMs: undefined }, replay.timeouts);
+  const first = all[0];
+
+  // 1. It starts and answers its first message in time.
+  let coldStartMs: number | null = null;
+  if (!first) checks.push({ name: 'starts', status: 'fail', detail: 'it was asked nothing: the canned match has no message for its seat' });
+  else if (first.fault) checks.push(faultCheck('starts and answers its first message', first, runs[0]!, game, spec));
+  else {
+    coldStartMs = first.ms;
+    const limit = deadline(firstPhase);
+    const slow = first.ms > limit / 2;
+    checks.push({
+      name: 'starts and answers its first message',
+      status: slow ? 'warn' : 'pass',
+      detail: `${fmt(first.ms)} from start to its first answer (the deadline is ${limit} ms)`,
+      fix: slow ? 'it answers its first message in over half its deadline: on a busy arena it will time out; load less before the first answer (a lazy import, a smaller table)' : undefined,
+    });
+  }
+
+  // 2. Every message type gets a readable, legal answer.
+  for (const kind of ['hello', 'first turn', 'turns', 'late game'] as Kind[]) {
+    // A first message that failed is reported once, above.
+    const ofKind = all.filter((a) => a.kind === kind && !(a === first && first.fault));
+    if (!ofKind.length) continue;
+    const name = `answers ${kind === 'hello' ? 'the hello (init) message' : kind === 'turns' ? 'turns in mid-game' : kind === 'late game' ? 'turns late in the game' : 'its first turn'}`;
+    const bad = ofKind.find((a) => a.fault || a.refused.length);
+    if (!bad) checks.push({ name, status: 'pass', detail: `${ofKind.length} answered, all read and legal` });
+    else if (bad.fault) checks.push(faultCheck(name, bad, runs.find((r) => r.seat === bad.seat)!, game, spec));
+    else {
+      checks.push({
+        name,
+        status: 'fail',
+        detail: `seat ${bad.seat}, turn ${bad.turn}: the game refused ${bad.refused.length} of its lines: ${bad.refused.slice(0, 3).map((l) => JSON.stringify(l)).join(', ')}`,
+        fix: `each line must be a command the game takes in that position: see docs/games/${game.id}.md`,
+      });
+    }
+  }
+
+  // 3. Answers are flushed; 4. stdout holds answers only; 5. one line per message, none to notices.
+  if (caps.dialects && spec.transport !== 'http') checks.push(...lineChecks(runs, game, spec));
+
+  // 6. It exits by itself when the match is over.
+  if (spec.transport === 'stdio' || spec.transport === 'exec') checks.push(exitCheck(runs, game));
+
+  // 7. Answer times against the deadline.
+  const times = all.filter((a) => a.kind !== 'hello' && !a.fault).map((a) => a.ms).sort((a, b) => a - b);
+  const turnDeadline = deadline('play');
+  let latency: DoctorReport['latency'] = null;
+  if (times.length) {
+    const pick = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!;
+    latency = { answers: times.length, p50Ms: pick(0.5), p99Ms: pick(0.99), deadlineMs: turnDeadline };
+    const slowMs = game.timeouts.slowMs;
+    const tight = latency.p99Ms > turnDeadline / 2 || (slowMs !== undefined && latency.p99Ms > slowMs);
+    checks.push({
+      name: 'answer time',
+      status: tight ? 'warn' : 'pass',
+      detail: `p50 ${fmt(latency.p50Ms)}, p99 ${fmt(latency.p99Ms)} over ${times.length} answers (the deadline is ${turnDeadline} ms${slowMs !== undefined ? `; the game asks for ${slowMs} ms` : ''})`,
+      fix: tight ? `its slowest answers use over ${slowMs !== undefined && latency.p99Ms > slowMs ? `the ${slowMs} ms the game asks for` : 'half the deadline'}: on a loaded arena they will time out; keep a margin (search with a time budget and answer when it runs out)` : undefined,
+    });
+  }
+
+  // 8. HTTP bots: status, content type, keep-alive.
+  if (spec.transport === 'http' && first && first.fault?.kind !== 'transport') checks.push(...(await httpChecks(spec.url, dialectFor(game, spec), game, replay)));
+
+  return {
+    game: game.id,
+    bot,
+    ok: !checks.some((c) => c.status === 'fail'),
+    canned: { bots: canned.bots, seed: canned.seed, steps: replay.turns.length, seats: runs.map((r) => r.seat) },
+    checks,
+    coldStartMs: coldStartMs === null ? null : round(coldStartMs),
+    latency,
+  };
+}
+
+/** Feeds the canned match to the bot in `seat`, recording each answer and every line of its log. */
+async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, opts: DoctorOptions): Promise<Run> {
+  const t0 = performance.now();
+  const log: TranscriptEntry[] = [];
+  const sink = (dir: TranscriptEntry['dir'], text: string) => {
+    const entry = { dir, t: round(performance.now() - t0), text };
+    log.push(entry);
+    opts.log?.(seat, entry);
+  };
+  const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
+  const ctx = seatContext(game, { slot: seat, players: replay.seats.length, config: engine.config, seed: replay.seed, name: `doctor (seat ${seat})`, log: sink });
+  const connection = opts.connect ? await opts.connect() : undefined;
+  const open = OpenSeat.open(game, spec, ctx, { connection, echo: true });
+  const total = replay.turns.filter((t) => t.moves.some((m) => m.slot === seat)).length;
+  const asked: Asked[] = [];
+  let faults = 0;
+  let playIndex = 0;
+  let endedAt = 0;
+  let lateWhileOpen = false;
+  let closedAt = 0;
+  const complete = await feedSeat(game, replay, seat, open, async (a: FedAnswer) => {
+    const { decision, now } = a;
+    const sent = [...log].reverse().find((e) => e.dir === 'send')?.text;
+    let kind: Kind = 'turns';
+    if (decision.phase === 'init') kind = 'hello';
+    else if (playIndex++ === 0) kind = 'first turn';
+    else if (asked.length >= total * 0.75) kind = 'late game';
+    const refused = (a.replies ?? []).filter((r) => r.startsWith('error'));
+    asked.push({ seat, kind, turn: decision.turn, phase: decision.phase, fault: now.fault, ms: now.ms, sent, refused });
+    endedAt = performance.now() - t0;
+    if (now.fault) faults++;
+    const go = !(now.fault && (STOPPING.includes(now.fault.kind) || faults >= MAX_FAULTS));
+    if (now.fault?.kind === 'timeout' && open.capabilities.dialects) {
+      // A slow bot answers a little late with its input still open; a bot that does not flush only when it closes.
+      const mark = log.length;
+      await new Promise((r) => setTimeout(r, Math.min(LATE_WAIT_MS, deadlineFor(decision, replay.timeouts))));
+      lateWhileOpen = log.slice(mark).some((e) => e.dir === 'note' && LATE_LINE.test(e.text));
+    }
+    if (!go) closedAt = log.length;
+    return go;
+  });
+  return { seat, asked, log, complete, endedAt, lateWhileOpen, closedAt };
+}
+
+/** A failed check from an answer's fault: what happened, where, and what to change. */
+function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSpec): DoctorCheck {
+  const f = a.fault!;
+  const where = `seat ${a.seat}, turn ${a.turn}${a.phase === 'init' ? ' (hello)' : ''}`;
+  const atExit = unflushed(run);
+  const docs = `docs/games/${game.id}.md`;
+  let fix: string;
+  switch (f.kind) {
+    case 'timeout':
+      fix = atExit
+        ? `its answer came only when its input was closed: it does not flush its output. ${FLUSH}`
+        : run.lateWhileOpen
+          ? 'its answer came after the deadline: answer sooner (search with a time budget and answer when it runs out)'
+          : spec.transport === 'http'
+          ? 'answer each POST within the deadline, with the move as the body'
+          : 'read one line from stdin per message and write one line back to stdout, ending with a newline, then flush; run it by hand and paste the message shown above to see what it does';
+      break;
+    case 'crash':
+      fix = /could not start/.test(f.detail) ? `check the command runs from this folder: ${spec.raw.replace(/^\w+:/, '')}` : 'it exited: run it by hand, paste the message shown above on its input, and read the error';
+      break;
+    case 'transport':
+      fix = spec.transport === 'http' ? 'start the bot first, and check the URL (host, port and path) it listens on' : 'check the bot can be reached';
+      break;
+    case 'too-large':
+      fix = 'an answer is one short line: end it with a newline (a missing newline makes the whole output one line)';
+      break;
+    case 'not-json':
+      fix = `answer with one JSON value on one line, as ${docs} shows${isProse(quoted(f.detail)) ? '; debug output goes to stderr (Python: print(..., file=sys.stderr); Node: console.error)' : ''}`;
+      break;
+    case 'illegal-move':
+      fix = `the move breaks the rules in that position (the message shown above); the rules are in ${docs}`;
+      break;
+    default:
+      fix = `the answer was read but is not what this message asks for: the answers are in ${docs}`;
+  }
+  const sent = a.sent ? `\nthe message was: ${clip(a.sent, 300)}` : '';
+  return { name, status: 'fail', detail: `${where}: ${f.kind}: ${f.detail}${sent}`, fix };
+}
+
+const STDOUT = 'stdout holds answers only';
+const FLUSH = 'Flush stdout after each answer (Python: print(answer, flush=True); C: fflush(stdout); C++: std::endl; Java: System.out.flush(); Node writes at once)';
+
+/** Whether a feed's bot timed out and its answers came only at its exit, once its input was closed: it does not flush. */
+function unflushed(run: Run): boolean {
+  const late = (e: TranscriptEntry) => e.dir === 'note' && LATE_LINE.test(e.text);
+  return run.asked.some((a) => a.fault?.kind === 'timeout') && !run.lateWhileOpen && run.log.slice(run.closedAt).some(late);
+}
+
+/** Notes of lines that came when no answer was awaited (late, stray, or cut off at exit). */
+const LATE_LINE = /^(dropped a late answer|dropped a line sent while no answer was expected|unfinished line at exit)/;
+const STRAY_LINE = /^dropped a line sent while no answer was expected: (.*)$/s;
+
+/** Checks of a line transport's output: flushing, debug text on stdout, one line per message. */
+function lineChecks(runs: Run[], game: AnyGame, spec: BotSpec): DoctorCheck[] {
+  const checks: DoctorCheck[] = [];
+  const timedOut = runs.filter((r) => r.asked.some((a) => a.fault?.kind === 'timeout'));
+  const held = timedOut.find(unflushed);
+  if (held) {
+    checks.push({
+      name: 'flushes each answer',
+      status: 'fail',
+      detail: `seat ${held.seat}: no answer came while it was awaited; when its input was closed, it wrote: ${held.log.slice(held.closedAt).filter((e) => e.dir === 'note' && LATE_LINE.test(e.text)).slice(0, 2).map((e) => clip(e.text, 120)).join('; ')}`,
+      fix: FLUSH,
+    });
+  } else if (runs.some((r) => r.asked.some((a) => !a.fault))) checks.push({ name: 'flushes each answer', status: 'pass', detail: 'every answer arrived while it was awaited' });
+
+  // Debug text: a line that is neither JSON nor an answer, where the game speaks JSON.
+  if ((dialectFor(game, spec).contentType ?? '').includes('json')) {
+    const lines = runs.flatMap((r) => r.log.filter((e) => e.dir === 'recv' || (e.dir === 'note' && STRAY_LINE.test(e.text))).map((e) => ({ seat: r.seat, text: e.dir === 'recv' ? e.text : STRAY_LINE.exec(e.text)![1]! })));
+    const junk = lines.find((l) => isProse(l.text));
+    if (lines.length) checks.push(
+      junk
+        ? { name: STDOUT, status: 'fail', detail: `seat ${junk.seat} wrote ${JSON.stringify(clip(junk.text, 120))} on stdout, where only answers go`, fix: 'write debug output to stderr (Python: print(..., file=sys.stderr); Node: console.error): the arena keeps it in the log' }
+        : { name: STDOUT, status: 'pass', detail: `${lines.length} lines, all answers` },
+    );
+  }
+
+  // Lines nobody asked for (answers to notices, two answers to one message), when nothing timed out and no
+  // debug text pushed the answers back.
+  if (!timedOut.length && !checks.some((c) => c.name === STDOUT && c.status === 'fail')) {
+    const strays = runs.flatMap((r) => r.log.filter((e) => e.dir === 'note' && STRAY_LINE.test(e.text)).map((e) => ({ seat: r.seat, text: STRAY_LINE.exec(e.text)![1]! })));
+    const notices = [game.ack ? 'results (notices)' : '', game.farewell ? 'the end of the match' : ''].filter(Boolean).join(' and ');
+    checks.push(
+      strays.length
+        ? {
+            name: 'one answer per message',
+            status: 'fail',
+            detail: `${strays.length} lines came when no answer was awaited, the first ${JSON.stringify(clip(strays[0]!.text, 120))} (seat ${strays[0]!.seat})`,
+            fix: `answer each message that asks with exactly one line${notices ? `; ${notices} need no answer` : ''}`,
+          }
+        : { name: 'one answer per message', status: 'pass', detail: notices ? `and nothing to ${notices}` : 'and nothing else' },
+    );
+  }
+  return checks;
+}
+
+/** Whether a bot process, fed to the end of the match, exited by itself, and cleanly. */
+function exitCheck(runs: Run[], game: AnyGame): DoctorCheck {
+  const name = 'exits when the match is over';
+  const run = runs.find((r) => r.complete);
+  if (!run) return { name, status: 'skip', detail: 'no feed reached the end of the match (see above)' };
+  const note = run.log.find((e) => e.dir === 'note' && /^process (exited with code|killed by signal)/.test(e.text));
+  const grace = game.timeouts.exitMs ?? 1000;
+  if (!note) return { name, status: 'fail', detail: 'it was still running at the end', fix: 'exit when stdin reaches its end' };
+  const code = /exited with code (\d+)/.exec(note.text)?.[1];
+  const after = `${fmt(Math.max(0, note.t - run.endedAt))} after the last message`;
+  if (code === '0') return { name, status: 'pass', detail: `exit code 0, ${after}` };
+  if (code !== undefined) {
+    return { name, status: 'fail', detail: `seat ${run.seat}: ${note.text} at the end of the match`, fix: `the end of its input (and ${game.farewell ? 'the last message, ' : ''}end of file on stdin) must end it cleanly: stop reading and exit with code 0 (Python: the loop \`for line in sys.stdin\` ends by itself; Node: readline's 'close' event)` };
+  }
+  return {
+    name,
+    status: 'fail',
+    detail: `seat ${run.seat}: it was still running ${grace} ms after its input closed, and was stopped (${note.text})`,
+    fix: `exit when stdin reaches its end (read returns nothing / end of file): a bot that waits for more is killed after ${grace} ms`,
+  };
+}
+
+/** HTTP specifics, from two requests of the first message on one connection: status, content type, keep-alive. */
+async function httpChecks(url: string, dialect: WireDialect<unknown, unknown, unknown>, game: AnyGame, replay: Replay): Promise<DoctorCheck[]> {
+  const http = await import('node:http');
+  const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
+  const d = engine.decision()!;
+  const text = dialect.encode(engine.state, d.seats[0]!, { matchId: replay.matchId, names: replay.seats.map((s) => s.name), phase: d.phase });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const post = () =>
+    new Promise<{ status: number; type: string | undefined; reused: boolean; connection: string | undefined }>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': dialect.contentType }, timeout: deadlineFor(d, replay.timeouts) }, (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], reused: req.reusedSocket, connection: res.headers.connection }));
+      });
+      req.on('timeout', () => req.destroy(new Error('no answer within the deadline')));
+      req.on('error', reject);
+      req.end(text);
+    });
+  try {
+    const one = await post();
+    const two = await post();
+    const checks: DoctorCheck[] = [];
+    checks.push(
+      one.status === 200
+        ? { name: 'HTTP status', status: 'pass', detail: '200' }
+        : { name: 'HTTP status', status: 'warn', detail: `${one.status}: Botarena reads the body whatever the status, but proxies and other arenas may not`, fix: 'answer with status 200 and the move as the body' },
+    );
+    checks.push(
+      one.type
+        ? { name: 'HTTP content type', status: 'pass', detail: one.type }
+        : { name: 'HTTP content type', status: 'warn', detail: 'the answer has no Content-Type', fix: 'send Content-Type: application/json (or text/plain for a bare answer)' },
+    );
+    checks.push(
+      two.reused
+        ? { name: 'HTTP keep-alive', status: 'pass', detail: 'the connection is kept between messages' }
+        : { name: 'HTTP keep-alive', status: 'warn', detail: `each message needs a new connection${one.connection ? ` (Connection: ${one.connection})` : ''}: a connect per turn adds to every answer's time`, fix: 'keep connections open (HTTP/1.1 keep-alive is the default of most servers: do not send Connection: close)' },
+    );
+    return checks;
+  } catch (err) {
+    return [{ name: 'HTTP', status: 'fail', detail: `a direct request of the first message failed: ${(err as Error).message}`, fix: 'answer POST requests at that URL' }];
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** The answer text a not-json fault quotes. */
+function quoted(detail: string): string {
+  return /answer is not JSON: (.*?)(; expected|$)/s.exec(detail)?.[1] ?? '';
+}
+
+/** Text that reads as words rather than an answer: not JSON, and starting with a letter followed by a space or a colon somewhere. */
+function isProse(text: string): boolean {
+  const t = text.trim().replace(/^"|"$/g, '');
+  if (!t || /^[[{"\d-]/.test(t) || /^(true|false|null)$/.test(t)) return false;
+  try {
+    JSON.parse(t);
+    return false;
+  } catch {
+    return /^[A-Za-z]/.test(t) && /[\s:=]/.test(t);
+  }
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+function fmt(ms: number): string {
+  return ms < 1 ? `${Math.round(ms * 1000)} µs` : `${ms < 100 ? ms.toFixed(1) : Math.round(ms)} ms`;
+}
