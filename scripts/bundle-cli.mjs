@@ -12,7 +12,8 @@ rmSync('dist/cli-bundle', { recursive: true, force: true });
 rmSync('dist/cli.mjs', { force: true });
 
 await build({
-  entryPoints: { main: 'dist/cli/main.js' },
+  // The match pool's worker thread is loaded by file name (tournament/pool.ts), so it is an entry of its own.
+  entryPoints: { main: 'dist/cli/main.js', 'match-worker': 'dist/tournament/match-worker.js' },
   outdir: 'dist/cli-bundle',
   outExtension: { '.js': '.mjs' },
   splitting: true,

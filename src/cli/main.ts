@@ -7,6 +7,8 @@ import { registerPlay } from './play-command.js';
 import { registerReplay } from './replay-command.js';
 import { registerNew } from './new-command.js';
 import { registerDoctor } from './doctor-command.js';
+import { registerTournament } from './tournament-command.js';
+import { registerRate } from './rate-command.js';
 import { registerSmartdog } from './smartdog-command.js';
 
 /** Builds the `botarena` command line. */
@@ -22,6 +24,8 @@ export function buildProgram(): Command {
   registerSmartdog(program);
   registerNew(program);
   registerDoctor(program);
+  registerTournament(program);
+  registerRate(program);
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
   // Every command and subcommand (replay show, smartdog serve…) reports usage errors to main, which exits 2.
   const override = (c: Command): void => {

@@ -6,7 +6,7 @@ import { acceptJoins, capabilitiesOf, checkSandbox, parseBotSpec, type SandboxOp
 import { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
-import { ReplayFollower, type Replay } from '../core/replay.js';
+import { ReplayFollower, resultLine, type Replay } from '../core/replay.js';
 import type { LiveEvent } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
 import { matchHeader, matchSummary, transcriptLine } from './format.js';
@@ -149,26 +149,8 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
   if (unwritten) process.stderr.write(unwritten);
 }
 
-/** The `--json` result: exactly the documented shape. */
-export function jsonResult(replay: Replay) {
-  const r = replay.result;
-  return {
-    game: replay.game,
-    seed: replay.seed,
-    turns: replay.turns.length ? replay.turns[replay.turns.length - 1]!.turn : 0,
-    winner: r.winner,
-    draw: r.draw,
-    players: replay.seats.map((s, i) => ({
-      slot: i,
-      name: s.name,
-      bot: s.bot,
-      rank: r.ranks[i]!,
-      score: r.scores ? r.scores[i]! : null,
-      fault: r.faults[i] ? { turn: r.faults[i]!.turn, kind: r.faults[i]!.kind, detail: r.faults[i]!.detail } : null,
-    })),
-    durationMs: replay.durationMs ?? null,
-  };
-}
+/** The `--json` result of a match (the same line a tournament's results file holds, less its place in it). */
+export const jsonResult = resultLine;
 
 /** The sandbox the options ask for, if any; its flags without --sandbox are a usage error. */
 function sandboxOf(o: PlayOptions): SandboxOptions | undefined {

@@ -405,3 +405,35 @@ export function buildReplay(header: ReplayHeader, engine: MatchEngine, extra: { 
   if (forkedFrom) replay.forkedFrom = forkedFrom;
   return replay;
 }
+
+/** A match's result as one JSON line (`play --json`, a tournament's results file): who sat where, ranks, scores, faults. */
+export interface ResultLine {
+  game: string;
+  seed: number;
+  turns: number;
+  winner: number | null;
+  draw: boolean;
+  players: { slot: number; name: string; bot: string; rank: number; score: number | null; fault: { turn: number; kind: string; detail: string } | null }[];
+  durationMs: number | null;
+}
+
+/** The result line of a replay. */
+export function resultLine(replay: Replay): ResultLine {
+  const r = replay.result;
+  return {
+    game: replay.game,
+    seed: replay.seed,
+    turns: replay.turns.length ? replay.turns[replay.turns.length - 1]!.turn : 0,
+    winner: r.winner,
+    draw: r.draw,
+    players: replay.seats.map((s, i) => ({
+      slot: i,
+      name: s.name,
+      bot: s.bot,
+      rank: r.ranks[i]!,
+      score: r.scores ? r.scores[i]! : null,
+      fault: r.faults[i] ? { turn: r.faults[i]!.turn, kind: r.faults[i]!.kind, detail: r.faults[i]!.detail } : null,
+    })),
+    durationMs: replay.durationMs ?? null,
+  };
+}

@@ -1,0 +1,35 @@
+import { parentPort } from 'node:worker_threads';
+import { MatchCancelledError, runMatch, type RunOptions } from '../arena/run-match.js';
+import type { MatchJob } from '../arena/match-job.js';
+import type { Replay } from '../core/replay.js';
+
+/**
+ * A match-pool worker thread (see pool.ts): runs one match at a time, on its own event loop, so a built-in
+ * bot's search in one match never delays another match's deadlines. Messages in: `run` (a job and its
+ * options), `cancel` (stop the match: its bots are shut down). Messages out: `done` (the replay), `failed`
+ * (the error's name and message; `cancelled` for a cancelled match).
+ */
+export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes'> } | { type: 'cancel' };
+export type WorkerReply = { type: 'done'; id: number; replay: Replay } | { type: 'failed'; id: number; name: string; message: string; cancelled: boolean };
+
+const port = parentPort;
+if (!port) throw new Error('match-worker.ts runs as a worker thread of the match pool');
+let current: AbortController | null = null;
+
+port.on('message', (msg: WorkerRequest) => {
+  if (msg.type === 'cancel') {
+    current?.abort();
+    return;
+  }
+  const controller = new AbortController();
+  current = controller;
+  runMatch(msg.job, { ...msg.opts, signal: controller.signal }).then(
+    (report) => port.postMessage({ type: 'done', id: msg.id, replay: report.replay } satisfies WorkerReply),
+    (err: unknown) => {
+      const e = err instanceof Error ? err : new Error(String(err));
+      port.postMessage({ type: 'failed', id: msg.id, name: e.name, message: e.message, cancelled: err instanceof MatchCancelledError } satisfies WorkerReply);
+    },
+  ).finally(() => {
+    if (current === controller) current = null;
+  });
+});

@@ -1,0 +1,110 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { MatchJob } from '../arena/match-job.js';
+import { MatchCancelledError } from '../arena/run-match.js';
+import { UsageError } from '../core/errors.js';
+import type { Replay } from '../core/replay.js';
+import type { WorkerReply, WorkerRequest } from './match-worker.js';
+
+type RunOpts = Extract<WorkerRequest, { type: 'run' }>['opts'];
+
+/** The worker's file beside this module: the CLI bundle's .mjs, tsc's .js, or the source under tsx. */
+function workerFile(): URL {
+  for (const ext of ['.mjs', '.js', '.ts']) {
+    const url = new URL(`./match-worker${ext}`, import.meta.url);
+    if (existsSync(fileURLToPath(url))) return url;
+  }
+  throw new Error('internal: the match worker (match-worker.mjs/.js/.ts) is missing beside pool');
+}
+
+interface Slot {
+  worker: Worker;
+  busy: { id: number; resolve: (r: Replay) => void; reject: (e: Error) => void } | null;
+}
+
+/**
+ * K worker threads, each running one match at a time (match-worker.ts): matches run side by side, and what
+ * one computes in-process (built-in bots, the rules) never holds up another's deadlines. `run` waits for a free
+ * worker. `cancel` stops every match under way (their bots are shut down first) and refuses new ones; `close`
+ * ends the threads. A worker that dies takes only its match with it: that match fails, a new thread replaces it.
+ */
+export class MatchPool {
+  private readonly slots: Slot[] = [];
+  private readonly waiting: (() => void)[] = [];
+  private nextId = 0;
+  private cancelled = false;
+
+  constructor(
+    readonly size: number,
+    private readonly opts: RunOpts = {},
+  ) {
+    if (!Number.isInteger(size) || size < 1) throw new UsageError(`the number of matches at once must be a whole number from 1, got ${size}`);
+    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+  }
+
+  private spawn(): Slot {
+    const slot: Slot = { worker: new Worker(workerFile()), busy: null };
+    slot.worker.on('message', (reply: WorkerReply) => {
+      const busy = slot.busy;
+      if (!busy || busy.id !== reply.id) return;
+      slot.busy = null;
+      if (reply.type === 'done') busy.resolve(reply.replay);
+      else busy.reject(reply.cancelled ? new MatchCancelledError(reply.message) : Object.assign(new Error(reply.message), { name: reply.name }));
+      this.waiting.shift()?.();
+    });
+    slot.worker.on('error', (err) => {
+      // The thread died (out of memory, a bug): its match fails, and a fresh thread takes its place.
+      const busy = slot.busy;
+      slot.busy = null;
+      busy?.reject(err);
+      const i = this.slots.indexOf(slot);
+      if (i >= 0 && !this.cancelled) {
+        this.slots[i] = this.spawn();
+        this.waiting.shift()?.();
+      }
+    });
+    return slot;
+  }
+
+  /** Runs a match on the next free worker; resolves with its replay. */
+  async run(job: MatchJob): Promise<Replay> {
+    for (;;) {
+      if (this.cancelled) throw new MatchCancelledError('the tournament was stopped');
+      const slot = this.slots.find((s) => !s.busy);
+      if (slot) {
+        const id = ++this.nextId;
+        return new Promise<Replay>((resolve, reject) => {
+          slot.busy = { id, resolve, reject };
+          slot.worker.postMessage({ type: 'run', id, job, opts: this.opts } satisfies WorkerRequest);
+        });
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  /** Matches under way now. */
+  get running(): number {
+    return this.slots.filter((s) => s.busy).length;
+  }
+
+  /** Stops every match under way (their bots shut down) and refuses new ones; resolves once they have all ended. */
+  async cancel(): Promise<void> {
+    this.cancelled = true;
+    const ending = this.slots.filter((s) => s.busy).map((s) => new Promise<void>((resolve) => {
+      const busy = s.busy!;
+      const [res, rej] = [busy.resolve, busy.reject];
+      busy.resolve = (r) => (res(r), resolve());
+      busy.reject = (e) => (rej(e), resolve());
+    }));
+    for (const s of this.slots) s.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
+    for (const w of this.waiting.splice(0)) w();
+    await Promise.all(ending);
+  }
+
+  /** Ends the worker threads (after `cancel`, or once every match has ended). */
+  async close(): Promise<void> {
+    this.cancelled = true;
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+}
