@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { threadId } from 'node:worker_threads';
 import { isRunning, pidsWhere } from './proc.js';
 import { sandboxArgv, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
@@ -132,7 +133,9 @@ export class BotProcess {
     hookProcessExit();
     const [file, ...argv] = sandbox ? sandboxArgv(command, args, sandbox) : ['/bin/sh', '-c', command, ...args];
     // Every process the bot starts inherits this mark, so those that leave its group or are orphaned are found.
-    this.mark = `${MARK_VAR}=${process.pid}.${++marks}`;
+    // The thread is part of it: each worker thread of a match pool counts its bots from 1, and a mark shared by
+    // two threads' bots would make one match's teardown kill another match's bot.
+    this.mark = `${MARK_VAR}=${process.pid}.${threadId}.${++marks}`;
     this.child = spawn(file!, argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, [MARK_VAR]: this.mark.slice(MARK_VAR.length + 1) } });
     const pid = this.child.pid;
     if (pid !== undefined) live.add(pid);
