@@ -16,6 +16,7 @@ import { benchTronMatches } from './tron-matches.bench.js';
 import { benchStartup } from './startup.bench.js';
 import { benchMemory } from './memory.bench.js';
 import { benchFingerprints } from './fingerprint.bench.js';
+import { benchTournamentOverhead, benchTournaments } from './tournament.bench.js';
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 const only = process.argv[2];
@@ -43,5 +44,9 @@ if (!only || only === 'paint') {
   printTable('Paint turns', await benchPaint());
 }
 if (!only || only === 'smartdog') printTable('Smart-dog turns', await benchSmartdog());
+if (!only || only === 'tournament') {
+  printTable('Tournaments: matches per minute at K matches at once', await benchTournaments());
+  printTable('Tournament layer: cost per match', await benchTournamentOverhead());
+}
 // The soak is long (1 000 matches, a few minutes): only on its own, `npm run bench -- soak`.
 if (only === 'soak') printTable('Soak: hostile bots mixed with built-in ones', await benchSoak());

@@ -38,13 +38,15 @@ export class MatchPool {
   constructor(
     readonly size: number,
     private readonly opts: RunOpts = {},
+    /** the worker's module (default: match-worker beside this file; the benches point at dist/'s) */
+    private readonly worker: URL = workerFile(),
   ) {
     if (!Number.isInteger(size) || size < 1) throw new UsageError(`the number of matches at once must be a whole number from 1, got ${size}`);
     for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(workerFile()), busy: null };
+    const slot: Slot = { worker: new Worker(this.worker), busy: null };
     slot.worker.on('message', (reply: WorkerReply) => {
       const busy = slot.busy;
       if (!busy || busy.id !== reply.id) return;
