@@ -132,6 +132,20 @@ describe('botarena tournament', () => {
     assert.match(run.stdout, /head to head \(row against column\):/);
   });
 
+  it('draws a progress bar with matches, rate, ETA and the leader on a terminal', async () => {
+    // `script` (util-linux) gives the command a pseudo-terminal, as a person's shell would.
+    const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
+      const child = spawn('script', ['-qec', 'bin/botarena tournament tictactoe minimax random --games 40 --seed 3', '/dev/null'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (d: Buffer) => (out += d));
+      child.on('close', (code) => resolve({ code, out }));
+    });
+    assert.equal(run.code, 0, run.out);
+    assert.match(run.out, /round-robin [█░]+ 40\/40 matches \| [\d.]+\/min \| ETA 0s \| leader: minimax \(\d+(\.5)? pts\)/);
+    assert.match(run.out, /tictactoe round-robin, seed 3: 40 matches/);
+    assert.doesNotMatch(run.out, /internal error/);
+  });
+
   it('resumes a killed run where it stopped, to the same final table as a run never stopped', async () => {
     const whole = join(tmp, 'whole');
     const resumed = join(tmp, 'resumed');

@@ -45,12 +45,13 @@ function checkOut(out: string | undefined): void {
  * Progress on stderr: a bar (cli-progress) with matches done, matches per minute, the time left and the
  * leader on a terminal; otherwise a plain line at most once a second (and for the last match).
  */
-async function progress(label: string): Promise<{ update(done: number, total: number, leader: string): void; stop(): void }> {
+async function progress(label: string, lead = 'leader'): Promise<{ update(done: number, total: number, leader: string): void; stop(): void }> {
   const t0 = performance.now();
   const rate = (done: number) => (done / Math.max((performance.now() - t0) / 60_000, 1e-9)).toFixed(1);
   if (process.stderr.isTTY) {
-    const { SingleBar, Presets } = await import('cli-progress');
-    const bar = new SingleBar({ format: `${label} {bar} {value}/{total} matches | {rate}/min | ETA {eta_formatted} | leader: {leader}`, hideCursor: true, etaBuffer: 20 }, Presets.shades_classic);
+    // cli-progress is CommonJS: its exports come as the module's default.
+    const { SingleBar, Presets } = (await import('cli-progress')).default;
+    const bar = new SingleBar({ format: `${label} {bar} {value}/{total} matches | {rate}/min | ETA {eta_formatted} | ${lead}: {leader}`, hideCursor: true, etaBuffer: 20 }, Presets.shades_classic);
     bar.start(1, 0, { rate: '0', leader: '-' });
     return {
       update: (done, total, leader) => (bar.setTotal(total), bar.update(done, { rate: rate(done), leader })),
@@ -65,7 +66,7 @@ async function progress(label: string): Promise<{ update(done: number, total: nu
       last = now;
       const mins = (now - t0) / 60_000;
       const eta = done > 0 ? Math.round(((total - done) * mins * 60) / done) : null;
-      process.stderr.write(`${label} ${done}/${total} matches, ${rate(done)}/min${eta !== null ? `, ETA ${eta}s` : ''}, leader: ${leader}\n`);
+      process.stderr.write(`${label} ${done}/${total} matches, ${rate(done)}/min${eta !== null ? `, ETA ${eta}s` : ''}, ${lead}: ${leader}\n`);
     },
     stop() {},
   };
@@ -222,11 +223,11 @@ export async function runAb(game: AnyGame, candidate: string, baseline: string, 
   const report = await withPool(
     k,
     async (pool) => {
-      bar = await progress('ab');
+      bar = await progress('ab', 'so far');
       try {
         return await playAb(game, spec, (job) => pool.run(job), {
           concurrency: k,
-          onPair: (r) => bar?.update(r.games, spec.maxGames, `Elo ${signed(r.estimate.elo)}, LLR ${r.sprt.llr.toFixed(2)}`),
+          onPair: (r) => bar?.update(r.games, spec.maxGames, `Elo ${signed(r.estimate.elo)}, LLR ${r.sprt.llr.toFixed(2)} (bounds ${r.sprt.lower.toFixed(2)}, ${r.sprt.upper.toFixed(2)})`),
         });
       } finally {
         bar.stop();
