@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -177,6 +177,46 @@ describe('botarena tournament', () => {
     const other = await runCli([...rr.map((x) => (x === '7' ? '8' : x)), '--out', resumed]);
     assert.equal(other.code, 2);
     assert.match(other.stderr, /holds another tournament \(its seed differ/);
+  });
+
+  it('a results file cut off mid-line by a crash resumes; one damaged in the middle is refused, naming the line', async () => {
+    const args = ['tournament', 'tictactoe', 'minimax', 'random', '--games', '6', '--seed', '9', '--json'];
+    const out = join(tmp, 'damaged');
+    const first = await runCli([...args, '--out', out]);
+    assert.equal(first.code, 0, first.stderr);
+    const file = join(out, 'results.jsonl');
+    const text = readFileSync(file, 'utf8');
+    const lines = text.split('\n').filter(Boolean);
+    // a crash while appending: the last line is half written
+    writeFileSync(file, lines.slice(0, 4).join('\n') + '\n' + lines[4]!.slice(0, 40));
+    const resumed = await runCli([...args, '--out', out]);
+    assert.equal(resumed.code, 0, resumed.stderr);
+    assert.match(resumed.stderr, /resuming: 4 matches already played/);
+    assert.deepEqual(JSON.parse(resumed.stdout), JSON.parse(first.stdout));
+    assert.equal(readFileSync(file, 'utf8').split('\n').filter(Boolean).length, 6, 'the cut-off line was dropped and its match played again');
+    // damage in the middle is not a crash: refuse rather than guess
+    const good = readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(file, [good[0], '{"index": "oops"', ...good.slice(1)].join('\n') + '\n');
+    const refused = await runCli([...args, '--out', out]);
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /results\.jsonl line 2 is not a match result: \{"index": "oops"/);
+    // a line that parses but seats a bot the tournament does not have
+    const alien = { ...JSON.parse(good[1]!), seats: [0, 7] };
+    writeFileSync(file, [good[0], JSON.stringify(alien), ...good.slice(2)].join('\n') + '\n');
+    const bad = await runCli([...args, '--out', out]);
+    assert.equal(bad.code, 2, bad.stderr);
+    assert.match(bad.stderr, /results\.jsonl line 2 is not a match result/);
+    // a match the schedule does not have
+    writeFileSync(file, [...good, JSON.stringify({ ...JSON.parse(good[1]!), index: 99 })].join('\n') + '\n');
+    const beyond = await runCli([...args, '--out', out]);
+    assert.equal(beyond.code, 2, beyond.stderr);
+    assert.match(beyond.stderr, /results\.jsonl has match 99, and this tournament has 6 matches \(0 to 5\): it belongs to another tournament/);
+    // a huge line is refused just as clearly, without printing it whole
+    writeFileSync(file, [good[0], 'x'.repeat(5_000_000), ...good.slice(1)].join('\n') + '\n');
+    const huge = await runCli([...args, '--out', out]);
+    assert.equal(huge.code, 2);
+    assert.match(huge.stderr, /line 2 is not a match result: x{80}\n/);
+    assert.ok(huge.stderr.length < 1000);
   });
 
   it('on Ctrl-C stops at once, shuts down every bot, says how to resume, and exits 130', async () => {

@@ -160,6 +160,8 @@ export class Tournament {
         for (let i = 0; i < next.length; i += 2) pairs.push([next[i]!, next[i + 1] ?? null]);
       }
     }
+    const extra = [...this.done.keys()].filter((i) => i >= index);
+    if (extra.length) throw new UsageError(`${join(this.opts.out ?? '.', OUT_FILES.results)} has match ${extra[0]}, and this tournament has ${index} matches (0 to ${index - 1}): it belongs to another tournament`);
     return [...this.done.values()].sort((a, b) => a.index - b.index);
   }
 
@@ -217,7 +219,7 @@ export class Tournament {
       let line: MatchLine;
       try {
         line = JSON.parse(raw) as MatchLine;
-        if (!Number.isInteger(line.index) || !Array.isArray(line.seats) || !Array.isArray(line.players)) throw new Error('not a match line');
+        if (!isMatchLine(line, this.spec.bots.length)) throw new Error('not a match line');
       } catch {
         // A line cut off by a crash can only be the last one: that match is played again.
         if (i >= lines.length - 2) return;
@@ -246,6 +248,13 @@ export class Tournament {
   standings(): Standing[] {
     return standingsOf(this.spec, this.lines, this.byes);
   }
+}
+
+/** Whether a parsed results line has the shape the standings read: bots by seat in range, a rank per seat. */
+function isMatchLine(l: MatchLine, bots: number): boolean {
+  if (typeof l !== 'object' || l === null || !Number.isSafeInteger(l.index) || l.index < 0) return false;
+  if (!Array.isArray(l.seats) || !Array.isArray(l.players) || l.seats.length !== l.players.length || l.seats.length < 1) return false;
+  return l.seats.every((b) => Number.isInteger(b) && b >= 0 && b < bots) && l.players.every((p) => typeof p === 'object' && p !== null && Number.isInteger(p.rank) && p.rank >= 1);
 }
 
 /** Raised by a match that was not started because the tournament was stopped. */
