@@ -51,6 +51,11 @@ export class SkillLadder {
     });
   }
 
+  /** Puts back a bot's row as it was kept (a server's store), in place of what the ladder holds for it. */
+  restore(game: string, row: SkillRow): void {
+    getOr(this.rows, game, () => new Map<string, SkillRow>()).set(row.name, { ...row, ordinal: ordinal({ mu: row.mu, sigma: row.sigma }) });
+  }
+
   /** A bot's rating in a game: the starting one until it has played a rated match there. */
   rating(game: string, name: string): { mu: number; sigma: number; ordinal: number } {
     const row = this.rows.get(game)?.get(name);

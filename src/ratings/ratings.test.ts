@@ -163,6 +163,17 @@ describe('OpenSkill', () => {
     assert.equal(x!.draws, 1);
   });
 
+  it('carries on from restored rows exactly as a ladder that rated the earlier matches itself', () => {
+    const whole = new SkillLadder();
+    whole.rate(match('connect4', [['A', 2], ['B', 1]]));
+    whole.rate(match('connect4', [['B', 2], ['C', 1]]));
+    const carried = new SkillLadder();
+    for (const row of whole.table('connect4')) carried.restore('connect4', { ...row, ordinal: 0 });
+    whole.rate(match('connect4', [['A', 1], ['C', 2]]));
+    carried.rate(match('connect4', [['A', 1], ['C', 2]]));
+    assert.deepEqual(carried.table('connect4'), whole.table('connect4'), 'the ordinal is recomputed from μ and σ');
+  });
+
   it('rates a bot holding several seats once, at its best rank', () => {
     const dup = new SkillLadder();
     dup.rate(match('tron', [['X', 3], ['Y', 1], ['X', 2]]));
