@@ -1,0 +1,107 @@
+import type { Kysely } from 'kysely';
+import * as bots from './bots.js';
+import { finishMatch } from './finish.js';
+import * as matches from './matches.js';
+import type { Dialect } from './migrations.js';
+import * as ratings from './ratings.js';
+import { isoNow } from './rows.js';
+import type { Database } from './schema.js';
+import type { BotPatch, BotStatus, BuiltinBot, MatchFilter, MatchFinish, NewBotRow, NewMatchRow, RatingSystem, Store } from './store.js';
+
+/**
+ * The store on a Kysely database: the same queries on SQLite and on Postgres (`openStore` picks the dialect
+ * and migrates). Each method is one of the small functions in bots.ts, matches.ts, finish.ts and ratings.ts.
+ */
+export class KyselyStore implements Store {
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly dialect: Dialect,
+    private readonly label: string,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  describe(): string {
+    return this.label;
+  }
+
+  createBot(bot: NewBotRow) {
+    return bots.createBot(this.db, this.clock, bot);
+  }
+  getBot(id: string) {
+    return bots.getBot(this.db, id);
+  }
+  getBotByName(game: string, name: string) {
+    return bots.getBotByName(this.db, game, name);
+  }
+  listBots(filter?: { game?: string; status?: BotStatus; limit?: number }) {
+    return bots.listBots(this.db, filter);
+  }
+  updateBot(id: string, patch: BotPatch) {
+    return bots.updateBot(this.db, this.clock, id, patch);
+  }
+  deleteBot(id: string) {
+    return bots.deleteBot(this.db, this.clock, id);
+  }
+  ensureBuiltinBots(list: readonly BuiltinBot[]) {
+    return bots.ensureBuiltinBots(this.db, this.clock, list);
+  }
+
+  createMatch(match: NewMatchRow) {
+    return matches.createMatch(this.db, this.clock, match);
+  }
+  startMatch(id: string) {
+    return matches.startMatch(this.db, this.clock, id);
+  }
+  finishMatch(id: string, finish: MatchFinish) {
+    return finishMatch(this.db, this.dialect, isoNow(this.clock), id, finish);
+  }
+  async abortMatch(id: string, reason: string) {
+    return (await matches.abortMatches(this.db, this.clock, reason, { id, statuses: ['queued', 'running'] })).length > 0;
+  }
+  abortRunning(reason: string, opts: { queued?: boolean } = {}) {
+    return matches.abortMatches(this.db, this.clock, reason, { statuses: opts.queued ? ['queued', 'running'] : ['running'] });
+  }
+  getMatch(id: string) {
+    return matches.getMatch(this.db, id);
+  }
+  listMatches(query: MatchFilter & { limit?: number; cursor?: string | null }) {
+    return matches.listMatches(this.db, query);
+  }
+  countMatches(filter?: MatchFilter) {
+    return matches.countMatches(this.db, filter);
+  }
+  getReplay(id: string) {
+    return matches.getReplay(this.db, id);
+  }
+  getLogs(id: string, slot: number) {
+    return matches.getLogs(this.db, id, slot);
+  }
+  recentOutcomes(botId: string, limit: number) {
+    return matches.recentOutcomes(this.db, botId, limit);
+  }
+  recentMatchCounts(game: string, since: number | Date) {
+    return matches.recentMatchCounts(this.db, game, since);
+  }
+
+  leaderboard(game: string, system: RatingSystem, limit?: number) {
+    return ratings.leaderboard(this.db, game, system, limit);
+  }
+  ratingsFor(game: string, system: RatingSystem) {
+    return ratings.ratingsFor(this.db, game, system);
+  }
+  ratingsOf(botId: string) {
+    return ratings.ratingsOf(this.db, botId);
+  }
+  ratingHistory(botId: string, system: RatingSystem, limit?: number) {
+    return ratings.ratingHistory(this.db, botId, system, limit);
+  }
+  headToHead(botId: string) {
+    return ratings.headToHead(this.db, botId);
+  }
+
+  private closing: Promise<void> | null = null;
+  close(): Promise<void> {
+    this.closing ??= this.db.destroy();
+    return this.closing;
+  }
+}

@@ -1,0 +1,145 @@
+import { Migrator, sql, type Kysely, type Migration } from 'kysely';
+import type { Database } from './schema.js';
+
+/** The databases the store runs on. */
+export type Dialect = 'sqlite' | 'postgres';
+
+// Migrations are written once for both databases with Kysely's schema builder: only types both have, and the
+// blob type chosen per dialect. Add a migration with the next number; never edit one that has shipped.
+
+/** Every migration, by name (run in name order). */
+export function migrations(dialect: Dialect): Record<string, Migration> {
+  const blob = dialect === 'postgres' ? 'bytea' : 'blob';
+  return {
+    '0001_store': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('bots')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('game', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('endpoint', 'text', (c) => c.notNull())
+          .addColumn('builtin', 'integer', (c) => c.notNull().defaultTo(0))
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('owner_contact', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('token_hash', 'text')
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('status_reason', 'text')
+          .addColumn('doctor_report', 'text')
+          .addColumn('capacity', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .execute();
+        // A name is unique in its game among the bots not deleted: a deleted bot's name is free again.
+        await db.schema.createIndex('bots_game_name').unique().on('bots').columns(['game', 'name']).where(sql.ref('status'), '<>', 'deleted').execute();
+        await db.schema.createIndex('bots_game_status').on('bots').columns(['game', 'status']).execute();
+
+        await db.schema
+          .createTable('matches')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('game', 'text', (c) => c.notNull())
+          .addColumn('kind', 'text', (c) => c.notNull())
+          .addColumn('rated', 'integer', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('seed', 'bigint', (c) => c.notNull())
+          .addColumn('config', 'text', (c) => c.notNull())
+          .addColumn('job', 'text', (c) => c.notNull())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('started_at', 'text')
+          .addColumn('finished_at', 'text')
+          .addColumn('result', 'text')
+          .addColumn('abort_reason', 'text')
+          .addColumn('tries', 'integer', (c) => c.notNull().defaultTo(0))
+          .execute();
+        // Pages are newest first by (created_at, id), overall and per game; abortRunning looks up by status.
+        await db.schema.createIndex('matches_created').on('matches').columns(['created_at', 'id']).execute();
+        await db.schema.createIndex('matches_game_created').on('matches').columns(['game', 'created_at', 'id']).execute();
+        await db.schema.createIndex('matches_status').on('matches').column('status').execute();
+
+        await db.schema
+          .createTable('match_seats')
+          .addColumn('match_id', 'text', (c) => c.notNull().references('matches.id'))
+          .addColumn('slot', 'integer', (c) => c.notNull())
+          .addColumn('bot_id', 'text', (c) => c.references('bots.id'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('rank', 'integer')
+          .addColumn('score', 'double precision')
+          .addColumn('fault_kind', 'text')
+          .addColumn('fault_detail', 'text')
+          .addColumn('fault_turn', 'integer')
+          .addPrimaryKeyConstraint('match_seats_pk', ['match_id', 'slot'])
+          .execute();
+        await db.schema.createIndex('match_seats_bot').on('match_seats').columns(['bot_id', 'match_id']).execute();
+
+        await db.schema
+          .createTable('replays')
+          .addColumn('match_id', 'text', (c) => c.primaryKey().references('matches.id'))
+          .addColumn('gz', blob, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createTable('match_logs')
+          .addColumn('match_id', 'text', (c) => c.notNull().references('matches.id'))
+          .addColumn('slot', 'integer', (c) => c.notNull())
+          .addColumn('gz', blob, (c) => c.notNull())
+          .addPrimaryKeyConstraint('match_logs_pk', ['match_id', 'slot'])
+          .execute();
+
+        await db.schema
+          .createTable('ratings')
+          .addColumn('bot_id', 'text', (c) => c.notNull().references('bots.id'))
+          .addColumn('system', 'text', (c) => c.notNull())
+          .addColumn('game', 'text', (c) => c.notNull())
+          .addColumn('rating', 'double precision', (c) => c.notNull())
+          .addColumn('mu', 'double precision')
+          .addColumn('sigma', 'double precision')
+          .addColumn('games', 'integer', (c) => c.notNull())
+          .addColumn('wins', 'integer', (c) => c.notNull())
+          .addColumn('draws', 'integer', (c) => c.notNull())
+          .addColumn('losses', 'integer', (c) => c.notNull())
+          .addColumn('updated_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('ratings_pk', ['bot_id', 'system'])
+          .execute();
+        await db.schema.createIndex('ratings_board').on('ratings').columns(['game', 'system', 'rating']).execute();
+
+        await db.schema
+          .createTable('rating_history')
+          .addColumn('bot_id', 'text', (c) => c.notNull().references('bots.id'))
+          .addColumn('match_id', 'text', (c) => c.notNull().references('matches.id'))
+          .addColumn('system', 'text', (c) => c.notNull())
+          .addColumn('before', 'double precision', (c) => c.notNull())
+          .addColumn('after', 'double precision', (c) => c.notNull())
+          .addColumn('at', 'text', (c) => c.notNull())
+          // One change per bot, match and system: a match is rated once, whoever finishes it.
+          .addUniqueConstraint('rating_history_once', ['bot_id', 'match_id', 'system'])
+          .execute();
+        await db.schema.createIndex('rating_history_bot').on('rating_history').columns(['bot_id', 'system', 'at']).execute();
+
+        await db.schema
+          .createTable('pair_results')
+          .addColumn('game', 'text', (c) => c.notNull())
+          .addColumn('bot_id', 'text', (c) => c.notNull().references('bots.id'))
+          .addColumn('opponent_id', 'text', (c) => c.notNull().references('bots.id'))
+          .addColumn('wins', 'integer', (c) => c.notNull())
+          .addColumn('draws', 'integer', (c) => c.notNull())
+          .addColumn('losses', 'integer', (c) => c.notNull())
+          .addPrimaryKeyConstraint('pair_results_pk', ['bot_id', 'opponent_id'])
+          .execute();
+      },
+    },
+  };
+}
+
+/** Brings the database up to the latest migration (a no-op when it is there); throws the first failure. */
+export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations(dialect) },
+    migrationTableName: 'botarena_migrations',
+    migrationLockTableName: 'botarena_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`the database could not be migrated${failed ? ` (migration ${failed})` : ''}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+}

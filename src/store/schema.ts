@@ -1,0 +1,99 @@
+import type { RatingValues } from './store.js';
+
+// The tables as Kysely sees them (the migrations in migrations.ts create them). Portable types only: text,
+// integer, bigint, double precision, and a blob (SQLite `blob`, Postgres `bytea`). Booleans are integers 0/1
+// (better-sqlite3 binds no booleans), times ISO 8601 text (they sort as text), JSON documents text.
+
+export interface BotsTable {
+  id: string;
+  game: string;
+  name: string;
+  endpoint: string;
+  builtin: number;
+  description: string;
+  owner_contact: string;
+  token_hash: string | null;
+  status: string;
+  status_reason: string | null;
+  doctor_report: string | null;
+  capacity: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MatchesTable {
+  id: string;
+  game: string;
+  kind: string;
+  rated: number;
+  status: string;
+  seed: number;
+  config: string;
+  job: string;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  result: string | null;
+  abort_reason: string | null;
+  tries: number;
+}
+
+export interface MatchSeatsTable {
+  match_id: string;
+  slot: number;
+  bot_id: string | null;
+  name: string;
+  rank: number | null;
+  score: number | null;
+  fault_kind: string | null;
+  fault_detail: string | null;
+  fault_turn: number | null;
+}
+
+export interface ReplaysTable {
+  match_id: string;
+  gz: Buffer;
+}
+
+export interface MatchLogsTable {
+  match_id: string;
+  slot: number;
+  gz: Buffer;
+}
+
+/** rating, mu, sigma, games, wins, draws, losses: as the store's rows name them */
+export interface RatingsTable extends RatingValues {
+  bot_id: string;
+  system: string;
+  game: string;
+  updated_at: string;
+}
+
+export interface RatingHistoryTable {
+  bot_id: string;
+  match_id: string;
+  system: string;
+  before: number;
+  after: number;
+  at: string;
+}
+
+export interface PairResultsTable {
+  game: string;
+  bot_id: string;
+  opponent_id: string;
+  wins: number;
+  draws: number;
+  losses: number;
+}
+
+export interface Database {
+  bots: BotsTable;
+  matches: MatchesTable;
+  match_seats: MatchSeatsTable;
+  replays: ReplaysTable;
+  match_logs: MatchLogsTable;
+  ratings: RatingsTable;
+  rating_history: RatingHistoryTable;
+  pair_results: PairResultsTable;
+}

@@ -1,0 +1,330 @@
+import type { ResultLine } from '../core/replay.js';
+
+// The store port: what an arena server keeps (bots, matches, replays, owners' logs, ratings) behind one
+// interface. One implementation (`KyselyStore`) runs on SQLite by default and on Postgres when the URL says
+// so; `contract.kit.ts` is the behaviour both must have. JSON columns (configs, jobs, results, doctor reports)
+// and blobs (replays, logs) are stored as given: their size is the caller's business (the server caps what it
+// accepts and what a match may log); the texts a person types are checked here against `LIMITS`.
+
+export type BotStatus = 'checking' | 'active' | 'paused' | 'deleted';
+export type MatchKind = 'ladder' | 'challenge' | 'test';
+export type MatchStatus = 'queued' | 'running' | 'finished' | 'aborted';
+export type RatingSystem = 'elo' | 'openskill';
+
+/** The most the store keeps of each text a person gives, and the most rows one call returns. */
+export const LIMITS = {
+  /** a bot's name, unique in its game among bots not deleted */
+  name: 64,
+  endpoint: 4096,
+  description: 10_000,
+  ownerContact: 1000,
+  /** why a bot is paused, why a match was aborted: longer reasons are cut (they are written by the arena) */
+  reason: 4000,
+  /** a page of `listMatches` */
+  matchPage: 100,
+  /** `leaderboard`, `listBots`, `ratingHistory` */
+  rows: 10_000,
+  /** seats of one match */
+  seats: 64,
+} as const;
+
+/** A bot as the store keeps it. Times are ISO 8601 strings (UTC, milliseconds). */
+export interface BotRow {
+  id: string;
+  game: string;
+  name: string;
+  /** its bot spec: http(s)://…, http+form://…, stdio:…, exec:…, or a built-in bot's name */
+  endpoint: string;
+  builtin: boolean;
+  description: string;
+  ownerContact: string;
+  /** the owner token's hash (made by the server); null for built-in bots */
+  tokenHash: string | null;
+  status: BotStatus;
+  /** why it is paused or was refused, in words its owner reads */
+  statusReason: string | null;
+  /** the last doctor report, as JSON text */
+  doctorReport: string | null;
+  /** the most matches it plays at once */
+  capacity: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** What registering a bot gives. */
+export interface NewBotRow {
+  game: string;
+  name: string;
+  endpoint: string;
+  builtin?: boolean;
+  description?: string;
+  ownerContact?: string;
+  tokenHash?: string | null;
+  status?: BotStatus;
+  statusReason?: string | null;
+  capacity?: number;
+}
+
+/** What editing a bot may change (absent fields stay as they are). */
+export type BotPatch = Partial<Pick<BotRow, 'name' | 'endpoint' | 'description' | 'ownerContact' | 'tokenHash' | 'status' | 'statusReason' | 'doctorReport' | 'capacity'>>;
+
+/** A built-in bot the server registers at every start. */
+export interface BuiltinBot {
+  game: string;
+  name: string;
+  endpoint: string;
+  description?: string;
+}
+
+/** A seat's fault, as the result line has it. */
+export interface SeatFault {
+  kind: string;
+  detail: string;
+  turn: number;
+}
+
+/** One seat of a match: who sat there and, once it has finished, how it ended for them. */
+export interface MatchSeatRow {
+  slot: number;
+  /** the registered bot in this seat; null for a seat no registered bot holds (a person, a command) */
+  botId: string | null;
+  name: string;
+  rank: number | null;
+  score: number | null;
+  fault: SeatFault | null;
+}
+
+/** A match as the store keeps it (without its replay and logs: `getReplay`, `getLogs`). */
+export interface MatchRow {
+  id: string;
+  game: string;
+  kind: MatchKind;
+  rated: boolean;
+  status: MatchStatus;
+  /** 0 … 2³²−1 */
+  seed: number;
+  config: Record<string, unknown>;
+  /** the whole match job, as given */
+  job: unknown;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  result: ResultLine | null;
+  abortReason: string | null;
+  /** how many times a worker started it */
+  tries: number;
+  seats: MatchSeatRow[];
+}
+
+/** A seat when the match is created: a bot id (its name is the bot's), or a seat no registered bot holds. */
+export type NewSeat = string | { botId: null; name: string };
+
+/** What queueing a match gives. */
+export interface NewMatchRow {
+  /** default: a random UUID */
+  id?: string;
+  game: string;
+  kind: MatchKind;
+  rated: boolean;
+  seed: number;
+  config: Record<string, unknown>;
+  job: unknown;
+  seats: readonly NewSeat[];
+}
+
+/** A seat's outcome when the match finishes. */
+export interface SeatResult {
+  slot: number;
+  botId: string | null;
+  name: string;
+  rank: number;
+  score: number | null;
+  fault: SeatFault | null;
+}
+
+/** A bot's rating row after a match (or as kept). */
+export interface RatingValues {
+  /** ELO value, or the OpenSkill ordinal μ − 3σ */
+  rating: number;
+  /** OpenSkill's μ and σ; null for ELO */
+  mu: number | null;
+  sigma: number | null;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+}
+
+/** One rating a finished match changes: the bot's rating before it and its row after it. */
+export interface RatingChange {
+  botId: string;
+  system: RatingSystem;
+  before: number;
+  after: RatingValues;
+}
+
+/** What one match adds to a bot's record against one opponent (an ordered pair). */
+export interface PairDelta {
+  botId: string;
+  opponentId: string;
+  wins: number;
+  draws: number;
+  losses: number;
+}
+
+/** A bot's ratings in its game as kept before a match; absent for a system it was never rated in. */
+export interface KeptRatings {
+  elo?: { rating: number; games: number; wins: number; draws: number; losses: number };
+  skill?: { mu: number; sigma: number; games: number; wins: number; draws: number; losses: number };
+}
+
+/** What a rating function returns (the shape of `rateFinishedMatch` in src/ladder/rating-update.ts). */
+export interface RatingUpdate {
+  elo: ReadonlyMap<string, { before: number; row: { rating: number; games: number; wins: number; draws: number; losses: number } }>;
+  skill: ReadonlyMap<string, { before: number; row: { mu: number; sigma: number; ordinal: number; games: number; wins: number; draws: number; losses: number } }>;
+  pairs: readonly PairDelta[];
+}
+
+/** Everything a finished match leaves, written in one transaction. */
+export interface MatchFinish {
+  result: ResultLine;
+  seats: readonly SeatResult[];
+  /** the replay, gzipped JSON */
+  replayGz: Uint8Array;
+  /** each seat's message log (its owner's), gzipped JSON */
+  logs?: readonly { slot: number; gz: Uint8Array }[];
+  /** rating changes computed by the caller … */
+  ratingChanges?: readonly RatingChange[];
+  pairDeltas?: readonly PairDelta[];
+  /**
+   * … or computed inside the transaction from the seated bots' ratings as kept at that moment (by bot id),
+   * so that matches finishing at once in several processes each rate from the ratings the one before left.
+   * Added to `ratingChanges`/`pairDeltas` when both are given.
+   */
+  rate?: (kept: ReadonlyMap<string, KeptRatings>) => RatingUpdate;
+}
+
+/** A bot's kept rating in one system. */
+export interface RatingRow extends RatingValues {
+  botId: string;
+  game: string;
+  system: RatingSystem;
+  updatedAt: string;
+}
+
+/** A leaderboard line: the rating row with the bot's name, best first. */
+export interface LeaderboardRow extends RatingRow {
+  /** 1 for the best */
+  position: number;
+  name: string;
+  builtin: boolean;
+  status: BotStatus;
+}
+
+/** One rating change of a bot's history. */
+export interface RatingHistoryRow {
+  matchId: string;
+  before: number;
+  after: number;
+  at: string;
+}
+
+/** A bot's record against one opponent. */
+export interface HeadToHeadRow {
+  opponentId: string;
+  opponentName: string;
+  wins: number;
+  draws: number;
+  losses: number;
+}
+
+/** How a bot's recent rated match ended for it (the pause rule reads these). */
+export interface RecentOutcome {
+  matchId: string;
+  /** its seat's fault (the first of its seats that faulted), or null */
+  fault: SeatFault | null;
+}
+
+/** Which matches a list or a count is about. */
+export interface MatchFilter {
+  game?: string;
+  /** matches this bot held a seat in */
+  botId?: string;
+  status?: MatchStatus;
+  kind?: MatchKind;
+}
+
+/** A page of matches, newest first; `next` is the cursor of the following page, null on the last. */
+export interface MatchPage {
+  items: MatchRow[];
+  next: string | null;
+}
+
+/** The store port. Every method is async; rows are plain objects, copies of what is kept. */
+export interface Store {
+  /** what this store is, for logs: "SQLite /path/file" or "Postgres postgres://user@host:port/db" */
+  describe(): string;
+
+  // ——— bots ———
+  /** Registers a bot (id: a random UUID). ConflictError when its game has a bot of that name already. */
+  createBot(bot: NewBotRow): Promise<BotRow>;
+  /** A bot by id, deleted ones included; null when there is none. */
+  getBot(id: string): Promise<BotRow | null>;
+  /** The bot of a game that has this name now (deleted bots' names are free again). */
+  getBotByName(game: string, name: string): Promise<BotRow | null>;
+  /** Bots by game and status, by game then name; deleted bots only when `status: 'deleted'` asks for them. */
+  listBots(filter?: { game?: string; status?: BotStatus; limit?: number }): Promise<BotRow[]>;
+  /** Edits a bot: NotFoundError when there is none or it was deleted, ConflictError for a taken name. */
+  updateBot(id: string, patch: BotPatch): Promise<BotRow>;
+  /** Deletes a bot (kept, status 'deleted': its matches and ratings stay); false when there was none to delete. */
+  deleteBot(id: string): Promise<boolean>;
+  /**
+   * Registers the built-in bots (active, no token), or brings their endpoint and description up to date;
+   * idempotent. A built-in the admin deleted stays deleted; a name a registered bot holds is left to it and
+   * reported in `conflicts`.
+   */
+  ensureBuiltinBots(bots: readonly BuiltinBot[]): Promise<{ bots: BotRow[]; conflicts: string[] }>;
+
+  // ——— matches ———
+  /** Queues a match. */
+  createMatch(match: NewMatchRow): Promise<MatchRow>;
+  /** queued → running (tries + 1); false when it was not queued (another worker has it, or it ended). */
+  startMatch(id: string): Promise<boolean>;
+  /**
+   * Records a finished match in ONE transaction: result, seats, replay, logs, rating changes (ratings and
+   * their history) and pair records, status 'finished'. A match that is not queued or running (finished or
+   * aborted already) changes nothing: false. Whatever fails inside leaves nothing of it stored.
+   */
+  finishMatch(id: string, finish: MatchFinish): Promise<boolean>;
+  /** queued or running → aborted with a reason; false otherwise. */
+  abortMatch(id: string, reason: string): Promise<boolean>;
+  /** Marks every running match (and queued ones when asked) aborted; their ids (a restart after kill -9). */
+  abortRunning(reason: string, opts?: { queued?: boolean }): Promise<string[]>;
+  getMatch(id: string): Promise<MatchRow | null>;
+  /** Matches newest first, `limit` (default 20, at most LIMITS.matchPage) a page, from `cursor` on. */
+  listMatches(query: MatchFilter & { limit?: number; cursor?: string | null }): Promise<MatchPage>;
+  countMatches(filter?: MatchFilter): Promise<number>;
+  /** A finished match's gzipped replay. */
+  getReplay(id: string): Promise<Buffer | null>;
+  /** One seat's gzipped message log. */
+  getLogs(id: string, slot: number): Promise<Buffer | null>;
+  /** A bot's last `limit` finished rated matches, newest first, with its fault in each. */
+  recentOutcomes(botId: string, limit: number): Promise<RecentOutcome[]>;
+  /** Per bot: ladder matches of a game created since `since` (epoch ms or a Date), any status. */
+  recentMatchCounts(game: string, since: number | Date): Promise<Map<string, number>>;
+
+  // ——— ratings ———
+  /** A game's table in one system, best first (bots not deleted), at most `limit` rows (LIMITS.rows). */
+  leaderboard(game: string, system: RatingSystem, limit?: number): Promise<LeaderboardRow[]>;
+  /** Every kept rating of a game in one system (to restore an EloLadder or SkillLadder at start-up). */
+  ratingsFor(game: string, system: RatingSystem): Promise<RatingRow[]>;
+  /** A bot's kept ratings (one row per system it was rated in). */
+  ratingsOf(botId: string): Promise<RatingRow[]>;
+  /** A bot's rating changes in one system, oldest first (the last `limit`, LIMITS.rows at most). */
+  ratingHistory(botId: string, system: RatingSystem, limit?: number): Promise<RatingHistoryRow[]>;
+  /** A bot's records against each opponent it met, most games first. */
+  headToHead(botId: string): Promise<HeadToHeadRow[]>;
+
+  /** Closes the database (waits for queries under way). */
+  close(): Promise<void>;
+}
