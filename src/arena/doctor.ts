@@ -1,4 +1,4 @@
-import { capabilitiesOf, parseBotSpec, type BotSpec } from '../bots/index.js';
+import { capabilitiesOf, ForbiddenAddressError, hostRefusal, parseBotSpec, PUBLIC_ONLY, publicOnlyLookup, type AddressPolicy, type BotSpec } from '../bots/index.js';
 import type { TranscriptEntry } from '../core/replay.js';
 import { MatchEngine } from '../core/engine.js';
 import type { AnyGame, Fault, WireDialect } from '../core/game.js';
@@ -44,6 +44,8 @@ export interface DoctorOptions {
   seed?: number;
   /** for bots that connect in (smart-dog's tcp): waits for the bot to connect and join; it is fed once */
   connect?: () => Promise<SeatConnection>;
+  /** which addresses an HTTP bot may be called at (an arena open to anyone's URLs: 'public-only'); default 'any' */
+  addressPolicy?: AddressPolicy;
   /** every line of every feed as it happens, labelled with the seat fed */
   log?: (seat: number, entry: TranscriptEntry) => void;
 }
@@ -174,7 +176,7 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
   }
 
   // 8. HTTP bots: status, content type, keep-alive.
-  if (spec.transport === 'http' && first && first.fault?.kind !== 'transport') checks.push(...(await httpChecks(spec.url, dialectFor(game, spec), game, replay)));
+  if (spec.transport === 'http' && first && first.fault?.kind !== 'transport') checks.push(...(await httpChecks(spec.url, dialectFor(game, spec), game, replay, opts.addressPolicy)));
 
   return {
     game: game.id,
@@ -197,7 +199,7 @@ async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, 
     opts.log?.(seat, entry);
   };
   const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
-  const ctx = seatContext(game, { slot: seat, players: replay.seats.length, config: engine.config, seed: replay.seed, name: `doctor (seat ${seat})`, log: sink });
+  const ctx = seatContext(game, { slot: seat, players: replay.seats.length, config: engine.config, seed: replay.seed, name: `doctor (seat ${seat})`, log: sink }, { addressPolicy: opts.addressPolicy });
   const connection = opts.connect ? await opts.connect() : undefined;
   const open = OpenSeat.open(game, spec, ctx, { connection, echo: true });
   const total = replay.turns.filter((t) => t.moves.some((m) => m.slot === seat)).length;
@@ -252,7 +254,8 @@ function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSp
       fix = /could not start/.test(f.detail) ? `check the command runs from this folder: ${spec.raw.replace(/^\w+:/, '')}` : 'it exited: run it by hand, paste the message shown above on its input, and read the error';
       break;
     case 'transport':
-      fix = spec.transport === 'http' ? 'start the bot first, and check the URL (host, port and path) it listens on' : 'check the bot can be reached';
+      if (f.detail.includes(PUBLIC_ONLY)) fix = 'give the bot a URL on a public address: this arena does not call loopback, private, link-local or metadata addresses';
+      else fix = spec.transport === 'http' ? 'start the bot first, and check the URL (host, port and path) it listens on' : 'check the bot can be reached';
       break;
     case 'too-large':
       fix = 'an answer is one short line: end it with a newline (a missing newline makes the whole output one line)';
@@ -350,15 +353,19 @@ function exitCheck(runs: Run[], game: AnyGame): DoctorCheck {
 }
 
 /** HTTP specifics, from two requests of the first message on one connection: status, content type, keep-alive. */
-async function httpChecks(url: string, dialect: WireDialect<unknown, unknown, unknown>, game: AnyGame, replay: Replay): Promise<DoctorCheck[]> {
+async function httpChecks(url: string, dialect: WireDialect<unknown, unknown, unknown>, game: AnyGame, replay: Replay, policy: AddressPolicy = 'any'): Promise<DoctorCheck[]> {
   const http = await import('node:http');
+  // Its own connections follow the seat's address policy too (a name may resolve elsewhere since the feed).
+  const publicOnly = policy === 'public-only';
+  const refused = publicOnly ? hostRefusal(new URL(url).hostname) : null;
   const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
   const d = engine.decision()!;
   const text = dialect.encode(engine.state, d.seats[0]!, { matchId: replay.matchId, names: replay.seats.map((s) => s.name), phase: d.phase });
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const post = () =>
     new Promise<{ status: number; type: string | undefined; reused: boolean; connection: string | undefined }>((resolve, reject) => {
-      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': dialect.contentType }, timeout: deadlineFor(d, replay.timeouts) }, (res) => {
+      if (refused) return reject(new ForbiddenAddressError(refused));
+      const req = http.request(url, { method: 'POST', agent, lookup: publicOnly ? publicOnlyLookup() : undefined, headers: { 'content-type': dialect.contentType }, timeout: deadlineFor(d, replay.timeouts) }, (res) => {
         res.resume();
         res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], reused: req.reusedSocket, connection: res.headers.connection }));
       });

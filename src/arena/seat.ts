@@ -1,5 +1,5 @@
 import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, schemeOf } from '../bots/index.js';
-import type { AskMessage, SandboxOptions, BotSpec, BotTransport, ByteSeatContext, OutgoingMessage, Reply, SeatContext, TranscriptSink, TransportCapabilities } from '../bots/index.js';
+import type { AddressPolicy, AskMessage, SandboxOptions, BotSpec, BotTransport, ByteSeatContext, OutgoingMessage, Reply, SeatContext, TranscriptSink, TransportCapabilities } from '../bots/index.js';
 import type { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import { getDialect, type AnyGame, type LobbyRules, type Decision, type Move, type Phase, type ViewContext, type WireDialect } from '../core/game.js';
@@ -11,6 +11,8 @@ export interface SeatLimits {
   maxStderrBytes?: number;
   /** confine bot programs (stdio, exec) in bubblewrap with these limits */
   sandbox?: SandboxOptions;
+  /** which addresses HTTP(S) bots may be called at: 'public-only' for an arena open to anyone's URLs; default 'any' */
+  addressPolicy?: AddressPolicy;
 }
 
 /**
@@ -39,6 +41,7 @@ export function seatContext(
     exitMs: game.timeouts.exitMs ?? DEFAULT_EXIT_MS,
     greeting: game.lobby ? (line) => isJoin(game.lobby!, line) : undefined,
     sandbox: caps.sandbox,
+    addressPolicy: caps.addressPolicy,
   };
 }
 

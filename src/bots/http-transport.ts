@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net';
 import type { Agent, buildConnector as BuildConnector, Dispatcher } from 'undici';
+import { ForbiddenAddressError, hostRefusal, publicOnlyLookup, type Resolve } from './address-policy.js';
 import { forLog } from './line-reader.js';
 import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext, TransportCapabilities } from './transport.js';
 
@@ -10,6 +11,10 @@ import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext,
  *
  * It drives undici's dispatcher directly rather than `request()`: the deadline then needs no
  * AbortSignal, which saves about a third of the per-message cost (see bench/RESULTS.md).
+ *
+ * Under the seat's `addressPolicy` 'public-only', every connection is checked on the address it goes to
+ * (see address-policy.ts): an IP literal or `localhost` before connecting, a name as it is resolved for
+ * that connection. A refused connection is the seat's `transport` fault; nothing is sent.
  */
 export class HttpTransport implements BotTransport {
   static readonly capabilities: TransportCapabilities = { dialects: true };
@@ -21,9 +26,11 @@ export class HttpTransport implements BotTransport {
   private readonly path: string;
   private closed = false;
 
+  /** `resolve`: how names are resolved under 'public-only' (tests inject one; default: `dns.lookup`) */
   constructor(
     private readonly url: string,
     private readonly ctx: ByteSeatContext,
+    private readonly opts: { resolve?: Resolve } = {},
   ) {
     const u = new URL(url);
     this.origin = u.origin;
@@ -33,8 +40,12 @@ export class HttpTransport implements BotTransport {
   /** Loads the HTTP client (only matches with an HTTP seat pay for it: it is a third of the CLI's start-up). */
   async start(): Promise<void> {
     const { Agent, buildConnector } = await import('undici');
-    const connector = buildConnector({ timeout: 60_000 });
+    const publicOnly = this.ctx.addressPolicy === 'public-only';
+    const connector = buildConnector({ timeout: 60_000, ...(publicOnly ? { lookup: publicOnlyLookup(this.opts.resolve) } : {}) });
     const connect: BuildConnector.connector = (opts, callback) => {
+      // net.connect calls no lookup for an IP literal: those (and localhost) are judged here, before any socket.
+      const refused = publicOnly ? hostRefusal(opts.hostname) : null;
+      if (refused) return void process.nextTick(callback, new ForbiddenAddressError(refused), null);
       const socket = connector(opts, callback) as unknown as Socket;
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
@@ -109,7 +120,12 @@ export class HttpTransport implements BotTransport {
         },
         onError(err: NodeJS.ErrnoException) {
           if (done) return;
-          const detail = err.code === 'ECONNREFUSED' ? `connection refused at ${url}` : `${err.code ?? 'error'} at ${url}: ${err.message}`;
+          const detail =
+            err instanceof ForbiddenAddressError
+              ? `refused to connect to ${url}: ${err.message}`
+              : err.code === 'ECONNREFUSED'
+                ? `connection refused at ${url}`
+                : `${err.code ?? 'error'} at ${url}: ${err.message}`;
           fault('transport', detail, false);
         },
       };

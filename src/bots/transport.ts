@@ -1,4 +1,5 @@
 import type { AnyGame, AskPhase, Fault, Phase } from '../core/game.js';
+import type { AddressPolicy } from './address-policy.js';
 import type { SandboxOptions } from './sandbox.js';
 
 /** One message for a bot: the typed message object, and its encoded form for transports that carry bytes. */
@@ -55,6 +56,8 @@ export interface ByteSeatContext {
   greeting?: (line: string) => boolean;
   /** run bot programs (stdio, exec) confined (see `SandboxOptions`); none: as the user, unconfined */
   sandbox?: SandboxOptions;
+  /** which addresses HTTP(S) bots may be called at (see `AddressPolicy`); default 'any'. Other transports ignore it. */
+  addressPolicy?: AddressPolicy;
 }
 
 /** What an in-process seat (a built-in bot, a person) knows besides: the game, to run its bot or show its board. */

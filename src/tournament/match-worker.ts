@@ -9,7 +9,7 @@ import type { Replay } from '../core/replay.js';
  * options), `cancel` (stop the match: its bots are shut down). Messages out: `done` (the replay), `failed`
  * (the error's name and message; `cancelled` for a cancelled match).
  */
-export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes'> } | { type: 'cancel' };
+export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'> } | { type: 'cancel' };
 export type WorkerReply = { type: 'done'; id: number; replay: Replay } | { type: 'failed'; id: number; name: string; message: string; cancelled: boolean };
 
 const port = parentPort;
