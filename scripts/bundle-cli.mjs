@@ -21,7 +21,8 @@ await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['undici'],
+  // The server's packages stay outside too (loaded only by `serve`; better-sqlite3 is a native addon).
+  external: ['undici', 'fastify', '@fastify/*', 'pino', 'typebox', 'kysely', 'better-sqlite3', 'pg'],
   // commander is CommonJS: its require() of Node's modules needs a real require in an ES module.
   banner: { js: "import { createRequire as __botarenaRequire } from 'node:module'; const require = __botarenaRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -26,8 +26,8 @@ function hookProcessExit(): void {
   process.on('exit', killAllNow);
   for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
     const handler = () => {
-      // Someone else (the CLI) handles SIGINT gracefully: leave it to them.
-      if (sig === 'SIGINT' && process.listenerCount('SIGINT') > 1) return;
+      // Someone else handles it gracefully (the CLI's Ctrl-C, the server's SIGTERM): leave it to them.
+      if ((sig === 'SIGINT' || sig === 'SIGTERM') && process.listenerCount(sig) > 1) return;
       killAllNow();
       process.off(sig, handler);
       process.kill(process.pid, sig);

@@ -1,5 +1,5 @@
 import type { AnyGame, AskPhase } from '../core/game.js';
-import { exampleBot, examplesAt, type ExampleAt } from './game-page.js';
+import { exampleBot, examplesAt, type ExampleAt } from '../arena/game-page.js';
 
 // The game pages in docs/games/ carry real messages: each `<!-- example: phase=… turn=… -->` … `<!-- /example -->`
 // block is filled (by `npm run docs`) with what the game sends at that point of a match between its built-in

@@ -1,10 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import type { AnyGame } from '../core/game.js';
 import type { Replay, TranscriptEntry } from '../core/replay.js';
 import type { SeatTiming } from '../arena/run-match.js';
 
-/** The package's root (docs, schemas, starters): two levels up from src/cli, dist/cli and dist/cli-bundle alike. */
-export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export { PACKAGE_ROOT } from '../arena/package-root.js';
 
 /** Left-aligned text table; the first row is the header. */
 export function table(rows: (string | number)[][]): string {

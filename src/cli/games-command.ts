@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { games, getGame } from '../games/index.js';
 import { PACKAGE_ROOT, table } from './format.js';
-import { clip, gameFacts, gamePage, type GameFacts } from './game-page.js';
+import { clip, gameFacts, gamePage, type GameFacts } from '../arena/game-page.js';
 
 /** `botarena games [ID]`: every game with its player counts, config keys and built-in bots; or one game's page. */
 export function registerGames(program: Command): void {

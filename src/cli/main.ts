@@ -10,6 +10,7 @@ import { registerDoctor } from './doctor-command.js';
 import { registerTournament } from './tournament-command.js';
 import { registerRate } from './rate-command.js';
 import { registerSmartdog } from './smartdog-command.js';
+import { registerServe } from './serve-command.js';
 
 /** Builds the `botarena` command line. */
 export function buildProgram(): Command {
@@ -26,6 +27,7 @@ export function buildProgram(): Command {
   registerDoctor(program);
   registerTournament(program);
   registerRate(program);
+  registerServe(program);
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
   // Every command and subcommand (replay show, smartdog serve…) reports usage errors to main, which exits 2.
   const override = (c: Command): void => {

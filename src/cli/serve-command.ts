@@ -1,0 +1,43 @@
+import { Option, type Command } from 'commander';
+import { parseNonNegativeInt, parsePositiveInt } from './options.js';
+
+interface ServeCliOptions {
+  port: number;
+  host: string;
+  database?: string;
+  concurrency: number;
+  allowCommands?: boolean;
+  allowPrivateBots?: boolean;
+  ladder: boolean;
+  logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
+}
+
+/** `botarena serve`: the arena server (bots, ladder, matches, API). */
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('run an arena server: a bot registry with doctor checks, a rated ladder, on-demand and test matches, replays, live events and a REST API (OpenAPI at /docs); SQLite under ./data by default, Postgres with DATABASE_URL')
+    .option('--port <n>', 'HTTP port', parseNonNegativeInt('--port', 65535), 8080)
+    .option('--host <address>', 'address to listen on (0.0.0.0 for every interface)', '127.0.0.1')
+    .option('--database <path|url>', 'a SQLite file, or postgres://… (default: $DATABASE_URL, else ./data/botarena.sqlite)')
+    .option('--concurrency <k>', 'matches at once', parsePositiveInt('--concurrency', 256), 2)
+    .option('--allow-commands', 'let bots be commands on this machine (stdio:, exec:): only for an arena whose bot owners you trust')
+    .option('--allow-private-bots', 'let HTTP bots be at loopback, private or link-local addresses (the default when listening on 127.0.0.1 only)')
+    .option('--no-ladder', 'play only the matches people ask for')
+    .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
+    .action(async (o: ServeCliOptions) => {
+      const { startServer } = await import('../server/serve.js');
+      const server = await startServer({ port: o.port, host: o.host, database: o.database, concurrency: o.concurrency, allowCommands: o.allowCommands ?? false, allowPrivateBots: o.allowPrivateBots, ladder: o.ladder, logLevel: o.logLevel });
+      // SIGINT/SIGTERM: stop scheduling, let running matches end (10 s at most), mark the rest aborted, close.
+      await new Promise<void>((resolve) => {
+        const stop = (sig: NodeJS.Signals) => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          process.stderr.write(`botarena serve: ${sig}: finishing the matches under way (10 s at most), then stopping\n`);
+          void server.close(10_000).then(resolve);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+    });
+}

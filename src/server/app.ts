@@ -1,0 +1,54 @@
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
+import { ENGINE_VERSION as BOTARENA_VERSION } from '../core/version.js';
+import { errorHandler } from './errors.js';
+import { gameRoutes } from './routes/games.js';
+
+/** What the HTTP app is built from. */
+export interface AppOptions {
+  logger: FastifyBaseLogger;
+  /** the largest request body, bytes (default 64 KiB: a bot registration is far smaller) */
+  bodyLimit?: number;
+  /** per-IP limits per minute on registrations and match requests (default 20 and 60) */
+  limits?: { registrations: number; matches: number };
+  /** routes of the areas that need the arena (bots, matches, ratings, live): registered by the caller */
+  areas?: ((app: FastifyInstance) => Promise<void>)[];
+}
+
+/**
+ * The HTTP API: Fastify with TypeBox schemas on every route (validation and the OpenAPI document at /docs
+ * come from the same schemas), one error shape (errors.ts), per-IP rate limits on what is costly.
+ */
+export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: o.logger,
+    bodyLimit: o.bodyLimit ?? 64 * 1024,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((req, reply) => {
+    void reply.status(404).send({ error: { status: 404, code: 'not-found', message: `no route ${req.method} ${req.url.split('?')[0]}; the API is described at /docs` } });
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'Botarena', description: 'Bots, ladders, matches and replays of a Botarena server.', version: BOTARENA_VERSION },
+      tags: [
+        { name: 'games', description: 'the games and their wire messages' },
+        { name: 'bots', description: 'register, check, edit bots' },
+        { name: 'ratings', description: 'leaderboards and rating history' },
+        { name: 'matches', description: 'start, list, watch and download matches' },
+      ],
+      components: { securitySchemes: { owner: { type: 'http', scheme: 'bearer', description: "a bot's owner token (shown once at registration), or the admin token" } } },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, version: BOTARENA_VERSION }));
+  await app.register(gameRoutes);
+  for (const area of o.areas ?? []) await app.register(area);
+  return app;
+}

@@ -1,0 +1,383 @@
+import { gzipSync } from 'node:zlib';
+import type { FastifyBaseLogger } from 'fastify';
+import { doctor, type DoctorReport } from '../arena/doctor.js';
+import { newJob, randomSeed, type MatchJob } from '../arena/match-job.js';
+import { MatchCancelledError, runMatch } from '../arena/run-match.js';
+import { parseBotSpec } from '../bots/index.js';
+import { urlRefusal } from '../bots/address-policy.js';
+import type { AnyGame } from '../core/game.js';
+import type { Replay, TranscriptEntry } from '../core/replay.js';
+import { resultLine } from '../core/replay.js';
+import { games, getGame } from '../games/index.js';
+import { ladderMatchSeed, ladderRng, pauseReason, pickMatch, type LadderBot } from '../ladder/pick.js';
+import { rateFinishedMatch } from '../ladder/rating-update.js';
+import type { LiveEvent, LiveEvents } from '../live/events.js';
+import type { BotRow, MatchKind, MatchRow, Store } from '../store/index.js';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from './errors.js';
+import { hashToken, isAdminToken, newToken, verifyToken } from './tokens.js';
+
+/** How the server runs: what it lets bots be, how many matches at once, who the admin is. */
+export interface ArenaOptions {
+  /** ladder and on-demand matches running at once (default 2) */
+  concurrency: number;
+  /** whether bots may be commands (stdio:, exec:) on this machine: only when the operator says so */
+  allowCommands: boolean;
+  /** whether HTTP bots may be at loopback, private or link-local addresses */
+  allowPrivateBots: boolean;
+  /** the admin token (BOTARENA_ADMIN_TOKEN): may do everything an owner may, to every bot */
+  adminToken?: string;
+  /** whether the ladder plays by itself (default true) */
+  ladder: boolean;
+  /** deadlines of ladder and on-demand matches (default: each game's) */
+  timeouts?: { initMs?: number; turnMs?: number };
+  /** per-game config of ladder matches (e.g. a smaller Tron board) */
+  ladderConfig?: Record<string, Record<string, unknown>>;
+  /** the most ladder matches per bot per hour (default 60) */
+  perBotPerHour?: number;
+  /** whether doctor checks run before a bot plays (default true; tests of other parts may turn it off) */
+  checkBots?: boolean;
+}
+
+/** What a person registers. */
+export interface NewBot {
+  game: string;
+  name: string;
+  endpoint: string;
+  description?: string;
+  owner?: string;
+  capacity?: number;
+}
+
+/** A match request from the API. */
+export interface MatchRequest {
+  game: string;
+  /** bot ids or names (of this game), or built-in bot names, by seat */
+  seats: string[];
+  rated?: boolean;
+  kind?: MatchKind;
+  seed?: number;
+  config?: Record<string, unknown>;
+}
+
+const LADDER_GAMES_SKIP = new Set(['smartdog']); // its bots connect in over TCP: rated through the gateway's hubs
+
+/**
+ * The arena a server runs: the store, the live events, the matches under way and the ladder. Every match,
+ * ladder or on-demand, goes the same way: a row in the store (queued), started (running), played by
+ * `runMatch` with its live events published and a catch-up log kept for late viewers, then finished in one
+ * store transaction with its result, replay, logs and rating changes (rated from the ratings kept before it).
+ */
+export class Arena {
+  private readonly running = new Map<string, { controller: AbortController; events: LiveEvent[]; seats: string[] }>();
+  private readonly rngs = new Map<string, ReturnType<typeof ladderRng>>();
+  private ladderTimer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  private readonly idle = new Set<() => void>();
+
+  constructor(
+    readonly store: Store,
+    readonly live: LiveEvents,
+    readonly opts: ArenaOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Registers the built-in bots, aborts what an earlier run left running, starts the ladder. */
+  async start(): Promise<void> {
+    const aborted = await this.store.abortRunning('the server stopped while the match was running');
+    if (aborted.length) this.log.warn({ matches: aborted }, `${aborted.length} match(es) left running by the last run were marked aborted`);
+    const { conflicts } = await this.store.ensureBuiltinBots(
+      Object.values(games).flatMap((g) => Object.keys(g.bots).map((name) => ({ game: g.id, name, endpoint: name, description: `built-in: ${g.bots[name]!.description}` }))),
+    );
+    for (const c of conflicts) this.log.warn(c);
+    if (this.opts.ladder) this.scheduleLadder(0);
+  }
+
+  /** Stops the ladder, lets running matches end within `graceMs`, then cancels the rest (marked aborted). */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    if (this.ladderTimer) clearTimeout(this.ladderTimer);
+    const deadline = Date.now() + graceMs;
+    while (this.running.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    for (const [id, m] of this.running) {
+      this.log.warn({ match: id }, 'match cancelled at shutdown');
+      m.controller.abort();
+    }
+    while (this.running.size) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  // ——— bots ———
+
+  /** Registers a bot: checked (doctor) before it plays; returns its row and the owner token, shown once. */
+  async registerBot(input: NewBot): Promise<{ bot: BotRow; token: string }> {
+    const game = this.game(input.game);
+    await this.checkEndpoint(game, input.endpoint);
+    const token = newToken();
+    const bot = await this.store.createBot({
+      game: game.id,
+      name: input.name,
+      endpoint: input.endpoint,
+      description: input.description ?? '',
+      ownerContact: input.owner ?? '',
+      tokenHash: await hashToken(token),
+      status: this.opts.checkBots === false ? 'active' : 'checking',
+      capacity: input.capacity ?? 2,
+    });
+    this.log.info({ bot: bot.id, game: bot.game, name: bot.name }, 'bot registered');
+    if (this.opts.checkBots !== false) void this.check(bot.id);
+    return { bot, token };
+  }
+
+  /** Runs the doctor check on a bot; it is activated when every check passes, and the report is kept. */
+  async check(botId: string): Promise<DoctorReport | null> {
+    const bot = await this.store.getBot(botId);
+    if (!bot) return null;
+    let report: DoctorReport;
+    try {
+      report = await doctor(this.game(bot.game), bot.endpoint, { log: () => {}, addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only' });
+    } catch (err) {
+      await this.store.updateBot(botId, { status: 'paused', statusReason: `the check could not run: ${err instanceof Error ? err.message : String(err)}` });
+      return null;
+    }
+    const failed = report.checks.filter((c) => c.status === 'fail');
+    const reason = failed.length ? `the doctor check failed: ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}` : null;
+    const current = await this.store.getBot(botId);
+    if (!current || current.status === 'deleted') return report;
+    await this.store.updateBot(botId, { status: reason ? 'paused' : current.status === 'checking' ? 'active' : current.status, statusReason: reason, doctorReport: JSON.stringify(report) });
+    this.log.info({ bot: botId, ok: !reason }, reason ? `bot check failed: ${reason.slice(0, 300)}` : 'bot check passed');
+    return report;
+  }
+
+  /** Checks the caller may act on a bot: its owner token or the admin token. */
+  async authorise(botId: string, bearer: string | undefined): Promise<BotRow> {
+    const bot = await this.store.getBot(botId);
+    if (!bot || bot.status === 'deleted') throw notFound(`no bot ${botId}`);
+    if (!bearer) throw unauthorized('this needs the bot\'s owner token: send "Authorization: Bearer TOKEN" (the token shown when the bot was registered)');
+    if (isAdminToken(bearer, this.opts.adminToken)) return bot;
+    if (bot.builtin) throw forbidden('built-in bots are changed by the admin only');
+    if (!(await verifyToken(bearer, bot.tokenHash))) throw forbidden(`the token is not the owner token of bot ${botId}`);
+    return bot;
+  }
+
+  /** Edits a bot; a new endpoint is checked again before the bot plays rated matches. */
+  async updateBot(bot: BotRow, patch: { endpoint?: string; description?: string; owner?: string; capacity?: number; status?: 'active' | 'paused' }): Promise<BotRow> {
+    const game = this.game(bot.game);
+    const changes: Parameters<Store['updateBot']>[1] = {};
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.owner !== undefined) changes.ownerContact = patch.owner;
+    if (patch.capacity !== undefined) changes.capacity = patch.capacity;
+    let recheck = false;
+    if (patch.endpoint !== undefined && patch.endpoint !== bot.endpoint) {
+      await this.checkEndpoint(game, patch.endpoint);
+      changes.endpoint = patch.endpoint;
+      recheck = this.opts.checkBots !== false;
+      if (recheck) Object.assign(changes, { status: 'checking', statusReason: null });
+    }
+    if (patch.status === 'paused') Object.assign(changes, { status: 'paused', statusReason: 'paused by its owner' });
+    if (patch.status === 'active' && !recheck) {
+      if (this.opts.checkBots === false) Object.assign(changes, { status: 'active', statusReason: null });
+      else {
+        // Re-activating goes through the check again: the reason it was paused may be fixed or not.
+        Object.assign(changes, { status: 'checking', statusReason: null });
+        recheck = true;
+      }
+    }
+    const updated = await this.store.updateBot(bot.id, changes);
+    if (recheck) void this.check(bot.id);
+    return updated;
+  }
+
+  // ——— matches ———
+
+  /** Starts an on-demand or test match between chosen bots; resolves with its row once it is queued. */
+  async requestMatch(req: MatchRequest): Promise<MatchRow> {
+    const game = this.game(req.game);
+    if (req.seats.length < game.players.min || req.seats.length > game.players.max) {
+      throw badRequest(`${game.id} is played by ${game.players.min === game.players.max ? game.players.min : `${game.players.min} to ${game.players.max}`} bots; got ${req.seats.length} seats`);
+    }
+    const bots: BotRow[] = [];
+    for (const [i, s] of req.seats.entries()) {
+      const bot = (await this.store.getBot(s)) ?? (await this.store.getBotByName(game.id, s));
+      if (!bot || bot.status === 'deleted' || bot.game !== game.id) throw badRequest(`seats[${i}]: no ${game.id} bot "${s}" (give a bot id or name of this game; the built-in bots are ${Object.keys(game.bots).join(', ')})`);
+      if (req.rated && bot.status !== 'active') throw conflict(`seats[${i}]: ${bot.name} is ${bot.status}${bot.statusReason ? ` (${bot.statusReason})` : ''}: it plays rated matches once active`);
+      bots.push(bot);
+    }
+    return this.launch(game, bots, { kind: req.kind ?? 'challenge', rated: req.rated ?? false, seed: req.seed, config: req.config ?? {} });
+  }
+
+  /** A match's catch-up log for a late viewer (the public events so far), when it is running here. */
+  catchUp(matchId: string): LiveEvent[] | null {
+    const m = this.running.get(matchId);
+    return m ? [...m.events] : null;
+  }
+
+  get runningCount(): number {
+    return this.running.size;
+  }
+
+  /** Resolves once no match runs (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.running.size) await new Promise<void>((resolve) => this.idle.add(resolve));
+  }
+
+  private async launch(game: AnyGame, bots: BotRow[], o: { kind: MatchKind; rated: boolean; seed?: number; config: Record<string, unknown> }): Promise<MatchRow> {
+    const seed = o.seed ?? randomSeed();
+    const matchId = crypto.randomUUID();
+    const job = newJob({
+      matchId,
+      game: game.id,
+      seed,
+      config: o.config,
+      seats: bots.map((b) => ({ bot: b.endpoint, name: b.name })),
+      timeouts: { ...this.opts.timeouts },
+      transcripts: true,
+    });
+    const row = await this.store.createMatch({ id: matchId, game: game.id, kind: o.kind, rated: o.rated, seed, config: o.config, job, seats: bots.map((b) => b.id) });
+    void this.play(job, bots, o.rated);
+    return row;
+  }
+
+  private async play(job: MatchJob, bots: BotRow[], rated: boolean): Promise<void> {
+    const controller = new AbortController();
+    const entry = { controller, events: [] as LiveEvent[], seats: bots.map((b) => b.id) };
+    this.running.set(job.matchId, entry);
+    const unsubscribe = this.live.subscribe(job.matchId, 'public', (e) => {
+      if (entry.events.length < 200_000) entry.events.push(e);
+    });
+    try {
+      if (!(await this.store.startMatch(job.matchId))) return;
+      this.log.info({ match: job.matchId, game: job.game, bots: bots.map((b) => b.name) }, 'match started');
+      const report = await runMatch(job, { signal: controller.signal, live: this.live, log: (line) => this.log.warn({ match: job.matchId }, line), addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only' });
+      await this.finish(job, bots, report.replay, rated);
+    } catch (err) {
+      const reason = err instanceof MatchCancelledError ? 'the server stopped before the match ended' : `the arena failed: ${err instanceof Error ? err.message : String(err)}`;
+      if (!(err instanceof MatchCancelledError)) this.log.error({ match: job.matchId, err }, 'match failed');
+      await this.store.abortMatch(job.matchId, reason).catch((e: unknown) => this.log.error({ match: job.matchId, err: e }, 'could not mark the match aborted'));
+    } finally {
+      unsubscribe();
+      this.running.delete(job.matchId);
+      for (const wake of this.idle) wake();
+      this.idle.clear();
+      if (this.opts.ladder && !this.stopping) this.scheduleLadder(0);
+    }
+  }
+
+  /** Records a finished match in one transaction: result, seats, replay, owners' logs, rating changes. */
+  private async finish(job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean): Promise<void> {
+    const { transcripts, ...publicReplay } = replay;
+    const result = resultLine(replay);
+    const seats = result.players.map((p, slot) => ({ slot, botId: bots[slot]!.id, name: p.name, rank: p.rank, score: p.score ?? null, fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null }));
+    const logs = (transcripts ?? []).map((t: TranscriptEntry[], slot: number) => ({ slot, gz: gzipSync(JSON.stringify(t)) }));
+    const stored = await this.store.finishMatch(job.matchId, {
+      result,
+      seats,
+      replayGz: gzipSync(JSON.stringify(publicReplay)),
+      logs,
+      rate: rated ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId, rank: s.rank })), kept) : undefined,
+    });
+    this.log.info({ match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored }, 'match ended');
+    if (stored && rated) await this.pauseFaulty(job.game, [...new Set(bots.filter((b) => !b.builtin).map((b) => b.id))]);
+  }
+
+  /** Pauses bots whose recent ladder matches fault too often, with the reason their owner reads. */
+  private async pauseFaulty(_game: string, botIds: string[]): Promise<void> {
+    for (const id of botIds) {
+      const recent = await this.store.recentOutcomes(id, 10);
+      const reason = pauseReason(recent);
+      if (reason) {
+        await this.store.updateBot(id, { status: 'paused', statusReason: reason });
+        this.log.warn({ bot: id }, reason);
+      }
+    }
+  }
+
+  // ——— the ladder ———
+
+  private scheduleLadder(delayMs: number): void {
+    if (this.ladderTimer || this.stopping) return;
+    this.ladderTimer = setTimeout(() => {
+      this.ladderTimer = null;
+      void this.fillLadder().catch((err: unknown) => {
+        this.log.error({ err }, 'the ladder failed to start a match; trying again in 5 s');
+        this.scheduleLadder(5000);
+      });
+    }, delayMs);
+    this.ladderTimer.unref();
+  }
+
+  /** Starts ladder matches until `concurrency` run, or no game has bots free to play. */
+  private async fillLadder(): Promise<void> {
+    const gameIds = Object.keys(games).filter((g) => !LADDER_GAMES_SKIP.has(g));
+    let idleGames = 0;
+    let turn = 0;
+    while (!this.stopping && this.running.size < this.opts.concurrency && idleGames < gameIds.length) {
+      // Games in turn, starting from the one after the last served, so a game with few bots is not starved.
+      const game = getGame(gameIds[(this.nextGame + turn++) % gameIds.length]!);
+      const seats = await this.ladderSeats(game);
+      if (!seats) {
+        idleGames++;
+        continue;
+      }
+      idleGames = 0;
+      this.nextGame = (gameIds.indexOf(game.id) + 1) % gameIds.length;
+      const rng = this.rng(game.id);
+      await this.launch(game, seats, { kind: 'ladder', rated: true, seed: ladderMatchSeed(rng), config: this.opts.ladderConfig?.[game.id] ?? {} });
+    }
+    if (!this.stopping && this.running.size < this.opts.concurrency) this.scheduleLadder(2000);
+  }
+
+  private nextGame = 0;
+
+  private rng(game: string) {
+    let r = this.rngs.get(game);
+    if (!r) this.rngs.set(game, (r = ladderRng(randomSeed())));
+    return r;
+  }
+
+  /** The bots of the next ladder match of a game, or null when too few may play. */
+  private async ladderSeats(game: AnyGame): Promise<BotRow[] | null> {
+    const active = await this.store.listBots({ game: game.id, status: 'active' });
+    // Built-in bots play only when a registered bot needs opponents, so a ladder of built-ins alone never spins.
+    if (!active.some((b) => !b.builtin)) return null;
+    const ratings = new Map((await this.store.ratingsFor(game.id, 'elo')).map((r) => [r.botId, r.rating]));
+    const since = Date.now() - 3_600_000;
+    const recent = await this.store.recentMatchCounts(game.id, since);
+    const busy = new Map<string, number>();
+    for (const m of this.running.values()) for (const id of m.seats) busy.set(id, (busy.get(id) ?? 0) + 1);
+    const limit = this.opts.perBotPerHour ?? 60;
+    const ladderBots: LadderBot[] = active
+      .filter((b) => b.builtin || (recent.get(b.id) ?? 0) < limit)
+      .map((b) => ({ id: b.id, rating: ratings.get(b.id) ?? 1500, recent: (recent.get(b.id) ?? 0) + (b.builtin ? 1e6 : 0), running: busy.get(b.id) ?? 0, capacity: b.builtin ? 1000 : b.capacity }));
+    const picked = pickMatch(ladderBots, game.players, this.rng(game.id));
+    // A match of built-in bots alone teaches the ladder nothing: wait until a registered bot is free.
+    if (!picked || picked.every((id) => active.find((b) => b.id === id)!.builtin)) return null;
+    const byId = new Map(active.map((b) => [b.id, b]));
+    return picked.map((id) => byId.get(id)!);
+  }
+
+  // ——— checks ———
+
+  private game(id: string): AnyGame {
+    const g = games[id];
+    if (!g) throw badRequest(`no game "${id}"; the games are ${Object.keys(games).join(', ')}`);
+    return g;
+  }
+
+  /** Whether an endpoint may be registered here: a bot spec of this game, commands only when allowed. */
+  private async checkEndpoint(game: AnyGame, endpoint: string): Promise<void> {
+    let spec;
+    try {
+      spec = parseBotSpec(endpoint, game);
+    } catch (err) {
+      throw badRequest(`endpoint: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const kind = spec.transport;
+    if ((kind === 'stdio' || kind === 'exec') && !this.opts.allowCommands) throw forbidden('endpoint: this server runs no commands for bots (stdio:, exec:); give an http(s):// URL, or ask the operator to start the server with --allow-commands');
+    if (kind === 'builtin') throw badRequest(`endpoint: "${endpoint}" is a built-in bot, registered already; give your bot's http(s):// URL`);
+    if (kind === 'tcp') throw badRequest('endpoint: tcp bots connect in: join the smart-dog gateway instead of registering a URL');
+    if (kind === 'human') throw badRequest('endpoint: people play from the web page, not through a registered bot');
+    if (kind === 'http' && !this.opts.allowPrivateBots) {
+      const problem = await urlRefusal(spec.url);
+      if (problem) throw forbidden(`endpoint: ${problem}; this server only calls public addresses`);
+    }
+  }
+}

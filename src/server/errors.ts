@@ -1,0 +1,80 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { StoreError } from '../store/errors.js';
+
+/**
+ * Every error the API sends has one shape: `{ "error": { "status", "code", "message" } }`, the message a
+ * sentence a person can act on (what was wrong, where, what is expected). Handlers throw ApiError; schema
+ * validation failures and Fastify's own errors are turned into the same shape by `errorHandler`.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what: string) => new ApiError(404, 'not-found', what);
+export const badRequest = (message: string) => new ApiError(400, 'bad-request', message);
+export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
+export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
+export const conflict = (message: string) => new ApiError(409, 'conflict', message);
+
+/** The JSON schema of the error body (for the OpenAPI document). */
+export const errorSchema = {
+  type: 'object',
+  properties: {
+    error: {
+      type: 'object',
+      properties: { status: { type: 'integer' }, code: { type: 'string' }, message: { type: 'string' } },
+      required: ['status', 'code', 'message'],
+    },
+  },
+  required: ['error'],
+} as const;
+
+/** Validation errors, read as a person would say them: "body.name: must be at most 64 characters". */
+function validationMessage(err: FastifyError): string {
+  const parts = (err.validation ?? []).slice(0, 5).map((v) => {
+    const where = `${err.validationContext ?? 'request'}${v.instancePath ? v.instancePath.replace(/\//g, '.') : ''}`;
+    const p = v.params as Record<string, unknown>;
+    if (v.keyword === 'required') return `${where}: the field "${String(p.missingProperty)}" is missing`;
+    if (v.keyword === 'additionalProperties') return `${where}: unknown field "${String(p.additionalProperty)}"`;
+    if (v.keyword === 'maxLength') return `${where}: must be at most ${String(p.limit)} characters`;
+    if (v.keyword === 'minLength') return `${where}: must be at least ${String(p.limit)} character${p.limit === 1 ? '' : 's'}`;
+    return `${where}: ${v.message ?? 'is not valid'}`;
+  });
+  return parts.join('; ') || err.message;
+}
+
+export function errorHandler(err: FastifyError | ApiError | StoreError, req: FastifyRequest, reply: FastifyReply): void {
+  if (err instanceof ApiError) {
+    void reply.status(err.status).send({ error: { status: err.status, code: err.code, message: err.message } });
+    return;
+  }
+  if (err instanceof StoreError) {
+    const status = err.kind === 'conflict' ? 409 : err.kind === 'not-found' ? 404 : err.kind === 'invalid' ? 400 : 503;
+    if (status === 503) req.log.error({ err }, 'store unavailable');
+    void reply.status(status).send({ error: { status, code: err.kind, message: err.message } });
+    return;
+  }
+  if (err.validation) {
+    void reply.status(400).send({ error: { status: 400, code: 'invalid-request', message: validationMessage(err) } });
+    return;
+  }
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+  if (status >= 500) req.log.error({ err }, 'request failed');
+  const message =
+    err.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+      ? `the request body is larger than the ${Math.round(req.routeOptions.bodyLimit! / 1024)} KiB this endpoint accepts`
+      : err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? `this endpoint takes a JSON body (Content-Type: application/json), not ${req.headers['content-type'] ?? 'none'}`
+        : err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+          ? `the request body is not valid JSON: ${err.message}`
+          : status >= 500
+            ? 'the server failed to answer this request; it was logged'
+            : err.message;
+  void reply.status(status).send({ error: { status, code: status === 429 ? 'rate-limited' : (err.code ?? 'error'), message } });
+}

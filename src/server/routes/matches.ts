@@ -1,0 +1,147 @@
+import { gunzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+import type { Audience, LiveEvent } from '../../live/events.js';
+import type { MatchRow } from '../../store/index.js';
+import type { Arena } from '../arena.js';
+import { badRequest, errorSchema, forbidden, notFound } from '../errors.js';
+
+const MatchId = Type.Object({ id: Type.String({ maxLength: 128 }) });
+const NewMatch = Type.Object(
+  {
+    game: Type.String({ maxLength: 64 }),
+    seats: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 12, description: 'bot ids or names of this game (built-in bots by name), by seat' }),
+    rated: Type.Optional(Type.Boolean({ description: 'whether the result changes ratings (default false)' })),
+    test: Type.Optional(Type.Boolean({ description: 'a test match: never rated, its message logs kept for the owners' })),
+    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 0xffffffff })),
+    config: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()]), { maxProperties: 16 })),
+  },
+  { additionalProperties: false },
+);
+const MatchList = Type.Object(
+  {
+    game: Type.Optional(Type.String({ maxLength: 64 })),
+    bot: Type.Optional(Type.String({ maxLength: 64 })),
+    status: Type.Optional(Type.Union(['queued', 'running', 'finished', 'aborted'].map((s) => Type.Literal(s)))),
+    kind: Type.Optional(Type.Union(['ladder', 'challenge', 'test'].map((s) => Type.Literal(s)))),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+const Leaderboard = Type.Object({ system: Type.Optional(Type.Union([Type.Literal('elo'), Type.Literal('openskill')])), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) }, { additionalProperties: false });
+
+/** A match as the API shows it. */
+export function publicMatch(m: MatchRow) {
+  const { job: _job, ...rest } = m;
+  return rest;
+}
+
+/** Server-sent events: one `event:`/`data:` block per live event; a comment every 15 s keeps proxies from closing it. */
+function sse(req: FastifyRequest, reply: FastifyReply, history: LiveEvent[], subscribe: ((send: (e: LiveEvent) => void) => () => void) | null): void {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  let closed = false;
+  let stop = () => {};
+  const end = () => {
+    if (closed) return;
+    closed = true;
+    clearInterval(ping);
+    stop();
+    res.end();
+  };
+  const send = (e: LiveEvent) => {
+    if (closed) return;
+    // A viewer who stops reading is dropped once 4 MiB wait for it: a stuck socket costs bounded memory.
+    if (res.writableLength > 4 * 1024 * 1024) return end();
+    res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+    if (e.type === 'ended' || e.type === 'stopped') end();
+  };
+  const ping = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  ping.unref();
+  req.raw.on('close', end);
+  for (const e of history) send(e);
+  if (!closed && subscribe) stop = subscribe(send);
+  else end();
+}
+
+/** Matches: start (on-demand or test), list, read, download replays and owners' logs, watch live (SSE); leaderboards. */
+export function matchRoutes(arena: Arena, limits: { matches: number }) {
+  return async (app: FastifyInstance): Promise<void> => {
+    const getMatch = async (id: string) => {
+      const m = await arena.store.getMatch(id);
+      if (!m) throw notFound(`no match ${id}`);
+      return m;
+    };
+
+    app.post(
+      '/api/matches',
+      {
+        schema: { tags: ['matches'], summary: 'start a match between chosen bots (rated or not), or a test match; answers at once with the queued match (watch it at /api/matches/ID/events)', body: NewMatch, response: { 201: Type.Unknown(), 400: errorSchema, 409: errorSchema, 429: errorSchema } },
+        config: { rateLimit: { max: limits.matches, timeWindow: '1 minute' } },
+      },
+      async (req, reply) => {
+        const b = req.body as Static<typeof NewMatch>;
+        if (b.test && b.rated) throw badRequest('a test match is never rated: give "test" or "rated", not both');
+        const m = await arena.requestMatch({ game: b.game, seats: b.seats, rated: b.rated ?? false, kind: b.test ? 'test' : 'challenge', seed: b.seed, config: b.config });
+        void reply.status(201);
+        return publicMatch(m);
+      },
+    );
+
+    app.get('/api/matches', { schema: { tags: ['matches'], summary: 'matches, newest first, filtered; `next` is the cursor of the next page', querystring: MatchList } }, async (req) => {
+      const q = req.query as Static<typeof MatchList>;
+      const page = await arena.store.listMatches({ game: q.game, botId: q.bot, status: q.status as MatchRow['status'] | undefined, kind: q.kind as MatchRow['kind'] | undefined, limit: q.limit ?? 20, cursor: q.cursor });
+      return { items: page.items.map(publicMatch), next: page.next };
+    });
+
+    app.get('/api/matches/:id', { schema: { tags: ['matches'], summary: 'a match: its seats, status and result', params: MatchId, response: { 404: errorSchema } } }, async (req) => publicMatch(await getMatch((req.params as { id: string }).id)));
+
+    app.get('/api/matches/:id/replay', { schema: { tags: ['matches'], summary: 'the replay of a finished match (JSON; gzip when the client accepts it); `botarena replay verify` checks it', params: MatchId, response: { 404: errorSchema } } }, async (req, reply) => {
+      const m = await getMatch((req.params as { id: string }).id);
+      const gz = await arena.store.getReplay(m.id);
+      if (!gz) throw notFound(m.status === 'finished' ? `match ${m.id} has no replay` : `match ${m.id} is ${m.status}: its replay is kept once it has finished`);
+      void reply.header('content-disposition', `attachment; filename="${m.game}-${m.id}.json"`).type('application/json');
+      if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gz);
+      return reply.send(gunzipSync(gz));
+    });
+
+    app.get('/api/matches/:id/logs/:slot', { schema: { tags: ['matches'], summary: "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner or the admin", params: Type.Object({ id: Type.String({ maxLength: 128 }), slot: Type.Integer({ minimum: 0, maximum: 63 }) }), security: [{ owner: [] }] } }, async (req) => {
+      const { id, slot } = req.params as { id: string; slot: number };
+      const m = await getMatch(id);
+      const botId = m.seats[slot]?.botId;
+      if (!botId) throw notFound(`match ${id} has no seat ${slot}`);
+      await arena.authorise(botId, /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]).catch((err: unknown) => {
+        throw err instanceof Error && 'status' in err && (err as { status: number }).status === 404 ? forbidden(`seat ${slot}'s bot no longer exists: its logs are for the admin`) : err;
+      });
+      const gz = await arena.store.getLogs(id, slot);
+      if (!gz) throw notFound(`match ${id} keeps no log for seat ${slot} (yet)`);
+      return JSON.parse(gunzipSync(gz).toString('utf8')) as unknown;
+    });
+
+    app.get('/api/matches/:id/events', { schema: { tags: ['matches'], summary: "a match's live events (SSE): the header and every step so far, then each as it comes, then `ended`; a finished match's whole replay as events", params: MatchId } }, async (req, reply) => {
+      const m = await getMatch((req.params as { id: string }).id);
+      const audience: Audience = 'public';
+      const history = arena.catchUp(m.id);
+      if (history) return sse(req, reply, history, (send) => arena.live.subscribe(m.id, audience, send));
+      if (m.status === 'finished') {
+        const gz = await arena.store.getReplay(m.id);
+        const replay = gz ? (JSON.parse(gunzipSync(gz).toString('utf8')) as { header: never; steps: never[]; result: never; durationMs?: number }) : null;
+        if (!replay) throw notFound(`match ${m.id} has no replay`);
+        const events: LiveEvent[] = [{ type: 'started', matchId: m.id, header: replay.header }, ...replay.steps.map((record, index): LiveEvent => ({ type: 'step', matchId: m.id, index, record })), { type: 'ended', matchId: m.id, result: replay.result, durationMs: replay.durationMs ?? 0 }];
+        return sse(req, reply, events, null);
+      }
+      if (m.status === 'aborted') return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null);
+      // queued: it starts soon; listen from its start
+      return sse(req, reply, [], (send) => arena.live.subscribe(m.id, audience, send));
+    });
+
+    app.get('/api/leaderboards/:game', { schema: { tags: ['ratings'], summary: "a game's leaderboard: ELO (botsarena's ladder) or OpenSkill (μ − 3σ)", params: Type.Object({ game: Type.String({ maxLength: 64 }) }), querystring: Leaderboard, response: { 404: errorSchema } } }, async (req) => {
+      const { game } = req.params as { game: string };
+      const q = req.query as Static<typeof Leaderboard>;
+      if (!(await arena.store.listBots({ game })).length) throw notFound(`no game "${game}" on this server`);
+      return arena.store.leaderboard(game, q.system ?? 'elo', q.limit ?? 100);
+    });
+  };
+}
