@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
+import type { Replay } from '../../core/replay.js';
 import type { Audience, LiveEvent } from '../../live/events.js';
 import type { MatchRow } from '../../store/index.js';
 import type { Arena } from '../arena.js';
@@ -127,9 +128,10 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       if (history) return sse(req, reply, history, (send) => arena.live.subscribe(m.id, audience, send));
       if (m.status === 'finished') {
         const gz = await arena.store.getReplay(m.id);
-        const replay = gz ? (JSON.parse(gunzipSync(gz).toString('utf8')) as { header: never; steps: never[]; result: never; durationMs?: number }) : null;
+        const replay = gz ? (JSON.parse(gunzipSync(gz).toString('utf8')) as Replay) : null;
         if (!replay) throw notFound(`match ${m.id} has no replay`);
-        const events: LiveEvent[] = [{ type: 'started', matchId: m.id, header: replay.header }, ...replay.steps.map((record, index): LiveEvent => ({ type: 'step', matchId: m.id, index, record })), { type: 'ended', matchId: m.id, result: replay.result, durationMs: replay.durationMs ?? 0 }];
+        const { turns, result, durationMs, transcripts: _t, ...header } = replay;
+        const events: LiveEvent[] = [{ type: 'started', matchId: m.id, header }, ...turns.map((record, index): LiveEvent => ({ type: 'step', matchId: m.id, index, record })), { type: 'ended', matchId: m.id, result, durationMs: durationMs ?? 0 }];
         return sse(req, reply, events, null);
       }
       if (m.status === 'aborted') return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null);
