@@ -96,13 +96,13 @@ export class Arena {
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
     if (this.ladderTimer) clearTimeout(this.ladderTimer);
-    const deadline = Date.now() + graceMs;
-    while (this.running.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const grace = new Promise((r) => setTimeout(r, graceMs).unref());
+    await Promise.race([this.settled(), grace]);
     for (const [id, m] of this.running) {
       this.log.warn({ match: id }, 'match cancelled at shutdown');
       m.controller.abort();
     }
-    while (this.running.size) await new Promise((r) => setTimeout(r, 20));
+    await this.settled();
   }
 
   // ——— bots ———
@@ -210,11 +210,7 @@ export class Arena {
     return m ? [...m.events] : null;
   }
 
-  get runningCount(): number {
-    return this.running.size;
-  }
-
-  /** Resolves once no match runs (tests, shutdown). */
+  /** Resolves once no match runs. */
   async settled(): Promise<void> {
     while (this.running.size) await new Promise<void>((resolve) => this.idle.add(resolve));
   }
@@ -275,11 +271,11 @@ export class Arena {
       rate: rated ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId, rank: s.rank })), kept) : undefined,
     });
     this.log.info({ match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored }, 'match ended');
-    if (stored && rated) await this.pauseFaulty(job.game, [...new Set(bots.filter((b) => !b.builtin).map((b) => b.id))]);
+    if (stored && rated) await this.pauseFaulty([...new Set(bots.filter((b) => !b.builtin).map((b) => b.id))]);
   }
 
   /** Pauses bots whose recent ladder matches fault too often, with the reason their owner reads. */
-  private async pauseFaulty(_game: string, botIds: string[]): Promise<void> {
+  private async pauseFaulty(botIds: string[]): Promise<void> {
     for (const id of botIds) {
       const recent = await this.store.recentOutcomes(id, 10);
       const reason = pauseReason(recent);
