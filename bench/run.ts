@@ -17,6 +17,7 @@ import { benchStartup } from './startup.bench.js';
 import { benchMemory } from './memory.bench.js';
 import { benchFingerprints } from './fingerprint.bench.js';
 import { benchTournamentOverhead, benchTournaments } from './tournament.bench.js';
+import { benchServerApi, benchServerLadder } from './server.bench.js';
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 const only = process.argv[2];
@@ -47,6 +48,12 @@ if (!only || only === 'smartdog') printTable('Smart-dog turns', await benchSmart
 if (!only || only === 'tournament') {
   printTable('Tournaments: matches per minute at K matches at once', await benchTournaments());
   printTable('Tournament layer: cost per match', await benchTournamentOverhead());
+}
+if (!only || only === 'server') {
+  printTable('Server: ladder matches per minute (SQLite, fresh database per row)', await benchServerLadder());
+  const { fill, api } = await benchServerApi();
+  printTable('Server: storing finished rated matches through the Store API', fill);
+  printTable('Server: API reads under load', api);
 }
 // The soak is long (1 000 matches, a few minutes): only on its own, `npm run bench -- soak`.
 if (only === 'soak') printTable('Soak: hostile bots mixed with built-in ones', await benchSoak());
