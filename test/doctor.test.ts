@@ -25,8 +25,8 @@ interface Report {
 
 const FAST = ['--timeout', '1000', '--init-timeout', '1000'];
 
-async function doctor(game: string, bot: string, extra: string[] = FAST): Promise<{ code: number | null; report: Report; stderr: string }> {
-  const r = await runCli(['doctor', game, bot, '--json', ...extra], { timeoutMs: 120_000 });
+async function doctor(game: string, bot: string, extra: string[] = FAST, env?: Record<string, string>): Promise<{ code: number | null; report: Report; stderr: string }> {
+  const r = await runCli(['doctor', game, bot, '--json', ...extra], { timeoutMs: 120_000, env });
   assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
 }
@@ -206,6 +206,21 @@ describe('botarena doctor: HTTP bots', () => {
     const c = check(report, /^starts/);
     assert.match(c.detail, /transport: connection refused at http:\/\/127\.0\.0\.1:9\//);
     assert.match(c.fix!, /start the bot first/);
+  });
+
+  it('checks an HTTPS bot over TLS; a certificate the arena does not trust is named with its fix', async () => {
+    const server = spawn(process.execPath, ['test/fixtures/tls/https-bot.mjs'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    servers.push(server);
+    const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
+    const url = /listening on (https:\S+)/.exec(line)![1]!;
+    const trusted = await doctor('tictactoe', url, FAST, { NODE_EXTRA_CA_CERTS: 'test/fixtures/tls/cert.pem' });
+    assert.deepEqual(trusted.report.checks.filter((c) => c.status !== 'pass'), []);
+    assert.equal(check(trusted.report, /HTTP keep-alive/).status, 'pass');
+    const untrusted = await doctor('tictactoe', url);
+    assert.equal(untrusted.code, 1);
+    const first = untrusted.report.checks.find((c) => c.status === 'fail')!;
+    assert.match(first.detail, /self-signed certificate/);
+    assert.match(first.fix!, /certificate the arena trusts/);
   });
 
   it('the Node Connect Four example over HTTP passes every check', async () => {

@@ -11,10 +11,10 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs `bin/botarena ARGS` (the built CLI) with optional stdin text; kills it after `timeoutMs`. */
-export function runCli(args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+/** Runs `bin/botarena ARGS` (the built CLI) with optional stdin text and environment; kills it after `timeoutMs`. */
+export function runCli(args: string[], opts: { input?: string; timeoutMs?: number; env?: Record<string, string> } = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/botarena', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/botarena', ...args], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));

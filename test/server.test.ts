@@ -6,33 +6,17 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { runCli } from './run-cli.js';
+import { apiClient, until } from './server.kit.js';
 
 // The arena server as an organiser runs it: a real SQLite file, real HTTP on 127.0.0.1, a real Python bot.
 
 const dir = mkdtempSync(join(tmpdir(), 'botarena-server-'));
 let server: RunningServer;
-const api = async (method: string, path: string, body?: unknown, token?: string) => {
-  const res = await fetch(server.url + path, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown> & { error?: { message: string } }) : null };
-};
-const until = async <T>(what: string, f: () => Promise<T | null | undefined | false>, ms = 30_000): Promise<T> => {
-  const t0 = Date.now();
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    assert.ok(Date.now() - t0 < ms, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+const api = apiClient(() => server.url);
 
 before(async () => {
   const quiet = process.env.SERVER_LOG ? process.stderr : new Writable({ write: (_c, _e, cb) => cb() });
-  server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'arena.sqlite'), allowCommands: true, logStream: quiet, perBotPerHour: 6, concurrency: 2 });
+  server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'arena.sqlite'), allowCommands: true, logStream: quiet, perBotPerHour: 6, concurrency: 2, gateway: false });
 });
 after(async () => {
   await server.close(2000);
@@ -90,6 +74,13 @@ describe('botarena serve', () => {
     assert.equal(verify.code, 0, verify.stderr);
     const history = await api('GET', `/api/bots/${botId}/ratings`);
     assert.ok((history.body!.elo as unknown[]).length >= 3);
+  });
+
+  it('paces the ladder: 5 matches back to back for a newcomer, then none until the pace allows (6 an hour)', async () => {
+    const ladder = async () => ((await api('GET', `/api/matches?bot=${botId}&kind=ladder&limit=100`)).body!.items as unknown[]).length;
+    await until('five ladder matches', async () => (await ladder()) >= 5);
+    await new Promise((r) => setTimeout(r, 4500)); // the ladder looks for free bots every 2 s
+    assert.equal(await ladder(), 5);
   });
 
   it('keeps the full message logs for the owner only', async () => {

@@ -255,6 +255,7 @@ function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSp
       break;
     case 'transport':
       if (f.detail.includes(PUBLIC_ONLY)) fix = 'give the bot a URL on a public address: this arena does not call loopback, private, link-local or metadata addresses';
+      else if (/CERT|SSL|TLS|certificate/i.test(f.detail)) fix = 'serve a certificate the arena trusts for this host name (one from a public authority, e.g. Let\'s Encrypt; for a private one the operator starts Botarena with NODE_EXTRA_CA_CERTS=its-ca.pem), or use http://';
       else fix = spec.transport === 'http' ? 'start the bot first, and check the URL (host, port and path) it listens on' : 'check the bot can be reached';
       break;
     case 'too-large':
@@ -354,7 +355,8 @@ function exitCheck(runs: Run[], game: AnyGame): DoctorCheck {
 
 /** HTTP specifics, from two requests of the first message on one connection: status, content type, keep-alive. */
 async function httpChecks(url: string, dialect: WireDialect<unknown, unknown, unknown>, game: AnyGame, replay: Replay, policy: AddressPolicy = 'any'): Promise<DoctorCheck[]> {
-  const http = await import('node:http');
+  // node:https for https:// bots: the same requests over TLS (the request and agent APIs are the same).
+  const http = new URL(url).protocol === 'https:' ? await import('node:https') : await import('node:http');
   // Its own connections follow the seat's address policy too (a name may resolve elsewhere since the feed).
   const publicOnly = policy === 'public-only';
   const refused = publicOnly ? hostRefusal(new URL(url).hostname) : null;

@@ -12,7 +12,7 @@ import { games, getGame } from '../games/index.js';
 import { ladderMatchSeed, ladderRng, pauseReason, pickMatch, type LadderBot } from '../ladder/pick.js';
 import { rateFinishedMatch } from '../ladder/rating-update.js';
 import type { LiveEvent, LiveEvents } from '../live/events.js';
-import type { BotRow, MatchKind, MatchRow, Store } from '../store/index.js';
+import type { BotRow, MatchKind, MatchRow, SeatResult, Store } from '../store/index.js';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from './errors.js';
 import { hashToken, isAdminToken, newToken, verifyToken } from './tokens.js';
 
@@ -32,10 +32,17 @@ export interface ArenaOptions {
   timeouts?: { initMs?: number; turnMs?: number };
   /** per-game config of ladder matches (e.g. a smaller Tron board) */
   ladderConfig?: Record<string, Record<string, unknown>>;
-  /** the most ladder matches per bot per hour (default 60) */
+  /** the most ladder matches per bot per hour (default 60); they are spread over the hour (see `ladderBurst`) */
   perBotPerHour?: number;
+  /**
+   * how many ladder matches a bot may play back to back before the pace applies (default 5): a newcomer gets
+   * its first games at once, then one every 3600 / perBotPerHour seconds on average
+   */
+  ladderBurst?: number;
   /** whether doctor checks run before a bot plays (default true; tests of other parts may turn it off) */
   checkBots?: boolean;
+  /** the port of the smart-dog gateway this server runs (null: none), named when an on-demand smart-dog match is refused */
+  gatewayPort?: number | null;
 }
 
 /** What a person registers. */
@@ -59,7 +66,32 @@ export interface MatchRequest {
   config?: Record<string, unknown>;
 }
 
+/** The live-events channel of the global feed (`GET /api/events`): every match's `started`, `ended`, `stopped`. */
+export const FEED = 'feed';
+
 const LADDER_GAMES_SKIP = new Set(['smartdog']); // its bots connect in over TCP: rated through the gateway's hubs
+
+/**
+ * Records a finished match (created and started in the store already) in one transaction: its result, its
+ * seats (`bots` by slot), its replay (gzipped, without the raw messages), each seat's message log (the
+ * replay's transcripts, gzipped: its owner's) and, when `rated`, the rating changes computed inside the
+ * transaction from the ratings kept then. `stored` is false when the match had ended already (aborted).
+ * The arena's matches and the smart-dog gateway's games (gateway.ts) are recorded by this one function.
+ */
+export async function recordFinishedMatch(store: Store, job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean): Promise<{ stored: boolean; seats: SeatResult[] }> {
+  const { transcripts, ...publicReplay } = replay;
+  const result = resultLine(replay);
+  const seats = result.players.map((p, slot) => ({ slot, botId: bots[slot]!.id, name: p.name, rank: p.rank, score: p.score ?? null, fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null }));
+  const logs = (transcripts ?? []).map((t: TranscriptEntry[], slot: number) => ({ slot, gz: gzipSync(JSON.stringify(t)) }));
+  const stored = await store.finishMatch(job.matchId, {
+    result,
+    seats,
+    replayGz: gzipSync(JSON.stringify(publicReplay)),
+    logs,
+    rate: rated ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId, rank: s.rank })), kept) : undefined,
+  });
+  return { stored, seats };
+}
 
 /**
  * The arena a server runs: the store, the live events, the matches under way and the ladder. Every match,
@@ -85,11 +117,36 @@ export class Arena {
   async start(): Promise<void> {
     const aborted = await this.store.abortRunning('the server stopped while the match was running');
     if (aborted.length) this.log.warn({ matches: aborted }, `${aborted.length} match(es) left running by the last run were marked aborted`);
+    await this.requeue();
     const { conflicts } = await this.store.ensureBuiltinBots(
       Object.values(games).flatMap((g) => Object.keys(g.bots).map((name) => ({ game: g.id, name, endpoint: name, description: `built-in: ${g.bots[name]!.description}` }))),
     );
     for (const c of conflicts) this.log.warn(c);
     if (this.opts.ladder) this.scheduleLadder(0);
+  }
+
+  /**
+   * Plays the matches an earlier run queued but never started (it was killed between the two), from their
+   * stored jobs: the same seed and seats. A match whose bot is gone since is marked aborted instead.
+   */
+  private async requeue(): Promise<void> {
+    let cursor: string | null = null;
+    const queued: MatchRow[] = [];
+    do {
+      const page = await this.store.listMatches({ status: 'queued', limit: 100, cursor });
+      queued.push(...page.items);
+      cursor = page.next;
+    } while (cursor);
+    for (const m of queued.reverse()) {
+      const bots = await Promise.all(m.seats.map((s) => (s.botId ? this.store.getBot(s.botId) : null)));
+      const missing = m.seats.find((s, i) => !bots[i] || bots[i]!.status === 'deleted');
+      if (missing) {
+        await this.store.abortMatch(m.id, `the bot in seat ${missing.slot} (${missing.name}) is gone`);
+        continue;
+      }
+      this.log.info({ match: m.id, game: m.game }, 'match queued by the last run started again');
+      void this.play(m.job as MatchJob, bots as BotRow[], m.rated);
+    }
   }
 
   /** Stops the ladder, lets running matches end within `graceMs`, then cancels the rest (marked aborted). */
@@ -191,6 +248,10 @@ export class Arena {
   /** Starts an on-demand or test match between chosen bots; resolves with its row once it is queued. */
   async requestMatch(req: MatchRequest): Promise<MatchRow> {
     const game = this.game(req.game);
+    if (game.id === 'smartdog') {
+      const where = this.opts.gatewayPort != null ? `the gateway on port ${this.opts.gatewayPort}` : 'a smart-dog gateway (this server runs none: it was started with --no-gateway)';
+      throw badRequest(`smartdog matches are not started on demand: smart-dog bots connect in over TCP to ${where} ("join NAME HUB") and play when their hub fills`);
+    }
     if (req.seats.length < game.players.min || req.seats.length > game.players.max) {
       throw badRequest(`${game.id} is played by ${game.players.min === game.players.max ? game.players.min : `${game.players.min} to ${game.players.max}`} bots; got ${req.seats.length} seats`);
     }
@@ -202,6 +263,11 @@ export class Arena {
       bots.push(bot);
     }
     return this.launch(game, bots, { kind: req.kind ?? 'challenge', rated: req.rated ?? false, seed: req.seed, config: req.config ?? {} });
+  }
+
+  /** The feed's catch-up for a new viewer: the `started` event of each match running now. */
+  feedCatchUp(): LiveEvent[] {
+    return [...this.running.values()].flatMap((m) => (m.events[0]?.type === 'started' ? [m.events[0]] : []));
   }
 
   /** A match's catch-up log for a late viewer (the public events so far), when it is running here. */
@@ -238,6 +304,8 @@ export class Arena {
     this.running.set(job.matchId, entry);
     const unsubscribe = this.live.subscribe(job.matchId, 'public', (e) => {
       if (entry.events.length < 200_000) entry.events.push(e);
+      // The global feed: every match's start and end, for pages that list the matches under way.
+      if (e.type !== 'step' && e.type !== 'message') this.live.publish(FEED, 'public', e);
     });
     try {
       if (!(await this.store.startMatch(job.matchId))) return;
@@ -249,6 +317,9 @@ export class Arena {
       if (!(err instanceof MatchCancelledError)) this.log.error({ match: job.matchId, err }, 'match failed');
       await this.store.abortMatch(job.matchId, reason).catch((e: unknown) => this.log.error({ match: job.matchId, err: e }, 'could not mark the match aborted'));
     } finally {
+      // Live events are delivered on a later tick: a match of built-in bots can end before any was, so let
+      // them through (the catch-up log and the global feed) before listening stops.
+      await new Promise((resolve) => setImmediate(resolve));
       unsubscribe();
       this.running.delete(job.matchId);
       for (const wake of this.idle) wake();
@@ -257,19 +328,9 @@ export class Arena {
     }
   }
 
-  /** Records a finished match in one transaction: result, seats, replay, owners' logs, rating changes. */
+  /** Records a finished match (recordFinishedMatch), then pauses its bots that fault too often. */
   private async finish(job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean): Promise<void> {
-    const { transcripts, ...publicReplay } = replay;
-    const result = resultLine(replay);
-    const seats = result.players.map((p, slot) => ({ slot, botId: bots[slot]!.id, name: p.name, rank: p.rank, score: p.score ?? null, fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null }));
-    const logs = (transcripts ?? []).map((t: TranscriptEntry[], slot: number) => ({ slot, gz: gzipSync(JSON.stringify(t)) }));
-    const stored = await this.store.finishMatch(job.matchId, {
-      result,
-      seats,
-      replayGz: gzipSync(JSON.stringify(publicReplay)),
-      logs,
-      rate: rated ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId, rank: s.rank })), kept) : undefined,
-    });
+    const { stored, seats } = await recordFinishedMatch(this.store, job, bots, replay, rated);
     this.log.info({ match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored }, 'match ended');
     if (stored && rated) await this.pauseFaulty([...new Set(bots.filter((b) => !b.builtin).map((b) => b.id))]);
   }
@@ -335,13 +396,17 @@ export class Arena {
     // Built-in bots play only when a registered bot needs opponents, so a ladder of built-ins alone never spins.
     if (!active.some((b) => !b.builtin)) return null;
     const ratings = new Map((await this.store.ratingsFor(game.id, 'elo')).map((r) => [r.botId, r.rating]));
-    const since = Date.now() - 3_600_000;
-    const recent = await this.store.recentMatchCounts(game.id, since);
+    // The pace: at most `limit` an hour, and at most `burst` in any window of `burst` matches' worth of it,
+    // so a bot's games are spread over the hour instead of played flat out and then none for the rest of it.
+    const limit = this.opts.perBotPerHour ?? 60;
+    const burst = Math.max(1, Math.min(this.opts.ladderBurst ?? 5, limit));
+    const now = Date.now();
+    const recent = await this.store.recentMatchCounts(game.id, now - 3_600_000);
+    const lately = burst < limit ? await this.store.recentMatchCounts(game.id, now - (3_600_000 * burst) / limit) : recent;
     const busy = new Map<string, number>();
     for (const m of this.running.values()) for (const id of m.seats) busy.set(id, (busy.get(id) ?? 0) + 1);
-    const limit = this.opts.perBotPerHour ?? 60;
     const ladderBots: LadderBot[] = active
-      .filter((b) => b.builtin || (recent.get(b.id) ?? 0) < limit)
+      .filter((b) => b.builtin || ((recent.get(b.id) ?? 0) < limit && (lately.get(b.id) ?? 0) < burst))
       .map((b) => ({ id: b.id, rating: ratings.get(b.id) ?? 1500, recent: (recent.get(b.id) ?? 0) + (b.builtin ? 1e6 : 0), running: busy.get(b.id) ?? 0, capacity: b.builtin ? 1000 : b.capacity }));
     const picked = pickMatch(ladderBots, game.players, this.rng(game.id));
     // A match of built-in bots alone teaches the ladder nothing: wait until a registered bot is free.
@@ -372,7 +437,13 @@ export class Arena {
     if (kind === 'tcp') throw badRequest('endpoint: tcp bots connect in: join the smart-dog gateway instead of registering a URL');
     if (kind === 'human') throw badRequest('endpoint: people play from the web page, not through a registered bot');
     if (kind === 'http' && !this.opts.allowPrivateBots) {
-      const problem = await urlRefusal(spec.url);
+      let problem: string | null;
+      try {
+        problem = await urlRefusal(spec.url);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        throw badRequest(`endpoint: the name ${new URL(spec.url).hostname} cannot be resolved (${code ?? (err as Error).message}); give a URL whose host name resolves, or an IP address`);
+      }
       if (problem) throw forbidden(`endpoint: ${problem}; this server only calls public addresses`);
     }
   }

@@ -3,11 +3,12 @@ import { LocalLiveEvents } from '../live/local.js';
 import { openStore } from '../store/index.js';
 import { buildApp } from './app.js';
 import { Arena, type ArenaOptions } from './arena.js';
+import { startGateway, type Gateway, type GatewayOptions } from './gateway.js';
 import { botRoutes } from './routes/bots.js';
 import { matchRoutes } from './routes/matches.js';
 
 /** How `botarena serve` (and tests) start a server. */
-export interface ServeOptions extends Partial<ArenaOptions> {
+export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort'>> {
   port: number;
   host: string;
   /** a SQLite file path, or postgres://… (default: DATABASE_URL, else ./data/botarena.sqlite) */
@@ -16,54 +17,92 @@ export interface ServeOptions extends Partial<ArenaOptions> {
   /** where log lines go (default stdout) */
   logStream?: NodeJS.WritableStream;
   limits?: { registrations: number; matches: number };
+  /**
+   * the smart-dog TCP gateway (its games recorded and rated like any match), or false for none; default port
+   * 3002 on `host` (port 0, a free one, when the HTTP port is 0: a test's or a throwaway server's). Tests may
+   * give the hubs and their gathering time.
+   */
+  gateway?: ({ port: number; host?: string } & Pick<GatewayOptions, 'hubs' | 'gatherMs'>) | false;
 }
 
-/** A running server: its URL, its arena, and how to stop it (matches get `graceMs` to end). */
+/** A running server: its URL, its arena, its gateway's port, and how to stop it (matches get `graceMs` to end). */
 export interface RunningServer {
   url: string;
   arena: Arena;
+  /** the smart-dog gateway's TCP port; null when it does not run */
+  gatewayPort: number | null;
   close(graceMs?: number): Promise<void>;
 }
 
-/** Opens the store (migrated), registers the built-in bots, starts the ladder and the HTTP API. */
+/**
+ * Opens the store (migrated), starts the smart-dog gateway, registers the built-in bots, starts the ladder
+ * and the HTTP API. What started is stopped again when a later step fails (a port in use).
+ */
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const logger = pino({ level: o.logLevel ?? 'info', base: undefined }, o.logStream as never);
   const store = await openStore(o.database ?? process.env.DATABASE_URL);
   const live = new LocalLiveEvents({ log: (line) => logger.warn(line) });
   const allowPrivateBots = o.allowPrivateBots ?? (o.host === '127.0.0.1' || o.host === 'localhost' || o.host === '::1');
-  const arena = new Arena(
-    store,
-    live,
-    {
-      concurrency: o.concurrency ?? 2,
-      allowCommands: o.allowCommands ?? false,
-      allowPrivateBots,
-      adminToken: o.adminToken ?? process.env.BOTARENA_ADMIN_TOKEN,
-      ladder: o.ladder ?? true,
-      timeouts: o.timeouts,
-      ladderConfig: o.ladderConfig,
-      perBotPerHour: o.perBotPerHour,
-      checkBots: o.checkBots,
-    },
-    logger,
-  );
-  const limits = o.limits ?? { registrations: 20, matches: 60 };
-  const app = await buildApp({ logger, limits, areas: [botRoutes(arena, limits), matchRoutes(arena, limits)] });
-  await arena.start();
-  const address = await app.listen({ port: o.port, host: o.host });
-  logger.info({ url: address, database: store.describe(), allowCommands: arena.opts.allowCommands, allowPrivateBots }, `botarena server at ${address} (API docs at ${address}/docs)`);
-  let closing: Promise<void> | null = null;
-  return {
-    url: address,
-    arena,
-    close(graceMs = 10_000) {
-      closing ??= (async () => {
-        await arena.stop(graceMs);
-        await app.close();
-        await live.close();
-        await store.close();
-      })();
-      return closing;
-    },
-  };
+  // The gateway listens first, so the arena can name its port; games it finishes are recorded once the
+  // arena has started (after the start has marked the matches a killed run left running aborted).
+  let arenaStarted!: () => void;
+  const recordAfter = new Promise<void>((resolve) => (arenaStarted = resolve));
+  const g = o.gateway ?? { port: o.port === 0 ? 0 : 3002 };
+  let gateway: Gateway | null = null;
+  let app: Awaited<ReturnType<typeof buildApp>> | null = null;
+  let arena: Arena | null = null;
+  try {
+    if (g) gateway = await startGateway(store, logger, { port: g.port, host: g.host ?? o.host, hubs: g.hubs, gatherMs: g.gatherMs, recordAfter });
+    arena = new Arena(
+      store,
+      live,
+      {
+        concurrency: o.concurrency ?? 2,
+        allowCommands: o.allowCommands ?? false,
+        allowPrivateBots,
+        adminToken: o.adminToken ?? process.env.BOTARENA_ADMIN_TOKEN,
+        ladder: o.ladder ?? true,
+        timeouts: o.timeouts,
+        ladderConfig: o.ladderConfig,
+        perBotPerHour: o.perBotPerHour,
+        ladderBurst: o.ladderBurst,
+        checkBots: o.checkBots,
+        gatewayPort: gateway?.port ?? null,
+      },
+      logger,
+    );
+    const limits = o.limits ?? { registrations: 20, matches: 60 };
+    app = await buildApp({ logger, limits, areas: [botRoutes(arena, limits), matchRoutes(arena, limits)] });
+    await arena.start();
+    arenaStarted();
+    const address = await app.listen({ port: o.port, host: o.host });
+    logger.info({ url: address, database: store.describe(), allowCommands: arena.opts.allowCommands, allowPrivateBots, gatewayPort: gateway?.port ?? null }, `botarena server at ${address} (API docs at ${address}/docs)`);
+    const running = { arena, app, gateway };
+    let closing: Promise<void> | null = null;
+    return {
+      url: address,
+      arena,
+      gatewayPort: gateway?.port ?? null,
+      close(graceMs = 10_000) {
+        closing ??= (async () => {
+          // The gateway's games under way are cancelled (finished ones are recorded first), then the arena's
+          // matches get their grace; the store closes last.
+          await running.gateway?.close();
+          await running.arena.stop(graceMs);
+          await running.app.close();
+          await live.close();
+          await store.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    arenaStarted();
+    await gateway?.close().catch(() => {});
+    await arena?.stop(0).catch(() => {});
+    await app?.close().catch(() => {});
+    await live.close().catch(() => {});
+    await store.close().catch(() => {});
+    throw err;
+  }
 }

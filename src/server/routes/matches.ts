@@ -2,9 +2,10 @@ import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Replay } from '../../core/replay.js';
+import { games } from '../../games/index.js';
 import type { Audience, LiveEvent } from '../../live/events.js';
 import type { MatchRow } from '../../store/index.js';
-import type { Arena } from '../arena.js';
+import { FEED, type Arena } from '../arena.js';
 import { badRequest, errorSchema, forbidden, notFound } from '../errors.js';
 
 const MatchId = Type.Object({ id: Type.String({ maxLength: 128 }) });
@@ -39,7 +40,7 @@ export function publicMatch(m: MatchRow) {
 }
 
 /** Server-sent events: one `event:`/`data:` block per live event; a comment every 15 s keeps proxies from closing it. */
-function sse(req: FastifyRequest, reply: FastifyReply, history: LiveEvent[], subscribe: ((send: (e: LiveEvent) => void) => () => void) | null): void {
+function sse(req: FastifyRequest, reply: FastifyReply, history: LiveEvent[], subscribe: ((send: (e: LiveEvent) => void) => () => void) | null, o: { endsWithMatch: boolean } = { endsWithMatch: true }): void {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
@@ -57,7 +58,7 @@ function sse(req: FastifyRequest, reply: FastifyReply, history: LiveEvent[], sub
     // A viewer who stops reading is dropped once 4 MiB wait for it: a stuck socket costs bounded memory.
     if (res.writableLength > 4 * 1024 * 1024) return end();
     res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
-    if (e.type === 'ended' || e.type === 'stopped') end();
+    if (o.endsWithMatch && (e.type === 'ended' || e.type === 'stopped')) end();
   };
   const ping = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
   ping.unref();
@@ -121,6 +122,10 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       return JSON.parse(gunzipSync(gz).toString('utf8')) as unknown;
     });
 
+    app.get('/api/events', { schema: { tags: ['matches'], summary: 'the global feed (SSE): `started` of every match running now, then every match\'s `started`, `ended` and `stopped` as they happen' } }, async (req, reply) => {
+      sse(req, reply, arena.feedCatchUp(), (send) => arena.live.subscribe(FEED, 'public', send), { endsWithMatch: false });
+    });
+
     app.get('/api/matches/:id/events', { schema: { tags: ['matches'], summary: "a match's live events (SSE): the header and every step so far, then each as it comes, then `ended`; a finished match's whole replay as events", params: MatchId } }, async (req, reply) => {
       const m = await getMatch((req.params as { id: string }).id);
       const audience: Audience = 'public';
@@ -142,7 +147,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
     app.get('/api/leaderboards/:game', { schema: { tags: ['ratings'], summary: "a game's leaderboard: ELO (botsarena's ladder) or OpenSkill (μ − 3σ)", params: Type.Object({ game: Type.String({ maxLength: 64 }) }), querystring: Leaderboard, response: { 404: errorSchema } } }, async (req) => {
       const { game } = req.params as { game: string };
       const q = req.query as Static<typeof Leaderboard>;
-      if (!(await arena.store.listBots({ game })).length) throw notFound(`no game "${game}" on this server`);
+      if (!Object.hasOwn(games, game)) throw notFound(`no game "${game}" on this server; the games are ${Object.keys(games).join(', ')}`);
       return arena.store.leaderboard(game, q.system ?? 'elo', q.limit ?? 100);
     });
   };
