@@ -126,6 +126,14 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    // Lists filtered by status (a bot's finished matches) walk this in date order instead of sorting every
+    // match of that status; the ladder's per-hour counts read only its game's recent ladder matches.
+    '0002_match_indexes': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.createIndex('matches_status_created').on('matches').columns(['status', 'created_at', 'id']).execute();
+        await db.schema.createIndex('matches_game_kind_created').on('matches').columns(['game', 'kind', 'created_at']).execute();
+      },
+    },
   };
 }
 

@@ -94,11 +94,16 @@ async function openSqliteNow(file: string, opts: OpenOptions): Promise<Store> {
     sqlite.exec('BEGIN IMMEDIATE');
     await migrate(db, 'sqlite');
     sqlite.exec('COMMIT');
+    // Table statistics, so the planner picks the right index as the tables grow (without them a bot's
+    // finished matches were found by reading every finished match): refreshed now when stale, and hourly.
+    sqlite.pragma('optimize = 0x10002');
   } catch (err) {
     if (sqlite.inTransaction) sqlite.exec('ROLLBACK');
     await db.destroy();
     throw new StoreError('unavailable', `cannot use the SQLite database ${file}: ${(err as Error).message}`, { cause: err });
   }
+  const optimize = setInterval(() => (sqlite.open ? sqlite.pragma('optimize') : clearInterval(optimize)), 3_600_000);
+  optimize.unref();
   return new KyselyStore(db, 'sqlite', `SQLite ${file}`, opts.clock);
 }
 

@@ -21,7 +21,7 @@ describe('store on SQLite (a real file)', () => {
 });
 
 describe('SQLite specifics', () => {
-  it('makes the folder, and opens the file in WAL mode with its schema', async () => {
+  it('makes the folder, and opens the file in WAL mode with its schema, its indexes and table statistics', async () => {
     const file = await newDatabase();
     const store = await openStore(`sqlite:${file}`);
     assert.equal(store.describe(), `SQLite ${file}`);
@@ -30,7 +30,10 @@ describe('SQLite specifics', () => {
     try {
       assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
       const tables = raw.prepare("select name from sqlite_master where type = 'table' order by name").pluck().all();
-      assert.deepEqual(tables, ['botarena_migrations', 'botarena_migrations_lock', 'bots', 'match_logs', 'match_seats', 'matches', 'pair_results', 'rating_history', 'ratings', 'replays']);
+      assert.deepEqual(tables.filter((t) => !/^sqlite_stat/.test(t as string)), ['botarena_migrations', 'botarena_migrations_lock', 'bots', 'match_logs', 'match_seats', 'matches', 'pair_results', 'rating_history', 'ratings', 'replays']);
+      assert.ok(tables.includes('sqlite_stat1'), 'the planner has statistics');
+      const indexes = raw.prepare("select name from sqlite_master where type = 'index' and name like 'matches_%' order by name").pluck().all();
+      assert.deepEqual(indexes, ['matches_created', 'matches_game_created', 'matches_game_kind_created', 'matches_status', 'matches_status_created']);
     } finally {
       raw.close();
     }
