@@ -106,10 +106,13 @@ describe('botarena serve', () => {
   });
 
   it('answers bad input with a 4xx and a message a person can act on', async () => {
-    const cases: [string, string, unknown, number, RegExp][] = [
+    const cases: [string, string, unknown, number, RegExp, string?][] = [
       ['POST', '/api/bots', { game: 'chess', name: 'x', endpoint: 'http://example.com/' }, 400, /no game "chess"/],
       ['POST', '/api/bots', { game: 'tictactoe', name: 'pybot', endpoint: 'http://example.com/' }, 409, /pybot/],
       ['POST', '/api/bots', { game: 'tictactoe', name: 'x' }, 400, /"endpoint" is missing/],
+      ['POST', '/api/bots', { game: 'tictactoe', name: 'x', endpoint: 'ftp://example.com/bot' }, 400, /^endpoint: /],
+      ['POST', '/api/bots', { game: 'tictactoe', name: 'x', endpoint: 'random' }, 400, /is a built-in bot/],
+      ['PATCH', `/api/bots/${botId}`, { description: 'mine now' }, 403, /not the owner token/, 'bat_wrong'],
       ['POST', '/api/bots', { game: 'tictactoe', name: 'x', endpoint: 'http://example.com/', extra: 1 }, 400, /unknown field "extra"/],
       ['POST', '/api/bots', '{"game": "tictactoe", ', 400, /not valid JSON/],
       ['POST', '/api/bots', { game: 'tictactoe', name: 'x'.repeat(100), endpoint: 'http://example.com/' }, 400, /at most 64 characters/],
@@ -119,8 +122,8 @@ describe('botarena serve', () => {
       ['GET', '/api/nothing', undefined, 404, /no route GET \/api\/nothing/],
       ['POST', '/api/matches', { game: 'tictactoe', seats: ['pybot'] }, 400, /played by 2 bots; got 1/],
     ];
-    for (const [method, path, body, status, message] of cases) {
-      const r = await api(method, path, body);
+    for (const [method, path, body, status, message, token] of cases) {
+      const r = await api(method, path, body, token);
       assert.equal(r.status, status, `${method} ${path}: ${JSON.stringify(r.body)}`);
       assert.match(r.body!.error!.message, message, `${method} ${path}`);
     }
