@@ -77,6 +77,22 @@ describe('botarena serve with HTTP bots', () => {
     assert.ok(!JSON.stringify(list.body).includes('sneaky'), 'nothing was registered');
   });
 
+  it('limits registrations and match requests per client address, with a 429 that says when to retry', async () => {
+    const limited = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'limited.sqlite'), logStream: quiet(), ladder: false, gateway: false, limits: { registrations: 2, matches: 2 } });
+    const call = apiClient(() => limited.url);
+    try {
+      for (const i of [1, 2]) assert.equal((await call('POST', '/api/bots', { game: 'connect4', name: `b${i}`, endpoint: 'https://bots.example.org/' })).status, 201);
+      const third = await call('POST', '/api/bots', { game: 'connect4', name: 'b3', endpoint: 'https://bots.example.org/' });
+      assert.equal(third.status, 429);
+      assert.match(third.body!.error!.message, /retry in \d+ (seconds?|minutes?)|try again/i);
+      for (const _ of [1, 2]) assert.equal((await call('POST', '/api/matches', { game: 'connect4', seats: ['random', 'random'] })).status, 201);
+      assert.equal((await call('POST', '/api/matches', { game: 'connect4', seats: ['random', 'random'] })).status, 429);
+      assert.equal((await call('GET', '/api/leaderboards/connect4')).status, 200, 'reading is not limited');
+    } finally {
+      await limited.close(2000);
+    }
+  });
+
   it('streams a match while it plays: the events arrive before it ends, then the result', async () => {
     const r = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: `stdio:python3 ${join(ROOT, 'test/fixtures/tournament/ttt-pace.py')} 0.3` });
     assert.equal(r.status, 201);

@@ -105,6 +105,8 @@ export class Arena {
   private ladderTimer: NodeJS.Timeout | null = null;
   private stopping = false;
   private readonly idle = new Set<() => void>();
+  /** doctor checks under way (stop() waits for them within its grace) */
+  private readonly checks = new Set<Promise<unknown>>();
 
   constructor(
     readonly store: Store,
@@ -154,7 +156,7 @@ export class Arena {
     this.stopping = true;
     if (this.ladderTimer) clearTimeout(this.ladderTimer);
     const grace = new Promise((r) => setTimeout(r, graceMs).unref());
-    await Promise.race([this.settled(), grace]);
+    await Promise.race([Promise.all([this.settled(), Promise.allSettled([...this.checks])]), grace]);
     for (const [id, m] of this.running) {
       this.log.warn({ match: id }, 'match cancelled at shutdown');
       m.controller.abort();
@@ -180,8 +182,16 @@ export class Arena {
       capacity: input.capacity ?? 2,
     });
     this.log.info({ bot: bot.id, game: bot.game, name: bot.name }, 'bot registered');
-    if (this.opts.checkBots !== false) void this.check(bot.id);
+    if (this.opts.checkBots !== false) this.checkLater(bot.id);
     return { bot, token };
+  }
+
+  /** Runs the check in the background; a failure of the arena itself (the store closing under it) is logged. */
+  private checkLater(botId: string): void {
+    const p = this.check(botId)
+      .catch((err: unknown) => this.log.error({ bot: botId, err }, 'the bot check could not finish'))
+      .finally(() => this.checks.delete(p));
+    this.checks.add(p);
   }
 
   /** Runs the doctor check on a bot; it is activated when every check passes, and the report is kept. */
@@ -239,7 +249,7 @@ export class Arena {
       }
     }
     const updated = await this.store.updateBot(bot.id, changes);
-    if (recheck) void this.check(bot.id);
+    if (recheck) this.checkLater(bot.id);
     return updated;
   }
 
