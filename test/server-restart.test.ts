@@ -114,12 +114,16 @@ describe('botarena serve after kill -9', () => {
     await new Promise((r) => server.child.once('exit', r));
   });
 
-  it('plays a match the last run queued but never started, from its stored job', async () => {
+  it('plays a match the last run queued but never started, from its stored job (a gateway game is aborted instead)', async () => {
     const store = await openStore(database);
     const pace = (await store.getBotByName('tictactoe', 'pace'))!;
     const minimax = (await store.getBotByName('tictactoe', 'minimax'))!;
     const job = newJob({ matchId: crypto.randomUUID(), game: 'tictactoe', seed: 7, config: {}, seats: [{ bot: pace.endpoint, name: pace.name }, { bot: 'minimax', name: 'minimax' }], timeouts: {}, transcripts: true });
     await store.createMatch({ id: job.matchId, game: 'tictactoe', kind: 'challenge', rated: false, seed: 7, config: {}, job, seats: [pace.id, minimax.id] });
+    // A smart-dog gateway game caught between its creation and its start: its bots called in, and are gone.
+    const dog = await store.createBot({ game: 'smartdog', name: 'dog', endpoint: 'tcp-gateway:dog', description: '', status: 'active', capacity: 1 });
+    const tcpJob = newJob({ matchId: crypto.randomUUID(), game: 'smartdog', seed: 1, config: {}, seats: [{ bot: 'tcp', name: 'dog' }], timeouts: {} });
+    await store.createMatch({ id: tcpJob.matchId, game: 'smartdog', kind: 'ladder', rated: true, seed: 1, config: {}, job: tcpJob, seats: [dog.id] });
     await store.close();
     const quiet = new Writable({ write: (_c, _e, cb) => cb() });
     const server = await startServer({ port: 0, host: '127.0.0.1', database, allowCommands: true, ladder: false, logStream: quiet, gateway: false });
@@ -130,6 +134,9 @@ describe('botarena serve after kill -9', () => {
         return r.body!.status === 'finished' ? r.body : null;
       });
       assert.equal(m.seed, 7);
+      const tcp = (await api('GET', `/api/matches/${tcpJob.matchId}`)).body!;
+      assert.equal(tcp.status, 'aborted');
+      assert.equal(tcp.abortReason, 'its bots connected in over TCP for it: it cannot be started again');
       assert.equal((m.result as { players: unknown[] }).players.length, 2);
     } finally {
       await server.close(2000);

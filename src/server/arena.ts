@@ -146,6 +146,11 @@ export class Arena {
         await this.store.abortMatch(m.id, `the bot in seat ${missing.slot} (${missing.name}) is gone`);
         continue;
       }
+      if ((m.job as MatchJob).seats.some((s) => s.bot === 'tcp')) {
+        // A smart-dog gateway game: its bots called in for it and are gone; it cannot be played again.
+        await this.store.abortMatch(m.id, 'its bots connected in over TCP for it: it cannot be started again');
+        continue;
+      }
       this.log.info({ match: m.id, game: m.game }, 'match queued by the last run started again');
       void this.play(m.job as MatchJob, bots as BotRow[], m.rated);
     }
