@@ -4,7 +4,8 @@ import { BuiltinTransport } from './builtin-transport.js';
 import { ExecTransport } from './exec-transport.js';
 import { HttpTransport } from './http-transport.js';
 import { HumanTransport } from './human-transport.js';
-import { BOT_SPEC_HELP, builtinForm, execForm, httpForm, humanForm, stdioForm, tcpForm, type BotSpec, type SpecForm, type TransportName } from './spec.js';
+import { BrowserTransport } from './browser-transport.js';
+import { BOT_SPEC_HELP, browserForm, builtinForm, execForm, httpForm, humanForm, stdioForm, tcpForm, type BotSpec, type SpecForm, type TransportName } from './spec.js';
 
 export { BOT_SPEC_HELP } from './spec.js';
 import { StdioTransport } from './stdio-transport.js';
@@ -17,13 +18,16 @@ export interface TransportScheme<S extends BotSpec = BotSpec> extends SpecForm<S
   capabilities: TransportCapabilities;
   /** opens a seat from its spec (not started yet); connect-in kinds are opened from their connection instead */
   create(spec: S, ctx: SeatContext): BotTransport;
+  /** its seats are opened only from a connection handed to the runner (tcp, browser): a stored job alone cannot play again */
+  fromConnection?: boolean;
 }
 
-const scheme = <S extends BotSpec>(name: S['transport'], form: SpecForm<S>, capabilities: TransportCapabilities, create: (spec: S, ctx: SeatContext) => BotTransport): TransportScheme<S> => ({
+const scheme = <S extends BotSpec>(name: S['transport'], form: SpecForm<S>, capabilities: TransportCapabilities, create: (spec: S, ctx: SeatContext) => BotTransport, fromConnection = capabilities.connectIn ?? false): TransportScheme<S> => ({
   name,
   ...form,
   capabilities,
   create,
+  fromConnection,
 });
 
 /**
@@ -35,6 +39,9 @@ export const SCHEMES: readonly TransportScheme[] = [
   scheme('tcp', tcpForm, TcpTransport.capabilities, () => {
     throw new UsageError('a tcp seat is a bot that connected in: it is opened from its connection (`botarena play GAME tcp …` or the server), not from its spec');
   }),
+  scheme('browser', browserForm, BrowserTransport.capabilities, () => {
+    throw new UsageError('a browser seat is a person at a web page of `botarena serve` (seat "person" of a test match): it cannot be played here; at the terminal, play as `human`');
+  }, true),
   scheme('http', httpForm, HttpTransport.capabilities, (spec, ctx) => new HttpTransport(spec.url, ctx)),
   scheme('exec', execForm, ExecTransport.capabilities, (spec, ctx) => new ExecTransport(spec.command, ctx)),
   scheme('stdio', stdioForm, StdioTransport.capabilities, (spec, ctx) => new StdioTransport(spec.command, ctx)),

@@ -8,7 +8,8 @@ export type BotSpec =
   | { transport: 'exec'; command: string; dialect: string; raw: string }
   | { transport: 'builtin'; name: string; raw: string }
   | { transport: 'human'; raw: string }
-  | { transport: 'tcp'; raw: string };
+  | { transport: 'tcp'; raw: string }
+  | { transport: 'browser'; raw: string };
 
 /** The name of a kind of transport. */
 export type TransportName = BotSpec['transport'];
@@ -43,6 +44,17 @@ export const tcpForm: SpecForm<Extract<BotSpec, { transport: 'tcp' }>> = {
     return { transport: 'tcp', raw };
   },
   defaultName: () => 'tcp',
+};
+
+/** `browser`: a person playing from a web page of the server. */
+export const browserForm: SpecForm<Extract<BotSpec, { transport: 'browser' }>> = {
+  help: [['browser', 'a person playing from the server\'s web page (test matches of `botarena serve`, seat "person")']],
+  parse(s, raw, game) {
+    if (s !== 'browser') return null;
+    if (!game.human && !game.stream) throw new UsageError(`${game.id} has no play for a person (no prompt or move reader): play it with bots`);
+    return { transport: 'browser', raw };
+  },
+  defaultName: () => 'person',
 };
 
 /** `http://…`, `https://…`, `http+DIALECT://…`. */
@@ -132,12 +144,12 @@ function programName(command: string): string {
 }
 
 /** The help text listing every spec form. */
-export const BOT_SPEC_HELP = `bot specs:\n${[humanForm, tcpForm, httpForm, execForm, stdioForm, builtinForm].flatMap((s) => s.help)
+export const BOT_SPEC_HELP = `bot specs:\n${[humanForm, browserForm, tcpForm, httpForm, execForm, stdioForm, builtinForm].flatMap((s) => s.help)
   .sort(([a], [b]) => helpOrder(a) - helpOrder(b))
   .map(([form, what]) => `  ${form.padEnd(26)}${what}`)
   .join('\n')}`;
 
 /** Help lists the forms people use most first. */
 function helpOrder(form: string): number {
-  return ['http', 'stdio', 'exec', 'builtin', 'human', 'tcp'].findIndex((p) => form.startsWith(p));
+  return ['http', 'stdio', 'exec', 'builtin', 'human', 'browser', 'tcp'].findIndex((p) => form.startsWith(p));
 }
