@@ -1,0 +1,202 @@
+/** The smart-dog board on a canvas: grass, fences, trees, pens and territories, sheep, dogs and their barks. */
+import type { SmartDogState } from '../../../src/games/smartdog/state.js';
+import { cellOfPoint, fitCanvas, gridLayout, seatColour, THEME } from './draw.js';
+import type { Cell, Frame, MatchSetupInfo, Renderer } from './types.js';
+
+/** What a spectator gets while a match is live (the game's `spectator.frame`): the turn, who is out, where dogs barked. */
+export interface SmartDogPublicFrame {
+  turn: number;
+  out: boolean[];
+  barking: [number, number][];
+}
+
+const LEGEND_ROW = 18;
+const GRASS = '#1d2a1f';
+const FENCE = '#8a7a5c';
+const TREE = '#2f6b3a';
+
+/** A player's colour (players are 1-based on the wire, seats 0-based). */
+const ownerColour = (player: number) => seatColour(player - 1);
+
+/** A renderer for smart-dog frames (whole states, or spectators' public frames). */
+export function createSmartDogRenderer(): Renderer {
+  let canvas: HTMLCanvasElement | null = null;
+  let setup: MatchSetupInfo | null = null;
+  let layout: { size: number; left: number; top: number; cols: number; rows: number } | null = null;
+
+  function legend(ctx: CanvasRenderingContext2D, left: number, ly: number, width: number, rows: number, caption: string, line: (k: number) => string, n: number): void {
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'middle';
+    ctx.fillStyle = THEME.muted;
+    ctx.fillText(caption, left, ly + LEGEND_ROW / 2, width - 2 * left);
+    const colW = (width - 2 * left) / 2;
+    for (let k = 0; k < Math.min(n, rows * 2); k++) {
+      const x = left + (k % 2) * colW;
+      const y = ly + LEGEND_ROW * (1 + Math.floor(k / 2));
+      ctx.fillStyle = seatColour(k);
+      ctx.fillRect(x, y + 4, 10, 10);
+      ctx.fillStyle = THEME.text;
+      ctx.fillText(line(k), x + 14, y + LEGEND_ROW / 2 + 1, colW - 18);
+    }
+  }
+
+  function drawBark(ctx: CanvasRenderingContext2D, x: number, y: number, size: number, radius: number): void {
+    // Two arcs for the bark itself and a faint circle for its reach (dogBarkingR cells, when known).
+    ctx.strokeStyle = '#ffffff';
+    ctx.lineWidth = Math.max(1, size * 0.08);
+    for (const k of [0.65, 0.9]) {
+      ctx.beginPath();
+      ctx.arc(x, y, size * k, -Math.PI / 3, Math.PI / 3);
+      ctx.stroke();
+      ctx.beginPath();
+      ctx.arc(x, y, size * k, (2 * Math.PI) / 3, (4 * Math.PI) / 3);
+      ctx.stroke();
+    }
+    if (radius > 0) {
+      ctx.globalAlpha = 0.25;
+      ctx.beginPath();
+      ctx.arc(x, y, radius * size, 0, 2 * Math.PI);
+      ctx.stroke();
+      ctx.globalAlpha = 1;
+    }
+  }
+
+  function drawState(ctx: CanvasRenderingContext2D, width: number, height: number, s: SmartDogState, highlight: readonly Cell[]): void {
+    const seats = setup?.seats ?? [];
+    const legendRows = height > 200 ? Math.ceil(s.players / 2) : 0;
+    const g = gridLayout(width, height - LEGEND_ROW * (legendRows + 1) - 4, s.cols, s.rows);
+    layout = { ...g, cols: s.cols, rows: s.rows };
+    const { size, left, top } = g;
+    const sx = (x: number) => left + x * size;
+    const sy = (y: number) => top + y * size;
+    ctx.fillStyle = GRASS;
+    ctx.fillRect(left, top, size * s.cols, size * s.rows);
+    // Territories: a tint and a border in the owner's colour.
+    s.territories.forEach((t, k) => {
+      if (!t) return;
+      ctx.globalAlpha = 0.08;
+      ctx.fillStyle = ownerColour(k + 1);
+      ctx.fillRect(sx(t.x1), sy(t.y1), (t.x2 - t.x1 + 1) * size, (t.y2 - t.y1 + 1) * size);
+      ctx.globalAlpha = 0.6;
+      ctx.strokeStyle = ownerColour(k + 1);
+      ctx.lineWidth = 1;
+      ctx.strokeRect(sx(t.x1) + 0.5, sy(t.y1) + 0.5, (t.x2 - t.x1 + 1) * size - 1, (t.y2 - t.y1 + 1) * size - 1);
+      ctx.globalAlpha = 1;
+    });
+    for (let y = 0; y < s.rows; y++) {
+      const row = s.terrain[y]!;
+      for (let x = 0; x < s.cols; x++) {
+        const ch = row[x]!;
+        if (ch === '.') continue;
+        if (ch === '#') {
+          ctx.fillStyle = FENCE;
+          ctx.fillRect(sx(x) + size * 0.1, sy(y) + size * 0.1, size * 0.8, size * 0.8);
+        } else if (ch === '^') {
+          ctx.fillStyle = TREE;
+          ctx.beginPath();
+          ctx.moveTo(sx(x) + size / 2, sy(y) + size * 0.1);
+          ctx.lineTo(sx(x) + size * 0.9, sy(y) + size * 0.9);
+          ctx.lineTo(sx(x) + size * 0.1, sy(y) + size * 0.9);
+          ctx.fill();
+        } else {
+          // A pen cell: its owner's colour, dimmed so sheep on it still show.
+          ctx.globalAlpha = 0.35;
+          ctx.fillStyle = ownerColour(Number(ch));
+          ctx.fillRect(sx(x), sy(y), size, size);
+          ctx.globalAlpha = 1;
+        }
+      }
+    }
+    const cx = (x: number) => sx(x) + size / 2;
+    const cy = (y: number) => sy(y) + size / 2;
+    for (const sh of s.sheep) {
+      ctx.beginPath();
+      ctx.arc(cx(sh.x), cy(sh.y), Math.max(1.5, size * 0.3), 0, 2 * Math.PI);
+      ctx.fillStyle = '#f2f2f2';
+      ctx.fill();
+      if (sh.fear > 0) {
+        ctx.strokeStyle = '#ff6b6b';
+        ctx.lineWidth = Math.max(1, size * 0.1);
+        ctx.stroke();
+      }
+    }
+    for (const d of s.dogs) {
+      const h = Math.max(2, size * 0.4);
+      ctx.fillStyle = ownerColour(d.owner);
+      ctx.fillRect(cx(d.x) - h, cy(d.y) - h, 2 * h, 2 * h);
+      ctx.lineWidth = Math.max(1, size * 0.07);
+      ctx.strokeStyle = '#000';
+      ctx.strokeRect(cx(d.x) - h, cy(d.y) - h, 2 * h, 2 * h);
+      if (d.scareTurns > 0) {
+        // A scared dog: crossed out (panic cannot move or bark; indignant cannot bark).
+        ctx.beginPath();
+        ctx.moveTo(cx(d.x) - h, cy(d.y) - h);
+        ctx.lineTo(cx(d.x) + h, cy(d.y) + h);
+        if (d.scare === 'panic') {
+          ctx.moveTo(cx(d.x) + h, cy(d.y) - h);
+          ctx.lineTo(cx(d.x) - h, cy(d.y) + h);
+        }
+        ctx.stroke();
+      }
+      if (size >= 14) {
+        ctx.fillStyle = '#000';
+        ctx.font = `bold ${Math.round(size * 0.45)}px system-ui, sans-serif`;
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(String(d.id), cx(d.x), cy(d.y) + 1, 2 * h);
+      }
+    }
+    // The barks of the step just played (`barkedPrev` after the turn's bookkeeping).
+    for (const d of s.dogs) if (d.barkedPrev) drawBark(ctx, cx(d.x), cy(d.y), size, s.options.dogBarkingR);
+    ctx.strokeStyle = THEME.highlight;
+    ctx.lineWidth = 2;
+    for (const [x, y] of highlight) ctx.strokeRect(sx(x) + 1, sy(y) + 1, size - 2, size - 2);
+    const head = s.finished ? `finished after turn ${s.turn}` : `turn ${s.turn} of ${s.options.turnsLimit}`;
+    const score = (k: number) => `${seats[k]?.name ?? `player ${k + 1}`}  ${(Math.round(s.scores[k]! * 100) / 100).toString()}${s.out[k] ? ' (out)' : ''}`;
+    legend(ctx, left, top + size * s.rows + 6, width, legendRows, `${head} · ${s.cols}×${s.rows}`, score, s.players);
+  }
+
+  /** The public frame has no map and no size: the barks in the box they span, and who is out. */
+  function drawPublic(ctx: CanvasRenderingContext2D, width: number, height: number, f: SmartDogPublicFrame): void {
+    const seats = setup?.seats ?? [];
+    const n = Math.max(f.out.length, seats.length);
+    const legendRows = height > 200 ? Math.ceil(n / 2) : 0;
+    const cols = Math.max(8, ...f.barking.map(([x]) => x + 2));
+    const rows = Math.max(8, ...f.barking.map(([, y]) => y + 2));
+    const g = gridLayout(width, height - LEGEND_ROW * (legendRows + 1) - 4, cols, rows);
+    layout = null;
+    ctx.fillStyle = THEME.board;
+    ctx.fillRect(g.left, g.top, g.size * cols, g.size * rows);
+    for (const [x, y] of f.barking) drawBark(ctx, g.left + (x + 0.5) * g.size, g.top + (y + 0.5) * g.size, g.size, 0);
+    ctx.fillStyle = THEME.muted;
+    ctx.font = '13px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.fillText('the board is hidden while the match is live', g.left + (g.size * cols) / 2, g.top + (g.size * rows) / 2, g.size * cols);
+    const line = (k: number) => `${seats[k]?.name ?? `player ${k + 1}`}${f.out[k] ? ' (out)' : ''}`;
+    legend(ctx, g.left, g.top + g.size * rows + 6, width, legendRows, `turn ${f.turn} · ${f.barking.length} dogs barked`, line, n);
+  }
+
+  return {
+    mount(c, info) {
+      canvas = c;
+      setup = info;
+    },
+    draw(frame: Frame, highlight: readonly Cell[] = []) {
+      if (!canvas) return;
+      const { ctx, width, height } = fitCanvas(canvas);
+      ctx.fillStyle = THEME.background;
+      ctx.fillRect(0, 0, width, height);
+      if (frame.state) drawState(ctx, width, height, frame.state as SmartDogState, highlight);
+      else if (frame.publicFrame) drawPublic(ctx, width, height, frame.publicFrame as SmartDogPublicFrame);
+    },
+    // Cells are [x, y] with y down, as on the wire.
+    cellAt: (x, y) => (layout ? cellOfPoint(layout, layout.cols, layout.rows, x, y) : null),
+    unmount() {
+      canvas = null;
+      setup = null;
+      layout = null;
+    },
+  };
+}
