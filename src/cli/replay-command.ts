@@ -79,6 +79,29 @@ export function registerReplay(program: Command): void {
     });
 
   replay
+    .command('html')
+    .description('write one self-contained HTML file that plays the replay in a browser, offline (no server, no network)')
+    .argument('<file>', 'replay file (.json or .gz)')
+    .option('-o, --out <file>', 'where to write it (default: FILE with .html for .json/.gz)')
+    .action(async (file: string, o: { out?: string }) => {
+      const r = await readReplay(file);
+      // The browser re-runs the rules to draw the frames: a replay that does not reproduce would show wrong ones.
+      try {
+        verifyReplay(getGame(r.game), r);
+      } catch (err) {
+        if (!(err instanceof ReplayMismatchError)) throw err;
+        process.stderr.write(`replay ${file} does not reproduce, so it cannot be played back: ${err.message}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const out = o.out ?? `${file.replace(/(\.json)?(\.gz)?$/i, '')}.html`;
+      const { replayHtml } = await import('../arena/replay-html.js');
+      const html = replayHtml(r);
+      writeFileSync(out, html);
+      process.stdout.write(`wrote ${out} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB): open it in a browser, no server needed\n`);
+    });
+
+  replay
     .command('verify')
     .description('re-run the replay with its recorded moves; exit 1 naming the first difference')
     .argument('<file>', 'replay file (.json or .gz)')

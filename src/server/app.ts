@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { ENGINE_VERSION as BOTARENA_VERSION } from '../core/version.js';
 import { errorHandler } from './errors.js';
 import { gameRoutes } from './routes/games.js';
+import { webApp } from './web.js';
 
 /** What the HTTP app is built from. */
 export interface AppOptions {
@@ -33,7 +34,8 @@ class OneLinePerRequest extends LogController {
 
 /**
  * The HTTP API: Fastify with TypeBox schemas on every route (validation and the OpenAPI document at /docs
- * come from the same schemas), one error shape (errors.ts), per-IP rate limits on what is costly.
+ * come from the same schemas), one error shape (errors.ts), per-IP rate limits on what is costly; the browser
+ * app at `/` (web.ts).
  */
 export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -63,6 +65,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, version: BOTARENA_VERSION }));
   await app.register(gameRoutes);
+  await app.register(webApp);
   for (const area of o.areas ?? []) await app.register(area);
   return app;
 }

@@ -1,0 +1,119 @@
+/** The server's API as the app uses it: JSON in and out, errors as `ApiError` with the server's sentence. */
+
+/** An answer the server refused, with its status and the message it gave. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Calls the API: `body` is sent as JSON, `token` as a bearer token; resolves with the parsed answer (undefined for 204). */
+export async function api<T = unknown>(method: string, path: string, o: { body?: unknown; token?: string } = {}): Promise<T> {
+  const headers: Record<string, string> = {};
+  if (o.body !== undefined) headers['content-type'] = 'application/json';
+  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+  } catch (err) {
+    throw new ApiError(0, `the server could not be reached (${err instanceof Error ? err.message : String(err)})`);
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let data: unknown = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    throw new ApiError(res.status, `the server answered ${res.status} with something that is not JSON: ${text.slice(0, 200)}`);
+  }
+  if (!res.ok) {
+    const message = (data as { error?: { message?: string } } | null)?.error?.message ?? `${res.status} ${res.statusText}`;
+    throw new ApiError(res.status, message);
+  }
+  return data as T;
+}
+
+/** A game as `GET /api/games` lists it. */
+export interface GameFacts {
+  id: string;
+  title: string;
+  summary: string;
+  players: { min: number; max: number };
+  timeouts: { initMs: number; turnMs: number };
+  config: Record<string, { type: string; default: unknown; description: string }>;
+  bots: Record<string, string>;
+}
+
+/** A seat of a stored match. */
+export interface SeatRow {
+  slot: number;
+  botId: string | null;
+  name: string;
+  rank: number | null;
+  score: number | null;
+  fault: { kind: string; detail: string; turn?: number } | null;
+}
+
+/** A match as the API shows it. */
+export interface MatchRow {
+  id: string;
+  game: string;
+  kind: 'ladder' | 'challenge' | 'test';
+  rated: boolean;
+  status: 'queued' | 'running' | 'finished' | 'aborted';
+  seed: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  result: { turns: number; winner: number | null; draw: boolean; durationMs?: number } | null;
+  abortReason: string | null;
+  seats: SeatRow[];
+  /** the person seats of a test match with people at the table (only in the answer that created it) */
+  persons?: { slot: number; token: string }[];
+}
+
+/** A bot as the API shows it. */
+export interface BotRow {
+  id: string;
+  game: string;
+  name: string;
+  endpoint: string;
+  builtin: boolean;
+  description: string;
+  status: string;
+  statusReason: string | null;
+  createdAt: string;
+  ratings?: { system: string; rating: number; games?: number; mu?: number; sigma?: number }[];
+  doctor?: unknown;
+}
+
+/** A leaderboard line. */
+export interface BoardLine {
+  botId: string;
+  name: string;
+  rating: number;
+  games: number;
+  [more: string]: unknown;
+}
+
+/**
+ * Listens to a server-sent-events URL: `on(type, data)` for each event (data parsed as JSON); resolves the
+ * returned function that closes it. The browser reconnects by itself after a network drop; `onError` hears of it.
+ */
+export function listen(url: string, types: readonly string[], on: (type: string, data: unknown) => void, onError?: () => void): () => void {
+  const source = new EventSource(url);
+  for (const type of types) {
+    source.addEventListener(type, (e) => {
+      try {
+        on(type, JSON.parse((e as MessageEvent<string>).data));
+      } catch (err) {
+        console.error(`bad ${type} event from ${url}`, err);
+      }
+    });
+  }
+  if (onError) source.onerror = onError;
+  return () => source.close();
+}

@@ -1,0 +1,131 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, type BotRow, type MatchRow } from '../api.js';
+import { href } from '../router.js';
+import { MatchList } from './match-list.js';
+
+interface HistoryRow {
+  matchId: string;
+  before: number;
+  after: number;
+  at: string;
+}
+interface HeadToHead {
+  opponentId: string;
+  opponentName: string;
+  wins: number;
+  draws: number;
+  losses: number;
+}
+interface DoctorReport {
+  ok: boolean;
+  checks: { name: string; status: string; detail: string; fix?: string }[];
+  latency: { p50Ms: number; p99Ms: number; deadlineMs: number } | null;
+}
+
+/** A bot: its status, doctor report, ratings over time, record against each opponent, recent matches. */
+export function BotPage(p: { id: string }) {
+  const [bot, setBot] = useState<BotRow | null>(null);
+  const [history, setHistory] = useState<{ elo: HistoryRow[]; openskill: HistoryRow[] }>({ elo: [], openskill: [] });
+  const [h2h, setH2h] = useState<HeadToHead[]>([]);
+  const [recent, setRecent] = useState<MatchRow[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    const id = encodeURIComponent(p.id);
+    void api<BotRow>('GET', `/api/bots/${id}`).then(setBot, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
+    void api<typeof history>('GET', `/api/bots/${id}/ratings`).then(setHistory, () => {});
+    void api<HeadToHead[]>('GET', `/api/bots/${id}/head-to-head`).then(setH2h, () => {});
+    void api<{ items: MatchRow[] }>('GET', `/api/matches?bot=${id}&limit=15`).then((r) => setRecent(r.items), () => {});
+  }, [p.id]);
+  if (error) return <p class="error" role="alert">{error}</p>;
+  if (!bot) return <p class="muted">loading…</p>;
+  const doctor = bot.doctor as DoctorReport | null;
+  return (
+    <main>
+      <h1>
+        {bot.name} <span class="muted">({bot.game})</span>
+      </h1>
+      <p>{bot.description}</p>
+      <p>
+        status <b data-testid="bot-status">{bot.status}</b>
+        {bot.statusReason ? `: ${bot.statusReason}` : ''} · <a href={href('games', bot.game)}>{bot.game} leaderboard</a> · <a href={`${href('test')}?game=${bot.game}&bot=${bot.id}`}>test it</a>
+      </p>
+      <h2>Rating over time</h2>
+      <RatingChart rows={history.elo} label="ELO" />
+      {(bot.ratings ?? []).map((r) => (
+        <p class="muted">
+          {r.system}: {r.system === 'elo' ? Math.round(r.rating) : r.rating.toFixed(2)} after {String(r.games ?? 0)} games
+        </p>
+      ))}
+      <h2>Against each opponent</h2>
+      {h2h.length ? (
+        <table>
+          <thead>
+            <tr>
+              <th>opponent</th>
+              <th>won</th>
+              <th>drawn</th>
+              <th>lost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {h2h.map((r) => (
+              <tr>
+                <td>
+                  <a href={href('bots', r.opponentId)}>{r.opponentName}</a>
+                </td>
+                <td>{r.wins}</td>
+                <td>{r.draws}</td>
+                <td>{r.losses}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p class="muted">No rated duels yet.</p>
+      )}
+      <h2>Last check</h2>
+      {doctor ? (
+        <>
+          <p>
+            {doctor.ok ? 'passed' : 'failed'}
+            {doctor.latency ? ` · answers in ${doctor.latency.p50Ms.toFixed(1)} ms (p50), ${doctor.latency.p99Ms.toFixed(1)} ms (p99) of a ${doctor.latency.deadlineMs} ms deadline` : ''}
+          </p>
+          <ul class="checks" data-testid="doctor">
+            {doctor.checks.map((c) => (
+              <li class={`check-${c.status}`}>
+                <b>{c.status}</b> {c.name}: {c.detail}
+                {c.fix ? <div class="muted">fix: {c.fix}</div> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : (
+        <p class="muted">{bot.builtin ? 'Built-in bots are not checked.' : 'Not checked yet.'}</p>
+      )}
+      <h2>Recent matches</h2>
+      <MatchList items={recent} />
+    </main>
+  );
+}
+
+/** A rating history as an SVG line (no chart library: one polyline and its axis labels). */
+export function RatingChart(p: { rows: HistoryRow[]; label: string }) {
+  if (!p.rows.length) return <p class="muted">No rated matches yet.</p>;
+  const values = [p.rows[0]!.before, ...p.rows.map((r) => r.after)];
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const span = hi - lo || 1;
+  const [w, h] = [600, 160];
+  const points = values.map((v, i) => `${((i / Math.max(1, values.length - 1)) * (w - 50) + 45).toFixed(1)},${(h - 15 - ((v - lo) / span) * (h - 30)).toFixed(1)}`).join(' ');
+  return (
+    <svg class="chart" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${p.label} from ${Math.round(values[0]!)} to ${Math.round(values[values.length - 1]!)} over ${p.rows.length} matches`} data-testid="rating-chart">
+      <text x="2" y="14">
+        {Math.round(hi)}
+      </text>
+      <text x="2" y={h - 4}>
+        {Math.round(lo)}
+      </text>
+      <polyline points={points} fill="none" stroke="#56B4E9" stroke-width="2" />
+    </svg>
+  );
+}

@@ -1,0 +1,125 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, type BoardLine, type BotRow, type GameFacts, type MatchRow } from '../api.js';
+import { href, navigate } from '../router.js';
+import { MatchList } from './match-list.js';
+
+/** A game: its rules in a few words, its leaderboards (ELO and OpenSkill), recent matches, and a form to start a match. */
+export function GamePage(p: { id: string }) {
+  const [facts, setFacts] = useState<GameFacts | null>(null);
+  const [system, setSystem] = useState<'elo' | 'openskill'>('elo');
+  const [board, setBoard] = useState<BoardLine[]>([]);
+  const [bots, setBots] = useState<BotRow[]>([]);
+  const [recent, setRecent] = useState<MatchRow[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    void api<GameFacts>('GET', `/api/games/${encodeURIComponent(p.id)}`).then(setFacts, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
+    void api<BotRow[]>('GET', `/api/bots?game=${encodeURIComponent(p.id)}`).then((b) => setBots(b.filter((x) => x.status === 'active' || x.builtin)));
+    void api<{ items: MatchRow[] }>('GET', `/api/matches?game=${encodeURIComponent(p.id)}&limit=15`).then((r) => setRecent(r.items));
+  }, [p.id]);
+  useEffect(() => {
+    void api<BoardLine[]>('GET', `/api/leaderboards/${encodeURIComponent(p.id)}?system=${system}`).then(setBoard, () => setBoard([]));
+  }, [p.id, system]);
+  if (error) return <p class="error" role="alert">{error}</p>;
+  if (!facts) return <p class="muted">loading…</p>;
+  return (
+    <main>
+      <h1>{facts.title}</h1>
+      <p>{facts.summary}</p>
+      <p class="muted">
+        {facts.players.min === facts.players.max ? facts.players.min : `${facts.players.min} to ${facts.players.max}`} players · {facts.timeouts.turnMs / 1000} s per answer ·{' '}
+        <a href={href('test')}>test your bot</a>
+      </p>
+      <h2>
+        Leaderboard{' '}
+        <select aria-label="rating system" value={system} onChange={(e) => setSystem((e.target as HTMLSelectElement).value as 'elo')}>
+          <option value="elo">ELO (botsarena)</option>
+          <option value="openskill">OpenSkill (μ − 3σ)</option>
+        </select>
+      </h2>
+      {board.length ? (
+        <table class="board-table" data-testid="leaderboard">
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>bot</th>
+              <th>rating</th>
+              <th>games</th>
+              <th>won / drawn / lost</th>
+            </tr>
+          </thead>
+          <tbody>
+            {board.map((l, i) => (
+              <tr>
+                <td>{i + 1}</td>
+                <td>
+                  <a href={href('bots', l.botId)}>{l.name}</a>
+                </td>
+                <td>{system === 'elo' ? Math.round(l.rating) : l.rating.toFixed(2)}</td>
+                <td>{l.games}</td>
+                <td>
+                  {String(l.wins)} / {String(l.draws)} / {String(l.losses)}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : (
+        <p class="muted">No rated matches yet.</p>
+      )}
+      <StartMatch facts={facts} bots={bots} />
+      <h2>Recent matches</h2>
+      <MatchList items={recent} />
+    </main>
+  );
+}
+
+/** "Fight!": pick a bot per seat and start a match (rated or not). */
+function StartMatch(p: { facts: GameFacts; bots: BotRow[] }) {
+  const [count, setCount] = useState(p.facts.players.min);
+  const [seats, setSeats] = useState<string[]>([]);
+  const [rated, setRated] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (p.facts.id === 'smartdog') return <p class="muted">Smart-dog bots connect in over TCP to the server's gateway and play when their hub fills; a person can play one on the test page.</p>;
+  const pick = (i: number) => seats[i] ?? p.bots[i % Math.max(1, p.bots.length)]?.id ?? '';
+  const start = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      const m = await api<MatchRow>('POST', '/api/matches', { body: { game: p.facts.id, seats: Array.from({ length: count }, (_, i) => pick(i)), rated } });
+      navigate(href('matches', m.id));
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : String(err));
+    }
+  };
+  return (
+    <form class="start" onSubmit={start}>
+      <h2>Start a match</h2>
+      {p.facts.players.max > p.facts.players.min ? (
+        <label>
+          players{' '}
+          <input type="number" min={p.facts.players.min} max={p.facts.players.max} value={count} onInput={(e) => setCount(Number((e.target as HTMLInputElement).value))} />
+        </label>
+      ) : null}
+      {Array.from({ length: count }, (_, i) => (
+        <label>
+          seat {i}{' '}
+          <select value={pick(i)} onChange={(e) => setSeats(Object.assign([...seats], { [i]: (e.target as HTMLSelectElement).value }))} data-testid={`seat-${i}`}>
+            {p.bots.map((b) => (
+              <option value={b.id}>
+                {b.name}
+                {b.builtin ? ' (built-in)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      ))}
+      <label>
+        <input type="checkbox" checked={rated} onChange={(e) => setRated((e.target as HTMLInputElement).checked)} /> rated
+      </label>
+      <button type="submit" data-testid="fight">
+        Fight!
+      </button>
+      {error ? <p class="error" role="alert">{error}</p> : null}
+    </form>
+  );
+}

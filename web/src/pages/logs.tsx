@@ -1,0 +1,84 @@
+import { useState } from 'preact/hooks';
+import type { TranscriptEntry } from '../../../src/core/replay.js';
+import { api, ApiError, type MatchRow } from '../api.js';
+import type { PersonSeat } from '../player/person.js';
+
+/** The owner token this browser keeps for a bot (saved at registration), if any. */
+export function ownerToken(botId: string | null): string {
+  return (botId && localStorage.getItem(`botarena.owner.${botId}`)) || '';
+}
+
+/**
+ * A seat's full message log, for its bot's owner (the owner token, or the admin's): every message sent and
+ * received byte for byte, the bot's stderr and what the transport noted (timeouts, HTTP statuses other than 200),
+ * each with its time since the match started.
+ */
+export function Logs(p: { match: MatchRow; tokens: PersonSeat[] }) {
+  const firstOwned = p.match.seats.find((s) => ownerToken(s.botId));
+  const [slot, setSlot] = useState(firstOwned?.slot ?? 0);
+  const [token, setToken] = useState(ownerToken(firstOwned?.botId ?? null));
+  const [entries, setEntries] = useState<TranscriptEntry[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (p.match.status !== 'finished' && p.match.status !== 'aborted') return null;
+  const load = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    try {
+      setEntries(await api<TranscriptEntry[]>('GET', `/api/matches/${encodeURIComponent(p.match.id)}/logs/${slot}`, { token: token.trim() }));
+    } catch (err) {
+      setEntries(null);
+      setError(err instanceof ApiError ? err.message : String(err));
+    }
+  };
+  return (
+    <section class="logs">
+      <h2>Message log</h2>
+      <form onSubmit={load} class="inline">
+        <label>
+          seat{' '}
+          <select
+            value={slot}
+            onChange={(e) => {
+              const s = Number((e.target as HTMLSelectElement).value);
+              setSlot(s);
+              setToken(ownerToken(p.match.seats[s]?.botId ?? null) || token);
+            }}
+          >
+            {p.match.seats.map((s) => (
+              <option value={s.slot}>
+                {s.slot}: {s.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          owner token <input type="password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} placeholder="the token shown when the bot was registered" autocomplete="off" />
+        </label>
+        <button type="submit">show the log</button>
+      </form>
+      {error ? <p class="error" role="alert">{error}</p> : null}
+      {entries ? (
+        <table class="log" data-testid="log">
+          <thead>
+            <tr>
+              <th>ms</th>
+              <th>what</th>
+              <th>bytes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr class={`dir-${e.dir}`}>
+                <td>{e.t.toFixed(1)}</td>
+                <td>{e.dir === 'send' ? 'sent →' : e.dir === 'recv' ? '← received' : e.dir}</td>
+                <td>
+                  <pre>{e.text}</pre>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+    </section>
+  );
+}

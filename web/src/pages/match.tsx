@@ -1,0 +1,89 @@
+import { useEffect, useState } from 'preact/hooks';
+import type { TurnRecord } from '../../../src/core/engine.js';
+import type { Replay, ReplayHeader, ReplayResult } from '../../../src/core/replay.js';
+import { games } from '../../../src/games/index.js';
+import type { PublicHeader } from '../../../src/live/events.js';
+import { api, ApiError, listen, type MatchRow } from '../api.js';
+import { webGames } from '../games/index.js';
+import { PersonPanel, personSeats, usePerson } from '../player/person.js';
+import { Player } from '../player/player.js';
+import { href } from '../router.js';
+import { Timeline, timelineOf } from '../timeline.js';
+import { Logs } from './logs.js';
+
+/** A match: live and replayed in one player; the person's panel when this browser holds a seat; downloads and owners' logs. */
+export function MatchPage(p: { id: string; start?: number }) {
+  const [match, setMatch] = useState<MatchRow | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [timeline, setTimeline] = useState<Timeline | null>(null);
+  const [version, setVersion] = useState(0);
+  const [live, setLive] = useState(false);
+  const seats = personSeats(p.id);
+  const web = match ? webGames[match.game] ?? null : null;
+  const person = usePerson(p.id, seats[0] ?? null, web);
+
+  useEffect(() => {
+    let stop = () => {};
+    let current: Timeline | null = null;
+    const refresh = () => api<MatchRow>('GET', `/api/matches/${encodeURIComponent(p.id)}`).then(setMatch, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
+    void refresh();
+    stop = listen(`/api/matches/${encodeURIComponent(p.id)}/events`, ['started', 'step', 'ended', 'stopped'], (type, data) => {
+      const e = data as { header?: ReplayHeader | PublicHeader; record?: TurnRecord; frame?: unknown; result?: ReplayResult; reason?: string };
+      if (type === 'started') {
+        const game = games[e.header!.game];
+        if (!game) return setError(`this server plays a game this page does not know: ${e.header!.game}`);
+        current = new Timeline(game, e.header!);
+        setLive(true);
+        setTimeline(current);
+      } else if (type === 'step' && current) current.push(e.record!, e.frame);
+      else if (type === 'ended' && current) {
+        current.result = e.result!;
+        stop();
+        void refresh();
+        // A game with hidden information showed spectators only the public frames: the whole replay is public now.
+        if (current.hidden) {
+          void api<Replay>('GET', `/api/matches/${encodeURIComponent(p.id)}/replay`).then((r) => setTimeline(timelineOf(r)));
+        }
+      } else if (type === 'stopped') {
+        if (current) current.stopped = e.reason!;
+        stop();
+        void refresh();
+      }
+      setVersion((v) => v + 1);
+    });
+    return () => stop();
+  }, [p.id]);
+
+  if (error) return <p class="error" role="alert">{error}</p>;
+  if (!match) return <p class="muted">loading the match…</p>;
+  const title = match.seats.map((s) => s.name).join(' vs ');
+  return (
+    <main>
+      <h1>
+        <a href={href('games', match.game)}>{games[match.game]?.title ?? match.game}</a>: {title}
+      </h1>
+      <p class="muted" data-testid="match-status">
+        {match.kind} match · {match.rated ? 'rated' : 'unrated'} · seed {match.seed} · <span data-testid="status">{match.status}</span>
+        {match.result ? ` · ${match.result.draw ? 'draw' : match.result.winner !== null ? `${match.seats[match.result.winner]?.name} won` : 'no winner'} after ${match.result.turns} turns` : ''}
+        {match.abortReason ? ` · aborted: ${match.abortReason}` : ''}
+      </p>
+      {timeline?.stopped ? <p class="error">The match stopped: {timeline.stopped}</p> : null}
+      <div class={seats[0] ? 'match-layout' : ''}>
+        {timeline && web ? <Player web={web} timeline={timeline} version={version} live={live} start={p.start} highlight={person.ask ? person.highlight : undefined} onCell={person.ask ? person.onCell : undefined} /> : <p class="muted">{match.status === 'queued' ? 'The match is about to start…' : match.status === 'aborted' ? 'This match was aborted: it has no replay.' : 'waiting for the match…'}</p>}
+        {seats[0] && web ? <PersonPanel web={web} person={person} slot={seats[0].slot} /> : null}
+      </div>
+      {match.status === 'finished' ? (
+        <p class="downloads">
+          <a href={`/api/matches/${encodeURIComponent(match.id)}/replay`} download>
+            download the replay (JSON)
+          </a>{' '}
+          ·{' '}
+          <a href={`/api/matches/${encodeURIComponent(match.id)}/replay.html`} download data-testid="download-html">
+            download a player (HTML, plays offline)
+          </a>
+        </p>
+      ) : null}
+      <Logs match={match} tokens={seats} />
+    </main>
+  );
+}

@@ -1,0 +1,137 @@
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { AskPhase } from '../../../src/core/game.js';
+import { api, ApiError, listen } from '../api.js';
+import type { Cell, Choice, SeatInfo, WebGame } from '../games/types.js';
+
+/** What the server asks of a person's seat (the `ask` event of the seat's play stream). */
+export interface Ask {
+  turn: number;
+  phase: AskPhase;
+  view: unknown;
+  prompt: string;
+  seat: SeatInfo;
+}
+
+/** A person's seat in a match: the token the match's creation gave, kept in this browser. */
+export interface PersonSeat {
+  slot: number;
+  token: string;
+}
+
+/** The person seats this browser holds for a match (saved when the test page started it). */
+export function personSeats(matchId: string): PersonSeat[] {
+  try {
+    const raw = localStorage.getItem(`botarena.person.${matchId}`);
+    return raw ? (JSON.parse(raw) as PersonSeat[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Keeps the person seats of a new match in this browser. */
+export function keepPersonSeats(matchId: string, seats: PersonSeat[]): void {
+  localStorage.setItem(`botarena.person.${matchId}`, JSON.stringify(seats));
+}
+
+/** A person at the table: listens to the seat's asks, and sends a chosen or typed line. */
+export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame | null) {
+  const [ask, setAsk] = useState<Ask | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  useEffect(() => {
+    if (!seat) return;
+    return listen(`/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/play?token=${encodeURIComponent(seat.token)}`, ['ask', 'told', 'accepted', 'ended'], (type, data) => {
+      if (type === 'ask') {
+        setAsk(data as Ask);
+        setError(null);
+      } else if (type === 'accepted') setAsk(null);
+      else if (type === 'told') setNotice(JSON.stringify((data as { view: unknown }).view));
+      else if (type === 'ended') setAsk(null);
+    });
+  }, [matchId, seat?.slot, seat?.token]);
+  const choices: Choice[] = useMemo(() => (ask && web ? web.play.choices(ask.view, ask.phase, ask.seat) : []), [ask, web]);
+  const send = async (line: string) => {
+    if (!seat || sending) return;
+    setSending(true);
+    try {
+      await api('POST', `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/move`, { body: { line }, token: seat.token });
+      setAsk(null);
+      setError(null);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : String(err));
+    } finally {
+      setSending(false);
+    }
+  };
+  const highlight: Cell[] = choices.flatMap((c) => (c.cell ? [c.cell] : []));
+  const onCell = (cell: Cell) => {
+    const c = choices.find((x) => x.cell && x.cell[0] === cell[0] && x.cell[1] === cell[1]);
+    if (c) void send(c.line);
+  };
+  return { ask, choices, error, notice, send, highlight, onCell, sending };
+}
+
+/** The person's panel: the question, the legal moves as buttons (and keys), a text box where the game takes typed commands. */
+export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePerson>; slot: number }) {
+  const { ask, choices, error, notice, send, sending } = p.person;
+  const [text, setText] = useState('');
+  useEffect(() => {
+    const keyed = choices.filter((c) => c.key);
+    if (!keyed.length) return;
+    const on = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement) return;
+      const c = keyed.find((x) => x.key === e.key);
+      if (c) {
+        e.preventDefault();
+        void send(c.line);
+      }
+    };
+    addEventListener('keydown', on);
+    return () => removeEventListener('keydown', on);
+  }, [choices]);
+  const typed = ask ? p.web.play.text?.(ask.view, ask.phase) : null;
+  return (
+    <section class="person" data-testid="person" aria-live="polite">
+      <h3>You play seat {p.slot}</h3>
+      {!ask ? <p class="muted" data-testid="waiting">Waiting for your turn…</p> : null}
+      {ask ? (
+        <>
+          <p data-testid="your-turn">
+            <b>Your move</b> ({ask.phase === 'init' ? 'hello' : `turn ${ask.turn}`}): click a highlighted cell{choices.some((c) => c.key) ? ', press an arrow key' : ''} or pick below.
+          </p>
+          <details>
+            <summary>the message your seat was sent</summary>
+            <pre class="prompt">{ask.prompt}</pre>
+          </details>
+          <div class="choices">
+            {choices.map((c) => (
+              <button type="button" disabled={sending} onClick={() => void send(c.line)} data-line={c.line}>
+                {c.label}
+              </button>
+            ))}
+          </div>
+          {typed ? (
+            <form
+              onSubmit={(e) => {
+                e.preventDefault();
+                void send(text);
+              }}
+            >
+              <input value={text} placeholder={typed.placeholder} aria-label="your command" onInput={(e) => setText((e.target as HTMLInputElement).value)} maxLength={2000} />
+              <button type="submit" disabled={sending}>
+                send
+              </button>
+            </form>
+          ) : null}
+        </>
+      ) : null}
+      {error ? (
+        <p class="error" role="alert" data-testid="move-error">
+          {error}
+        </p>
+      ) : null}
+      {notice ? <p class="muted">the game answered: {notice}</p> : null}
+    </section>
+  );
+}

@@ -1,0 +1,205 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Cell, Renderer, WebGame } from '../games/types.js';
+import { seatColour } from '../games/draw.js';
+import type { Timeline } from '../timeline.js';
+import { seatStatus } from './seat-status.js';
+
+/** Speeds offered, as multiples of BASE_STEPS_PER_S. */
+const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64];
+const BASE_STEPS_PER_S = 4;
+
+/** What the player shows: a timeline (which grows while the match is live) and the game's renderer. */
+export interface PlayerProps {
+  web: WebGame;
+  timeline: Timeline;
+  /** bumped by the page each time the timeline grows or ends, so the player redraws */
+  version: number;
+  live: boolean;
+  /** cells a person may click now, and what a click does (human play) */
+  highlight?: readonly Cell[];
+  onCell?: (cell: Cell) => void;
+  /** the step to open at (from the page's address); default: the start, or the end of a live match */
+  start?: number;
+  onStep?: (index: number) => void;
+}
+
+/**
+ * The one player of every game, live and replayed: play/pause, step, scrub, speed and keyboard shortcuts
+ * (space, ←/→, Home/End, [ and ]); the turn, each seat's status with its faults and answer times. A live match
+ * is followed at its newest step until the person scrubs back.
+ */
+export function Player(p: PlayerProps) {
+  const { timeline } = p;
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const renderer = useRef<Renderer | null>(null);
+  const [index, setIndex] = useState(() => Math.min(p.start ?? (p.live ? timeline.steps : 0), timeline.steps));
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(2);
+  const [follow, setFollow] = useState(p.live && p.start === undefined);
+  const [drawMs, setDrawMs] = useState(0);
+  const steps = timeline.steps;
+
+  // Mount the renderer once per timeline.
+  useEffect(() => {
+    const r = p.web.createRenderer();
+    r.mount(canvas.current!, { game: timeline.game.id, seats: timeline.header.seats, config: 'config' in timeline.header ? timeline.header.config : {} });
+    renderer.current = r;
+    return () => {
+      r.unmount();
+      renderer.current = null;
+    };
+  }, [timeline, p.web]);
+
+  // A live match: stay on its newest step while following.
+  useEffect(() => {
+    if (follow) setIndex(steps);
+  }, [steps, follow]);
+
+  // Draw the current frame.
+  useEffect(() => {
+    const r = renderer.current;
+    if (!r) return;
+    const t0 = performance.now();
+    r.draw(timeline.frame(index), p.highlight);
+    setDrawMs(performance.now() - t0);
+    p.onStep?.(index);
+  }, [index, p.version, p.highlight, timeline]);
+
+  // Redraw when the canvas's box changes size (a phone turned, a window resized).
+  useEffect(() => {
+    const el = canvas.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(() => renderer.current?.draw(timeline.frame(indexRef.current), p.highlight));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [timeline, p.highlight]);
+  const indexRef = useRef(index);
+  indexRef.current = index;
+
+  // Playing: advance on animation frames at the chosen speed.
+  useEffect(() => {
+    if (!playing) return;
+    let last = performance.now();
+    let carry = 0;
+    let id = requestAnimationFrame(function tick(now) {
+      carry += ((now - last) / 1000) * BASE_STEPS_PER_S * SPEEDS[speed]!;
+      last = now;
+      const whole = Math.floor(carry);
+      carry -= whole;
+      if (whole > 0) {
+        const next = Math.min(indexRef.current + whole, timeline.steps);
+        setIndex(next);
+        if (next >= timeline.steps && !p.live) {
+          setPlaying(false);
+          return;
+        }
+      }
+      id = requestAnimationFrame(tick);
+    });
+    return () => cancelAnimationFrame(id);
+  }, [playing, speed, timeline, p.live]);
+
+  const go = (i: number) => {
+    const to = Math.max(0, Math.min(i, timeline.steps));
+    setIndex(to);
+    setFollow(p.live && to === timeline.steps);
+  };
+
+  const onKey = (e: KeyboardEvent) => {
+    if (e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
+    if (e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
+    const k = e.key;
+    if (k === ' ' || k === 'k') setPlaying((x) => !x);
+    else if (k === 'ArrowRight' || k === 'l') go(indexRef.current + (e.shiftKey ? 10 : 1));
+    else if (k === 'ArrowLeft' || k === 'j') go(indexRef.current - (e.shiftKey ? 10 : 1));
+    else if (k === 'Home') go(0);
+    else if (k === 'End') go(timeline.steps);
+    else if (k === '[') setSpeed((s) => Math.max(0, s - 1));
+    else if (k === ']') setSpeed((s) => Math.min(SPEEDS.length - 1, s + 1));
+    else return;
+    e.preventDefault();
+  };
+
+  const frame = timeline.frame(index);
+  const status = seatStatus(timeline, index);
+  const onClick = (e: MouseEvent) => {
+    const r = renderer.current;
+    if (!r?.cellAt || !p.onCell) return;
+    const box = (e.currentTarget as HTMLCanvasElement).getBoundingClientRect();
+    const cell = r.cellAt(e.clientX - box.left, e.clientY - box.top);
+    if (cell) p.onCell(cell);
+  };
+
+  return (
+    <section class="player" onKeyDown={onKey} tabIndex={0} aria-label="match player (space plays or pauses, arrows step, Home and End jump, [ and ] change speed)">
+      <canvas ref={canvas} class={`board board-${timeline.game.id}`} onClick={onClick} data-testid="board" role="img" aria-label={`${timeline.game.title}, step ${index} of ${steps}`} />
+      <div class="controls">
+        <button type="button" onClick={() => go(0)} aria-label="first step" title="first step (Home)">
+          <Icon d="M4 3h2v14H4zM17 3v14L7 10z" />
+        </button>
+        <button type="button" onClick={() => go(index - 1)} aria-label="step back" title="step back (←)">
+          <Icon d="M15 3v14L5 10z" />
+        </button>
+        <button type="button" onClick={() => setPlaying(!playing)} aria-label={playing ? 'pause' : 'play'} title="play / pause (space)" data-testid="play">
+          <Icon d={playing ? 'M5 3h4v14H5zM11 3h4v14h-4z' : 'M5 3v14l11-7z'} />
+        </button>
+        <button type="button" onClick={() => go(index + 1)} aria-label="step forward" title="step forward (→)">
+          <Icon d="M5 3v14l10-7z" />
+        </button>
+        <button type="button" onClick={() => go(timeline.steps)} aria-label="last step" title="last step (End)">
+          <Icon d="M14 3h2v14h-2zM3 3v14l10-7z" />
+        </button>
+        <input type="range" min={0} max={steps} value={index} aria-label="step" data-testid="scrub" onInput={(e) => go(Number((e.target as HTMLInputElement).value))} />
+        <select aria-label="speed" value={speed} onChange={(e) => setSpeed(Number((e.target as HTMLSelectElement).value))}>
+          {SPEEDS.map((s, i) => (
+            <option value={i}>{s}×</option>
+          ))}
+        </select>
+      </div>
+      <p class="where" data-testid="where">
+        step <b data-testid="step">{index}</b> of <span data-testid="steps">{steps}</span>
+        {frame.record ? ` · ${frame.record.phase === 'init' ? 'hello' : `turn ${frame.record.turn}`}` : ' · start'}
+        {p.live && !timeline.result && !timeline.stopped ? <span class="badge live"> live</span> : null}
+        <span class="muted"> · frame {drawMs.toFixed(1)} ms</span>
+      </p>
+      {timeline.mismatch ? <p class="error" role="alert">This replay does not re-play in the browser: {timeline.mismatch}</p> : null}
+      <table class="seats" data-testid="seats">
+        <thead>
+          <tr>
+            <th>seat</th>
+            <th>bot</th>
+            <th>status</th>
+            <th title="this step's answer time, and the median so far">answer ms</th>
+          </tr>
+        </thead>
+        <tbody>
+          {timeline.header.seats.map((s, slot) => {
+            const st = status[slot]!;
+            return (
+              <tr>
+                <td>
+                  <span class="swatch" style={{ background: seatColour(slot) }} /> {timeline.game.seatLabel?.(slot) ?? slot}
+                </td>
+                <td>{s.name}</td>
+                <td class={st.fault ? 'fault' : ''}>{st.fault ? `${st.fault.kind} on turn ${st.fault.turn}: ${st.fault.detail}` : st.text}</td>
+                <td>
+                  {st.lastMs === null ? '–' : st.lastMs.toFixed(1)}
+                  {st.medianMs === null ? '' : ` (median ${st.medianMs.toFixed(1)})`}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** A control's picture: one SVG path on a 20×20 box, in the text's colour (no icon font to download). */
+function Icon(p: { d: string }) {
+  return (
+    <svg viewBox="0 0 20 20" width="16" height="16" aria-hidden="true" focusable="false">
+      <path d={p.d} fill="currentColor" />
+    </svg>
+  );
+}
