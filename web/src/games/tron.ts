@@ -13,12 +13,79 @@ const MOVES: readonly { dir: Direction; word: string; key: string; dx: number; d
   { dir: 'x+', word: 'right', key: 'ArrowRight', dx: 1, dy: 0 },
 ];
 
+/** A cell bitmap, its canvas and packed colours; kept between draws, remade only when the grid's size changes. */
+interface Pixels {
+  canvas: OffscreenCanvas | HTMLCanvasElement;
+  ctx: OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D;
+  image: ImageData;
+  /** the image's pixels as 32-bit words (one per cell) */
+  words: Uint32Array;
+  /** the board's colour as a word */
+  board: number;
+  /** a seat's trail colour as a word, over the board (dimmed for the dead) */
+  colour(slot: number, dead: boolean): number;
+}
+
+const rgb = (hex: string): [number, number, number] => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as [number, number, number];
+
+/** Packs a colour as the bitmap's words hold it, whatever the machine's byte order. */
+function word(bytes: [number, number, number], scratch: Uint8ClampedArray, view: Uint32Array): number {
+  scratch.set([...bytes, 255]);
+  return view[0]!;
+}
+
+function makePixels(cols: number, rows: number): Pixels {
+  const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(cols, rows) : Object.assign(document.createElement('canvas'), { width: cols, height: rows });
+  const ctx = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
+  if (!ctx) throw new Error('this browser gives no 2D canvas');
+  const image = ctx.createImageData(cols, rows);
+  const scratch = new Uint8ClampedArray(4);
+  const view = new Uint32Array(scratch.buffer);
+  const board = rgb(THEME.board);
+  // Trail colours blended over the board once (alpha 0.8 living, 0.35 dead), 2 per seat, made as asked.
+  const colours = new Map<number, number>();
+  const colour = (slot: number, dead: boolean) => {
+    const k = slot * 2 + (dead ? 1 : 0);
+    let c = colours.get(k);
+    if (c === undefined) {
+      const a = dead ? 0.35 : 0.8;
+      const seat = rgb(seatColour(slot));
+      colours.set(k, (c = word(seat.map((v, i) => Math.round(v * a + board[i]! * (1 - a))) as [number, number, number], scratch, view)));
+    }
+    return c;
+  };
+  return { canvas, ctx, image, words: new Uint32Array(image.data.buffer), board: word(board, scratch, view), colour };
+}
+
+/**
+ * Paints every trail into the bitmap. The dead keep their trail in the state; it is painted first and dimmed
+ * (it left the board, and a living trail may have crossed it since).
+ */
+function paintTrails(bmp: Pixels, s: TronState): void {
+  bmp.words.fill(bmp.board);
+  for (let pass = 0; pass < 2; pass++) {
+    const dead = pass === 0;
+    for (let slot = 0; slot < s.trails.length; slot++) {
+      if (!!s.death[slot] !== dead) continue;
+      const trail = s.trails[slot]!;
+      const colour = bmp.colour(slot, dead);
+      for (let i = 0; i < trail.length; i++) {
+        const cell = trail[i]!;
+        bmp.words[cell[1] * s.width + cell[0]] = colour;
+      }
+    }
+  }
+  bmp.ctx.putImageData(bmp.image, 0, 0);
+}
+
 function createRenderer(): Renderer {
   let canvas: HTMLCanvasElement | null = null;
   let setup: MatchSetupInfo | null = null;
   let layout = { size: 1, left: 0, top: 0 };
   let cols = 0;
   let rows = 0;
+  // The trails' bitmap, kept between draws (remade when the grid's size changes).
+  let px: Pixels | null = null;
 
   return {
     mount(c: HTMLCanvasElement, info: MatchSetupInfo) {
@@ -37,7 +104,15 @@ function createRenderer(): Renderer {
       ctx.fillRect(0, 0, width, height);
       ctx.fillStyle = THEME.board;
       ctx.fillRect(left, top, cols * size, rows * size);
-      // Grid lines only where a cell is big enough for them to help rather than turn the board grey.
+      if (s) {
+        // The trails go into a bitmap of one pixel per cell, drawn scaled in one call: a 100×100 board has
+        // ~10 000 trail cells, too many for a canvas call each (or one path) in a frame.
+        px = px && px.image.width === cols && px.image.height === rows ? px : makePixels(cols, rows);
+        paintTrails(px, s);
+        ctx.imageSmoothingEnabled = false;
+        ctx.drawImage(px.canvas, left, top, cols * size, rows * size);
+      }
+      // Grid lines over the trails, only where a cell is big enough for them to help rather than turn the board grey.
       if (size >= 10) {
         ctx.strokeStyle = THEME.grid;
         ctx.lineWidth = 1;
@@ -54,22 +129,9 @@ function createRenderer(): Renderer {
       }
       if (!s) return;
 
-      // Each trail is one path of cell rectangles and one fill: few calls, no seams between cells, and
-      // nothing allocated per cell. The dead keep their trail in the state; it is dimmed (it left the board).
-      s.trails.forEach((trail, slot) => {
-        ctx.fillStyle = seatColour(slot);
-        ctx.globalAlpha = s.death[slot] ? 0.28 : 0.8;
-        ctx.beginPath();
-        for (let i = 0; i < trail.length; i++) {
-          const cell = trail[i]!;
-          ctx.rect(left + cell[0] * size, top + cell[1] * size, size, size);
-        }
-        ctx.fill();
-      });
-      ctx.globalAlpha = 1;
-
       // Heads (the last step's moves): the living as a bright cell ringed in white, the dead crossed out.
-      const pad = Math.max(1, size * 0.15);
+      // A small cell's head grows to ~10 px across, so it shows on a 100×100 board; a big one fits its cell.
+      const pad = size < 12 ? 3 : 0;
       s.trails.forEach((trail, slot) => {
         const head = trail[trail.length - 1];
         if (!head) return;
@@ -89,7 +151,7 @@ function createRenderer(): Renderer {
         ctx.fillStyle = seatColour(slot);
         ctx.fillRect(x - pad, y - pad, size + 2 * pad, size + 2 * pad);
         ctx.strokeStyle = THEME.highlight;
-        ctx.lineWidth = Math.max(1, size * 0.18);
+        ctx.lineWidth = Math.max(1, Math.min(3, size * 0.18));
         ctx.strokeRect(x - pad, y - pad, size + 2 * pad, size + 2 * pad);
         if (size >= 14) {
           ctx.fillStyle = THEME.background;
@@ -103,14 +165,16 @@ function createRenderer(): Renderer {
 
       // Pickable cells: a white outline around each free neighbour of the person's head.
       ctx.strokeStyle = THEME.highlight;
-      ctx.lineWidth = Math.max(1, size * 0.12);
-      for (const [x, y] of highlight) ctx.strokeRect(left + x * size, top + y * size, size, size);
+      const line = Math.max(1, Math.min(3, size * 0.12));
+      ctx.lineWidth = line;
+      for (const [x, y] of highlight) ctx.strokeRect(left + x * size + line / 2, top + y * size + line / 2, size - line, size - line);
     },
     cellAt(x: number, y: number) {
       return cellOfPoint(layout, cols, rows, x, y);
     },
     unmount() {
       canvas = null;
+      px = null;
     },
   };
 }
