@@ -32,14 +32,15 @@ interface Scene {
   caption: string;
 }
 
-const SEA = '#0b1a2a';
+const SEA = '#0a1f36';
 const LEGEND_ROW = 18;
 
-// Cell energy 0..100 as a colour from the board's grey to a warm yellow, worked out once.
-const ENERGY = Array.from({ length: 101 }, (_, e) => {
-  const t = Math.sqrt(e / 100);
+// Cell energy 0..100 in 21 shades from a slate grey (empty island, apart from the sea) to a warm yellow.
+const SHADES = 20;
+const ENERGY = Array.from({ length: SHADES + 1 }, (_, k) => {
+  const t = Math.sqrt(k / SHADES);
   const mix = (a: number, b: number) => Math.round(a + (b - a) * t);
-  return `rgb(${mix(0x1b, 0x8a)},${mix(0x21, 0x78)},${mix(0x29, 0x2a)})`;
+  return `rgb(${mix(0x33, 0x9a)},${mix(0x3b, 0x86)},${mix(0x45, 0x2e)})`;
 });
 
 function sceneOfState(s: LighthousesState): Scene {
@@ -104,14 +105,21 @@ export function createLighthousesRenderer(): Renderer {
     ctx.fillStyle = SEA;
     ctx.fillRect(left, top, size * scene.width, size * scene.height);
     if (scene.island && scene.energy) {
+      // One path per shade: a few fills instead of one per cell.
       const gap = size > 6 ? 1 : 0;
+      const byShade: number[][] = ENERGY.map(() => []);
       for (let y = 0; y < scene.height; y++) {
         for (let x = 0; x < scene.width; x++) {
-          if (!scene.island[y]![x]) continue;
-          ctx.fillStyle = ENERGY[Math.max(0, Math.min(100, scene.energy[y]![x]!))]!;
-          ctx.fillRect(sx(x), sy(y), size - gap, size - gap);
+          if (scene.island[y]![x]) byShade[Math.round((Math.max(0, Math.min(100, scene.energy[y]![x]!)) / 100) * SHADES)]!.push(x, y);
         }
       }
+      byShade.forEach((cells, k) => {
+        if (!cells.length) return;
+        ctx.fillStyle = ENERGY[k]!;
+        ctx.beginPath();
+        for (let i = 0; i < cells.length; i += 2) ctx.rect(sx(cells[i]!), sy(cells[i + 1]!), size - gap, size - gap);
+        ctx.fill();
+      });
     } else {
       // No map in a live public frame: a faint grid so the lighthouses' places still read.
       ctx.strokeStyle = THEME.grid;
@@ -129,7 +137,7 @@ export function createLighthousesRenderer(): Renderer {
     }
 
     const at = (i: number) => scene.lights[i]!;
-    ctx.globalAlpha = 0.35;
+    ctx.globalAlpha = 0.45;
     for (const t of scene.triangles) {
       ctx.fillStyle = seatColour(t.owner);
       ctx.beginPath();
@@ -171,8 +179,9 @@ export function createLighthousesRenderer(): Renderer {
     }
 
     scene.players.forEach((p, slot) => {
-      const h = Math.max(3, size * 0.34);
-      const [px, py] = [cx(p.x) + size * 0.2, cy(p.y) - size * 0.2];
+      // In the cell's upper-right corner, so a lighthouse's energy under it stays readable.
+      const h = Math.max(3, size * 0.26);
+      const [px, py] = [cx(p.x) + size * 0.3, cy(p.y) - size * 0.3];
       ctx.beginPath();
       ctx.moveTo(px, py - h);
       ctx.lineTo(px + h, py);

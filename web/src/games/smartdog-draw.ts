@@ -147,8 +147,13 @@ export function createSmartDogRenderer(): Renderer {
         ctx.fillText(String(d.id), cx(d.x), cy(d.y) + 1, 2 * h);
       }
     }
-    // The barks of the step just played (`barkedPrev` after the turn's bookkeeping).
+    // The barks of the step just played (`barkedPrev` after the turn's bookkeeping), their reach kept on the board.
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, top, size * s.cols, size * s.rows);
+    ctx.clip();
     for (const d of s.dogs) if (d.barkedPrev) drawBark(ctx, cx(d.x), cy(d.y), size, s.options.dogBarkingR);
+    ctx.restore();
     ctx.strokeStyle = THEME.highlight;
     ctx.lineWidth = 2;
     for (const [x, y] of highlight) ctx.strokeRect(sx(x) + 1, sy(y) + 1, size - 2, size - 2);
@@ -157,25 +162,25 @@ export function createSmartDogRenderer(): Renderer {
     legend(ctx, left, top + size * s.rows + 6, width, legendRows, `${head} · ${s.cols}×${s.rows}`, score, s.players);
   }
 
-  /** The public frame has no map and no size: the barks in the box they span, and who is out. */
+  /** The public frame has no map, no size and no objects: it is said in words, with the barks' places and who is out. */
   function drawPublic(ctx: CanvasRenderingContext2D, width: number, height: number, f: SmartDogPublicFrame): void {
     const seats = setup?.seats ?? [];
     const n = Math.max(f.out.length, seats.length);
-    const legendRows = height > 200 ? Math.ceil(n / 2) : 0;
-    const cols = Math.max(8, ...f.barking.map(([x]) => x + 2));
-    const rows = Math.max(8, ...f.barking.map(([, y]) => y + 2));
-    const g = gridLayout(width, height - LEGEND_ROW * (legendRows + 1) - 4, cols, rows);
     layout = null;
+    const left = 8;
+    const boxH = Math.min(120, height / 3);
+    const top = Math.max(8, (height - boxH - LEGEND_ROW * (Math.ceil(n / 2) + 1)) / 2);
     ctx.fillStyle = THEME.board;
-    ctx.fillRect(g.left, g.top, g.size * cols, g.size * rows);
-    for (const [x, y] of f.barking) drawBark(ctx, g.left + (x + 0.5) * g.size, g.top + (y + 0.5) * g.size, g.size, 0);
+    ctx.fillRect(left, top, width - 2 * left, boxH);
     ctx.fillStyle = THEME.muted;
     ctx.font = '13px system-ui, sans-serif';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    ctx.fillText('the board is hidden while the match is live', g.left + (g.size * cols) / 2, g.top + (g.size * rows) / 2, g.size * cols);
+    ctx.fillText('the pasture is hidden while the match is live', width / 2, top + boxH / 2 - 10, width - 4 * left);
+    const barks = f.barking.length ? `barks at ${f.barking.map(([x, y]) => `${x},${y}`).join(' · ')}` : 'no dog barked';
+    ctx.fillText(barks, width / 2, top + boxH / 2 + 10, width - 4 * left);
     const line = (k: number) => `${seats[k]?.name ?? `player ${k + 1}`}${f.out[k] ? ' (out)' : ''}`;
-    legend(ctx, g.left, g.top + g.size * rows + 6, width, legendRows, `turn ${f.turn} · ${f.barking.length} dogs barked`, line, n);
+    legend(ctx, left, top + boxH + 6, width, height > 200 ? Math.ceil(n / 2) : 0, `turn ${f.turn}`, line, n);
   }
 
   return {
