@@ -84,35 +84,37 @@ export function createSmartDogRenderer(): Renderer {
       ctx.strokeRect(sx(t.x1) + 0.5, sy(t.y1) + 0.5, (t.x2 - t.x1 + 1) * size - 1, (t.y2 - t.y1 + 1) * size - 1);
       ctx.globalAlpha = 1;
     });
+    // One path per kind of land (fences, trees, each player's pens): a few fills however big the board.
+    const paths = new Map<string, Path2D>();
+    const pathOf = (ch: string) => paths.get(ch) ?? paths.set(ch, new Path2D()).get(ch)!;
     for (let y = 0; y < s.rows; y++) {
       const row = s.terrain[y]!;
       for (let x = 0; x < s.cols; x++) {
         const ch = row[x]!;
         if (ch === '.') continue;
-        if (ch === '#') {
-          ctx.fillStyle = FENCE;
-          ctx.fillRect(sx(x) + size * 0.1, sy(y) + size * 0.1, size * 0.8, size * 0.8);
-        } else if (ch === '^') {
-          ctx.fillStyle = TREE;
-          ctx.beginPath();
-          ctx.moveTo(sx(x) + size / 2, sy(y) + size * 0.1);
-          ctx.lineTo(sx(x) + size * 0.9, sy(y) + size * 0.9);
-          ctx.lineTo(sx(x) + size * 0.1, sy(y) + size * 0.9);
-          ctx.fill();
-        } else {
-          // A pen cell: its owner's colour, dimmed so sheep on it still show.
-          ctx.globalAlpha = 0.35;
-          ctx.fillStyle = ownerColour(Number(ch));
-          ctx.fillRect(sx(x), sy(y), size, size);
-          ctx.globalAlpha = 1;
-        }
+        const p = pathOf(ch);
+        if (ch === '#') p.rect(sx(x) + size * 0.1, sy(y) + size * 0.1, size * 0.8, size * 0.8);
+        else if (ch === '^') {
+          p.moveTo(sx(x) + size / 2, sy(y) + size * 0.1);
+          p.lineTo(sx(x) + size * 0.9, sy(y) + size * 0.9);
+          p.lineTo(sx(x) + size * 0.1, sy(y) + size * 0.9);
+          p.closePath();
+        } else p.rect(sx(x), sy(y), size, size);
       }
     }
+    for (const [ch, p] of paths) {
+      // A pen: its owner's colour, dimmed so sheep on it still show.
+      const pen = ch !== '#' && ch !== '^';
+      ctx.globalAlpha = pen ? 0.35 : 1;
+      ctx.fillStyle = ch === '#' ? FENCE : ch === '^' ? TREE : ownerColour(Number(ch));
+      ctx.fill(p);
+    }
+    ctx.globalAlpha = 1;
     const cx = (x: number) => sx(x) + size / 2;
     const cy = (y: number) => sy(y) + size / 2;
     for (const sh of s.sheep) {
       ctx.beginPath();
-      ctx.arc(cx(sh.x), cy(sh.y), Math.max(1.5, size * 0.3), 0, 2 * Math.PI);
+      ctx.arc(cx(sh.x), cy(sh.y), Math.max(2, size * 0.3), 0, 2 * Math.PI);
       ctx.fillStyle = '#f2f2f2';
       ctx.fill();
       if (sh.fear > 0) {
@@ -122,7 +124,7 @@ export function createSmartDogRenderer(): Renderer {
       }
     }
     for (const d of s.dogs) {
-      const h = Math.max(2, size * 0.4);
+      const h = Math.max(3, size * 0.4);
       ctx.fillStyle = ownerColour(d.owner);
       ctx.fillRect(cx(d.x) - h, cy(d.y) - h, 2 * h, 2 * h);
       ctx.lineWidth = Math.max(1, size * 0.07);
