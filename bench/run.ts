@@ -18,6 +18,7 @@ import { benchMemory } from './memory.bench.js';
 import { benchFingerprints } from './fingerprint.bench.js';
 import { benchTournamentOverhead, benchTournaments } from './tournament.bench.js';
 import { benchServerApi, benchServerLadder } from './server.bench.js';
+import { benchWebBundle, benchWebFirstLoad, benchWebTronReplay } from './web.bench.js';
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 const only = process.argv[2];
@@ -54,6 +55,11 @@ if (!only || only === 'server') {
   const { fill, api } = await benchServerApi();
   printTable('Server: storing finished rated matches through the Store API', fill);
   printTable('Server: API reads under load', api);
+}
+if (!only || only === 'web') {
+  printTable('Web: what the browser downloads', benchWebBundle());
+  printTable('Web: first load of the home page in Chromium', await benchWebFirstLoad());
+  printTable('Web: a long Tron replay in the offline player', await benchWebTronReplay());
 }
 // The soak is long (1 000 matches, a few minutes): only on its own, `npm run bench -- soak`.
 if (only === 'soak') printTable('Soak: hostile bots mixed with built-in ones', await benchSoak());

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The offline HTML player (`botarena replay html`) in a real Chromium with the network off: every game's replay
 // re-plays in the browser with the same fingerprints as the server's, is drawn, and scrubs.
 import assert from 'node:assert/strict';

@@ -4,10 +4,10 @@ import { playBuiltins } from '../src/core/self-play.js';
 import { ENGINE_VERSION } from '../src/core/version.js';
 
 /** A whole replay of a match between a game's built-in bots, as the runner would write it (no timings). */
-export function builtinReplay(game: AnyGame, seed: number, o: { players?: number; config?: Record<string, unknown> } = {}): Replay {
+export function builtinReplay(game: AnyGame, seed: number, o: { players?: number; config?: Record<string, unknown>; bots?: string[] } = {}): Replay {
   const names = Object.keys(game.bots);
-  const players = o.players ?? Math.min(game.players.max, Math.max(2, game.players.min));
-  const bots = Array.from({ length: players }, (_, i) => names[i % names.length]!);
+  const players = o.bots?.length ?? o.players ?? Math.min(game.players.max, Math.max(2, game.players.min));
+  const bots = o.bots ?? Array.from({ length: players }, (_, i) => names[i % names.length]!);
   const engine = playBuiltins(game, bots, seed, { config: o.config });
   return buildReplay(
     {

@@ -20,8 +20,9 @@ function main(): void {
     const r = replay.result;
     const outcome = r.draw ? 'draw' : r.winner !== null ? `${replay.seats[r.winner]?.name} won` : 'no winner';
     document.title = `${timeline.game.title}: ${names}`;
-    // Exposed for tests and curious readers: the fingerprints the browser computed, step by step.
-    (window as unknown as { botarena: unknown }).botarena = { fingerprints: timeline.fingerprints, mismatch: timeline.mismatch, buildMs: timeline.buildMs };
+    // Exposed for tests, benchmarks and curious readers: the fingerprints the browser computed step by step, the
+    // time it took, and the timeline and renderer themselves.
+    (window as unknown as { botarena: unknown }).botarena = { fingerprints: timeline.fingerprints, mismatch: timeline.mismatch, buildMs: timeline.buildMs, timeline, web };
     render(
       <main>
         <h1>

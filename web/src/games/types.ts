@@ -55,8 +55,10 @@ export interface Choice {
   key?: string;
 }
 
-/** What a person's seat knows beside the message it was sent: the match's config and the answers given so far. */
+/** What a person's seat knows beside the message it was sent: its slot, the match's config and the answers given so far. */
 export interface SeatInfo {
+  /** the person's seat (some games' messages do not say which player you are) */
+  slot: number;
   config: Readonly<Record<string, unknown>>;
   answered: readonly unknown[];
 }

@@ -9,7 +9,8 @@ export interface Ask {
   phase: AskPhase;
   view: unknown;
   prompt: string;
-  seat: SeatInfo;
+  slot: number;
+  seat: Omit<SeatInfo, 'slot'>;
 }
 
 /** A person's seat in a match: the token the match's creation gave, kept in this browser. */
@@ -50,7 +51,7 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
       else if (type === 'ended') setAsk(null);
     });
   }, [matchId, seat?.slot, seat?.token]);
-  const choices: Choice[] = useMemo(() => (ask && web ? web.play.choices(ask.view, ask.phase, ask.seat) : []), [ask, web]);
+  const choices: Choice[] = useMemo(() => (ask && web ? web.play.choices(ask.view, ask.phase, { ...ask.seat, slot: ask.slot }) : []), [ask, web]);
   const send = async (line: string) => {
     if (!seat || sending) return;
     setSending(true);
