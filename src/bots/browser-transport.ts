@@ -213,7 +213,7 @@ export class BrowserTransport implements BotTransport {
   }
 
   /** Shows a notice (a command's result, a stream reply) to the person's pages. */
-  tell(msg: OutgoingMessage): Promise<void> {
+  tell(msg: OutgoingMessage, _timeoutMs?: number): Promise<void> {
     if (!this.closed) this.desk.publish({ type: 'told', turn: msg.turn, phase: msg.phase, view: msg.view });
     return Promise.resolve();
   }

@@ -1,11 +1,13 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import type { FastifyBaseLogger } from 'fastify';
 import { doctor, type DoctorReport } from '../arena/doctor.js';
 import { newJob, randomSeed, type MatchJob } from '../arena/match-job.js';
 import { MatchCancelledError, runMatch } from '../arena/run-match.js';
-import { parseBotSpec } from '../bots/index.js';
+import { BrowserTransport, parseBotSpec, PersonDesk, schemeOf, type PersonLimits, type SeatContext } from '../bots/index.js';
 import { urlRefusal } from '../bots/address-policy.js';
 import type { AnyGame } from '../core/game.js';
+import type { SeatConnection } from '../arena/seat.js';
 import type { Replay, TranscriptEntry } from '../core/replay.js';
 import { resultLine } from '../core/replay.js';
 import { games, getGame } from '../games/index.js';
@@ -43,6 +45,8 @@ export interface ArenaOptions {
   checkBots?: boolean;
   /** the port of the smart-dog gateway this server runs (null: none), named when an on-demand smart-dog match is refused */
   gatewayPort?: number | null;
+  /** a person's limits in the browser: away (no page open) while asked, and per move (default 30 s, 10 min) */
+  person?: PersonLimits;
 }
 
 /** What a person registers. */
@@ -65,6 +69,24 @@ export interface MatchRequest {
   seed?: number;
   config?: Record<string, unknown>;
 }
+
+/** The seat name that puts a person (from the browser) at the table in a test match. */
+export const PERSON = 'person';
+/** The endpoint of each game's person row: the spec of a browser seat. */
+const PERSON_ENDPOINT = 'browser';
+
+/** Whether a bot row is a game's person row (built in, endpoint `browser`): never on the ladder, never rated. */
+export function isPersonBot(b: Pick<BotRow, 'builtin' | 'endpoint'>): boolean {
+  return b.builtin && b.endpoint === PERSON_ENDPOINT;
+}
+
+/** A person seat of a running match: its desk, and the hash of its token (the token itself is shown once). */
+interface PersonSeat {
+  desk: PersonDesk;
+  tokenHash: Buffer;
+}
+
+const tokenDigest = (token: string) => createHash('sha256').update(token).digest();
 
 /** The live-events channel of the global feed (`GET /api/events`): every match's `started`, `ended`, `stopped`. */
 export const FEED = 'feed';
@@ -93,6 +115,19 @@ export async function recordFinishedMatch(store: Store, job: MatchJob, bots: Bot
   return { stored, seats };
 }
 
+/** The specs of a job's seats that were opened from a connection (tcp, browser): players who came for that match. */
+function connectedSeats(job: MatchJob): string[] {
+  const game = games[job.game];
+  return game ? job.seats.flatMap((s) => {
+    try {
+      const spec = parseBotSpec(s.bot, game);
+      return schemeOf(spec).fromConnection ? [spec.transport] : [];
+    } catch {
+      return [];
+    }
+  }) : [];
+}
+
 /**
  * The arena a server runs: the store, the live events, the matches under way and the ladder. Every match,
  * ladder or on-demand, goes the same way: a row in the store (queued), started (running), played by
@@ -101,6 +136,8 @@ export async function recordFinishedMatch(store: Store, job: MatchJob, bots: Bot
  */
 export class Arena {
   private readonly running = new Map<string, { controller: AbortController; events: LiveEvent[]; seats: string[] }>();
+  /** by match id, then slot: the person seats of matches queued or running here */
+  private readonly persons = new Map<string, Map<number, PersonSeat>>();
   private readonly rngs = new Map<string, ReturnType<typeof ladderRng>>();
   private ladderTimer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -120,8 +157,12 @@ export class Arena {
     const aborted = await this.store.abortRunning('the server stopped while the match was running');
     if (aborted.length) this.log.warn({ matches: aborted }, `${aborted.length} match(es) left running by the last run were marked aborted`);
     await this.requeue();
+    // Each game that a person can play has a person row: the bot id a person's seat is recorded under.
     const { conflicts } = await this.store.ensureBuiltinBots(
-      Object.values(games).flatMap((g) => Object.keys(g.bots).map((name) => ({ game: g.id, name, endpoint: name, description: `built-in: ${g.bots[name]!.description}` }))),
+      Object.values(games).flatMap((g) => [
+        ...Object.keys(g.bots).map((name) => ({ game: g.id, name, endpoint: name, description: `built-in: ${g.bots[name]!.description}` })),
+        ...(g.human || g.stream ? [{ game: g.id, name: PERSON, endpoint: PERSON_ENDPOINT, description: 'a person playing from the web page (test matches only; never on the ladder, never rated)' }] : []),
+      ]),
     );
     for (const c of conflicts) this.log.warn(c);
     if (this.opts.ladder) this.scheduleLadder(0);
@@ -146,9 +187,11 @@ export class Arena {
         await this.store.abortMatch(m.id, `the bot in seat ${missing.slot} (${missing.name}) is gone`);
         continue;
       }
-      if ((m.job as MatchJob).seats.some((s) => s.bot === 'tcp')) {
-        // A smart-dog gateway game: its bots called in for it and are gone; it cannot be played again.
-        await this.store.abortMatch(m.id, 'its bots connected in over TCP for it: it cannot be started again');
+      const gone = connectedSeats(m.job as MatchJob);
+      if (gone.length) {
+        // Its players came for it (smart-dog bots over TCP, people at a page) and are gone: it cannot be played again.
+        const who = gone.includes('browser') ? 'a person played in it from a web page, and the page is gone' : 'its bots connected in over TCP for it';
+        await this.store.abortMatch(m.id, `${who}: it cannot be started again`);
         continue;
       }
       this.log.info({ match: m.id, game: m.game }, 'match queued by the last run started again');
@@ -260,10 +303,19 @@ export class Arena {
 
   // ——— matches ———
 
-  /** Starts an on-demand or test match between chosen bots; resolves with its row once it is queued. */
-  async requestMatch(req: MatchRequest): Promise<MatchRow> {
+  /**
+   * Starts an on-demand or test match between chosen bots, and people (seat "person", test matches only);
+   * resolves with its row once it is queued, and each person seat's token (shown once).
+   */
+  async requestMatch(req: MatchRequest): Promise<{ match: MatchRow; persons: { slot: number; token: string }[] }> {
     const game = this.game(req.game);
-    if (game.id === 'smartdog') {
+    const personSlots = req.seats.flatMap((s, slot) => (s === PERSON ? [slot] : []));
+    if (personSlots.length && (req.kind !== 'test' || req.rated)) {
+      throw badRequest(`seats[${personSlots[0]}]: a person plays test matches only: give "test": true (a person's matches are never rated)`);
+    }
+    // Smart-dog bots connect in to the gateway; a test match of built-in bots and people is played here.
+    const builtinsOnly = req.kind === 'test' && req.seats.every((s) => s === PERSON || Object.hasOwn(game.bots, s));
+    if (game.id === 'smartdog' && !builtinsOnly) {
       const where = this.opts.gatewayPort != null ? `the gateway on port ${this.opts.gatewayPort}` : 'a smart-dog gateway (this server runs none: it was started with --no-gateway)';
       throw badRequest(`smartdog matches are not started on demand: smart-dog bots connect in over TCP to ${where} ("join NAME HUB") and play when their hub fills`);
     }
@@ -274,10 +326,34 @@ export class Arena {
     for (const [i, s] of req.seats.entries()) {
       const bot = (await this.store.getBot(s)) ?? (await this.store.getBotByName(game.id, s));
       if (!bot || bot.status === 'deleted' || bot.game !== game.id) throw badRequest(`seats[${i}]: no ${game.id} bot "${s}" (give a bot id or name of this game; the built-in bots are ${Object.keys(game.bots).join(', ')})`);
+      if (s === PERSON && !isPersonBot(bot)) throw conflict(`seats[${i}]: "${PERSON}" is a registered ${game.id} bot on this server, so a person cannot take a seat in ${game.id} here`);
+      if (isPersonBot(bot) && s !== PERSON) throw badRequest(`seats[${i}]: a person's seat is named "${PERSON}", not by its bot id`);
       if (req.rated && bot.status !== 'active') throw conflict(`seats[${i}]: ${bot.name} is ${bot.status}${bot.statusReason ? ` (${bot.statusReason})` : ''}: it plays rated matches once active`);
       bots.push(bot);
     }
-    return this.launch(game, bots, { kind: req.kind ?? 'challenge', rated: req.rated ?? false, seed: req.seed, config: req.config ?? {} });
+    const matchId = crypto.randomUUID();
+    const persons = personSlots.map((slot) => ({ slot, token: `person_${randomBytes(32).toString('base64url')}` }));
+    this.persons.set(matchId, new Map(persons.map(({ slot, token }) => [slot, { desk: new PersonDesk({ matchId, slot }, false), tokenHash: tokenDigest(token) }])));
+    try {
+      const match = await this.launch(game, bots, { matchId, kind: req.kind ?? 'challenge', rated: req.rated ?? false, seed: req.seed, config: req.config ?? {} });
+      return { match, persons };
+    } catch (err) {
+      this.persons.delete(matchId);
+      throw err;
+    }
+  }
+
+  /**
+   * The desk of a person seat of a match being played here, for the caller holding its token: 404 when there is
+   * none (or the match is over), 401 without a token, 403 with another one.
+   */
+  personDesk(matchId: string, slot: number, token: string | undefined): PersonDesk {
+    const seat = this.persons.get(matchId)?.get(slot);
+    if (!seat) throw notFound(`match ${matchId} has no person in seat ${slot} being played now (it may be over: see /api/matches/${matchId})`);
+    if (!token) throw unauthorized('this needs the seat\'s person token (from the match\'s "persons"): "Authorization: Bearer TOKEN" or ?token=TOKEN');
+    const given = tokenDigest(token);
+    if (!timingSafeEqual(given, seat.tokenHash)) throw forbidden(`the token is not the person token of seat ${slot} of match ${matchId}`);
+    return seat.desk;
   }
 
   /** The feed's catch-up for a new viewer: the `started` event of each match running now. */
@@ -296,9 +372,9 @@ export class Arena {
     while (this.running.size) await new Promise<void>((resolve) => this.idle.add(resolve));
   }
 
-  private async launch(game: AnyGame, bots: BotRow[], o: { kind: MatchKind; rated: boolean; seed?: number; config: Record<string, unknown> }): Promise<MatchRow> {
+  private async launch(game: AnyGame, bots: BotRow[], o: { matchId?: string; kind: MatchKind; rated: boolean; seed?: number; config: Record<string, unknown> }): Promise<MatchRow> {
     const seed = o.seed ?? randomSeed();
-    const matchId = crypto.randomUUID();
+    const matchId = o.matchId ?? crypto.randomUUID();
     const job = newJob({
       matchId,
       game: game.id,
@@ -325,10 +401,13 @@ export class Arena {
     try {
       if (!(await this.store.startMatch(job.matchId))) return;
       this.log.info({ match: job.matchId, game: job.game, bots: bots.map((b) => b.name) }, 'match started');
-      const report = await runMatch(job, { signal: controller.signal, live: this.live, log: (line) => this.log.warn({ match: job.matchId }, line), addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only' });
+      const connections = job.seats.map((_, slot) => this.personConnection(job.matchId, slot));
+      const report = await runMatch(job, { signal: controller.signal, live: this.live, connections, log: (line) => this.log.warn({ match: job.matchId }, line), addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only' });
       await this.finish(job, bots, report.replay, rated);
+      this.endPersons(job.matchId, { reason: 'the match is over', result: resultLine(report.replay) });
     } catch (err) {
       const reason = err instanceof MatchCancelledError ? 'the server stopped before the match ended' : `the arena failed: ${err instanceof Error ? err.message : String(err)}`;
+      this.endPersons(job.matchId, { reason: `the match was stopped: ${reason}` });
       if (!(err instanceof MatchCancelledError)) this.log.error({ match: job.matchId, err }, 'match failed');
       await this.store.abortMatch(job.matchId, reason).catch((e: unknown) => this.log.error({ match: job.matchId, err: e }, 'could not mark the match aborted'));
     } finally {
@@ -336,11 +415,27 @@ export class Arena {
       // them through (the catch-up log and the global feed) before listening stops.
       await new Promise((resolve) => setImmediate(resolve));
       unsubscribe();
+      this.endPersons(job.matchId, { reason: 'the match was stopped' });
       this.running.delete(job.matchId);
       for (const wake of this.idle) wake();
       this.idle.clear();
       if (this.opts.ladder && !this.stopping) this.scheduleLadder(0);
     }
+  }
+
+  /** The seat of a person of this match, opened from its desk (undefined for a bot's seat). */
+  private personConnection(matchId: string, slot: number): SeatConnection | undefined {
+    const seat = this.persons.get(matchId)?.get(slot);
+    if (!seat) return undefined;
+    const limits = this.opts.person;
+    // The runner hands an in-process seat its whole SeatContext (the game, the config) beside the byte limits.
+    return { open: (ctx) => new BrowserTransport(ctx as SeatContext, seat.desk, limits) };
+  }
+
+  /** Tells the people of a match it is over (once), and forgets their seats. */
+  private endPersons(matchId: string, info: { reason: string; result?: unknown }): void {
+    for (const seat of this.persons.get(matchId)?.values() ?? []) seat.desk.end(info);
+    this.persons.delete(matchId);
   }
 
   /** Records a finished match (recordFinishedMatch), then pauses its bots that fault too often. */
@@ -421,6 +516,7 @@ export class Arena {
     const busy = new Map<string, number>();
     for (const m of this.running.values()) for (const id of m.seats) busy.set(id, (busy.get(id) ?? 0) + 1);
     const ladderBots: LadderBot[] = active
+      .filter((b) => !isPersonBot(b))
       .filter((b) => b.builtin || ((recent.get(b.id) ?? 0) < limit && (lately.get(b.id) ?? 0) < burst))
       .map((b) => ({ id: b.id, rating: ratings.get(b.id) ?? 1500, recent: (recent.get(b.id) ?? 0) + (b.builtin ? 1e6 : 0), running: busy.get(b.id) ?? 0, capacity: b.builtin ? 1000 : b.capacity }));
     const picked = pickMatch(ladderBots, game.players, this.rng(game.id));
@@ -450,7 +546,7 @@ export class Arena {
     if ((kind === 'stdio' || kind === 'exec') && !this.opts.allowCommands) throw forbidden('endpoint: this server runs no commands for bots (stdio:, exec:); give an http(s):// URL, or ask the operator to start the server with --allow-commands');
     if (kind === 'builtin') throw badRequest(`endpoint: "${endpoint}" is a built-in bot, registered already; give your bot's http(s):// URL`);
     if (kind === 'tcp') throw badRequest('endpoint: tcp bots connect in: join the smart-dog gateway instead of registering a URL');
-    if (kind === 'human') throw badRequest('endpoint: people play from the web page, not through a registered bot');
+    if (kind === 'human' || kind === 'browser') throw badRequest(`endpoint: people play from the web page (seat "${PERSON}" of a test match), not through a registered bot`);
     if (kind === 'http' && !this.opts.allowPrivateBots) {
       let problem: string | null;
       try {

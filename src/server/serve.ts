@@ -6,6 +6,7 @@ import { Arena, type ArenaOptions } from './arena.js';
 import { startGateway, type Gateway, type GatewayOptions } from './gateway.js';
 import { botRoutes } from './routes/bots.js';
 import { matchRoutes } from './routes/matches.js';
+import { playRoutes } from './routes/play.js';
 
 /** How `botarena serve` (and tests) start a server. */
 export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort'>> {
@@ -68,11 +69,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         ladderBurst: o.ladderBurst,
         checkBots: o.checkBots,
         gatewayPort: gateway?.port ?? null,
+        person: o.person,
       },
       logger,
     );
     const limits = o.limits ?? { registrations: 20, matches: 60 };
-    app = await buildApp({ logger, limits, areas: [botRoutes(arena, limits), matchRoutes(arena, limits)] });
+    app = await buildApp({ logger, limits, areas: [botRoutes(arena, limits), matchRoutes(arena, limits), playRoutes(arena)] });
     await arena.start();
     arenaStarted();
     const address = await app.listen({ port: o.port, host: o.host });

@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Replay } from '../../core/replay.js';
 import { games } from '../../games/index.js';
@@ -7,12 +7,13 @@ import type { Audience, LiveEvent } from '../../live/events.js';
 import type { MatchRow } from '../../store/index.js';
 import { FEED, type Arena } from '../arena.js';
 import { badRequest, errorSchema, forbidden, notFound } from '../errors.js';
+import { sse } from '../sse.js';
 
 const MatchId = Type.Object({ id: Type.String({ maxLength: 128 }) });
 const NewMatch = Type.Object(
   {
     game: Type.String({ maxLength: 64 }),
-    seats: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 12, description: 'bot ids or names of this game (built-in bots by name), by seat' }),
+    seats: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 12, description: 'bot ids or names of this game (built-in bots by name), by seat; "person" for a person playing from a page (test matches only)' }),
     rated: Type.Optional(Type.Boolean({ description: 'whether the result changes ratings (default false)' })),
     test: Type.Optional(Type.Boolean({ description: 'a test match: never rated, its message logs kept for the owners' })),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 0xffffffff })),
@@ -39,34 +40,8 @@ export function publicMatch(m: MatchRow) {
   return rest;
 }
 
-/** Server-sent events: one `event:`/`data:` block per live event; a comment every 15 s keeps proxies from closing it. */
-function sse(req: FastifyRequest, reply: FastifyReply, history: LiveEvent[], subscribe: ((send: (e: LiveEvent) => void) => () => void) | null, o: { endsWithMatch: boolean } = { endsWithMatch: true }): void {
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
-  let closed = false;
-  let stop = () => {};
-  const end = () => {
-    if (closed) return;
-    closed = true;
-    clearInterval(ping);
-    stop();
-    res.end();
-  };
-  const send = (e: LiveEvent) => {
-    if (closed) return;
-    // A viewer who stops reading is dropped once 4 MiB wait for it: a stuck socket costs bounded memory.
-    if (res.writableLength > 4 * 1024 * 1024) return end();
-    res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
-    if (o.endsWithMatch && (e.type === 'ended' || e.type === 'stopped')) end();
-  };
-  const ping = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-  ping.unref();
-  req.raw.on('close', end);
-  for (const e of history) send(e);
-  if (!closed && subscribe) stop = subscribe(send);
-  else end();
-}
+/** A match's live stream ends with the match. */
+const matchOver = (e: LiveEvent) => e.type === 'ended' || e.type === 'stopped';
 
 /** Matches: start (on-demand or test), list, read, download replays and owners' logs, watch live (SSE); leaderboards. */
 export function matchRoutes(arena: Arena, limits: { matches: number }) {
@@ -86,9 +61,10 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       async (req, reply) => {
         const b = req.body as Static<typeof NewMatch>;
         if (b.test && b.rated) throw badRequest('a test match is never rated: give "test" or "rated", not both');
-        const m = await arena.requestMatch({ game: b.game, seats: b.seats, rated: b.rated ?? false, kind: b.test ? 'test' : 'challenge', seed: b.seed, config: b.config });
+        const { match, persons } = await arena.requestMatch({ game: b.game, seats: b.seats, rated: b.rated ?? false, kind: b.test ? 'test' : 'challenge', seed: b.seed, config: b.config });
         void reply.status(201);
-        return publicMatch(m);
+        // Each person's token is shown here once: it opens that seat's play stream and sends its moves.
+        return persons.length ? { ...publicMatch(match), persons } : publicMatch(match);
       },
     );
 
@@ -123,25 +99,25 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
     });
 
     app.get('/api/events', { schema: { tags: ['matches'], summary: 'the global feed (SSE): `started` of every match running now, then every match\'s `started`, `ended` and `stopped` as they happen' } }, async (req, reply) => {
-      sse(req, reply, arena.feedCatchUp(), (send) => arena.live.subscribe(FEED, 'public', send), { endsWithMatch: false });
+      sse(req, reply, arena.feedCatchUp(), (send) => arena.live.subscribe(FEED, 'public', send));
     });
 
     app.get('/api/matches/:id/events', { schema: { tags: ['matches'], summary: "a match's live events (SSE): the header and every step so far, then each as it comes, then `ended`; a finished match's whole replay as events", params: MatchId } }, async (req, reply) => {
       const m = await getMatch((req.params as { id: string }).id);
       const audience: Audience = 'public';
       const history = arena.catchUp(m.id);
-      if (history) return sse(req, reply, history, (send) => arena.live.subscribe(m.id, audience, send));
+      if (history) return sse(req, reply, history, (send) => arena.live.subscribe(m.id, audience, send), matchOver);
       if (m.status === 'finished') {
         const gz = await arena.store.getReplay(m.id);
         const replay = gz ? (JSON.parse(gunzipSync(gz).toString('utf8')) as Replay) : null;
         if (!replay) throw notFound(`match ${m.id} has no replay`);
         const { turns, result, durationMs, transcripts: _t, ...header } = replay;
         const events: LiveEvent[] = [{ type: 'started', matchId: m.id, header }, ...turns.map((record, index): LiveEvent => ({ type: 'step', matchId: m.id, index, record })), { type: 'ended', matchId: m.id, result, durationMs: durationMs ?? 0 }];
-        return sse(req, reply, events, null);
+        return sse(req, reply, events, null, matchOver);
       }
-      if (m.status === 'aborted') return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null);
+      if (m.status === 'aborted') return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null, matchOver);
       // queued: it starts soon; listen from its start
-      return sse(req, reply, [], (send) => arena.live.subscribe(m.id, audience, send));
+      return sse(req, reply, [], (send) => arena.live.subscribe(m.id, audience, send), matchOver);
     });
 
     app.get('/api/leaderboards/:game', { schema: { tags: ['ratings'], summary: "a game's leaderboard: ELO (botsarena's ladder) or OpenSkill (μ − 3σ)", params: Type.Object({ game: Type.String({ maxLength: 64 }) }), querystring: Leaderboard, response: { 404: errorSchema } } }, async (req) => {
