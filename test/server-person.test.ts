@@ -217,4 +217,21 @@ describe('a person at the table (seat "person" of a test match)', () => {
       await again.close(100);
     }
   });
+
+  it('never puts the person on the ladder', async () => {
+    const ladder = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'ladder.sqlite'), logStream: quiet(), gateway: false, allowCommands: true, checkBots: false, ladderBurst: 20, perBotPerHour: 1000, concurrency: 4 });
+    const call = apiClient(() => ladder.url);
+    try {
+      const r = await call('POST', '/api/bots', { game: 'tictactoe', name: 'pace', endpoint: `stdio:python3 ${join(process.cwd(), 'test/fixtures/tournament/ttt-pace.py')} 0` });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      const played = await until('twelve ladder matches', async () => {
+        const m = await call('GET', '/api/matches?game=tictactoe&kind=ladder&limit=100');
+        const items = m.body!.items as { seats: { name: string }[] }[];
+        return items.length >= 12 ? items : null;
+      }, 60_000);
+      assert.deepEqual(played.flatMap((m) => m.seats.filter((s) => s.name === 'person')), [], 'the ladder picked the person');
+    } finally {
+      await ladder.close(500);
+    }
+  });
 });

@@ -72,9 +72,11 @@ describe('BrowserTransport', () => {
     assert.equal(reply.kind, 'fault');
     assert.deepEqual(reply.kind === 'fault' && reply.fault, { kind: 'timeout', detail: 'the person left: no page was open for this seat for 0.1 s' });
     assert.ok(Date.now() - t0 >= 55);
+    const again = await transport.ask(play(2), 10);
+    assert.deepEqual(again.kind === 'fault' && { ...again.fault, ms: again.ms }, { kind: 'timeout', detail: 'the person left: no page was open for this seat for 0.1 s', ms: 0 }, 'one who left is not waited for again');
     // With a page open the person may think past leaveMs (and past the bot deadline given: people have none).
     const stop = desk.listen(() => {});
-    const asked = transport.ask(play(2), 10);
+    const asked = transport.ask(play(3), 10);
     await tick(120);
     stop(); // the page closes; it comes back in time
     await tick(30);
@@ -110,6 +112,7 @@ describe('BrowserTransport', () => {
     const ask = seen[0] as Extract<DeskNotice, { type: 'ask' }>;
     assert.equal(ask.stream, true);
     assert.match(ask.prompt, /^turn 1\ndog 1 2 3\nsend your commands one line at a time, then end$/);
+    assert.deepEqual(desk.submit('move 1 up\nend'), { ok: false, why: 'bad', error: 'send one line at a time: this one has a line break in it' });
     assert.deepEqual(desk.submit('move 1 up'), { ok: true });
     assert.deepEqual(seen.at(-1), { type: 'accepted', turn: 1, line: 'move 1 up', more: true, matchId: 'm1', slot: 0 });
     assert.deepEqual(desk.submit('end'), { ok: true });

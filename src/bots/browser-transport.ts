@@ -145,6 +145,8 @@ export class BrowserTransport implements BotTransport {
   private readonly leaveMs: number;
   private readonly turnMs: number;
   private closed = false;
+  /** the person left (no page for leaveMs) and no page has come back since: later asks fault at once */
+  private gone = false;
 
   constructor(
     private readonly ctx: SeatContext,
@@ -165,7 +167,12 @@ export class BrowserTransport implements BotTransport {
     if (!human && !msg.converse) {
       return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: `${game.id} has no play for a person (no prompt or move reader)` }, ms: 0 });
     }
+    if (signal?.aborted) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: 0 });
     if (this.closed || this.desk.ended) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'the seat is closed' }, ms: 0 });
+    const left = `the person left: no page was open for this seat for ${spokenMs(this.leaveMs)}`;
+    // Once gone, a person is not waited for again turn after turn (a game where a fault is a pass would drag on).
+    if (this.gone && this.desk.listening === 0) return Promise.resolve({ kind: 'fault', fault: { kind: 'timeout', detail: left }, ms: 0 });
+    this.gone = false;
     const seat = { config: this.ctx.config, answered: this.answered };
     const prompt = human ? human.prompt(msg.view, msg.phase, seat) : streamPrompt(msg.view);
     return new Promise<Reply>((resolve) => {
@@ -187,7 +194,11 @@ export class BrowserTransport implements BotTransport {
       const presence = () => {
         clearTimeout(leaveTimer);
         leaveTimer = undefined;
-        if (this.desk.listening === 0) leaveTimer = setTimeout(() => fault('timeout', `the person left: no page was open for this seat for ${spokenMs(this.leaveMs)}`), this.leaveMs);
+        if (this.desk.listening > 0) return;
+        leaveTimer = setTimeout(() => {
+          this.gone = true;
+          fault('timeout', left);
+        }, this.leaveMs);
       };
       const turnTimer = setTimeout(() => fault('timeout', `no move within ${spokenMs(this.turnMs)}`), this.turnMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -197,6 +208,7 @@ export class BrowserTransport implements BotTransport {
         const line = raw.trim();
         if (msg.converse) {
           // A stream step: each wire line goes to the step now (its replies come back as `told`).
+          if (/[\r\n]/.test(line)) return 'send one line at a time: this one has a line break in it';
           if (!msg.converse(line)) return 'more';
           queueMicrotask(() => done({ kind: 'value', value: [], ms: performance.now() - t0 }));
           return null;

@@ -476,7 +476,7 @@ export class Arena {
     const gameIds = Object.keys(games).filter((g) => !LADDER_GAMES_SKIP.has(g));
     let idleGames = 0;
     let turn = 0;
-    while (!this.stopping && this.running.size < this.opts.concurrency && idleGames < gameIds.length) {
+    while (!this.stopping && this.busy() < this.opts.concurrency && idleGames < gameIds.length) {
       // Games in turn, starting from the one after the last served, so a game with few bots is not starved.
       const game = getGame(gameIds[(this.nextGame + turn++) % gameIds.length]!);
       const seats = await this.ladderSeats(game);
@@ -489,10 +489,17 @@ export class Arena {
       const rng = this.rng(game.id);
       await this.launch(game, seats, { kind: 'ladder', rated: true, seed: ladderMatchSeed(rng), config: this.opts.ladderConfig?.[game.id] ?? {} });
     }
-    if (!this.stopping && this.running.size < this.opts.concurrency) this.scheduleLadder(2000);
+    if (!this.stopping && this.busy() < this.opts.concurrency) this.scheduleLadder(2000);
   }
 
   private nextGame = 0;
+
+  /** Matches that use the machine: a match with a person mostly waits for them, so it leaves the ladder its place. */
+  private busy(): number {
+    let n = 0;
+    for (const id of this.running.keys()) if (!this.persons.has(id)) n++;
+    return n;
+  }
 
   private rng(game: string) {
     let r = this.rngs.get(game);
