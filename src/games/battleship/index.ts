@@ -90,10 +90,11 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
     if (s.winner !== null) return { ranks: s.winner === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${s.winner + 1} wins: ${s.ending}` };
     return { ranks: [1, 1], scores: sunkBy, reason: `draw: ${s.ending}` };
   },
-  // Fleets are secret until the match is over; shots and what they did are on both players' boards.
+  // Fleets are secret until the match is over; shots and what they did are on both players' boards, and the
+  // grid's size is in every message's board, so spectators get those (a few bytes more per step).
   spectator: {
     action: (shot) => shot,
-    frame: (s) => ({ shots: s.shots, strikes: s.strikes }),
+    frame: (s) => ({ width: s.config.width, height: s.config.height, shots: s.shots, strikes: s.strikes }),
   },
   render: renderBoard,
   dialects: { form: formDialect },

@@ -156,11 +156,16 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     return { ranks, scores, reason: `${head} with ${Math.max(...scores)} points after ${s.rounds} rounds` };
   },
   // Each player sees its own place, energy and score and the cells near it; every player sees the
-  // lighthouses (owner, energy, links). Spectators get those, and only which command each seat gave.
+  // lighthouses (owner, energy, links) and gets the whole island in its first message. Spectators get
+  // those (the island on every step, so a viewer joining late can draw it), and only which command each
+  // seat gave: no player's place, energy or score, no cell energy.
   spectator: {
     action: (command) => ({ command: command.command }),
     frame: (s) => ({
       round: s.round,
+      width: s.width,
+      height: s.height,
+      island: s.island,
       lighthouses: s.lighthouses.map((l) => ({ position: [l.x, l.y], owner: l.owner, energy: l.energy })),
       connections: s.connections,
     }),

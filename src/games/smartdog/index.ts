@@ -143,10 +143,22 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
   },
   lobby,
   // Each player sees only what its dogs see; every player learns the turn and where dogs barked that no
-  // dog of theirs saw. Spectators get that much, and how many lines each seat sent.
+  // dog of theirs saw, and on turn 1 the board's size, the landscape (pens by owner) and the options; the
+  // territories follow from the size and the fixed tile layout. Spectators get that much (the land on every
+  // step, so a viewer joining late can draw it), and how many lines each seat sent: never a dog or a sheep.
   spectator: {
     action: (turn) => ({ lines: turn.lines.length }),
-    frame: (s) => ({ turn: s.turn, out: s.out, barking: s.dogs.flatMap((d) => (d.barkedPrev ? [[d.x, d.y]] : [])) }),
+    frame: (s) => ({
+      turn: s.turn,
+      out: s.out,
+      barking: s.dogs.flatMap((d) => (d.barkedPrev ? [[d.x, d.y]] : [])),
+      rows: s.rows,
+      cols: s.cols,
+      terrain: s.terrain,
+      territories: s.territories,
+      turnsLimit: s.options.turnsLimit,
+      dogBarkingR: s.options.dogBarkingR,
+    }),
   },
   parseAnswer: (answer) =>
     Array.isArray(answer) ? { ok: true, action: { lines: answer.map((l, i): [number, string] => [i, String(l)]) } } : { ok: false, kind: 'bad-answer', detail: 'expected the lines of a turn' },

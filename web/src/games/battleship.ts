@@ -7,8 +7,11 @@ import type { BattleshipBoard, BattleshipMessage } from '../../../src/games/batt
 import { fitCanvas, seatColour, THEME } from './draw.js';
 import type { Cell, Choice, Frame, MatchSetupInfo, Renderer, WebGame } from './types.js';
 
-/** What a spectator of a live match gets (`spectator.frame`): the shot count and each side's strikes, no fleets. */
+/** What a spectator of a live match gets (`spectator.frame`): the grid's size, the shot count and each side's strikes, no fleets. */
 interface PublicFrame {
+  /** absent in frames from a server before they were added */
+  width?: number;
+  height?: number;
   shots: number;
   strikes: Strike[][];
 }
@@ -36,9 +39,13 @@ function layoutOf(width: number, height: number, cols: number, rows: number): La
   return { size, lefts: [left, left + cols * size + gap], top, cols, rows };
 }
 
-/** The grid's size: the config's when known; a live public frame has none, so it is guessed from the shots (10 at least, the default). */
+/**
+ * The grid's size: the state's, the public frame's, or the config's; a public frame from an older server has
+ * none, so it is then guessed from the shots (10 at least, the default).
+ */
 function sizeOf(state: BattleshipState | undefined, pub: PublicFrame | undefined, config: MatchSetupInfo['config'] | undefined, highlight: readonly Cell[]): [number, number] {
   if (state) return [state.config.width, state.config.height];
+  if (typeof pub?.width === 'number' && typeof pub.height === 'number') return [pub.width, pub.height];
   if (typeof config?.width === 'number' && typeof config.height === 'number') return [config.width, config.height];
   let cols = 10;
   let rows = 10;

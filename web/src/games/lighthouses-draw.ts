@@ -1,11 +1,15 @@
-/** The lighthouses board on a canvas: island and energy, lighthouses, links, triangles, players; y grows upward. */
+/** The lighthouses board on a canvas: island and energy, lighthouses, links, triangles, players (live: the island and lighthouses only); y grows upward. */
 import type { LighthousesState } from '../../../src/games/lighthouses/rules.js';
 import { cellOfPoint, fitCanvas, gridLayout, seatColour, THEME } from './draw.js';
 import type { Cell, Frame, MatchSetupInfo, Renderer } from './types.js';
 
-/** What a spectator gets while a match is live (the game's `spectator.frame`): no island, no players. */
+/** What a spectator gets while a match is live (the game's `spectator.frame`): the island and its lighthouses, no players. */
 export interface LighthousesPublicFrame {
   round: number;
+  /** the map's size and land (`island[y][x]`, 1 land); absent in frames from a server before they were added */
+  width?: number;
+  height?: number;
+  island?: number[][];
   lighthouses: { position: [number, number]; owner: number | null; energy: number }[];
   connections: [number, number][];
 }
@@ -58,7 +62,11 @@ function sceneOfState(s: LighthousesState): Scene {
   };
 }
 
-/** The public frame has no map: the box around the lighthouses, and the triangles worked out from the links. */
+/**
+ * The public frame: the island without cell energies or players, and the triangles worked out from the links
+ * (the rules make one whenever a link closes three mutual links). A frame without the map gets the box
+ * around the lighthouses.
+ */
 function sceneOfPublic(f: LighthousesPublicFrame): Scene {
   const lights = f.lighthouses.map((l) => ({ x: l.position[0], y: l.position[1], owner: l.owner === -1 ? null : l.owner, energy: l.energy }));
   const linked = new Set(f.connections.map(([a, b]) => `${Math.min(a, b)},${Math.max(a, b)}`));
@@ -69,6 +77,10 @@ function sceneOfPublic(f: LighthousesPublicFrame): Scene {
       const owner = lights[a]!.owner;
       if (owner !== null && has(a, c) && has(b, c)) triangles.push({ v: [a, b, c], owner });
     }
+  }
+  if (f.island && typeof f.width === 'number' && typeof f.height === 'number') {
+    const caption = `round ${f.round} · players and cell energy hidden while live`;
+    return { width: f.width, height: f.height, island: f.island, energy: null, lights, connections: f.connections, triangles, players: [], caption };
   }
   const width = Math.max(3, ...lights.map((l) => l.x + 2));
   const height = Math.max(3, ...lights.map((l) => l.y + 2));
@@ -104,13 +116,14 @@ export function createLighthousesRenderer(): Renderer {
 
     ctx.fillStyle = SEA;
     ctx.fillRect(left, top, size * scene.width, size * scene.height);
-    if (scene.island && scene.energy) {
-      // One path per shade: a few fills instead of one per cell.
+    if (scene.island) {
+      // One path per shade: a few fills instead of one per cell. Without energies (live) the land is all one shade.
+      const energy = scene.energy;
       const gap = size > 6 ? 1 : 0;
       const byShade: number[][] = ENERGY.map(() => []);
       for (let y = 0; y < scene.height; y++) {
         for (let x = 0; x < scene.width; x++) {
-          if (scene.island[y]![x]) byShade[Math.round((Math.max(0, Math.min(100, scene.energy[y]![x]!)) / 100) * SHADES)]!.push(x, y);
+          if (scene.island[y]?.[x]) byShade[energy ? Math.round((Math.max(0, Math.min(100, energy[y]![x]!)) / 100) * SHADES) : 0]!.push(x, y);
         }
       }
       byShade.forEach((cells, k) => {
@@ -121,7 +134,7 @@ export function createLighthousesRenderer(): Renderer {
         ctx.fill();
       });
     } else {
-      // No map in a live public frame: a faint grid so the lighthouses' places still read.
+      // No map (a public frame from an older server): a faint grid so the lighthouses' places still read.
       ctx.strokeStyle = THEME.grid;
       ctx.lineWidth = 1;
       ctx.beginPath();

@@ -34,9 +34,10 @@ const same = (a: Point, b: Point) => a[0] === b[0] && a[1] === b[1];
 const neutral = (l: LighthouseView) => l.owner === null || l.owner === -1;
 
 /**
- * Whether the rules would take `connect` from `here` to `to`, as far as the message tells: both owned by the
- * same player (the seat's own slot is not in the message; when the shell passes `slot`, it is checked too),
- * the key held, no link yet, no lighthouse on the way and no link crossed.
+ * Whether the rules would take `connect` from `here` to `to`, as far as the message and the seat tell: both
+ * owned by the same player, the seat (its slot is not in the message: SeatInfo gives it; null when a caller
+ * left it out, then ownership by the seat is left to the server), the key held, no link yet, no lighthouse on
+ * the way and no link crossed.
  */
 function connectable(view: LighthousesTurn, here: LighthouseView, to: LighthouseView, slot: number | null): boolean {
   if (to === here || !to.have_key || neutral(here) || here.owner !== to.owner) return false;
@@ -44,12 +45,6 @@ function connectable(view: LighthousesTurn, here: LighthouseView, to: Lighthouse
   if (here.connections.some((c) => same(c, to.position))) return false;
   if (view.lighthouses.some((l) => l !== here && l !== to && onSegment(here.position, to.position, l.position))) return false;
   return !view.lighthouses.some((l) => l.connections.some((c) => segmentsCross(here.position, to.position, l.position, c)));
-}
-
-/** The seat's slot when the shell gives it (SeatInfo has no such field yet; the turn message has none). */
-function slotOf(seat: SeatInfo): number | null {
-  const slot = (seat as SeatInfo & { slot?: unknown }).slot;
-  return typeof slot === 'number' && Number.isInteger(slot) ? slot : null;
 }
 
 /** The commands a person may give now: the moves onto island cells, an attack, the connections, and pass. */
@@ -80,7 +75,8 @@ export function lighthousesChoices(view: unknown, phase: AskPhase, seat: SeatInf
   const here = turn.lighthouses.find((l) => same(l.position, turn.position));
   if (here && turn.energy > 0) out.push(withCell({ label: `attack with all ${turn.energy} energy`, line: `attack ${turn.energy}` }, turn.position));
   if (here) {
-    const slot = slotOf(seat);
+    // The shell always gives the slot; callers from before SeatInfo had it (the web tests' no-slot runs) do not.
+    const slot = Number.isInteger(seat.slot) ? seat.slot : null;
     for (const to of turn.lighthouses) {
       if (!connectable(turn, here, to, slot)) continue;
       const [x, y] = to.position;

@@ -1,13 +1,30 @@
-/** The smart-dog board on a canvas: grass, fences, trees, pens and territories, sheep, dogs and their barks. */
-import type { SmartDogState } from '../../../src/games/smartdog/state.js';
+/** The smart-dog board on a canvas: grass, fences, trees, pens and territories, sheep, dogs and their barks (live: the land and barks only). */
+import type { SmartDogState, Territory } from '../../../src/games/smartdog/state.js';
 import { cellOfPoint, fitCanvas, gridLayout, seatColour, THEME } from './draw.js';
 import type { Cell, Frame, MatchSetupInfo, Renderer } from './types.js';
 
-/** What a spectator gets while a match is live (the game's `spectator.frame`): the turn, who is out, where dogs barked. */
+/**
+ * What a spectator gets while a match is live (the game's `spectator.frame`): the turn, who is out, where dogs
+ * barked, and the land every player gets on turn 1 (absent in frames from a server before it was added).
+ */
 export interface SmartDogPublicFrame {
   turn: number;
   out: boolean[];
   barking: [number, number][];
+  rows?: number;
+  cols?: number;
+  terrain?: string[];
+  territories?: Territory[];
+  turnsLimit?: number;
+  dogBarkingR?: number;
+}
+
+/** The land as both kinds of frame have it. */
+interface Land {
+  rows: number;
+  cols: number;
+  terrain: string[];
+  territories: (Territory | undefined)[];
 }
 
 const LEGEND_ROW = 18;
@@ -62,10 +79,9 @@ export function createSmartDogRenderer(): Renderer {
     }
   }
 
-  function drawState(ctx: CanvasRenderingContext2D, width: number, height: number, s: SmartDogState, highlight: readonly Cell[]): void {
-    const seats = setup?.seats ?? [];
-    const legendRows = height > 200 ? Math.ceil(s.players / 2) : 0;
-    const g = gridLayout(width, height - LEGEND_ROW * (legendRows + 1) - 4, s.cols, s.rows);
+  /** Lays the board out over the box less `below` pixels, and draws grass, territories, fences, trees and pens. */
+  function drawLand(ctx: CanvasRenderingContext2D, width: number, height: number, below: number, s: Land): { size: number; left: number; top: number } {
+    const g = gridLayout(width, height - below, s.cols, s.rows);
     layout = { ...g, cols: s.cols, rows: s.rows };
     const { size, left, top } = g;
     const sx = (x: number) => left + x * size;
@@ -110,6 +126,27 @@ export function createSmartDogRenderer(): Renderer {
       ctx.fill(p);
     }
     ctx.globalAlpha = 1;
+    return g;
+  }
+
+  /** The barks of the step just played, their reach kept on the board. */
+  function drawBarks(ctx: CanvasRenderingContext2D, g: { size: number; left: number; top: number }, s: Land, barks: readonly (readonly [number, number])[], radius: number): void {
+    const { size, left, top } = g;
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(left, top, size * s.cols, size * s.rows);
+    ctx.clip();
+    for (const [x, y] of barks) drawBark(ctx, left + (x + 0.5) * size, top + (y + 0.5) * size, size, radius);
+    ctx.restore();
+  }
+
+  function drawState(ctx: CanvasRenderingContext2D, width: number, height: number, s: SmartDogState, highlight: readonly Cell[]): void {
+    const seats = setup?.seats ?? [];
+    const legendRows = height > 200 ? Math.ceil(s.players / 2) : 0;
+    const g = drawLand(ctx, width, height, LEGEND_ROW * (legendRows + 1) + 4, s);
+    const { size, left, top } = g;
+    const sx = (x: number) => left + x * size;
+    const sy = (y: number) => top + y * size;
     const cx = (x: number) => sx(x) + size / 2;
     const cy = (y: number) => sy(y) + size / 2;
     for (const sh of s.sheep) {
@@ -149,13 +186,8 @@ export function createSmartDogRenderer(): Renderer {
         ctx.fillText(String(d.id), cx(d.x), cy(d.y) + 1, 2 * h);
       }
     }
-    // The barks of the step just played (`barkedPrev` after the turn's bookkeeping), their reach kept on the board.
-    ctx.save();
-    ctx.beginPath();
-    ctx.rect(left, top, size * s.cols, size * s.rows);
-    ctx.clip();
-    for (const d of s.dogs) if (d.barkedPrev) drawBark(ctx, cx(d.x), cy(d.y), size, s.options.dogBarkingR);
-    ctx.restore();
+    // The barks of the step just played: `barkedPrev` after the turn's bookkeeping.
+    drawBarks(ctx, g, s, s.dogs.flatMap((d) => (d.barkedPrev ? [[d.x, d.y] as const] : [])), s.options.dogBarkingR);
     ctx.strokeStyle = THEME.highlight;
     ctx.lineWidth = 2;
     for (const [x, y] of highlight) ctx.strokeRect(sx(x) + 1, sy(y) + 1, size - 2, size - 2);
@@ -164,10 +196,28 @@ export function createSmartDogRenderer(): Renderer {
     legend(ctx, left, top + size * s.rows + 6, width, legendRows, `${head} · ${s.cols}×${s.rows}`, score, s.players);
   }
 
-  /** The public frame has no map, no size and no objects: it is said in words, with the barks' places and who is out. */
+  /**
+   * The public frame: the land, the barks and who is out, with a note that dogs and sheep are not shown (the
+   * players' own views hold them). A frame without the land (an older server) is said in words.
+   */
   function drawPublic(ctx: CanvasRenderingContext2D, width: number, height: number, f: SmartDogPublicFrame): void {
     const seats = setup?.seats ?? [];
     const n = Math.max(f.out.length, seats.length);
+    const line = (k: number) => `${seats[k]?.name ?? `player ${k + 1}`}${f.out[k] ? ' (out)' : ''}`;
+    const legendRows = height > 200 ? Math.ceil(n / 2) : 0;
+    if (f.terrain && f.territories && f.rows && f.cols) {
+      const land: Land = { rows: f.rows, cols: f.cols, terrain: f.terrain, territories: f.territories };
+      // One more row under the board for the note, in small type.
+      const g = drawLand(ctx, width, height, LEGEND_ROW * (legendRows + 2) + 4, land);
+      drawBarks(ctx, g, land, f.barking, f.dogBarkingR ?? 0);
+      const below = g.top + g.size * f.rows + 6;
+      const head = `turn ${f.turn}${f.turnsLimit ? ` of ${f.turnsLimit}` : ''} · ${f.cols}×${f.rows}`;
+      legend(ctx, g.left, below, width, legendRows, head, line, n);
+      ctx.font = '11px system-ui, sans-serif';
+      ctx.fillStyle = THEME.muted;
+      ctx.fillText('dogs and sheep are hidden until the match ends', g.left, below + LEGEND_ROW * (legendRows + 1) + LEGEND_ROW / 2, width - 2 * g.left);
+      return;
+    }
     layout = null;
     const left = 8;
     const boxH = Math.min(120, height / 3);
@@ -181,8 +231,7 @@ export function createSmartDogRenderer(): Renderer {
     ctx.fillText('the pasture is hidden while the match is live', width / 2, top + boxH / 2 - 10, width - 4 * left);
     const barks = f.barking.length ? `barks at ${f.barking.map(([x, y]) => `${x},${y}`).join(' · ')}` : 'no dog barked';
     ctx.fillText(barks, width / 2, top + boxH / 2 + 10, width - 4 * left);
-    const line = (k: number) => `${seats[k]?.name ?? `player ${k + 1}`}${f.out[k] ? ' (out)' : ''}`;
-    legend(ctx, left, top + boxH + 6, width, height > 200 ? Math.ceil(n / 2) : 0, `turn ${f.turn}`, line, n);
+    legend(ctx, left, top + boxH + 6, width, legendRows, `turn ${f.turn}`, line, n);
   }
 
   return {

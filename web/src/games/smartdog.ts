@@ -58,15 +58,14 @@ function read(lines: readonly string[]): { start: Partial<Known> | null; objs: O
 }
 
 /**
- * Who the seat is (1-based) and what it knows of the land: the first turn's lines; else the shell's `slot`
- * (when it gives one) with the land remembered; else what was remembered; else the one owner of the dogs
- * in view (a seat's own dogs always see themselves).
+ * Who the seat is (1-based) and what it knows of the land: the first turn's lines; else the seat's `slot`
+ * with the land remembered. A caller that leaves the slot out (the web tests' no-slot runs) gets what was
+ * remembered, else the one owner of the dogs in view (a seat's own dogs always see themselves).
  */
 function whoAmI(start: Partial<Known> | null, objs: Obj[], seat: SeatInfo): Partial<Known> | null {
   if (start?.you !== undefined && start.terrain && start.rows && start.cols) return (remembered = start as Known);
-  const slot = (seat as SeatInfo & { slot?: unknown }).slot;
   const land = remembered ? { rows: remembered.rows, cols: remembered.cols, terrain: remembered.terrain } : {};
-  if (typeof slot === 'number') return { ...land, you: slot + 1 };
+  if (Number.isInteger(seat.slot)) return { ...land, you: seat.slot + 1 };
   if (remembered) return remembered;
   const owners = new Set(objs.flatMap((o) => (o.type === 'Dog' ? [o.owner] : [])));
   return owners.size === 1 ? { you: [...owners][0] } : null;
