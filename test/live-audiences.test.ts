@@ -42,7 +42,7 @@ describe('live audiences', () => {
     const lh = await watch('lighthouses', ['random', 'random'], { rounds: 5 });
     for (const e of steps(lh.public)) {
       for (const m of e.record.moves) if (m.action !== undefined) assert.deepEqual(Object.keys(m.action as object), ['command']);
-      assert.deepEqual(Object.keys(e.frame as object), ['round', 'lighthouses', 'connections']);
+      assert.deepEqual(Object.keys(e.frame as object), ['round', 'width', 'height', 'island', 'lighthouses', 'connections']);
     }
     const greeting = steps(lh.public).find((e) => e.record.phase === 'init')!;
     assert.ok(greeting.record.moves.every((m) => m.action === undefined), 'greetings are not shown');
