@@ -15,7 +15,8 @@ import { ladderMatchSeed, ladderRng, pauseReason, pickMatch, type LadderBot } fr
 import { rateFinishedMatch } from '../ladder/rating-update.js';
 import type { LiveEvent, LiveEvents } from '../live/events.js';
 import type { BotRow, MatchKind, MatchRow, SeatResult, Store } from '../store/index.js';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from './errors.js';
+import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from './errors.js';
+import { guestBot, isBotUrl, ViewerTokens } from './guest-seats.js';
 import { hashToken, isAdminToken, newToken, verifyToken } from './tokens.js';
 
 /** How the server runs: what it lets bots be, how many matches at once, who the admin is. */
@@ -103,14 +104,15 @@ const LADDER_GAMES_SKIP = new Set(['smartdog']); // its bots connect in over TCP
 export async function recordFinishedMatch(store: Store, job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean): Promise<{ stored: boolean; seats: SeatResult[] }> {
   const { transcripts, ...publicReplay } = replay;
   const result = resultLine(replay);
-  const seats = result.players.map((p, slot) => ({ slot, botId: bots[slot]!.id, name: p.name, rank: p.rank, score: p.score ?? null, fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null }));
+  const seats = result.players.map((p, slot) => ({ slot, botId: bots[slot]!.id || null, name: p.name, rank: p.rank, score: p.score ?? null, fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null }));
   const logs = (transcripts ?? []).map((t: TranscriptEntry[], slot: number) => ({ slot, gz: gzipSync(JSON.stringify(t)) }));
   const stored = await store.finishMatch(job.matchId, {
     result,
     seats,
     replayGz: gzipSync(JSON.stringify(publicReplay)),
     logs,
-    rate: rated ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId, rank: s.rank })), kept) : undefined,
+    // Only test matches have seats without a bot (a URL, a person's), and they are never rated.
+    rate: rated ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId!, rank: s.rank })), kept) : undefined,
   });
   return { stored, seats };
 }
@@ -138,6 +140,8 @@ export class Arena {
   private readonly running = new Map<string, { controller: AbortController; events: LiveEvent[]; seats: string[] }>();
   /** by match id, then slot: the person seats of matches queued or running here */
   private readonly persons = new Map<string, Map<number, PersonSeat>>();
+  /** who started each test match reads its logs with these (guest-seats.ts) */
+  readonly viewers = new ViewerTokens();
   private readonly rngs = new Map<string, ReturnType<typeof ladderRng>>();
   private ladderTimer: NodeJS.Timeout | null = null;
   private stopping = false;
@@ -273,6 +277,11 @@ export class Arena {
     return bot;
   }
 
+  /** Whether a bearer token is the admin's. */
+  isAdmin(bearer: string | undefined): boolean {
+    return !!bearer && isAdminToken(bearer, this.opts.adminToken);
+  }
+
   /** Edits a bot; a new endpoint is checked again before the bot plays rated matches. */
   async updateBot(bot: BotRow, patch: { endpoint?: string; description?: string; owner?: string; capacity?: number; status?: 'active' | 'paused' }): Promise<BotRow> {
     const game = this.game(bot.game);
@@ -307,7 +316,7 @@ export class Arena {
    * Starts an on-demand or test match between chosen bots, and people (seat "person", test matches only);
    * resolves with its row once it is queued, and each person seat's token (shown once).
    */
-  async requestMatch(req: MatchRequest): Promise<{ match: MatchRow; persons: { slot: number; token: string }[] }> {
+  async requestMatch(req: MatchRequest): Promise<{ match: MatchRow; persons: { slot: number; token: string }[]; viewerToken: string | null }> {
     const game = this.game(req.game);
     const personSlots = req.seats.flatMap((s, slot) => (s === PERSON ? [slot] : []));
     if (personSlots.length && (req.kind !== 'test' || req.rated)) {
@@ -324,6 +333,15 @@ export class Arena {
     }
     const bots: BotRow[] = [];
     for (const [i, s] of req.seats.entries()) {
+      if (isBotUrl(s)) {
+        if (req.kind !== 'test') throw badRequest(`seats[${i}]: a bot given by its URL plays test matches only ("test": true); register it to play other matches`);
+        await this.checkEndpoint(game, s).catch((err: unknown) => {
+          if (err instanceof ApiError) throw new ApiError(err.status, err.code, err.message.replace(/^endpoint:/, `seats[${i}]:`));
+          throw err;
+        });
+        bots.push(guestBot(game.id, s));
+        continue;
+      }
       const bot = (await this.store.getBot(s)) ?? (await this.store.getBotByName(game.id, s));
       if (!bot || bot.status === 'deleted' || bot.game !== game.id) throw badRequest(`seats[${i}]: no ${game.id} bot "${s}" (give a bot id or name of this game; the built-in bots are ${Object.keys(game.bots).join(', ')})`);
       if (s === PERSON && !isPersonBot(bot)) throw conflict(`seats[${i}]: "${PERSON}" is a registered ${game.id} bot on this server, so a person cannot take a seat in ${game.id} here`);
@@ -336,7 +354,7 @@ export class Arena {
     this.persons.set(matchId, new Map(persons.map(({ slot, token }) => [slot, { desk: new PersonDesk({ matchId, slot }, false), tokenHash: tokenDigest(token) }])));
     try {
       const match = await this.launch(game, bots, { matchId, kind: req.kind ?? 'challenge', rated: req.rated ?? false, seed: req.seed, config: req.config ?? {} });
-      return { match, persons };
+      return { match, persons, viewerToken: req.kind === 'test' ? this.viewers.issue(matchId) : null };
     } catch (err) {
       this.persons.delete(matchId);
       throw err;
@@ -384,14 +402,14 @@ export class Arena {
       timeouts: { ...this.opts.timeouts },
       transcripts: true,
     });
-    const row = await this.store.createMatch({ id: matchId, game: game.id, kind: o.kind, rated: o.rated, seed, config: o.config, job, seats: bots.map((b) => b.id) });
+    const row = await this.store.createMatch({ id: matchId, game: game.id, kind: o.kind, rated: o.rated, seed, config: o.config, job, seats: bots.map((b) => b.id || { botId: null, name: b.name }) });
     void this.play(job, bots, o.rated);
     return row;
   }
 
   private async play(job: MatchJob, bots: BotRow[], rated: boolean): Promise<void> {
     const controller = new AbortController();
-    const entry = { controller, events: [] as LiveEvent[], seats: bots.map((b) => b.id) };
+    const entry = { controller, events: [] as LiveEvent[], seats: bots.flatMap((b) => (b.id ? [b.id] : [])) };
     this.running.set(job.matchId, entry);
     const unsubscribe = this.live.subscribe(job.matchId, 'public', (e) => {
       if (entry.events.length < 200_000) entry.events.push(e);

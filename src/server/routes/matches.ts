@@ -6,14 +6,14 @@ import { games } from '../../games/index.js';
 import type { Audience, LiveEvent } from '../../live/events.js';
 import type { MatchRow } from '../../store/index.js';
 import { FEED, type Arena } from '../arena.js';
-import { badRequest, errorSchema, forbidden, notFound } from '../errors.js';
+import { badRequest, errorSchema, forbidden, notFound, unauthorized } from '../errors.js';
 import { sse } from '../sse.js';
 
 const MatchId = Type.Object({ id: Type.String({ maxLength: 128 }) });
 const NewMatch = Type.Object(
   {
     game: Type.String({ maxLength: 64 }),
-    seats: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { minItems: 1, maxItems: 12, description: 'bot ids or names of this game (built-in bots by name), by seat; "person" for a person playing from a page (test matches only)' }),
+    seats: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: 12, description: 'bot ids or names of this game (built-in bots by name), by seat; in test matches also "person" (a person playing from a page) or a bot\'s http(s):// URL (not registered: played once, never rated)' }),
     rated: Type.Optional(Type.Boolean({ description: 'whether the result changes ratings (default false)' })),
     test: Type.Optional(Type.Boolean({ description: 'a test match: never rated, its message logs kept for the owners' })),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 0xffffffff })),
@@ -61,10 +61,10 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       async (req, reply) => {
         const b = req.body as Static<typeof NewMatch>;
         if (b.test && b.rated) throw badRequest('a test match is never rated: give "test" or "rated", not both');
-        const { match, persons } = await arena.requestMatch({ game: b.game, seats: b.seats, rated: b.rated ?? false, kind: b.test ? 'test' : 'challenge', seed: b.seed, config: b.config });
+        const { match, persons, viewerToken } = await arena.requestMatch({ game: b.game, seats: b.seats, rated: b.rated ?? false, kind: b.test ? 'test' : 'challenge', seed: b.seed, config: b.config });
         void reply.status(201);
         // Each person's token is shown here once: it opens that seat's play stream and sends its moves.
-        return persons.length ? { ...publicMatch(match), persons } : publicMatch(match);
+        return { ...publicMatch(match), ...(persons.length ? { persons } : {}), ...(viewerToken ? { viewerToken } : {}) };
       },
     );
 
@@ -85,14 +85,19 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       return reply.send(gunzipSync(gz));
     });
 
-    app.get('/api/matches/:id/logs/:slot', { schema: { tags: ['matches'], summary: "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner or the admin", params: Type.Object({ id: Type.String({ maxLength: 128 }), slot: Type.Integer({ minimum: 0, maximum: 63 }) }), security: [{ owner: [] }] } }, async (req) => {
+    app.get('/api/matches/:id/logs/:slot', { schema: { tags: ['matches'], summary: "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner, the admin, or (a test match) who started it with the match's viewerToken", params: Type.Object({ id: Type.String({ maxLength: 128 }), slot: Type.Integer({ minimum: 0, maximum: 63 }) }), security: [{ owner: [] }] } }, async (req) => {
       const { id, slot } = req.params as { id: string; slot: number };
       const m = await getMatch(id);
-      const botId = m.seats[slot]?.botId;
-      if (!botId) throw notFound(`match ${id} has no seat ${slot}`);
-      await arena.authorise(botId, /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1]).catch((err: unknown) => {
-        throw err instanceof Error && 'status' in err && (err as { status: number }).status === 404 ? forbidden(`seat ${slot}'s bot no longer exists: its logs are for the admin`) : err;
-      });
+      const seat = m.seats[slot];
+      if (!seat) throw notFound(`match ${id} has no seat ${slot}`);
+      const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      // Who started a test match reads all its logs (its viewer token); otherwise the seat's owner or the admin.
+      if (!arena.viewers.check(id, bearer) && !arena.isAdmin(bearer)) {
+        if (!seat.botId) throw bearer ? forbidden(`seat ${slot} was a bot given by its URL: its log is for who started the match (the match's viewerToken) or the admin`) : unauthorized(`this needs the match's viewerToken (test matches), the seat's bot's owner token, or the admin token: "Authorization: Bearer TOKEN"`);
+        await arena.authorise(seat.botId, bearer).catch((err: unknown) => {
+          throw err instanceof Error && 'status' in err && (err as { status: number }).status === 404 ? forbidden(`seat ${slot}'s bot no longer exists: its logs are for the admin`) : err;
+        });
+      }
       const gz = await arena.store.getLogs(id, slot);
       if (!gz) throw notFound(`match ${id} keeps no log for seat ${slot} (yet)`);
       return JSON.parse(gunzipSync(gz).toString('utf8')) as unknown;
