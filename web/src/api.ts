@@ -73,6 +73,8 @@ export interface MatchRow {
   seats: SeatRow[];
   /** the person seats of a test match with people at the table (only in the answer that created it) */
   persons?: { slot: number; token: string }[];
+  /** a test match's token for reading every seat's log (only in the answer that created it) */
+  viewerToken?: string;
 }
 
 /** A bot as the API shows it. */

@@ -14,9 +14,11 @@ export function ownerToken(botId: string | null): string {
  * each with its time since the match started.
  */
 export function Logs(p: { match: MatchRow; tokens: PersonSeat[] }) {
+  // Who started a test match here holds its viewer token, which reads every seat; else an owner's token.
+  const viewer = localStorage.getItem(`botarena.viewer.${p.match.id}`) ?? '';
   const firstOwned = p.match.seats.find((s) => ownerToken(s.botId));
   const [slot, setSlot] = useState(firstOwned?.slot ?? 0);
-  const [token, setToken] = useState(ownerToken(firstOwned?.botId ?? null));
+  const [token, setToken] = useState(viewer || ownerToken(firstOwned?.botId ?? null));
   const [entries, setEntries] = useState<TranscriptEntry[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (p.match.status !== 'finished' && p.match.status !== 'aborted') return null;
@@ -41,7 +43,7 @@ export function Logs(p: { match: MatchRow; tokens: PersonSeat[] }) {
             onChange={(e) => {
               const s = Number((e.target as HTMLSelectElement).value);
               setSlot(s);
-              setToken(ownerToken(p.match.seats[s]?.botId ?? null) || token);
+              setToken(viewer || ownerToken(p.match.seats[s]?.botId ?? null) || token);
             }}
           >
             {p.match.seats.map((s) => (
@@ -52,9 +54,11 @@ export function Logs(p: { match: MatchRow; tokens: PersonSeat[] }) {
           </select>
         </label>
         <label>
-          owner token <input type="password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} placeholder="the token shown when the bot was registered" autocomplete="off" />
+          owner token <input type="password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} placeholder="the bot's owner token" autocomplete="off" aria-label="token" />
         </label>
-        <button type="submit">show the log</button>
+        <button type="submit" data-testid="show-log">
+          show the log
+        </button>
       </form>
       {error ? <p class="error" role="alert">{error}</p> : null}
       {entries ? (

@@ -39,6 +39,7 @@ export function TestPage(p: { route: Route }) {
     try {
       const m = await api<MatchRow>('POST', '/api/matches', { body: { game, test: true, seats } });
       if (m.persons?.length) keepPersonSeats(m.id, m.persons);
+      if (m.viewerToken) localStorage.setItem(`botarena.viewer.${m.id}`, m.viewerToken);
       navigate(href('matches', m.id));
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));

@@ -9,6 +9,8 @@ export interface Ask {
   phase: AskPhase;
   view: unknown;
   prompt: string;
+  /** a stream turn (smart-dog): lines are sent one by one until the line `end` */
+  stream?: boolean;
   slot: number;
   seat: Omit<SeatInfo, 'slot'>;
 }
@@ -46,8 +48,13 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
       if (type === 'ask') {
         setAsk(data as Ask);
         setError(null);
-      } else if (type === 'accepted') setAsk(null);
-      else if (type === 'told') setNotice(JSON.stringify((data as { view: unknown }).view));
+      } else if (type === 'accepted') {
+        // In a stream turn the same ask stays open until the line that ends the turn.
+        if (!(data as { more?: boolean }).more) setAsk(null);
+      } else if (type === 'told') {
+        const view = (data as { view: unknown }).view;
+        setNotice(typeof view === 'string' ? view : JSON.stringify(view));
+      }
       else if (type === 'ended') setAsk(null);
     });
   }, [matchId, seat?.slot, seat?.token]);
@@ -56,8 +63,10 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
     if (!seat || sending) return;
     setSending(true);
     try {
+      const answered = ask;
       await api('POST', `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/move`, { body: { line }, token: seat.token });
-      setAsk(null);
+      // The next ask may have come in while this answer was on its way: only the one answered is closed.
+      if (!answered?.stream) setAsk((current) => (current === answered ? null : current));
       setError(null);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));
