@@ -63,6 +63,14 @@ describe('test matches of a bot given by its URL', () => {
     assert.match(none.body!.error!.message, /viewerToken/);
     assert.equal((await api('GET', `/api/matches/${id}/logs/0`, undefined, 'viewer_not-the-token')).status, 403);
     assert.equal((await api('GET', `/api/matches/${id}/logs/0`, undefined, 'admin-secret-0123456789')).status, 200);
+    // The match's offline player downloads as one HTML file with the replay inside.
+    const html = await fetch(`${local.url}/api/matches/${id}/replay.html`);
+    assert.equal(html.status, 200);
+    assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(html.headers.get('content-disposition') ?? '', /attachment; filename="tictactoe-.*\.html"/);
+    const page = await html.text();
+    assert.ok(page.includes(`<script type="application/json" id="replay">`) && page.includes(id), 'the replay is in the page');
+    assert.ok(!page.includes('"transcripts"'), 'the raw messages stay out of the shared file');
     // It left no bot behind: the bot list has no guest.
     const bots = (await api('GET', '/api/bots?game=tictactoe')).body as unknown as { name: string }[];
     assert.ok(!bots.some((b) => b.name.includes('(test)')));

@@ -1,6 +1,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
+import { replayHtml } from '../../arena/replay-html.js';
 import type { Replay } from '../../core/replay.js';
 import { games } from '../../games/index.js';
 import type { Audience, LiveEvent } from '../../live/events.js';
@@ -83,6 +84,14 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       void reply.header('content-disposition', `attachment; filename="${m.game}-${m.id}.json"`).type('application/json');
       if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gz);
       return reply.send(gunzipSync(gz));
+    });
+
+    app.get('/api/matches/:id/replay.html', { schema: { tags: ['matches'], summary: "a finished match's player: one self-contained HTML file (the replay and the player inside) that plays offline", params: MatchId, response: { 404: errorSchema } } }, async (req, reply) => {
+      const m = await getMatch((req.params as { id: string }).id);
+      const gz = await arena.store.getReplay(m.id);
+      if (!gz) throw notFound(m.status === 'finished' ? `match ${m.id} has no replay` : `match ${m.id} is ${m.status}: its player can be downloaded once it has finished`);
+      const html = replayHtml(JSON.parse(gunzipSync(gz).toString('utf8')) as Replay);
+      return reply.header('content-disposition', `attachment; filename="${m.game}-${m.id}.html"`).type('text/html; charset=utf-8').send(html);
     });
 
     app.get('/api/matches/:id/logs/:slot', { schema: { tags: ['matches'], summary: "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner, the admin, or (a test match) who started it with the match's viewerToken", params: Type.Object({ id: Type.String({ maxLength: 128 }), slot: Type.Integer({ minimum: 0, maximum: 63 }) }), security: [{ owner: [] }] } }, async (req) => {

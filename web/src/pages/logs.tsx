@@ -54,7 +54,7 @@ export function Logs(p: { match: MatchRow; tokens: PersonSeat[] }) {
           </select>
         </label>
         <label>
-          owner token <input type="password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} placeholder="the bot's owner token" autocomplete="off" aria-label="token" />
+          token <input type="password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} placeholder="the bot's owner token (kept for a test match you started)" autocomplete="off" aria-label="token" />
         </label>
         <button type="submit" data-testid="show-log">
           show the log
