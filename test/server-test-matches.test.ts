@@ -69,8 +69,11 @@ describe('test matches of a bot given by its URL', () => {
     assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(html.headers.get('content-disposition') ?? '', /attachment; filename="tictactoe-.*\.html"/);
     const page = await html.text();
-    assert.ok(page.includes(`<script type="application/json" id="replay">`) && page.includes(id), 'the replay is in the page');
-    assert.ok(!page.includes('"transcripts"'), 'the raw messages stay out of the shared file');
+    const embedded = /<script type="application\/json" id="replay">(.*?)<\/script>/s.exec(page)?.[1];
+    assert.ok(embedded, 'the replay is in the page');
+    const shown = JSON.parse(embedded) as { matchId: string; transcripts?: unknown };
+    assert.equal(shown.matchId, id);
+    assert.equal(shown.transcripts, undefined, 'the raw messages stay out of the shared file');
     // It left no bot behind: the bot list has no guest.
     const bots = (await api('GET', '/api/bots?game=tictactoe')).body as unknown as { name: string }[];
     assert.ok(!bots.some((b) => b.name.includes('(test)')));
