@@ -3,6 +3,9 @@ import { api, ApiError, type BoardLine, type BotRow, type GameFacts, type MatchR
 import { href, navigate } from '../router.js';
 import { MatchList } from './match-list.js';
 
+/** How the API shows the seat a person takes from a page: not a bot a match can be started with. */
+export const PERSON_ENDPOINT = 'built-in: browser';
+
 /** A game: its rules in a few words, its leaderboards (ELO and OpenSkill), recent matches, and a form to start a match. */
 export function GamePage(p: { id: string }) {
   const [facts, setFacts] = useState<GameFacts | null>(null);
@@ -13,7 +16,7 @@ export function GamePage(p: { id: string }) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     void api<GameFacts>('GET', `/api/games/${encodeURIComponent(p.id)}`).then(setFacts, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
-    void api<BotRow[]>('GET', `/api/bots?game=${encodeURIComponent(p.id)}`).then((b) => setBots(b.filter((x) => x.status === 'active' || x.builtin)));
+    void api<BotRow[]>('GET', `/api/bots?game=${encodeURIComponent(p.id)}`).then((b) => setBots(b.filter((x) => (x.status === 'active' || x.builtin) && x.endpoint !== PERSON_ENDPOINT)));
     void api<{ items: MatchRow[] }>('GET', `/api/matches?game=${encodeURIComponent(p.id)}&limit=15`).then((r) => setRecent(r.items));
   }, [p.id]);
   useEffect(() => {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type BotRow, type GameFacts, type MatchRow } from '../api.js';
 import { keepPersonSeats } from '../player/person.js';
 import { href, navigate, type Route } from '../router.js';
+import { PERSON_ENDPOINT } from './game.js';
 
 type Opponent = 'itself' | 'weak' | 'strong' | 'you';
 
@@ -65,7 +66,7 @@ export function TestPage(p: { route: Route }) {
           or a registered bot{' '}
           <select value={bot} onChange={(e) => setBot((e.target as HTMLSelectElement).value)} data-testid="test-bot">
             <option value="">(none: I play)</option>
-            {bots.filter((b) => b.name !== 'person').map((b) => (
+            {bots.filter((b) => b.endpoint !== PERSON_ENDPOINT).map((b) => (
               <option value={b.id}>
                 {b.name}
                 {b.builtin ? ' (built-in)' : ` (${b.status})`}

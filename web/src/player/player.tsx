@@ -109,6 +109,8 @@ export function Player(p: PlayerProps) {
     if (e.target instanceof HTMLInputElement && e.target.type !== 'range') return;
     if (e.target instanceof HTMLTextAreaElement || e.target instanceof HTMLSelectElement) return;
     const k = e.key;
+    // While a person is asked for a move, the arrows are theirs (Tron, paint, lighthouses moves), not the player's.
+    if (p.onCell && k.startsWith('Arrow')) return;
     if (k === ' ' || k === 'k') setPlaying((x) => !x);
     else if (k === 'ArrowRight' || k === 'l') go(indexRef.current + (e.shiftKey ? 10 : 1));
     else if (k === 'ArrowLeft' || k === 'j') go(indexRef.current - (e.shiftKey ? 10 : 1));
