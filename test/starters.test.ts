@@ -62,6 +62,10 @@ interface Doctor {
 async function playStarter(game: string, transport: StarterTransport, source: string, dir: string): Promise<{ result: Result; doctor: Doctor }> {
   const builtin = Object.keys(getGame(game).bots)[0]!;
   const extra = SMALLER[game] ?? [];
+  // The start-up deadline is the game's (lighthouses: 2 s), but a TypeScript starter starts through tsx, which
+  // takes over a second when the suite's other files (a browser among them) load both cores: the starters are
+  // checked here for what they answer, so their first answer gets 20 s (the doctor's start-up warning with it).
+  const startUp = ['--init-timeout', '20000'];
   const port = await freePort();
   const { run } = starterInfo(source, dir, port);
   const json = <T>(r: CliRun, what: string): T => {
@@ -69,7 +73,7 @@ async function playStarter(game: string, transport: StarterTransport, source: st
     return JSON.parse(r.stdout) as T;
   };
   if (transport === 'stdio') {
-    const [match, doctor] = [await runCli(['play', game, `stdio:${run}`, builtin, ...extra, '--seed', '1', '--json']), await runCli(['doctor', game, `stdio:${run}`, '--json'])];
+    const [match, doctor] = [await runCli(['play', game, `stdio:${run}`, builtin, ...extra, ...startUp, '--seed', '1', '--json']), await runCli(['doctor', game, `stdio:${run}`, ...startUp, '--json'])];
     return { result: json(match, 'play'), doctor: json(doctor, 'doctor') };
   }
   if (transport === 'http') {
@@ -82,7 +86,7 @@ async function playStarter(game: string, transport: StarterTransport, source: st
         bot.on('close', (code) => reject(new Error(`the bot exited (${code}) before it listened: ${out}`)));
       });
       const url = `http://127.0.0.1:${port}/`;
-      const [match, doctor] = [await runCli(['play', game, url, builtin, ...extra, '--seed', '1', '--json']), await runCli(['doctor', game, url, '--json'])];
+      const [match, doctor] = [await runCli(['play', game, url, builtin, ...extra, ...startUp, '--seed', '1', '--json']), await runCli(['doctor', game, url, ...startUp, '--json'])];
       return { result: json(match, 'play'), doctor: json(doctor, 'doctor') };
     } finally {
       bot.kill();

@@ -48,7 +48,7 @@ describe('Battleship human play in the browser', () => {
         if (phase !== 'init') return;
         // No human.hello: the person places the fleet.
         assert.equal(game.human!.hello, undefined);
-        const choices = battleship.play.choices(view, phase, { config: engine.config, answered: [] });
+        const choices = battleship.play.choices(view, phase, { config: engine.config, answered: [], slot });
         assert.ok(choices.length >= 2, 'a few fleets to pick');
         for (const c of choices) {
           accepted(engine, slot, view, phase, c.line);
@@ -70,7 +70,7 @@ describe('Battleship human play in the browser', () => {
       playWatching(bots, seed, config, (engine, slot, view, phase) => {
         if (phase !== 'play') return;
         const v = view as BattleshipTurn;
-        const choices = battleship.play.choices(view, phase, { config: engine.config, answered: [] });
+        const choices = battleship.play.choices(view, phase, { config: engine.config, answered: [], slot });
         const { width, height } = engine.config as { width: number; height: number };
         const shot = new Set(v.board.your_strikes.map((k) => k.target));
         const open: string[] = [];
@@ -88,6 +88,6 @@ describe('Battleship human play in the browser', () => {
   });
 
   it('offers nothing on a message that asks nothing', () => {
-    assert.deepEqual(battleship.play.choices({ action: 'notice' } as unknown as BattleshipMessage, 'play', { config: {}, answered: [] }), []);
+    assert.deepEqual(battleship.play.choices({ action: 'notice' } as unknown as BattleshipMessage, 'play', { config: {}, answered: [], slot: 0 }), []);
   });
 });

@@ -32,7 +32,7 @@ describe('Connect Four human play in the browser', () => {
     let fullColumnSeen = false;
     for (const [seed, bots] of [[1, ['random', 'random']], [2, ['random', 'minimax']], [3, ['minimax', 'random']], [4, ['random', 'random']], [5, ['minimax', 'minimax']]] as const) {
       playWatching([...bots], seed, (engine, slot, view, phase) => {
-        const choices = connect4.play.choices(view, phase, { config: engine.config, answered: [] });
+        const choices = connect4.play.choices(view, phase, { config: engine.config, answered: [], slot });
         if (phase === 'init') {
           // The server answers the hello itself (human.hello), so nothing is asked.
           assert.ok(game.human!.hello);
@@ -62,6 +62,6 @@ describe('Connect Four human play in the browser', () => {
   });
 
   it('offers nothing on a message that is not a play turn', () => {
-    assert.deepEqual(connect4.play.choices({ action: 'init' }, 'play', { config: {}, answered: [] }), []);
+    assert.deepEqual(connect4.play.choices({ action: 'init' }, 'play', { config: {}, answered: [], slot: 0 }), []);
   });
 });

@@ -24,7 +24,7 @@ function playAndCheck(map: string, bots: string[], seed: number, rounds: number)
       const ctx = { phase: decision.phase, matchId: 'test', names: bots };
       const view = engine.view(slot, ctx);
       const withSlot = lighthouses.play.choices(view, decision.phase, { config: engine.config, answered: [], slot } as never);
-      const plain = lighthouses.play.choices(view, decision.phase, { config: engine.config, answered: [] });
+      const plain = lighthouses.play.choices(view, decision.phase, { config: engine.config, answered: [] } as never);
       if (decision.phase === 'init') {
         assert.deepEqual(plain, [], 'the server answers the hello itself');
       } else {
@@ -80,8 +80,8 @@ test('the same on the small and the large maps', () => {
 });
 
 test('the hello asks nothing, a turn message offers a text box, a bad view offers nothing', () => {
-  assert.deepEqual(lighthouses.play.choices({ player_num: 0 }, 'init', { config: {}, answered: [] }), []);
-  assert.deepEqual(lighthouses.play.choices(null, 'play', { config: {}, answered: [] }), []);
+  assert.deepEqual(lighthouses.play.choices({ player_num: 0 }, 'init', { config: {}, answered: [], slot: 0 }), []);
+  assert.deepEqual(lighthouses.play.choices(null, 'play', { config: {}, answered: [], slot: 0 }), []);
   assert.equal(lighthouses.play.text?.({ player_num: 0 }, 'init'), null);
   assert.match(lighthouses.play.text?.({ view: [], position: [1, 1] }, 'play')?.placeholder ?? '', /connect X Y/);
 });

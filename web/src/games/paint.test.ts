@@ -59,9 +59,9 @@ test('the same on a board with obstacles and 4 players, and on a shipped board',
 });
 
 test('without the slot the hello seen tells the own square; a view that asks nothing offers nothing', () => {
-  assert.deepEqual(paint.play.choices({ player_id: 'bob' }, 'init', { config: {}, answered: [] }), []);
+  assert.deepEqual(paint.play.choices({ player_id: 'bob' }, 'init', { config: {}, answered: [] } as never), []);
   const view: PaintTurn = { width: 3, height: 3, player_positions: { alice: [0, 0], bob: [2, 2] }, colors: [[null, null, null], [null, null, null], [null, null, null]], previous_actions: [], turns_left: 5 };
-  const walkNw = paint.play.choices(view, 'play', { config: {}, answered: [] }).find((c) => c.line === 'walk nw');
+  const walkNw = paint.play.choices(view, 'play', { config: {}, answered: [] } as never).find((c) => c.line === 'walk nw');
   assert.deepEqual(walkNw?.cell, [1, 1]);
-  assert.deepEqual(paint.play.choices({ nothing: true }, 'play', { config: {}, answered: [] }), []);
+  assert.deepEqual(paint.play.choices({ nothing: true }, 'play', { config: {}, answered: [] } as never), []);
 });

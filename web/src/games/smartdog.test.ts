@@ -24,7 +24,7 @@ function playAndCheck(config: Record<string, unknown>, bots: string[], seed: num
     const views = new Map(decision.seats.map((slot) => [slot, engine.view(slot, { phase: decision.phase, matchId: 'test', names: bots })]));
     for (const slot of decision.seats) {
       const view = views.get(slot)!;
-      const seat = withSlot ? ({ config: engine.config, answered: [], slot } as never) : { config: engine.config, answered: [] };
+      const seat = withSlot ? ({ config: engine.config, answered: [], slot } as never) : ({ config: engine.config, answered: [] } as never);
       const choices = smartdog.play.choices(view, decision.phase, seat);
       const offered = new Set(choices.map((c) => c.line));
       assert.equal(choices[choices.length - 1]?.line, 'end', 'the turn can always be ended');
@@ -63,10 +63,10 @@ test('the same with 4 players and with the seat told only by the first turn (1 p
 });
 
 test('a message that asks nothing offers nothing; an unknown seat can still end its turn', () => {
-  assert.deepEqual(smartdog.play.choices(['finished "youWin":true'], 'play', { config: {}, answered: [] }), []);
-  assert.deepEqual(smartdog.play.choices('turn', 'play', { config: {}, answered: [] }), []);
+  assert.deepEqual(smartdog.play.choices(['finished "youWin":true'], 'play', { config: {}, answered: [], slot: 0 }), []);
+  assert.deepEqual(smartdog.play.choices('turn', 'play', { config: {}, answered: [], slot: 0 }), []);
   const twoOwners = ['state  "turn":3', 'obj  "id":1,"type":"Dog","x":1,"y":1,"owner":1,"action":"move"', 'obj  "id":2,"type":"Dog","x":2,"y":1,"owner":2,"action":"move"', 'turn'];
-  assert.ok(smartdog.play.choices(twoOwners, 'play', { config: {}, answered: [] }).some((c) => c.line === 'end'));
+  assert.ok(smartdog.play.choices(twoOwners, 'play', { config: {}, answered: [], slot: 0 }).some((c) => c.line === 'end'));
 });
 
 test('scared dogs: a panicked one is offered nothing, an indignant one moves but does not bark (a chosen position)', () => {
@@ -81,7 +81,7 @@ test('scared dogs: a panicked one is offered nothing, an indignant one moves but
   });
   assert.ok(playAndCheck({ options: '{"turnsLimit":12}', position }, ['random', 'herder'], 3, true) > 50);
   const engine = new MatchEngine(game as AnyGame, { config: { position }, seed: 1, players: 2 });
-  const lines = smartdog.play.choices(engine.view(0, { phase: 'play', matchId: 't', names: [] }), 'play', { config: {}, answered: [] }).map((c) => c.line);
+  const lines = smartdog.play.choices(engine.view(0, { phase: 'play', matchId: 't', names: [] }), 'play', { config: {}, answered: [], slot: 0 }).map((c) => c.line);
   assert.ok(!lines.some((l) => l.startsWith('do 1 ')), 'the panicked dog neither moves nor barks');
   assert.ok(lines.includes('do 2 move up') && !lines.includes('do 2 bark'), 'the indignant dog moves, and does not bark');
 });

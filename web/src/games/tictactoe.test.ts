@@ -31,7 +31,7 @@ describe('tic-tac-toe human play in the browser', () => {
     let checked = 0;
     for (const [seed, bots] of [[1, ['random', 'random']], [2, ['random', 'minimax']], [3, ['minimax', 'random']], [4, ['random', 'random']]] as const) {
       playWatching([...bots], seed, (engine, slot, view, phase) => {
-        const choices = tictactoe.play.choices(view, phase, { config: engine.config, answered: [] });
+        const choices = tictactoe.play.choices(view, phase, { config: engine.config, answered: [], slot });
         if (phase === 'init') {
           // The server answers the hello itself (human.hello), so nothing is asked.
           assert.ok(game.human!.hello);
@@ -56,6 +56,6 @@ describe('tic-tac-toe human play in the browser', () => {
   });
 
   it('offers nothing on a message that is not a play turn', () => {
-    assert.deepEqual(tictactoe.play.choices({ action: 'init' }, 'play', { config: {}, answered: [] }), []);
+    assert.deepEqual(tictactoe.play.choices({ action: 'init' }, 'play', { config: {}, answered: [], slot: 0 }), []);
   });
 });

@@ -38,7 +38,7 @@ describe('Tron human play in the browser', () => {
     let crashes = 0;
     for (const [seed, bots, config] of MATCHES) {
       playWatching(bots, seed, config, (engine, slot, view, phase) => {
-        const choices = tron.play.choices(view, phase, { config: engine.config, answered: [] });
+        const choices = tron.play.choices(view, phase, { config: engine.config, answered: [], slot });
         if (phase === 'init') {
           // The server answers the hello itself (human.hello), so nothing is asked.
           assert.ok(game.human!.hello);
@@ -77,7 +77,7 @@ describe('Tron human play in the browser', () => {
   });
 
   it('offers nothing to a dead seat or on a message that asks nothing', () => {
-    const seat = { config: { width: 10, height: 10 }, answered: [] };
+    const seat = { config: { width: 10, height: 10 }, answered: [], slot: 0 };
     assert.deepEqual(tron.play.choices({ action: 'play-turn', board: [[], [[1, 1]]], 'player-index': 0, players: 2 }, 'play', seat), []);
     assert.deepEqual(tron.play.choices({ action: 'notice' }, 'play', seat), []);
   });

@@ -82,8 +82,12 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
   return { ask, choices, error, notice, send, highlight, onCell, sending };
 }
 
-/** The person's panel: the question, the legal moves as buttons (and keys), a text box where the game takes typed commands. */
-export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePerson>; slot: number }) {
+/**
+ * The person's panel: the question, the legal moves as buttons (and keys), a text box where the game takes typed
+ * commands. `showPrompt` opens the seat's own view at once: in a game with hidden information the board shows
+ * only what spectators see, so the person's fleet, energy or dogs are there.
+ */
+export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePerson>; slot: number; showPrompt?: boolean }) {
   const { ask, choices, error, notice, send, sending } = p.person;
   const [text, setText] = useState('');
   useEffect(() => {
@@ -110,8 +114,8 @@ export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePers
           <p data-testid="your-turn">
             <b>Your move</b> ({ask.phase === 'init' ? 'hello' : `turn ${ask.turn}`}): click a highlighted cell{choices.some((c) => c.key) ? ', press an arrow key' : ''} or pick below.
           </p>
-          <details>
-            <summary>the message your seat was sent</summary>
+          <details open={p.showPrompt}>
+            <summary>what your seat sees (the message it was sent)</summary>
             <pre class="prompt">{ask.prompt}</pre>
           </details>
           <div class="choices">
