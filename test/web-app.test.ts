@@ -112,6 +112,12 @@ describe('the web app on a real server, in Chromium', { skip }, () => {
       return (await page.getByTestId('bot-status').textContent()) === 'active' ? true : null;
     }, 30_000);
     await page.goto(`${server.url}/#/games/connect4`);
+    // The game's rules in plain words, from its docs page, on the game's page.
+    const rules = (await page.getByTestId('rules').textContent()) ?? '';
+    assert.match(rules, /Connect Four|four/i);
+    assert.match(rules, /column/);
+    const api404 = await api('GET', '/api/games/__proto__/rules');
+    assert.equal(api404.status, 404);
     await until('the bot on the leaderboard', async () => {
       await page.reload();
       const board = page.getByTestId('leaderboard');

@@ -13,6 +13,7 @@ const GameId = Type.Object({ game: Type.String({ maxLength: 64, description: 'a 
 export async function gameRoutes(app: FastifyInstance): Promise<void> {
   const pages = new Map<string, unknown>();
   const schemas = new Map<string, unknown>();
+  const rules = new Map<string, unknown>();
 
   app.get('/api/games', { schema: { tags: ['games'], summary: 'every game: players, deadlines, config keys with defaults, built-in bots' } }, async () => Object.values(games).map(gameFacts));
 
@@ -25,6 +26,17 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       if (!g) throw notFound(`no game "${game}"; the games are ${Object.keys(games).join(', ')}`);
       if (!pages.has(game)) pages.set(game, gamePage(g));
       return pages.get(game);
+    },
+  );
+
+  app.get(
+    '/api/games/:game/rules',
+    { schema: { tags: ['games'], summary: "a game's rules in plain words (Markdown): the introduction and the Rules section of its page in docs/games", params: GameId, response: { 404: errorSchema } } },
+    async (req) => {
+      const { game } = req.params as { game: string };
+      if (!Object.hasOwn(games, game)) throw notFound(`no game "${game}"; the games are ${Object.keys(games).join(', ')}`);
+      if (!rules.has(game)) rules.set(game, { markdown: rulesOf(readFileSync(join(PACKAGE_ROOT, 'docs', 'games', `${game}.md`), 'utf8')), page: `docs/games/${game}.md` });
+      return rules.get(game);
     },
   );
 
@@ -43,4 +55,13 @@ export async function gameRoutes(app: FastifyInstance): Promise<void> {
       return schemas.get(game);
     },
   );
+}
+
+/** The part of a game's docs page a player reads first: everything before the second `## ` heading (the introduction and the Rules section), without the title. */
+export function rulesOf(page: string): string {
+  const lines = page.split('\n');
+  const start = lines[0]?.startsWith('# ') ? 1 : 0;
+  const sections = lines.flatMap((l, i) => (l.startsWith('## ') ? [i] : []));
+  const end = sections[1] ?? lines.length;
+  return lines.slice(start, end).join('\n').trim();
 }

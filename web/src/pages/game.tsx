@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type BoardLine, type BotRow, type GameFacts, type MatchRow } from '../api.js';
 import { href, navigate } from '../router.js';
 import { MatchList } from './match-list.js';
+import { Rules } from './rules.js';
 
 /** How the API shows the seat a person takes from a page: not a bot a match can be started with. */
 export const PERSON_ENDPOINT = 'built-in: browser';
@@ -32,6 +33,7 @@ export function GamePage(p: { id: string }) {
         {facts.players.min === facts.players.max ? facts.players.min : `${facts.players.min} to ${facts.players.max}`} players · {facts.timeouts.turnMs / 1000} s per answer ·{' '}
         <a href={href('test')}>test your bot</a>
       </p>
+      <Rules game={p.id} />
       <h2>
         Leaderboard{' '}
         <select aria-label="rating system" value={system} onChange={(e) => setSystem((e.target as HTMLSelectElement).value as 'elo')}>
