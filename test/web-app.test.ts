@@ -49,13 +49,14 @@ describe('the web app on a real server, in Chromium', { skip }, () => {
   });
 
   it('a person watches a live Tron match to its end', async () => {
-    const bot = await startBot(['test/fixtures/slow-tron-http-bot.mjs', '0', '30']);
+    const bot = await startBot(['test/fixtures/slow-tron-http-bot.mjs', '0', '40']);
     bots.push(bot.child);
     const reg = await api('POST', '/api/bots', { game: 'tron', name: 'slowpoke', endpoint: `http://127.0.0.1:${bot.port}/` });
     assert.equal(reg.status, 201, JSON.stringify(reg.body));
     const id = (reg.body!.bot as { id: string }).id;
     await until('the slow bot to pass its check', async () => ((await api('GET', `/api/bots/${id}`)).body!.status === 'active' ? true : null));
-    const created = await api('POST', '/api/matches', { game: 'tron', seats: [id, id], config: { width: 24, height: 24 } });
+    // Seed 4 on 24×24: the bot's rule (the original stupid bot's) lasts about 250 laps, 10 s at 40 ms a move.
+    const created = await api('POST', '/api/matches', { game: 'tron', seats: [id, id], seed: 4, config: { width: 24, height: 24 } });
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const matchId = created.body!.id as string;
     const { page, errors } = await newPage(browser);

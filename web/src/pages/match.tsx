@@ -24,34 +24,53 @@ export function MatchPage(p: { id: string; start?: number }) {
 
   useEffect(() => {
     let stop = () => {};
+    let cancelled = false;
     let current: Timeline | null = null;
-    const refresh = () => api<MatchRow>('GET', `/api/matches/${encodeURIComponent(p.id)}`).then(setMatch, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
-    void refresh();
-    stop = listen(`/api/matches/${encodeURIComponent(p.id)}/events`, ['started', 'step', 'ended', 'stopped'], (type, data) => {
-      const e = data as { header?: ReplayHeader | PublicHeader; record?: TurnRecord; frame?: unknown; result?: ReplayResult; reason?: string };
-      if (type === 'started') {
-        const game = games[e.header!.game];
-        if (!game) return setError(`this server plays a game this page does not know: ${e.header!.game}`);
-        current = new Timeline(game, e.header!);
-        setLive(true);
-        setTimeline(current);
-      } else if (type === 'step' && current) current.push(e.record!, e.frame);
-      else if (type === 'ended' && current) {
-        current.result = e.result!;
-        stop();
-        void refresh();
-        // A game with hidden information showed spectators only the public frames: the whole replay is public now.
-        if (current.hidden) {
-          void api<Replay>('GET', `/api/matches/${encodeURIComponent(p.id)}/replay`).then((r) => setTimeline(timelineOf(r)));
+    const path = `/api/matches/${encodeURIComponent(p.id)}`;
+    const failed = (err: unknown) => setError(err instanceof ApiError ? err.message : String(err));
+    const refresh = () => api<MatchRow>('GET', path).then((m) => (cancelled ? null : (setMatch(m), m)), failed);
+    const loadReplay = () => api<Replay>('GET', `${path}/replay`).then((r) => !cancelled && setTimeline(timelineOf(r)), failed);
+    // Steps can come by the thousand (a late viewer's catch-up): the page redraws once per animation frame.
+    let queued = false;
+    const redraw = () => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => {
+        queued = false;
+        setVersion((v) => v + 1);
+      });
+    };
+    void refresh().then((m) => {
+      if (!m || cancelled) return;
+      // A finished match is its replay: one download, not thousands of events.
+      if (m.status === 'finished') return void loadReplay();
+      stop = listen(`${path}/events`, ['started', 'step', 'ended', 'stopped'], (type, data) => {
+        const e = data as { header?: ReplayHeader | PublicHeader; record?: TurnRecord; frame?: unknown; result?: ReplayResult; reason?: string };
+        if (type === 'started') {
+          const game = games[e.header!.game];
+          if (!game) return setError(`this server plays a game this page does not know: ${e.header!.game}`);
+          current = new Timeline(game, e.header!);
+          setLive(true);
+          setTimeline(current);
+        } else if (type === 'step' && current) current.push(e.record!, e.frame);
+        else if (type === 'ended' && current) {
+          current.result = e.result!;
+          stop();
+          void refresh();
+          // A game with hidden information showed spectators only the public frames: the whole replay is public now.
+          if (current.hidden) void loadReplay();
+        } else if (type === 'stopped') {
+          if (current) current.stopped = e.reason!;
+          stop();
+          void refresh();
         }
-      } else if (type === 'stopped') {
-        if (current) current.stopped = e.reason!;
-        stop();
-        void refresh();
-      }
-      setVersion((v) => v + 1);
+        redraw();
+      });
     });
-    return () => stop();
+    return () => {
+      cancelled = true;
+      stop();
+    };
   }, [p.id]);
 
   if (error) return <p class="error" role="alert">{error}</p>;
