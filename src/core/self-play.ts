@@ -1,5 +1,5 @@
 import { MatchEngine } from './engine.js';
-import { streamOrder, type AnyGame } from './game.js';
+import { streamOrder, type AnyGame, type AskPhase } from './game.js';
 import { deriveSeed } from './rng.js';
 
 /** The seed a built-in bot gets in a match: the same here and in the runner, so both play the same game. */
@@ -16,7 +16,12 @@ export function playBuiltins(
   game: AnyGame,
   bots: string[],
   seed: number,
-  opts: { config?: Record<string, unknown>; onFault?: (slot: number, detail: string) => void } = {},
+  opts: {
+    config?: Record<string, unknown>;
+    onFault?: (slot: number, detail: string) => void;
+    /** sees every seat's message before its bot answers it (tests of what a seat is offered in real positions) */
+    watch?: (engine: MatchEngine, slot: number, view: unknown, phase: AskPhase) => void;
+  } = {},
 ): MatchEngine {
   const engine = new MatchEngine(game, { config: opts.config ?? {}, seed, players: bots.length });
   const players = bots.map((name, slot) => {
@@ -39,6 +44,7 @@ export function playBuiltins(
     }
     const moves = decision.seats.map((slot) => {
       const view = engine.view(slot, { phase: decision.phase, matchId, names: bots });
+      opts.watch?.(engine, slot, view, decision.phase);
       const answer = players[slot]!.act(view, decision.phase);
       const move = engine.read(slot, decision.phase, answer);
       if (move.fault) opts.onFault?.(slot, move.fault.detail);

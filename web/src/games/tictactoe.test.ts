@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MatchEngine } from '../../../src/core/engine.js';
-import type { AnyGame } from '../../../src/core/game.js';
-import { builtinBotSeed } from '../../../src/core/self-play.js';
+import type { MatchEngine } from '../../../src/core/engine.js';
+import type { AnyGame, AskPhase } from '../../../src/core/game.js';
+import { playBuiltins } from '../../../src/core/self-play.js';
 import { tictactoe as rules } from '../../../src/games/tictactoe/index.js';
 import { CELLS } from '../../../src/games/tictactoe/rules.js';
 import type { TicTacToeTurn } from '../../../src/games/tictactoe/wire.js';
@@ -11,19 +11,8 @@ import { tictactoe } from './tictactoe.js';
 const game: AnyGame = rules;
 
 /** Plays a match of built-in bots, calling `look` with every seat's real view before it answers. */
-function playWatching(bots: string[], seed: number, look: (engine: MatchEngine, slot: number, view: unknown, phase: 'init' | 'play') => void): MatchEngine {
-  const engine = new MatchEngine(game, { config: {}, seed, players: bots.length });
-  const players = bots.map((name, slot) => game.bots[name]!.create({ slot, players: bots.length, config: engine.config, seed: builtinBotSeed(seed, name, slot) }));
-  for (let d = engine.decision(); d; d = engine.decision()) {
-    const decision = d;
-    const moves = decision.seats.map((slot) => {
-      const view = engine.view(slot, { phase: decision.phase, matchId: String(seed), names: bots });
-      look(engine, slot, view, decision.phase);
-      return engine.read(slot, decision.phase, players[slot]!.act(view, decision.phase));
-    });
-    engine.commit(decision, moves);
-  }
-  return engine;
+function playWatching(bots: readonly string[], seed: number, look: (engine: MatchEngine, slot: number, view: unknown, phase: AskPhase) => void): MatchEngine {
+  return playBuiltins(game, [...bots], seed, { watch: look });
 }
 
 describe('tic-tac-toe human play in the browser', () => {

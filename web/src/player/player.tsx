@@ -122,7 +122,8 @@ export function Player(p: PlayerProps) {
     e.preventDefault();
   };
 
-  const frame = timeline.frame(index);
+  // The step shown (its record only: the frame itself is built once, by the drawing effect).
+  const shown = index > 0 ? timeline.records[index - 1] : undefined;
   const status = seatStatus(timeline, index);
   const onClick = (e: MouseEvent) => {
     const r = renderer.current;
@@ -160,7 +161,7 @@ export function Player(p: PlayerProps) {
       </div>
       <p class="where" data-testid="where">
         step <b data-testid="step">{index}</b> of <span data-testid="steps">{steps}</span>
-        {frame.record ? ` · ${frame.record.phase === 'init' ? 'hello' : `turn ${frame.record.turn}`}` : ' · start'}
+        {shown ? ` · ${shown.phase === 'init' ? 'hello' : `turn ${shown.turn}`}` : ' · start'}
         {p.live && !timeline.result && !timeline.stopped ? <span class="badge live"> live</span> : null}
         <span class="muted"> · frame {drawMs.toFixed(1)} ms</span>
       </p>
