@@ -53,12 +53,13 @@ export function MatchPage(p: { id: string; start?: number }) {
           setLive(true);
           setTimeline(current);
         } else if (type === 'step' && current) current.push(e.record!, e.frame);
-        else if (type === 'ended' && current) {
-          current.result = e.result!;
+        else if (type === 'ended') {
           stop();
           void refresh();
-          // A game with hidden information showed spectators only the public frames: the whole replay is public now.
-          if (current.hidden) void loadReplay();
+          // Without its start seen (a stream that joined too late), or for a game with hidden information whose
+          // spectators saw only the public frames, the whole replay is the match to show.
+          if (!current || current.hidden) void loadReplay();
+          else current.result = e.result!;
         } else if (type === 'stopped') {
           if (current) current.stopped = e.reason!;
           stop();
