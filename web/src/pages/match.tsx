@@ -89,7 +89,7 @@ export function MatchPage(p: { id: string; start?: number }) {
       </p>
       {timeline?.stopped ? <p class="error">The match stopped: {timeline.stopped}</p> : null}
       <div class={seats[0] ? 'match-layout' : ''}>
-        {timeline && web ? <Player web={web} timeline={timeline} version={version} live={live} start={p.start} highlight={person.ask ? person.highlight : undefined} onCell={person.ask ? person.onCell : undefined} /> : <p class="muted">{match.status === 'queued' ? 'The match is about to start…' : match.status === 'aborted' ? 'This match was aborted: it has no replay.' : 'waiting for the match…'}</p>}
+        {timeline && web ? <Player web={web} timeline={timeline} version={version} live={live} start={p.start ?? (live ? undefined : Number.MAX_SAFE_INTEGER)} highlight={person.ask ? person.highlight : undefined} onCell={person.ask ? person.onCell : undefined} /> : <p class="muted">{match.status === 'queued' ? 'The match is about to start…' : match.status === 'aborted' ? 'This match was aborted: it has no replay.' : 'waiting for the match…'}</p>}
         {seats[0] && web ? <PersonPanel web={web} person={person} slot={seats[0].slot} showPrompt={timeline?.hidden} /> : null}
       </div>
       {match.status === 'finished' ? (
