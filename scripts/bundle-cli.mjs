@@ -22,7 +22,7 @@ await build({
   format: 'esm',
   target: 'node20',
   // The server's packages stay outside too (loaded only by `serve`; better-sqlite3 is a native addon).
-  external: ['undici', 'fastify', '@fastify/*', 'pino', 'typebox', 'kysely', 'better-sqlite3', 'pg'],
+  external: ['undici', 'fastify', '@fastify/*', 'pino', 'typebox', 'kysely', 'better-sqlite3', 'pg', 'bullmq', 'ioredis'],
   // commander is CommonJS: its require() of Node's modules needs a real require in an ES module.
   banner: { js: "import { createRequire as __botarenaRequire } from 'node:module'; const require = __botarenaRequire(import.meta.url);" },
   logLevel: 'warning',

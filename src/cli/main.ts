@@ -11,6 +11,7 @@ import { registerTournament } from './tournament-command.js';
 import { registerRate } from './rate-command.js';
 import { registerSmartdog } from './smartdog-command.js';
 import { registerServe } from './serve-command.js';
+import { registerWorker } from './worker-command.js';
 
 /** Builds the `botarena` command line. */
 export function buildProgram(): Command {
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
   registerTournament(program);
   registerRate(program);
   registerServe(program);
+  registerWorker(program);
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
   // Every command and subcommand (replay show, smartdog serve…) reports usage errors to main, which exits 2.
   const override = (c: Command): void => {

@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { UsageError } from '../core/errors.js';
 import { parseNonNegativeInt, parsePositiveInt } from './options.js';
 
 interface ServeCliOptions {
@@ -13,6 +14,9 @@ interface ServeCliOptions {
   gateway: boolean;
   perBotPerHour: number;
   ladderBurst: number;
+  queue?: string;
+  maxTries: number;
+  redisPrefix: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -32,10 +36,21 @@ export function registerServe(program: Command): void {
     .option('--no-gateway', 'run no smart-dog gateway')
     .option('--per-bot-per-hour <n>', 'the most ladder matches a bot plays in an hour, spread over it', parsePositiveInt('--per-bot-per-hour', 1_000_000), 60)
     .option('--ladder-burst <n>', 'ladder matches a bot may play back to back (a newcomer\'s first games) before the pace applies', parsePositiveInt('--ladder-burst', 1_000_000), 5)
+    .option('--queue <redis-url>', 'enqueue matches on Redis (BullMQ) for `botarena worker`s to play, and stream live events through it, e.g. redis://127.0.0.1:6379 (default: play them in this process)')
+    .option('--max-tries <n>', 'with --queue: a match started this many times without finishing (its workers died) is aborted', parsePositiveInt('--max-tries', 100), 3)
+    .option('--redis-prefix <prefix>', 'with --queue: the Redis key prefix (several arenas may share one Redis)', 'botarena')
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: ServeCliOptions) => {
+      if (o.queue) {
+        const { checkQueueUrl } = await import('../queue/bullmq.js');
+        try {
+          checkQueueUrl(o.queue);
+        } catch (err) {
+          throw new UsageError((err as Error).message);
+        }
+      }
       const { startServer } = await import('../server/serve.js');
-      const server = await startServer({ port: o.port, host: o.host, database: o.database, concurrency: o.concurrency, allowCommands: o.allowCommands ?? false, allowPrivateBots: o.allowPrivateBots, ladder: o.ladder, perBotPerHour: o.perBotPerHour, ladderBurst: o.ladderBurst, logLevel: o.logLevel, gateway: o.gateway ? { port: o.gatewayPort } : false });
+      const server = await startServer({ queueUrl: o.queue, maxTries: o.maxTries, redisPrefix: o.redisPrefix, port: o.port, host: o.host, database: o.database, concurrency: o.concurrency, allowCommands: o.allowCommands ?? false, allowPrivateBots: o.allowPrivateBots, ladder: o.ladder, perBotPerHour: o.perBotPerHour, ladderBurst: o.ladderBurst, logLevel: o.logLevel, gateway: o.gateway ? { port: o.gatewayPort } : false });
       // SIGINT/SIGTERM: stop scheduling, let running matches end (10 s at most), mark the rest aborted, close.
       await new Promise<void>((resolve) => {
         const stop = (sig: NodeJS.Signals) => {

@@ -3,7 +3,7 @@ import { it } from 'node:test';
 import type { LiveEvent, LiveEvents } from './events.js';
 
 /** A factory for the implementation under test: `log` receives its listener-failure lines. */
-export type LiveEventsFactory = (opts: { log: (line: string) => void; maxQueued: number }) => LiveEvents | Promise<LiveEvents>;
+export type LiveEventsFactory = (opts: { log: (line: string) => void; maxQueued: number; historyAfterEndMs?: number }) => LiveEvents | Promise<LiveEvents>;
 
 const step = (matchId: string, index: number): LiveEvent => ({
   type: 'step',
@@ -28,9 +28,9 @@ async function until(check: () => boolean, what: string, ms = 3000): Promise<voi
  * a listener stuck `maxQueued` events behind is dropped and logged; unsubscribe and close stop delivery.
  */
 export function liveEventsContract(make: LiveEventsFactory): void {
-  const open = async (maxQueued = 1000) => {
+  const open = async (maxQueued = 1000, historyAfterEndMs?: number) => {
     const lines: string[] = [];
-    const live = await make({ log: (l) => lines.push(l), maxQueued });
+    const live = await make({ log: (l) => lines.push(l), maxQueued, historyAfterEndMs });
     return { live, lines };
   };
 
@@ -108,4 +108,34 @@ export function liveEventsContract(make: LiveEventsFactory): void {
     await new Promise((r) => setTimeout(r, 30));
     assert.deepEqual([a, b], [[0], [0, 1]]);
   });
+
+  it('keeps a match\'s public events from its start for late viewers, until a while after its end', async () => {
+    const { live } = await open(1000, 300);
+    const started: LiveEvent = { type: 'started', matchId: 'h1', header: { hidden: true, game: 'tron', matchId: 'h1', seats: [], timeouts: { initMs: 1, turnMs: 1 } } };
+    assert.equal(await live.history('h1'), null, 'a match that never started has no history');
+    live.publish('h1', 'public', step('h1', 0)); // before its start: not kept
+    live.publish('h1', 'public', started);
+    for (let i = 0; i < 3; i++) live.publish('h1', 'public', step('h1', i));
+    live.publish('h1', 'full', step('h1', 99)); // not public: never in the history
+    live.publish('feed', 'public', { ...started, matchId: 'h2' }); // about another match: not the feed's history
+    await poll(live, 'h1', (h) => h?.length === 4);
+    assert.deepEqual(await live.history('h1'), JSON.parse(JSON.stringify([started, step('h1', 0), step('h1', 1), step('h1', 2)])));
+    assert.equal(await live.history('feed'), null);
+    const ended: LiveEvent = { type: 'ended', matchId: 'h1', result: { players: [], turns: 3, outcome: 'draw' } as never, durationMs: 5 };
+    live.publish('h1', 'public', ended);
+    await poll(live, 'h1', (h) => h?.length === 5);
+    await poll(live, 'h1', (h) => h === null, 5000);
+    await live.close();
+  });
+}
+
+/** Waits until a match's history passes `check`. */
+async function poll(live: LiveEvents, matchId: string, check: (h: LiveEvent[] | null) => boolean, ms = 3000): Promise<void> {
+  const t0 = performance.now();
+  for (;;) {
+    const h = await live.history(matchId);
+    if (check(h)) return;
+    if (performance.now() - t0 > ms) assert.fail(`timed out waiting for the history of ${matchId}; it is ${JSON.stringify(h)?.slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }

@@ -44,6 +44,12 @@ export interface LiveEvents {
   publish(matchId: string, audience: Audience, event: LiveEvent): void;
   /** listens to one match's events for one audience, in order; returns the function that stops listening */
   subscribe(matchId: string, audience: Audience, listener: LiveListener): () => void;
+  /**
+   * The public events of a match published so far, oldest first, from its `started` on (a late viewer's
+   * catch-up); kept while it runs and a while after it ends (`ended`/`stopped`), then null, as for a match
+   * that never started here. Only events about the channel's own match are kept (not a feed's).
+   */
+  history(matchId: string): Promise<LiveEvent[] | null>;
   /** stops delivering and drops every subscription */
   close(): Promise<void>;
 }
@@ -51,4 +57,30 @@ export interface LiveEvents {
 /** A channel's name: `match:ID:public`, `match:ID:full`, `match:ID:seat:N` (the shape a Redis channel takes). */
 export function channelOf(matchId: string, audience: Audience): string {
   return `match:${matchId}:${typeof audience === 'string' ? audience : `seat:${audience.seat}`}`;
+}
+
+/** The most public events kept for one match's catch-up (a 5 000-lap Tron match has 5 002). */
+export const HISTORY_MAX = 200_000;
+/** How long a match's catch-up is kept after it ends (its result reaches the store within it). */
+export const HISTORY_AFTER_END_MS = 120_000;
+
+/**
+ * Of the events a viewer received while it fetched a match's history, those the history does not hold
+ * already (a step after its last, a start or an end it lacks), in order: history then these, no gap, no repeat.
+ */
+export function newSince(history: readonly LiveEvent[], received: readonly LiveEvent[]): LiveEvent[] {
+  let lastStep = -1;
+  let started = false;
+  let over = false;
+  for (const e of history) {
+    if (e.type === 'step') lastStep = Math.max(lastStep, e.index);
+    else if (e.type === 'started') started = true;
+    else if (e.type === 'ended' || e.type === 'stopped') over = true;
+  }
+  return received.filter((e) => {
+    if (e.type === 'started') return !started;
+    if (e.type === 'step') return e.index > lastStep;
+    if (e.type === 'ended' || e.type === 'stopped') return !over;
+    return true;
+  });
 }

@@ -1,4 +1,4 @@
-import { channelOf, type Audience, type LiveEvent, type LiveEvents, type LiveListener } from './events.js';
+import { channelOf, HISTORY_AFTER_END_MS, HISTORY_MAX, type Audience, type LiveEvent, type LiveEvents, type LiveListener } from './events.js';
 
 /** Options of the in-process live events. */
 export interface LocalLiveOptions {
@@ -6,6 +6,8 @@ export interface LocalLiveOptions {
   maxQueued?: number;
   /** where listener failures are reported (default: stderr) */
   log?: (line: string) => void;
+  /** how long a match's history is kept after it ends (default HISTORY_AFTER_END_MS) */
+  historyAfterEndMs?: number;
 }
 
 interface Subscription {
@@ -25,13 +27,17 @@ export class LocalLiveEvents implements LiveEvents {
   private readonly channels = new Map<string, Set<Subscription>>();
   private readonly maxQueued: number;
   private readonly log: (line: string) => void;
+  private readonly logs = new Map<string, { events: LiveEvent[]; timer: NodeJS.Timeout | null }>();
+  private readonly historyAfterEndMs: number;
 
   constructor(opts: LocalLiveOptions = {}) {
     this.maxQueued = opts.maxQueued ?? 10_000;
     this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
+    this.historyAfterEndMs = opts.historyAfterEndMs ?? HISTORY_AFTER_END_MS;
   }
 
   publish(matchId: string, audience: Audience, event: LiveEvent): void {
+    if (audience === 'public' && event.matchId === matchId) this.keep(matchId, event);
     const channel = channelOf(matchId, audience);
     const subs = this.channels.get(channel);
     if (!subs) return;
@@ -64,8 +70,31 @@ export class LocalLiveEvents implements LiveEvents {
     while (pending()) await new Promise((resolve) => setImmediate(resolve));
   }
 
+  async history(matchId: string): Promise<LiveEvent[] | null> {
+    const log = this.logs.get(matchId);
+    return log ? [...log.events] : null;
+  }
+
   async close(): Promise<void> {
     for (const [channel, subs] of this.channels) for (const sub of subs) this.drop(channel, sub);
+    for (const log of this.logs.values()) if (log.timer) clearTimeout(log.timer);
+    this.logs.clear();
+  }
+
+  /** Keeps a match's public events for late viewers: from its start, until a while after its end. */
+  private keep(matchId: string, event: LiveEvent): void {
+    let log = this.logs.get(matchId);
+    if (event.type === 'started') {
+      if (log?.timer) clearTimeout(log.timer);
+      this.logs.set(matchId, (log = { events: [], timer: null }));
+    }
+    if (!log) return;
+    if (log.events.length < HISTORY_MAX) log.events.push(event);
+    if ((event.type === 'ended' || event.type === 'stopped') && !log.timer) {
+      const kept = log;
+      log.timer = setTimeout(() => this.logs.get(matchId) === kept && this.logs.delete(matchId), this.historyAfterEndMs);
+      log.timer.unref();
+    }
   }
 
   private drop(channel: string, sub: Subscription): void {

@@ -1,23 +1,25 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { doctor, type DoctorReport } from '../arena/doctor.js';
 import { newJob, randomSeed, type MatchJob } from '../arena/match-job.js';
-import { MatchCancelledError, runMatch } from '../arena/run-match.js';
-import { BrowserTransport, parseBotSpec, PersonDesk, schemeOf, type PersonLimits, type SeatContext } from '../bots/index.js';
+import { MatchCancelledError } from '../arena/run-match.js';
+import { BrowserTransport, parseBotSpec, PersonDesk, type PersonLimits, type SeatContext } from '../bots/index.js';
 import { urlRefusal } from '../bots/address-policy.js';
 import type { AnyGame } from '../core/game.js';
 import type { SeatConnection } from '../arena/seat.js';
-import type { Replay, TranscriptEntry } from '../core/replay.js';
 import { resultLine } from '../core/replay.js';
 import { games, getGame } from '../games/index.js';
-import { ladderMatchSeed, ladderRng, pauseReason, pickMatch, type LadderBot } from '../ladder/pick.js';
-import { rateFinishedMatch } from '../ladder/rating-update.js';
-import type { LiveEvent, LiveEvents } from '../live/events.js';
-import type { BotRow, MatchKind, MatchRow, SeatResult, Store } from '../store/index.js';
+import { ladderMatchSeed, ladderRng, pickMatch, type LadderBot } from '../ladder/pick.js';
+import { newSince, type LiveEvent, type LiveEvents } from '../live/events.js';
+import type { MatchQueue } from '../queue/bullmq.js';
+import type { BotRow, MatchKind, MatchRow, Store } from '../store/index.js';
 import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from './errors.js';
 import { guestBot, isBotUrl, ViewerTokens } from './guest-seats.js';
+import { botsOfMatch, connectedSeats, FEED, playAndRecord, withFeed } from './match-play.js';
 import { hashToken, isAdminToken, newToken, verifyToken } from './tokens.js';
+
+export { FEED, recordFinishedMatch } from './match-play.js';
 
 /** How the server runs: what it lets bots be, how many matches at once, who the admin is. */
 export interface ArenaOptions {
@@ -48,6 +50,15 @@ export interface ArenaOptions {
   gatewayPort?: number | null;
   /** a person's limits in the browser: away (no page open) while asked, and per move (default 30 s, 10 min) */
   person?: PersonLimits;
+  /**
+   * the match queue (botarena serve --queue): matches go to `botarena worker`s instead of being played here,
+   * except those whose players connect to this server (a person's, the smart-dog gateway's)
+   */
+  queue?: MatchQueue | null;
+  /** this server process's name in the store's `worker` column and in Redis (default: host name and pid) */
+  node?: string;
+  /** how often the queue's jobs are checked against the store (default 10 s) */
+  reconcileMs?: number;
 }
 
 /** What a person registers. */
@@ -89,46 +100,10 @@ interface PersonSeat {
 
 const tokenDigest = (token: string) => createHash('sha256').update(token).digest();
 
-/** The live-events channel of the global feed (`GET /api/events`): every match's `started`, `ended`, `stopped`. */
-export const FEED = 'feed';
-
 const LADDER_GAMES_SKIP = new Set(['smartdog']); // its bots connect in over TCP: rated through the gateway's hubs
 
-/**
- * Records a finished match (created and started in the store already) in one transaction: its result, its
- * seats (`bots` by slot), its replay (gzipped, without the raw messages), each seat's message log (the
- * replay's transcripts, gzipped: its owner's) and, when `rated`, the rating changes computed inside the
- * transaction from the ratings kept then. `stored` is false when the match had ended already (aborted).
- * The arena's matches and the smart-dog gateway's games (gateway.ts) are recorded by this one function.
- */
-export async function recordFinishedMatch(store: Store, job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean): Promise<{ stored: boolean; seats: SeatResult[] }> {
-  const { transcripts, ...publicReplay } = replay;
-  const result = resultLine(replay);
-  const seats = result.players.map((p, slot) => ({ slot, botId: bots[slot]!.id || null, name: p.name, rank: p.rank, score: p.score ?? null, fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null }));
-  const logs = (transcripts ?? []).map((t: TranscriptEntry[], slot: number) => ({ slot, gz: gzipSync(JSON.stringify(t)) }));
-  const stored = await store.finishMatch(job.matchId, {
-    result,
-    seats,
-    replayGz: gzipSync(JSON.stringify(publicReplay)),
-    logs,
-    // Only test matches have seats without a bot (a URL, a person's), and they are never rated.
-    rate: rated ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId!, rank: s.rank })), kept) : undefined,
-  });
-  return { stored, seats };
-}
-
-/** The specs of a job's seats that were opened from a connection (tcp, browser): players who came for that match. */
-function connectedSeats(job: MatchJob): string[] {
-  const game = games[job.game];
-  return game ? job.seats.flatMap((s) => {
-    try {
-      const spec = parseBotSpec(s.bot, game);
-      return schemeOf(spec).fromConnection ? [spec.transport] : [];
-    } catch {
-      return [];
-    }
-  }) : [];
-}
+/** How long a server's "alive" mark lasts in Redis; it renews it three times as often. */
+const NODE_TTL_MS = 30_000;
 
 /**
  * The arena a server runs: the store, the live events, the matches under way and the ladder. Every match,
@@ -137,7 +112,7 @@ function connectedSeats(job: MatchJob): string[] {
  * store transaction with its result, replay, logs and rating changes (rated from the ratings kept before it).
  */
 export class Arena {
-  private readonly running = new Map<string, { controller: AbortController; events: LiveEvent[]; seats: string[] }>();
+  private readonly running = new Map<string, { controller: AbortController; seats: string[] }>();
   /** by match id, then slot: the person seats of matches queued or running here */
   private readonly persons = new Map<string, Map<number, PersonSeat>>();
   /** who started each test match reads its logs with these (guest-seats.ts) */
@@ -148,19 +123,40 @@ export class Arena {
   private readonly idle = new Set<() => void>();
   /** doctor checks under way (stop() waits for them within its grace) */
   private readonly checks = new Set<Promise<unknown>>();
+  /** the live events with the global feed: what the matches played here publish to */
+  private readonly publish: LiveEvents;
+  private readonly queue: MatchQueue | null;
+  /** this server process's name (the store's `worker` of the matches it plays itself) */
+  readonly node: string;
+  private reconcileTimer: NodeJS.Timeout | null = null;
+  private beatTimer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly store: Store,
     readonly live: LiveEvents,
     readonly opts: ArenaOptions,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.publish = withFeed(live);
+    this.queue = opts.queue ?? null;
+    this.node = opts.node ?? `server@${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  }
 
-  /** Registers the built-in bots, aborts what an earlier run left running, starts the ladder. */
+  /**
+   * Registers the built-in bots and starts the ladder. On its own, it first aborts what an earlier run left
+   * running and plays again what it left queued; with a queue the workers may be playing those, so the
+   * reconciler (`reconcile`) looks after them instead.
+   */
   async start(): Promise<void> {
-    const aborted = await this.store.abortRunning('the server stopped while the match was running');
-    if (aborted.length) this.log.warn({ matches: aborted }, `${aborted.length} match(es) left running by the last run were marked aborted`);
-    await this.requeue();
+    if (this.queue) {
+      await this.beat();
+      await this.reconcile().catch((err: unknown) => this.log.error({ err }, 'the queue could not be checked against the store'));
+      this.scheduleReconcile();
+    } else {
+      const aborted = await this.store.abortRunning('the server stopped while the match was running');
+      if (aborted.length) this.log.warn({ matches: aborted }, `${aborted.length} match(es) left running by the last run were marked aborted`);
+      await this.requeue();
+    }
     // Each game that a person can play has a person row: the bot id a person's seat is recorded under.
     const { conflicts } = await this.store.ensureBuiltinBots(
       Object.values(games).flatMap((g) => [
@@ -185,10 +181,9 @@ export class Arena {
       cursor = page.next;
     } while (cursor);
     for (const m of queued.reverse()) {
-      const bots = await Promise.all(m.seats.map((s) => (s.botId ? this.store.getBot(s.botId) : null)));
-      const missing = m.seats.find((s, i) => !bots[i] || bots[i]!.status === 'deleted');
-      if (missing) {
-        await this.store.abortMatch(m.id, `the bot in seat ${missing.slot} (${missing.name}) is gone`);
+      const found = await botsOfMatch(this.store, m);
+      if ('missing' in found) {
+        await this.store.abortMatch(m.id, found.missing);
         continue;
       }
       const gone = connectedSeats(m.job as MatchJob);
@@ -199,14 +194,89 @@ export class Arena {
         continue;
       }
       this.log.info({ match: m.id, game: m.game }, 'match queued by the last run started again');
-      void this.play(m.job as MatchJob, bots as BotRow[], m.rated);
+      void this.play(m.job as MatchJob, found.bots, m.rated);
     }
+  }
+
+  // ——— with a queue ———
+
+  /** Marks this server alive in Redis (its own matches are not someone else's to abort). */
+  private async beat(): Promise<void> {
+    if (!this.queue) return;
+    await this.queue.beat(this.node, NODE_TTL_MS).catch((err: unknown) => this.log.warn({ err }, `cannot reach the queue's Redis (${this.queue!.describe()}): ${(err as Error).message}`));
+    if (!this.stopping) {
+      this.beatTimer = setTimeout(() => void this.beat(), NODE_TTL_MS / 3);
+      this.beatTimer.unref();
+    }
+  }
+
+  private scheduleReconcile(): void {
+    if (this.stopping) return;
+    this.reconcileTimer = setTimeout(() => {
+      void this.reconcile()
+        .catch((err: unknown) => this.log.warn({ err }, `the queue could not be checked against the store: ${(err as Error).message}`))
+        .finally(() => this.scheduleReconcile());
+    }, this.opts.reconcileMs ?? 10_000);
+    this.reconcileTimer.unref();
+  }
+
+  /**
+   * Makes the queue agree with the store, so that no match is lost: each match queued or running in the
+   * store whose job is gone (Redis lost it), failed (a worker could not finish it) or ended without a result
+   * is enqueued again, or aborted once it was started `maxTries` times. A match played in a server's own
+   * process (a person's, a gateway game) is aborted when that server is gone. Matches this server plays are
+   * left alone.
+   */
+  async reconcile(): Promise<{ requeued: string[]; aborted: string[] }> {
+    const queue = this.queue;
+    const out = { requeued: [] as string[], aborted: [] as string[] };
+    if (!queue) return out;
+    for (const status of ['running', 'queued'] as const) {
+      let cursor: string | null = null;
+      do {
+        const page = await this.store.listMatches({ status, limit: 100, cursor });
+        cursor = page.next;
+        for (const m of page.items) {
+          if (this.running.has(m.id)) continue;
+          const abort = async (reason: string) => {
+            if (await this.store.abortMatch(m.id, reason)) {
+              out.aborted.push(m.id);
+              this.log.warn({ match: m.id }, `match aborted: ${reason}`);
+              this.publish.publish(m.id, 'public', { type: 'stopped', matchId: m.id, reason });
+            }
+          };
+          if (connectedSeats(m.job as MatchJob).length) {
+            // Played in a server's process: its players came to that server. Gone with it, if it is gone.
+            if (m.status === 'running' && m.worker && (await queue.alive(m.worker))) continue;
+            if (m.status === 'queued' && Date.now() - Date.parse(m.createdAt) < NODE_TTL_MS) continue;
+            await abort(`the server that played it (${m.worker ?? 'not started'}) stopped; its players were connected to it`);
+            continue;
+          }
+          const state = await queue.state(m.id);
+          if (state !== 'unknown' && state !== 'failed' && state !== 'completed') continue;
+          // Read again: a worker may have finished it between the two reads.
+          const now = await this.store.getMatch(m.id);
+          if (!now || (now.status !== 'queued' && now.status !== 'running')) continue;
+          if (now.tries >= queue.maxTries) {
+            const why = state === 'failed' ? await queue.failedReason(m.id) : null;
+            await abort(`it was started ${now.tries} times and no worker finished it${why ? ` (last: ${why})` : ''}`);
+            continue;
+          }
+          await queue.requeue(m.id);
+          out.requeued.push(m.id);
+          this.log.warn({ match: m.id, job: state, tries: now.tries }, state === 'unknown' ? 'match enqueued again: the queue had no job for it (Redis lost it, or the server stopped before enqueuing it)' : `match enqueued again: its job ${state} without a result`);
+        }
+      } while (cursor);
+    }
+    return out;
   }
 
   /** Stops the ladder, lets running matches end within `graceMs`, then cancels the rest (marked aborted). */
   async stop(graceMs = 10_000): Promise<void> {
     this.stopping = true;
     if (this.ladderTimer) clearTimeout(this.ladderTimer);
+    if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
+    if (this.beatTimer) clearTimeout(this.beatTimer);
     const grace = new Promise((r) => setTimeout(r, graceMs).unref());
     await Promise.race([Promise.all([this.settled(), Promise.allSettled([...this.checks])]), grace]);
     for (const [id, m] of this.running) {
@@ -374,15 +444,58 @@ export class Arena {
     return seat.desk;
   }
 
-  /** The feed's catch-up for a new viewer: the `started` event of each match running now. */
-  feedCatchUp(): LiveEvent[] {
-    return [...this.running.values()].flatMap((m) => (m.events[0]?.type === 'started' ? [m.events[0]] : []));
+  /**
+   * Follows the global feed: `send` gets the `started` event of each match running now (wherever it runs),
+   * then every match's start and end as they come, none twice. Returns how to stop.
+   */
+  async followFeed(send: (e: LiveEvent) => void): Promise<() => void> {
+    const early: LiveEvent[] = [];
+    let deliver: ((e: LiveEvent) => void) | null = null;
+    const stop = this.live.subscribe(FEED, 'public', (e) => (deliver ? deliver(e) : void early.push(e)));
+    try {
+      const running = await this.store.listMatches({ status: 'running', limit: 100 });
+      const starts = (await Promise.all(running.items.map((m) => this.live.history(m.id)))).flatMap((h) => (h?.[0]?.type === 'started' ? [h[0]] : []));
+      const seen = new Set(starts.map((e) => e.matchId));
+      for (const e of starts) send(e);
+      for (const e of early) if (!(e.type === 'started' && seen.has(e.matchId))) send(e);
+      deliver = send;
+      return stop;
+    } catch (err) {
+      stop();
+      throw err;
+    }
   }
 
-  /** A match's catch-up log for a late viewer (the public events so far), when it is running here. */
-  catchUp(matchId: string): LiveEvent[] | null {
-    const m = this.running.get(matchId);
-    return m ? [...m.events] : null;
+  /**
+   * Follows one match from its start: `send` gets its public events so far, then each as it comes, none
+   * twice and none missed. Null when nothing of it is kept (it has not started, or ended a while ago).
+   */
+  async followMatch(matchId: string, send: (e: LiveEvent) => void): Promise<{ history: LiveEvent[]; stop: () => void; deliver: () => void } | null> {
+    const early: LiveEvent[] = [];
+    let live: ((e: LiveEvent) => void) | null = null;
+    const stop = this.live.subscribe(matchId, 'public', (e) => (live ? live(e) : void early.push(e)));
+    let history: LiveEvent[] | null;
+    try {
+      history = await this.live.history(matchId);
+    } catch (err) {
+      stop();
+      throw err;
+    }
+    if (!history) {
+      stop();
+      return null;
+    }
+    const sent = [...history, ...newSince(history, early)];
+    early.length = 0;
+    return {
+      history: sent,
+      stop,
+      // Called once the history was sent: what came since, then everything straight to `send`.
+      deliver: () => {
+        for (const e of newSince(sent, early)) send(e);
+        live = send;
+      },
+    };
   }
 
   /** Resolves once no match runs. */
@@ -403,36 +516,30 @@ export class Arena {
       transcripts: true,
     });
     const row = await this.store.createMatch({ id: matchId, game: game.id, kind: o.kind, rated: o.rated, seed, config: o.config, job, seats: bots.map((b) => b.id || { botId: null, name: b.name }) });
-    void this.play(job, bots, o.rated);
+    if (this.queue && !this.persons.has(matchId)) {
+      // If Redis is away, the match stays queued in the store and the reconciler enqueues it when it is back.
+      await this.queue.enqueue(matchId).catch((err: unknown) => this.log.warn({ match: matchId, err }, `the match could not be enqueued now (${(err as Error).message}); it will be when the queue is reachable`));
+    } else void this.play(job, bots, o.rated);
     return row;
   }
 
+  /** Plays a match in this process (without a queue, or a match whose players connected here). */
   private async play(job: MatchJob, bots: BotRow[], rated: boolean): Promise<void> {
     const controller = new AbortController();
-    const entry = { controller, events: [] as LiveEvent[], seats: bots.flatMap((b) => (b.id ? [b.id] : [])) };
+    const entry = { controller, seats: bots.flatMap((b) => (b.id ? [b.id] : [])) };
     this.running.set(job.matchId, entry);
-    const unsubscribe = this.live.subscribe(job.matchId, 'public', (e) => {
-      if (entry.events.length < 200_000) entry.events.push(e);
-      // The global feed: every match's start and end, for pages that list the matches under way.
-      if (e.type !== 'step' && e.type !== 'message') this.live.publish(FEED, 'public', e);
-    });
     try {
-      if (!(await this.store.startMatch(job.matchId))) return;
+      if (!(await this.store.startMatch(job.matchId, this.node))) return;
       this.log.info({ match: job.matchId, game: job.game, bots: bots.map((b) => b.name) }, 'match started');
       const connections = job.seats.map((_, slot) => this.personConnection(job.matchId, slot));
-      const report = await runMatch(job, { signal: controller.signal, live: this.live, connections, log: (line) => this.log.warn({ match: job.matchId }, line), addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only' });
-      await this.finish(job, bots, report.replay, rated);
-      this.endPersons(job.matchId, { reason: 'the match is over', result: resultLine(report.replay) });
+      const { replay } = await playAndRecord({ store: this.store, live: this.publish, log: this.log, addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only', signal: controller.signal, connections }, job, bots, rated);
+      this.endPersons(job.matchId, { reason: 'the match is over', result: resultLine(replay) });
     } catch (err) {
       const reason = err instanceof MatchCancelledError ? 'the server stopped before the match ended' : `the arena failed: ${err instanceof Error ? err.message : String(err)}`;
       this.endPersons(job.matchId, { reason: `the match was stopped: ${reason}` });
       if (!(err instanceof MatchCancelledError)) this.log.error({ match: job.matchId, err }, 'match failed');
       await this.store.abortMatch(job.matchId, reason).catch((e: unknown) => this.log.error({ match: job.matchId, err: e }, 'could not mark the match aborted'));
     } finally {
-      // Live events are delivered on a later tick: a match of built-in bots can end before any was, so let
-      // them through (the catch-up log and the global feed) before listening stops.
-      await new Promise((resolve) => setImmediate(resolve));
-      unsubscribe();
       this.endPersons(job.matchId, { reason: 'the match was stopped' });
       this.running.delete(job.matchId);
       for (const wake of this.idle) wake();
@@ -456,25 +563,6 @@ export class Arena {
     this.persons.delete(matchId);
   }
 
-  /** Records a finished match (recordFinishedMatch), then pauses its bots that fault too often. */
-  private async finish(job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean): Promise<void> {
-    const { stored, seats } = await recordFinishedMatch(this.store, job, bots, replay, rated);
-    this.log.info({ match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored }, 'match ended');
-    if (stored && rated) await this.pauseFaulty([...new Set(bots.filter((b) => !b.builtin).map((b) => b.id))]);
-  }
-
-  /** Pauses bots whose recent ladder matches fault too often, with the reason their owner reads. */
-  private async pauseFaulty(botIds: string[]): Promise<void> {
-    for (const id of botIds) {
-      const recent = await this.store.recentOutcomes(id, 10);
-      const reason = pauseReason(recent);
-      if (reason) {
-        await this.store.updateBot(id, { status: 'paused', statusReason: reason });
-        this.log.warn({ bot: id }, reason);
-      }
-    }
-  }
-
   // ——— the ladder ———
 
   private scheduleLadder(delayMs: number): void {
@@ -491,10 +579,15 @@ export class Arena {
 
   /** Starts ladder matches until `concurrency` run, or no game has bots free to play. */
   private async fillLadder(): Promise<void> {
+    // With a queue, several servers may run: one leads the ladder at a time (another takes over if it dies).
+    if (this.queue && !(await this.queue.lead(this.node, 15_000))) {
+      if (!this.stopping) this.scheduleLadder(5000);
+      return;
+    }
     const gameIds = Object.keys(games).filter((g) => !LADDER_GAMES_SKIP.has(g));
     let idleGames = 0;
     let turn = 0;
-    while (!this.stopping && this.busy() < this.opts.concurrency && idleGames < gameIds.length) {
+    while (!this.stopping && (await this.busy()) < this.opts.concurrency && idleGames < gameIds.length) {
       // Games in turn, starting from the one after the last served, so a game with few bots is not starved.
       const game = getGame(gameIds[(this.nextGame + turn++) % gameIds.length]!);
       const seats = await this.ladderSeats(game);
@@ -507,13 +600,21 @@ export class Arena {
       const rng = this.rng(game.id);
       await this.launch(game, seats, { kind: 'ladder', rated: true, seed: ladderMatchSeed(rng), config: this.opts.ladderConfig?.[game.id] ?? {} });
     }
-    if (!this.stopping && this.busy() < this.opts.concurrency) this.scheduleLadder(2000);
+    // With a queue, no match ends here to wake the ladder: it looks again soon.
+    if (!this.stopping && (this.queue || (await this.busy()) < this.opts.concurrency)) this.scheduleLadder(this.queue ? 250 : 2000);
   }
 
   private nextGame = 0;
 
-  /** Matches that use the machine: a match with a person mostly waits for them, so it leaves the ladder its place. */
-  private busy(): number {
+  /**
+   * Matches that use the machine: a match with a person mostly waits for them, so it leaves the ladder its
+   * place. With a queue, the matches queued or running anywhere (every worker's), less this server's own.
+   */
+  private async busy(): Promise<number> {
+    if (this.queue) {
+      const [queued, running] = await Promise.all([this.store.countMatches({ status: 'queued' }), this.store.countMatches({ status: 'running' })]);
+      return queued + running - this.running.size;
+    }
     let n = 0;
     for (const id of this.running.keys()) if (!this.persons.has(id)) n++;
     return n;
@@ -538,8 +639,10 @@ export class Arena {
     const now = Date.now();
     const recent = await this.store.recentMatchCounts(game.id, now - 3_600_000);
     const lately = burst < limit ? await this.store.recentMatchCounts(game.id, now - (3_600_000 * burst) / limit) : recent;
-    const busy = new Map<string, number>();
-    for (const m of this.running.values()) for (const id of m.seats) busy.set(id, (busy.get(id) ?? 0) + 1);
+    // A bot's matches under way count against its capacity: with a queue, every worker's (from the store).
+    let busy = new Map<string, number>();
+    if (this.queue) busy = await this.store.activeMatchCounts();
+    else for (const m of this.running.values()) for (const id of new Set(m.seats)) busy.set(id, (busy.get(id) ?? 0) + 1);
     const ladderBots: LadderBot[] = active
       .filter((b) => !isPersonBot(b))
       .filter((b) => b.builtin || ((recent.get(b.id) ?? 0) < limit && (lately.get(b.id) ?? 0) < burst))

@@ -7,7 +7,7 @@ import type { Replay } from '../core/replay.js';
 import { getGame } from '../games/index.js';
 import { defaultHubs, SmartdogHubPlan, type SmartdogHub } from '../games/smartdog/hubs.js';
 import { ConflictError, LIMITS, type BotRow, type Store } from '../store/index.js';
-import { recordFinishedMatch } from './arena.js';
+import { recordFinishedMatch } from './match-play.js';
 
 /** How the server's smart-dog gateway runs. */
 export interface GatewayOptions {
@@ -20,6 +20,8 @@ export interface GatewayOptions {
   gatherMs?: number;
   /** games that end before this settles are recorded once it has (the server: once the arena has started) */
   recordAfter?: Promise<unknown>;
+  /** the server process's name, recorded as the `worker` of the games it records */
+  node?: string;
 }
 
 /** A running gateway: its port, and how to stop it (games under way are cancelled, finished ones recorded first). */
@@ -69,7 +71,7 @@ export async function startGateway(store: Store, log: FastifyBaseLogger, opts: G
     log: (line) => (/could not start|stopped:|warning/.test(line) ? log.warn({ gateway: true }, line) : log.debug({ gateway: true }, line)),
     onGame: (report, hub) => {
       recording = recording.then(() =>
-        recordGame(store, log, report, hub).catch((err: unknown) => log.error({ err, hub, tcpGame: report.replay.matchId }, 'the smart-dog gateway could not record a game')),
+        recordGame(store, log, report, hub, opts.node).catch((err: unknown) => log.error({ err, hub, tcpGame: report.replay.matchId }, 'the smart-dog gateway could not record a game')),
       );
     },
   }).catch((err: unknown) => {
@@ -87,7 +89,7 @@ export async function startGateway(store: Store, log: FastifyBaseLogger, opts: G
 }
 
 /** Records one finished gateway game: its players' bots (created when new), then the match, as the arena does. */
-async function recordGame(store: Store, log: FastifyBaseLogger, report: MatchReport, hub: string): Promise<void> {
+async function recordGame(store: Store, log: FastifyBaseLogger, report: MatchReport, hub: string, node?: string): Promise<void> {
   const played = report.replay;
   const bots: BotRow[] = [];
   for (const seat of played.seats) bots.push(await gatewayBot(store, log, seat.name));
@@ -98,7 +100,7 @@ async function recordGame(store: Store, log: FastifyBaseLogger, report: MatchRep
   const job = newJob({ matchId, game: 'smartdog', seed: replay.seed, config: replay.config, seats: bots.map((b) => ({ bot: 'tcp', name: b.name })), timeouts: {} });
   await store.createMatch({ id: matchId, game: 'smartdog', kind: 'ladder', rated, seed: replay.seed, config: replay.config, job, seats: bots.map((b) => b.id) });
   try {
-    if (!(await store.startMatch(matchId))) throw new Error(`match ${matchId} was started elsewhere`);
+    if (!(await store.startMatch(matchId, node))) throw new Error(`match ${matchId} was started elsewhere`);
     const { stored, seats } = await recordFinishedMatch(store, job, bots, replay, rated);
     log.info({ match: matchId, hub, tcpGame: played.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), rated, stored }, 'gateway game recorded');
   } catch (err) {

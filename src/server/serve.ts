@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { pino, type Level } from 'pino';
+import type { LiveEvents } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
+import type { MatchQueue } from '../queue/bullmq.js';
 import { openStore } from '../store/index.js';
 import { buildApp } from './app.js';
 import { Arena, type ArenaOptions } from './arena.js';
@@ -9,7 +13,7 @@ import { matchRoutes } from './routes/matches.js';
 import { playRoutes } from './routes/play.js';
 
 /** How `botarena serve` (and tests) start a server. */
-export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort'>> {
+export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' | 'queue'>> {
   port: number;
   host: string;
   /** a SQLite file path, or postgres://… (default: DATABASE_URL, else ./data/botarena.sqlite) */
@@ -18,6 +22,15 @@ export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort'>>
   /** where log lines go (default stdout) */
   logStream?: NodeJS.WritableStream;
   limits?: { registrations: number; matches: number };
+  /**
+   * redis://… : matches go to `botarena worker`s through BullMQ, and live events through Redis pub/sub (so
+   * any server streams any match); without it everything runs in this process
+   */
+  queueUrl?: string;
+  /** with a queue: how many times a match is started before it is given up (default 3) */
+  maxTries?: number;
+  /** Redis key prefix of the queue and the live events (default botarena) */
+  redisPrefix?: string;
   /**
    * the smart-dog TCP gateway (its games recorded and rated like any match), or false for none; default port
    * 3002 on `host` (port 0, a free one, when the HTTP port is 0: a test's or a throwaway server's). Tests may
@@ -42,7 +55,16 @@ export interface RunningServer {
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const logger = pino({ level: o.logLevel ?? 'info', base: undefined }, o.logStream as never);
   const store = await openStore(o.database ?? process.env.DATABASE_URL);
-  const live = new LocalLiveEvents({ log: (line) => logger.warn(line) });
+  const node = o.node ?? `server@${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  let live: LiveEvents;
+  let queue: MatchQueue | null = null;
+  if (o.queueUrl) {
+    // Loaded only here: a server without a queue never loads BullMQ or ioredis.
+    const [{ MatchQueue: Queue, checkQueueUrl }, { RedisLiveEvents }] = await Promise.all([import('../queue/bullmq.js'), import('../live/redis.js')]);
+    checkQueueUrl(o.queueUrl);
+    queue = new Queue({ url: o.queueUrl, prefix: o.redisPrefix, maxTries: o.maxTries });
+    live = new RedisLiveEvents({ url: o.queueUrl, prefix: o.redisPrefix, log: (line) => logger.warn(line) });
+  } else live = new LocalLiveEvents({ log: (line) => logger.warn(line) });
   const allowPrivateBots = o.allowPrivateBots ?? (o.host === '127.0.0.1' || o.host === 'localhost' || o.host === '::1');
   // The gateway listens first, so the arena can name its port; games it finishes are recorded once the
   // arena has started (after the start has marked the matches a killed run left running aborted).
@@ -53,7 +75,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let arena: Arena | null = null;
   try {
-    if (g) gateway = await startGateway(store, logger, { port: g.port, host: g.host ?? o.host, hubs: g.hubs, gatherMs: g.gatherMs, recordAfter });
+    if (g) gateway = await startGateway(store, logger, { port: g.port, host: g.host ?? o.host, hubs: g.hubs, gatherMs: g.gatherMs, recordAfter, node });
     arena = new Arena(
       store,
       live,
@@ -70,6 +92,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         checkBots: o.checkBots,
         gatewayPort: gateway?.port ?? null,
         person: o.person,
+        queue,
+        node,
+        reconcileMs: o.reconcileMs,
       },
       logger,
     );
@@ -78,7 +103,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await arena.start();
     arenaStarted();
     const address = await app.listen({ port: o.port, host: o.host });
-    logger.info({ url: address, database: store.describe(), allowCommands: arena.opts.allowCommands, allowPrivateBots, gatewayPort: gateway?.port ?? null }, `botarena server at ${address} (API docs at ${address}/docs)`);
+    logger.info({ url: address, database: store.describe(), queue: queue?.describe() ?? null, node, allowCommands: arena.opts.allowCommands, allowPrivateBots, gatewayPort: gateway?.port ?? null }, `botarena server at ${address} (API docs at ${address}/docs)`);
     const running = { arena, app, gateway };
     let closing: Promise<void> | null = null;
     return {
@@ -92,6 +117,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
           await running.gateway?.close();
           await running.arena.stop(graceMs);
           await running.app.close();
+          await queue?.close();
           await live.close();
           await store.close();
         })();
@@ -103,7 +129,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await gateway?.close().catch(() => {});
     await arena?.stop(0).catch(() => {});
     await app?.close().catch(() => {});
-    await live.close().catch(() => {});
+    await queue?.close().catch(() => {});
+    await live?.close().catch(() => {});
     await store.close().catch(() => {});
     throw err;
   }

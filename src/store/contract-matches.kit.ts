@@ -41,6 +41,29 @@ export function matchesContract(stores: Stores): void {
     assert.equal(await store.startMatch(m.id), false);
   });
 
+  it('lets a worker take up a match another left running, counts the tries, and never an ended one', async () => {
+    const { store } = await stores.fresh();
+    const [a, b] = [await activeBot(store, 'alpha'), await activeBot(store, 'beta')];
+    const m = await queued(store, [a, b]);
+    assert.equal((await store.getMatch(m.id))!.worker, null);
+    assert.deepEqual(await store.activeMatchCounts(), new Map([[a.id, 1], [b.id, 1]]));
+    assert.equal(await store.claimMatch(m.id, 'worker-1'), 1);
+    assert.deepEqual([(await store.getMatch(m.id))!.status, (await store.getMatch(m.id))!.worker], ['running', 'worker-1']);
+    assert.equal(await store.startMatch(m.id, 'worker-3'), false, 'startMatch takes queued matches only');
+    assert.equal(await store.claimMatch(m.id, 'worker-2'), 2, 'worker-1 died: worker-2 plays it again');
+    assert.equal((await store.getMatch(m.id))!.worker, 'worker-2');
+    const other = await queued(store, [a, a]);
+    assert.equal(await store.startMatch(other.id, 'server-1'), true);
+    assert.equal((await store.getMatch(other.id))!.worker, 'server-1');
+    assert.deepEqual(await store.activeMatchCounts(), new Map([[a.id, 2], [b.id, 1]]), 'a bot in two seats of one match counts once for it');
+    assert.equal(await store.finishMatch(m.id, finishOf((await store.getMatch(m.id))!, [1, 2])), true);
+    assert.equal(await store.claimMatch(m.id, 'worker-3'), null, 'a finished match is never played again');
+    assert.equal(await store.abortMatch(other.id, 'stop'), true);
+    assert.equal(await store.claimMatch(other.id, 'worker-3'), null, 'nor an aborted one');
+    assert.equal(await store.claimMatch('no-such-match', 'worker-3'), null);
+    assert.deepEqual(await store.activeMatchCounts(), new Map());
+  });
+
   it('refuses a match it cannot keep: unknown or foreign bots, bad seeds, a rated test, a taken id', async () => {
     const { store } = await stores.fresh();
     const a = await activeBot(store, 'alpha');

@@ -49,8 +49,14 @@ export class KyselyStore implements Store {
   createMatch(match: NewMatchRow) {
     return matches.createMatch(this.db, this.clock, match);
   }
-  startMatch(id: string) {
-    return matches.startMatch(this.db, this.clock, id);
+  startMatch(id: string, worker?: string) {
+    return matches.startMatch(this.db, this.clock, id, worker);
+  }
+  claimMatch(id: string, worker: string) {
+    return matches.claimMatch(this.db, this.clock, id, worker);
+  }
+  activeMatchCounts() {
+    return matches.activeMatchCounts(this.db);
   }
   finishMatch(id: string, finish: MatchFinish) {
     return finishMatch(this.db, this.dialect, isoNow(this.clock), id, finish);

@@ -34,6 +34,7 @@ export async function createMatch(db: Db, clock: () => Date, m: NewMatchRow): Pr
     result: null,
     abort_reason: null,
     tries: 0,
+    worker: null,
   };
   if (!Array.isArray(m.seats) || m.seats.length < 1 || m.seats.length > LIMITS.seats) throw new InvalidInputError(`seats: expected 1 to ${LIMITS.seats} seats, got ${Array.isArray(m.seats) ? m.seats.length : typeof m.seats}`);
   return db.transaction().execute(async (trx) => {
@@ -60,15 +61,28 @@ export async function createMatch(db: Db, clock: () => Date, m: NewMatchRow): Pr
 }
 
 /** Store.startMatch: queued → running, one worker only. */
-export async function startMatch(db: Db, clock: () => Date, id: string): Promise<boolean> {
+export async function startMatch(db: Db, clock: () => Date, id: string, worker?: string): Promise<boolean> {
   if (!lookupable(id)) return false;
   const r = await db
     .updateTable('matches')
-    .set((eb) => ({ status: 'running', started_at: isoNow(clock), tries: eb('tries', '+', 1) }))
+    .set((eb) => ({ status: 'running', started_at: isoNow(clock), tries: eb('tries', '+', 1), worker: worker === undefined ? null : lineText('worker', worker, 200) }))
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .executeTakeFirst();
   return r.numUpdatedRows > 0n;
+}
+
+/** Store.claimMatch: queued or running → running by this worker, tries + 1; the tries, or null once it ended. */
+export async function claimMatch(db: Db, clock: () => Date, id: string, worker: string): Promise<number | null> {
+  if (!lookupable(id)) return null;
+  const r = await db
+    .updateTable('matches')
+    .set((eb) => ({ status: 'running', started_at: isoNow(clock), tries: eb('tries', '+', 1), worker: lineText('worker', worker, 200) }))
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .returning('tries')
+    .executeTakeFirst();
+  return r ? Number(r.tries) : null;
 }
 
 /** Store.abortMatch and abortRunning: the matches in these statuses (one, or all) marked aborted; their ids. */
@@ -176,6 +190,19 @@ export async function recentOutcomes(db: Db, botId: string, limit: number): Prom
     const faulted = seats.get(m.id)!.find((s) => s.bot_id === botId && s.fault_kind !== null);
     return { matchId: m.id, fault: faulted ? seatFromRow(faulted).fault : null };
   });
+}
+
+/** Store.activeMatchCounts: per bot, its matches queued or running. */
+export async function activeMatchCounts(db: Db): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('match_seats')
+    .innerJoin('matches', 'matches.id', 'match_seats.match_id')
+    .select((eb) => ['match_seats.bot_id', eb.fn.count<number | string>('matches.id').distinct().as('n')])
+    .where('matches.status', 'in', ['queued', 'running'])
+    .where('match_seats.bot_id', 'is not', null)
+    .groupBy('match_seats.bot_id')
+    .execute();
+  return new Map(rows.map((r) => [r.bot_id!, Number(r.n)]));
 }
 
 /** Store.recentMatchCounts: ladder matches per bot of a game since a time. */

@@ -134,6 +134,13 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('matches_game_kind_created').on('matches').columns(['game', 'kind', 'created_at']).execute();
       },
     },
+    // With match workers (botarena worker), which one plays or played each match: a killed worker's match is
+    // taken up by another, and an organiser sees where each ran.
+    '0003_match_worker': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('matches').addColumn('worker', 'text').execute();
+      },
+    },
   };
 }
 

@@ -135,6 +135,7 @@ export function matchFromRow(r: MatchesTable, seats: MatchSeatRow[]): MatchRow {
     result: r.result === null ? null : (JSON.parse(r.result) as ResultLine),
     abortReason: r.abort_reason,
     tries: Number(r.tries),
+    worker: r.worker ?? null,
     seats,
   };
 }

@@ -36,6 +36,8 @@ export interface MatchesTable {
   result: string | null;
   abort_reason: string | null;
   tries: number;
+  /** who plays or played it: a worker's or a server's name (migration 0003) */
+  worker: string | null;
 }
 
 export interface MatchSeatsTable {

@@ -113,6 +113,8 @@ export interface MatchRow {
   abortReason: string | null;
   /** how many times a worker started it */
   tries: number;
+  /** the worker (or server) that started it last, by the name it gave; null before it starts */
+  worker: string | null;
   seats: MatchSeatRow[];
 }
 
@@ -288,8 +290,14 @@ export interface Store {
   // ——— matches ———
   /** Queues a match. */
   createMatch(match: NewMatchRow): Promise<MatchRow>;
-  /** queued → running (tries + 1); false when it was not queued (another worker has it, or it ended). */
-  startMatch(id: string): Promise<boolean>;
+  /** queued → running (tries + 1, by `worker`); false when it was not queued (another worker has it, or it ended). */
+  startMatch(id: string, worker?: string): Promise<boolean>;
+  /**
+   * queued or running → running, tries + 1, by `worker`: a worker taking a match up, again when one before it
+   * died mid-match (it is replayed from the start). Returns the tries so far, counting this one; null when the
+   * match has ended (finished or aborted) or does not exist.
+   */
+  claimMatch(id: string, worker: string): Promise<number | null>;
   /**
    * Records a finished match in ONE transaction: result, seats, replay, logs, rating changes (ratings and
    * their history) and pair records, status 'finished'. A match that is not queued or running (finished or
@@ -312,6 +320,8 @@ export interface Store {
   recentOutcomes(botId: string, limit: number): Promise<RecentOutcome[]>;
   /** Per bot: ladder matches of a game created since `since` (epoch ms or a Date), any status. */
   recentMatchCounts(game: string, since: number | Date): Promise<Map<string, number>>;
+  /** Per bot: its matches queued or running now, of every game and kind (the ladder keeps each within its capacity). */
+  activeMatchCounts(): Promise<Map<string, number>>;
 
   // ——— ratings ———
   /** A game's table in one system, best first (bots not deleted), at most `limit` rows (LIMITS.rows). */

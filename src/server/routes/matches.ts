@@ -4,9 +4,9 @@ import { Type, type Static } from 'typebox';
 import { replayHtml } from '../../arena/replay-html.js';
 import type { Replay } from '../../core/replay.js';
 import { games } from '../../games/index.js';
-import type { Audience, LiveEvent } from '../../live/events.js';
+import type { LiveEvent } from '../../live/events.js';
 import type { MatchRow } from '../../store/index.js';
-import { FEED, type Arena } from '../arena.js';
+import type { Arena } from '../arena.js';
 import { badRequest, errorSchema, forbidden, notFound, unauthorized } from '../errors.js';
 import { sse } from '../sse.js';
 
@@ -113,14 +113,29 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
     });
 
     app.get('/api/events', { schema: { tags: ['matches'], summary: 'the global feed (SSE): `started` of every match running now, then every match\'s `started`, `ended` and `stopped` as they happen' } }, async (req, reply) => {
-      sse(req, reply, arena.feedCatchUp(), (send) => arena.live.subscribe(FEED, 'public', send));
+      const early: LiveEvent[] = [];
+      let send: ((e: LiveEvent) => void) | null = null;
+      const stop = await arena.followFeed((e) => (send ? send(e) : void early.push(e)));
+      sse(req, reply, early, (s) => {
+        send = s;
+        return stop;
+      });
     });
 
     app.get('/api/matches/:id/events', { schema: { tags: ['matches'], summary: "a match's live events (SSE): the header and every step so far, then each as it comes, then `ended`; a finished match's whole replay as events", params: MatchId } }, async (req, reply) => {
       const m = await getMatch((req.params as { id: string }).id);
-      const audience: Audience = 'public';
-      const history = arena.catchUp(m.id);
-      if (history) return sse(req, reply, history, (send) => arena.live.subscribe(m.id, audience, send), matchOver);
+      if (m.status === 'queued' || m.status === 'running') {
+        // Wherever it runs (here, or a worker): what it published so far, then the rest as it comes.
+        let send: ((e: LiveEvent) => void) | null = null;
+        const followed = await arena.followMatch(m.id, (e) => send?.(e));
+        if (followed) {
+          return sse(req, reply, followed.history, (s) => {
+            send = s;
+            followed.deliver();
+            return followed.stop;
+          }, matchOver);
+        }
+      }
       if (m.status === 'finished') {
         const gz = await arena.store.getReplay(m.id);
         const replay = gz ? (JSON.parse(gunzipSync(gz).toString('utf8')) as Replay) : null;
@@ -130,8 +145,8 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
         return sse(req, reply, events, null, matchOver);
       }
       if (m.status === 'aborted') return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null, matchOver);
-      // queued: it starts soon; listen from its start
-      return sse(req, reply, [], (send) => arena.live.subscribe(m.id, audience, send), matchOver);
+      // queued (or just started): listen from its start
+      return sse(req, reply, [], (send) => arena.live.subscribe(m.id, 'public', send), matchOver);
     });
 
     app.get('/api/leaderboards/:game', { schema: { tags: ['ratings'], summary: "a game's leaderboard: ELO (botsarena's ladder) or OpenSkill (μ − 3σ)", params: Type.Object({ game: Type.String({ maxLength: 64 }) }), querystring: Leaderboard, response: { 404: errorSchema } } }, async (req) => {

@@ -1,0 +1,141 @@
+import { gzipSync } from 'node:zlib';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MatchJob } from '../arena/match-job.js';
+import { runMatch } from '../arena/run-match.js';
+import type { SeatConnection } from '../arena/seat.js';
+import { parseBotSpec, schemeOf } from '../bots/index.js';
+import type { AddressPolicy } from '../bots/address-policy.js';
+import type { Replay, TranscriptEntry } from '../core/replay.js';
+import { resultLine } from '../core/replay.js';
+import { games } from '../games/index.js';
+import { pauseReason } from '../ladder/pick.js';
+import { rateFinishedMatch } from '../ladder/rating-update.js';
+import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
+import type { BotRow, MatchRow, SeatResult, Store } from '../store/index.js';
+
+// Playing one stored match and recording it: the same path whether the server plays it in its own process
+// or a `botarena worker` took it from the queue.
+
+/** The live-events channel of the global feed (`GET /api/events`): every match's `started`, `ended`, `stopped`. */
+export const FEED = 'feed';
+
+/**
+ * The live events with the global feed added: a match's public `started`, `ended` and `stopped` go to its own
+ * channel and to FEED, from whichever process plays it.
+ */
+export function withFeed(live: LiveEvents): LiveEvents {
+  return {
+    publish(matchId: string, audience: Audience, event: LiveEvent) {
+      live.publish(matchId, audience, event);
+      if (audience === 'public' && matchId !== FEED && (event.type === 'started' || event.type === 'ended' || event.type === 'stopped')) live.publish(FEED, 'public', event);
+    },
+    subscribe: (matchId, audience, listener) => live.subscribe(matchId, audience, listener),
+    history: (matchId) => live.history(matchId),
+    close: () => live.close(),
+  };
+}
+
+/**
+ * Records a finished match (created and started in the store already) in one transaction: its result, its
+ * seats (`bots` by slot), its replay (gzipped, without the raw messages), each seat's message log (the
+ * replay's transcripts, gzipped: its owner's) and, when `rated`, the rating changes computed inside the
+ * transaction from the ratings kept then. `stored` is false when the match had ended already (aborted, or
+ * recorded by another worker that played it too). The arena's matches, the workers' and the smart-dog
+ * gateway's games (gateway.ts) are all recorded by this one function.
+ */
+export async function recordFinishedMatch(store: Store, job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean): Promise<{ stored: boolean; seats: SeatResult[] }> {
+  const { transcripts, ...publicReplay } = replay;
+  const result = resultLine(replay);
+  const seats = result.players.map((p, slot) => ({ slot, botId: bots[slot]!.id || null, name: p.name, rank: p.rank, score: p.score ?? null, fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null }));
+  const logs = (transcripts ?? []).map((t: TranscriptEntry[], slot: number) => ({ slot, gz: gzipSync(JSON.stringify(t)) }));
+  const stored = await store.finishMatch(job.matchId, {
+    result,
+    seats,
+    replayGz: gzipSync(JSON.stringify(publicReplay)),
+    logs,
+    // Only test matches have seats without a bot (a URL, a person's), and they are never rated.
+    rate: rated ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId!, rank: s.rank })), kept) : undefined,
+  });
+  return { stored, seats };
+}
+
+/** The specs of a job's seats that were opened from a connection (tcp, browser): players who came for that match. */
+export function connectedSeats(job: MatchJob): string[] {
+  const game = games[job.game];
+  return game ? job.seats.flatMap((s) => {
+    try {
+      const spec = parseBotSpec(s.bot, game);
+      return schemeOf(spec).fromConnection ? [spec.transport] : [];
+    } catch {
+      return [];
+    }
+  }) : [];
+}
+
+/** The seats of a job that run a command on this machine (stdio:, exec:), by slot. */
+export function commandSeats(job: MatchJob): number[] {
+  const game = games[job.game];
+  return game ? job.seats.flatMap((s, slot) => {
+    try {
+      const kind = parseBotSpec(s.bot, game).transport;
+      return kind === 'stdio' || kind === 'exec' ? [slot] : [];
+    } catch {
+      return [];
+    }
+  }) : [];
+}
+
+/**
+ * The bots of a stored match by slot, for recording it: each registered bot's row, and for a seat no
+ * registered bot holds (a URL's, a person's) a row without an id. Null when a seat's bot is gone (deleted).
+ */
+export async function botsOfMatch(store: Store, m: MatchRow): Promise<{ bots: BotRow[] } | { missing: string }> {
+  const bots: BotRow[] = [];
+  for (const s of m.seats) {
+    if (!s.botId) {
+      const now = new Date(0).toISOString();
+      bots.push({ id: '', game: m.game, name: s.name, endpoint: (m.job as MatchJob).seats[s.slot]?.bot ?? '', builtin: false, description: '', ownerContact: '', tokenHash: null, status: 'active', statusReason: null, doctorReport: null, capacity: 1, createdAt: now, updatedAt: now });
+      continue;
+    }
+    const bot = await store.getBot(s.botId);
+    if (!bot || bot.status === 'deleted') return { missing: `the bot in seat ${s.slot} (${s.name}) is gone` };
+    bots.push(bot);
+  }
+  return { bots };
+}
+
+/** What playing a stored match needs besides the match. */
+export interface PlayContext {
+  store: Store;
+  /** the live events, with the feed (withFeed) */
+  live: LiveEvents;
+  log: FastifyBaseLogger;
+  addressPolicy: AddressPolicy;
+  signal: AbortSignal;
+  /** seats opened from a connection (a person's), by slot */
+  connections?: (SeatConnection | undefined)[];
+}
+
+/**
+ * Plays a match the store has as running and records it (recordFinishedMatch), then pauses its bots that
+ * fault too often. A failure of the match itself is recorded as its abort reason; a cancelled match
+ * (MatchCancelledError) and a failure to reach the store are thrown for the caller to decide.
+ */
+export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRow[], rated: boolean): Promise<{ replay: Replay; stored: boolean }> {
+  const report = await runMatch(job, { signal: ctx.signal, live: ctx.live, connections: ctx.connections, log: (line) => ctx.log.warn({ match: job.matchId }, line), addressPolicy: ctx.addressPolicy });
+  const { stored, seats } = await recordFinishedMatch(ctx.store, job, bots, report.replay, rated);
+  ctx.log.info({ match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored }, stored ? 'match ended' : 'match ended, but it had been recorded or aborted already: this result is dropped');
+  if (stored && rated) await pauseFaulty(ctx.store, ctx.log, [...new Set(bots.filter((b) => !b.builtin && b.id).map((b) => b.id))]);
+  return { replay: report.replay, stored };
+}
+
+/** Pauses bots whose recent ladder matches fault too often, with the reason their owner reads. */
+async function pauseFaulty(store: Store, log: FastifyBaseLogger, botIds: string[]): Promise<void> {
+  for (const id of botIds) {
+    const reason = pauseReason(await store.recentOutcomes(id, 10));
+    if (reason) {
+      await store.updateBot(id, { status: 'paused', statusReason: reason });
+      log.warn({ bot: id }, reason);
+    }
+  }
+}
