@@ -17,6 +17,7 @@ interface ServeCliOptions {
   queue?: string;
   maxTries: number;
   redisPrefix: string;
+  reconcileMs: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -39,6 +40,7 @@ export function registerServe(program: Command): void {
     .option('--queue <redis-url>', 'enqueue matches on Redis (BullMQ) for `botarena worker`s to play, and stream live events through it, e.g. redis://127.0.0.1:6379 (default: play them in this process)')
     .option('--max-tries <n>', 'with --queue: a match started this many times without finishing (its workers died) is aborted', parsePositiveInt('--max-tries', 100), 3)
     .option('--redis-prefix <prefix>', 'with --queue: the Redis key prefix (several arenas may share one Redis)', 'botarena')
+    .option('--reconcile-ms <ms>', 'with --queue: how often the queue is checked against the database (matches Redis lost are enqueued again)', parsePositiveInt('--reconcile-ms', 3_600_000), 10_000)
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: ServeCliOptions) => {
       if (o.queue) {
@@ -50,7 +52,7 @@ export function registerServe(program: Command): void {
         }
       }
       const { startServer } = await import('../server/serve.js');
-      const server = await startServer({ queueUrl: o.queue, maxTries: o.maxTries, redisPrefix: o.redisPrefix, port: o.port, host: o.host, database: o.database, concurrency: o.concurrency, allowCommands: o.allowCommands ?? false, allowPrivateBots: o.allowPrivateBots, ladder: o.ladder, perBotPerHour: o.perBotPerHour, ladderBurst: o.ladderBurst, logLevel: o.logLevel, gateway: o.gateway ? { port: o.gatewayPort } : false });
+      const server = await startServer({ queueUrl: o.queue, maxTries: o.maxTries, redisPrefix: o.redisPrefix, reconcileMs: o.reconcileMs, port: o.port, host: o.host, database: o.database, concurrency: o.concurrency, allowCommands: o.allowCommands ?? false, allowPrivateBots: o.allowPrivateBots, ladder: o.ladder, perBotPerHour: o.perBotPerHour, ladderBurst: o.ladderBurst, logLevel: o.logLevel, gateway: o.gateway ? { port: o.gatewayPort } : false });
       // SIGINT/SIGTERM: stop scheduling, let running matches end (10 s at most), mark the rest aborted, close.
       await new Promise<void>((resolve) => {
         const stop = (sig: NodeJS.Signals) => {

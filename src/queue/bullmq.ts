@@ -74,7 +74,9 @@ export class MatchQueue {
   constructor(readonly opts: QueueOptions) {
     this.prefix = opts.prefix ?? DEFAULT_PREFIX;
     this.maxTries = opts.maxTries ?? 3;
-    this.redis = bullConnection(opts.url);
+    // Fail fast while Redis is away (no offline queue): a match asked for then stays queued in the store and
+    // the reconciler enqueues it once Redis is back, instead of the request hanging until then.
+    this.redis = new Redis(opts.url, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
     // Errors while Redis is away are retried by ioredis; each command that fails is reported by its caller.
     this.redis.on('error', () => {});
     this.queue = new Queue<MatchJobData>(QUEUE_NAME, {

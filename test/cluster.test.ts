@@ -1,0 +1,256 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Job } from 'bullmq';
+import { pino } from 'pino';
+import { newJob } from '../src/arena/match-job.js';
+import { LocalLiveEvents } from '../src/live/local.js';
+import type { MatchJobData } from '../src/queue/bullmq.js';
+import { MatchWorker } from '../src/queue/worker.js';
+import { openStore } from '../src/store/index.js';
+import { testPostgres, type TestPostgres } from '../src/store/pg.kit.js';
+import { killAll, startQueueServer, startWorkerProcess, type ClusterPlace, type ClusterProcess } from './cluster.kit.js';
+import { testRedis, type TestRedis } from './redis.kit.js';
+import { ROOT } from './run-cli.js';
+import { apiClient, until } from './server.kit.js';
+
+// Queue mode with real parts: `botarena serve --queue` and `botarena worker` processes on a private Postgres
+// cluster and a redis-server of the test's own (no persistence: a restart loses everything it held). Under
+// CI (BOTARENA_CI) a missing Postgres or Redis fails these tests; elsewhere they skip, saying why.
+
+const pg = await testPostgres();
+const redis = await testRedis();
+const missing = 'missing' in pg ? `Postgres: ${pg.missing}` : 'missing' in redis ? `Redis: ${redis.missing}` : null;
+
+type Seat = { botId: string | null; name: string; rank: number | null };
+type Match = { id: string; status: string; worker: string | null; tries: number; rated: boolean; startedAt: string | null; finishedAt: string | null; abortReason: string | null; result: { players: { rank: number }[] } | null; seats: Seat[] };
+
+const pace = (seconds: number) => `stdio:python3 ${join(ROOT, 'test/fixtures/tournament/ttt-pace.py')} ${seconds}`;
+
+if (missing) {
+  describe('queue mode (BullMQ workers, Redis live events, Postgres)', () => {
+    it('runs on a real Postgres and Redis', (t) => {
+      if (process.env.BOTARENA_CI) assert.fail(`CI must run the queue tests: ${missing}`);
+      t.skip(missing);
+    });
+  });
+} else {
+  const db = pg as TestPostgres;
+  const rd = redis as TestRedis;
+  after(async () => {
+    killAll();
+    await rd.stop();
+    await db.stop();
+  });
+
+  /** A fresh place: its own database and Redis key prefix. */
+  const place = async (): Promise<ClusterPlace> => ({ database: await db.newDatabase(), redis: rd.url, prefix: `t${randomBytes(4).toString('hex')}` });
+
+  describe('queue mode (BullMQ workers, Redis live events, Postgres)', () => {
+    it('plays a rated ladder on two worker processes, keeps a bot within its capacity across them, and streams a worker\'s match from the server', async () => {
+      const at = await place();
+      const server = await startQueueServer(at, ['--concurrency', '6', '--ladder-burst', '1000', '--per-bot-per-hour', '100000']);
+      const workers = [await startWorkerProcess(at, 'w1', ['--concurrency', '3']), await startWorkerProcess(at, 'w2', ['--concurrency', '3'])];
+      const api = apiClient(() => server.url);
+      const one = await api('POST', '/api/bots', { game: 'tictactoe', name: 'single', endpoint: pace(0.02), capacity: 1 });
+      const two = await api('POST', '/api/bots', { game: 'tictactoe', name: 'double', endpoint: pace(0.02), capacity: 2 });
+      assert.equal(one.status, 201, JSON.stringify(one.body));
+      assert.equal(two.status, 201, JSON.stringify(two.body));
+      const single = (one.body!.bot as { id: string }).id;
+      const double = (two.body!.bot as { id: string }).id;
+      const finished = async (botId: string) => ((await api('GET', `/api/matches?bot=${botId}&status=finished&limit=100`)).body!.items as Match[]);
+      await until('8 finished ladder matches of each bot', async () => (await finished(single)).length >= 8 && (await finished(double)).length >= 8, 90_000);
+
+      // The server played none of them: every one was a worker's, and both workers played.
+      const all = [...(await finished(single)), ...(await finished(double))];
+      const byWorker = new Set(all.map((m) => m.worker));
+      assert.deepEqual([...byWorker].sort(), ['w1', 'w2'], `the workers that played: ${[...byWorker].join(', ')}`);
+      // Capacity 1 across two workers with 6 matches at once: the single bot's matches never overlap in time.
+      const spans = (await finished(single)).map((m) => [Date.parse(m.startedAt!), Date.parse(m.finishedAt!)] as const).sort((a, b) => a[0] - b[0]);
+      for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `matches ${i - 1} and ${i} of a bot with capacity 1 overlap: ${JSON.stringify(spans)}`);
+      // Rated once each: the bot's ELO history has one change per rated match it finished.
+      await server.stop(); // the ladder stops scheduling; workers finish what they hold
+      await until('no match under way', async () => (await api2(at, 'running')) === 0 && (await api2(at, 'queued')) === 0, 30_000).catch(() => {});
+      const store = await openStore(at.database);
+      try {
+        const done = (await store.listMatches({ botId: single, status: 'finished', limit: 100 })).items.filter((m) => m.rated);
+        const history = await store.ratingHistory(single, 'elo');
+        assert.equal(history.length, done.length, 'one ELO change per finished rated match');
+        assert.deepEqual(new Set(history.map((h) => h.matchId)), new Set(done.map((m) => m.id)));
+      } finally {
+        await store.close();
+      }
+
+      // Another server (a second web node) streams a worker's match live: SSE from its start, then the feed.
+      const server2 = await startQueueServer(at, ['--no-ladder']);
+      const api3 = apiClient(() => server2.url);
+      const feed = sseCollect(`${server2.url}/api/events`);
+      await new Promise((r) => setTimeout(r, 300));
+      const created = await api3('POST', '/api/matches', { game: 'tictactoe', seats: [double, 'minimax'] });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const id = created.body!.id as string;
+      const events = await sseCollect(`${server2.url}/api/matches/${id}/events`).done;
+      const types = events.map((e) => e.type);
+      assert.equal(types[0], 'started');
+      assert.equal(types.at(-1), 'ended');
+      const steps = events.filter((e) => e.type === 'step').map((e) => e.index as number);
+      assert.deepEqual(steps, steps.map((_, i) => i), 'every step once, in order');
+      // `ended` goes out as the match ends; its result reaches the store right after.
+      const stored = await until('the match to be stored', async () => {
+        const m = (await api3('GET', `/api/matches/${id}`)).body as unknown as Match;
+        return m.status === 'finished' ? m : null;
+      });
+      assert.ok(stored.worker === 'w1' || stored.worker === 'w2', `played by a worker, not the server: ${stored.worker}`);
+      assert.equal((events.at(-1)!.result as { winner: number | null }).winner, (stored.result as unknown as { winner: number | null }).winner, 'the live result is the stored one');
+      await until('the feed to show its start and end', async () => feed.events.filter((e) => e.matchId === id).length >= 2, 10_000);
+      feed.close();
+      await server2.stop();
+      await Promise.all(workers.map((w) => w.stop()));
+    });
+
+    it('a worker killed mid-match: another plays it again from the start, and it is recorded and rated once', async () => {
+      const at = await place();
+      const server = await startQueueServer(at, ['--no-ladder']);
+      const workers = new Map<string, ClusterProcess>([['w1', await startWorkerProcess(at, 'w1')], ['w2', await startWorkerProcess(at, 'w2')]]);
+      const api = apiClient(() => server.url);
+      const bot = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: pace(0.4) });
+      const botId = (bot.body!.bot as { id: string }).id;
+      await until('the bot to pass its check', async () => (await api('GET', `/api/bots/${botId}`)).body!.status === 'active', 30_000);
+      const created = await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'minimax'], rated: true, seed: 5 });
+      const id = created.body!.id as string;
+      const first = await until('a worker to start it', async () => {
+        const m = (await api('GET', `/api/matches/${id}`)).body as unknown as Match;
+        return m.status === 'running' && m.worker ? m : null;
+      });
+      await new Promise((r) => setTimeout(r, 500)); // mid-match: it has made a move or two
+      await workers.get(first.worker!)!.kill();
+      const done = await until('it to finish on the other worker', async () => {
+        const m = (await api('GET', `/api/matches/${id}`)).body as unknown as Match;
+        return m.status === 'finished' ? m : m.status === 'aborted' ? assert.fail(`aborted: ${m.abortReason}`) : null;
+      }, 60_000);
+      assert.equal(done.tries, 2, 'started twice: by the killed worker, then by the other');
+      assert.notEqual(done.worker, first.worker);
+      const history = (await api('GET', `/api/bots/${botId}/ratings`)).body as unknown as { elo: { matchId: string }[] };
+      assert.deepEqual(history.elo.map((h) => h.matchId), [id], 'rated once');
+      await server.stop();
+      for (const w of workers.values()) await w.stop().catch(() => {});
+    });
+
+    it('two workers racing on one job: both play it, one result is stored and rated', async () => {
+      const database = await db.newDatabase();
+      const store = await openStore(database);
+      const quiet = pino({ level: 'silent' });
+      try {
+        // A bot that takes 50 ms a move: both workers hold the match at once (as when a lock ran out under load).
+        const [a, b] = [await store.createBot({ game: 'tictactoe', name: 'a', endpoint: pace(0.05) }), await store.createBot({ game: 'tictactoe', name: 'b', endpoint: 'minimax' })];
+        const job = newJob({ matchId: 'race-1', game: 'tictactoe', seed: 9, config: {}, seats: [{ bot: a.endpoint, name: 'a' }, { bot: 'minimax', name: 'b' }], timeouts: {}, transcripts: true });
+        await store.createMatch({ id: 'race-1', game: 'tictactoe', kind: 'ladder', rated: true, seed: 9, config: {}, job, seats: [a.id, b.id] });
+        const worker = (name: string) => new MatchWorker({ url: 'redis://127.0.0.1:1', store, live: new LocalLiveEvents(), log: quiet, name, allowCommands: true });
+        const outcomes = await Promise.all([worker('x').process({ data: { matchId: 'race-1' } } as Job<MatchJobData>), worker('y').process({ data: { matchId: 'race-1' } } as Job<MatchJobData>)]);
+        assert.deepEqual(outcomes.sort(), ['finished', 'finished, but it had been recorded already'].sort());
+        const m = (await store.getMatch('race-1'))!;
+        assert.equal(m.status, 'finished');
+        assert.equal(m.tries, 2);
+        for (const bot of [a, b]) {
+          assert.equal((await store.ratingHistory(bot.id, 'elo')).length, 1, 'one ELO change');
+          assert.equal((await store.ratingsOf(bot.id)).find((r) => r.system === 'elo')!.games, 1);
+        }
+        // A third worker that gets the job late finds it ended and plays nothing.
+        assert.equal(await worker('z').process({ data: { matchId: 'race-1' } } as Job<MatchJobData>), 'the match is finished already');
+        assert.equal((await store.getMatch('race-1'))!.tries, 2);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it('Redis restarts empty: workers reconnect, what it lost is enqueued again, nothing is dropped', async () => {
+      const at = await place();
+      const server = await startQueueServer(at, ['--no-ladder']);
+      const workers = [await startWorkerProcess(at, 'w1'), await startWorkerProcess(at, 'w2')];
+      const api = apiClient(() => server.url);
+      const bot = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: pace(0.3) });
+      const botId = (bot.body!.bot as { id: string }).id;
+      await until('the bot to pass its check', async () => (await api('GET', `/api/bots/${botId}`)).body!.status === 'active', 30_000);
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i++) ids.push((await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], seed: i })).body!.id as string);
+      await until('two matches running', async () => (await Promise.all(ids.map(async (id) => ((await api('GET', `/api/matches/${id}`)).body as unknown as Match).status))).filter((s) => s === 'running').length === 2);
+      rd.kill();
+      // A match asked for while Redis is down is kept (queued in the database) and played once it is back.
+      const during = await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], seed: 99 });
+      assert.equal(during.status, 201, JSON.stringify(during.body));
+      ids.push(during.body!.id as string);
+      await new Promise((r) => setTimeout(r, 1000));
+      await rd.restart();
+      const ended = await until('every match to end', async () => {
+        const ms = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body as unknown as Match));
+        return ms.every((m) => m.status === 'finished' || m.status === 'aborted') ? ms : null;
+      }, 90_000);
+      assert.deepEqual(ended.map((m) => m.status), ids.map(() => 'finished'), ended.map((m) => `${m.status} ${m.abortReason ?? ''}`).join('; '));
+      assert.match(server.log(), /match enqueued again/);
+      await server.stop();
+      await Promise.all(workers.map((w) => w.stop()));
+    });
+
+    it('the server restarts while workers play: their matches finish and are stored, nothing is aborted', async () => {
+      const at = await place();
+      let server = await startQueueServer(at, ['--no-ladder']);
+      const workers = [await startWorkerProcess(at, 'w1'), await startWorkerProcess(at, 'w2')];
+      let api = apiClient(() => server.url);
+      const bot = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: pace(0.3) });
+      const botId = (bot.body!.bot as { id: string }).id;
+      await until('the bot to pass its check', async () => (await api('GET', `/api/bots/${botId}`)).body!.status === 'active', 30_000);
+      const ids: string[] = [];
+      for (let i = 0; i < 3; i++) ids.push((await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], seed: i })).body!.id as string);
+      await until('a match running', async () => ((await api('GET', `/api/matches/${ids[0]}`)).body as unknown as Match).status === 'running');
+      await server.kill();
+      await new Promise((r) => setTimeout(r, 1500));
+      server = await startQueueServer(at, ['--no-ladder']);
+      api = apiClient(() => server.url);
+      const ended = await until('every match to end', async () => {
+        const ms = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body as unknown as Match));
+        return ms.every((m) => m.status === 'finished' || m.status === 'aborted') ? ms : null;
+      }, 60_000);
+      assert.deepEqual(ended.map((m) => `${m.status} ${m.tries}`), ids.map(() => 'finished 1'), 'each finished on its first start');
+      await server.stop();
+      await Promise.all(workers.map((w) => w.stop()));
+    });
+  });
+
+  /** Matches in a status, counted in the place's database. */
+  async function api2(at: ClusterPlace, status: 'queued' | 'running'): Promise<number> {
+    const store = await openStore(at.database);
+    try {
+      return await store.countMatches({ status });
+    } finally {
+      await store.close();
+    }
+  }
+}
+
+/** Reads an SSE stream's events (their JSON) until it ends or `close()`. */
+function sseCollect(url: string): { events: Record<string, unknown>[]; done: Promise<Record<string, unknown>[]>; close(): void } {
+  const controller = new AbortController();
+  const events: Record<string, unknown>[] = [];
+  const done = (async () => {
+    const res = await fetch(url, { signal: controller.signal });
+    const decoder = new TextDecoder();
+    let buf = '';
+    try {
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        buf += decoder.decode(chunk, { stream: true });
+        let at: number;
+        while ((at = buf.indexOf('\n\n')) >= 0) {
+          const block = buf.slice(0, at);
+          buf = buf.slice(at + 2);
+          const data = block.split('\n').find((l) => l.startsWith('data: '));
+          if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
+        }
+      }
+    } catch (err) {
+      if (!controller.signal.aborted) throw err;
+    }
+    return events;
+  })();
+  return { events, done, close: () => controller.abort() };
+}
