@@ -45,7 +45,8 @@ export function registerWorker(program: Command): void {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
           process.stderr.write(`botarena worker: ${sig}: finishing the matches under way (10 s at most; the rest go back to the queue), then stopping\n`);
-          void worker.close(10_000).then(resolve);
+          // Connections left reconnecting to an unreachable Redis would keep the process alive: exit once closed.
+          void worker.close(10_000).then(() => (resolve(), process.exit(0)));
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);

@@ -57,7 +57,11 @@ export function checkQueueUrl(url: string): string {
 
 /** ioredis options for a connection BullMQ may block on (its workers' and queues' requirement). */
 export function bullConnection(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+  const redis = new Redis(url, { maxRetriesPerRequest: null, lazyConnect: false });
+  // BullMQ reports connection trouble through its own 'error' events (the worker's, the queue's); without a
+  // listener here ioredis would print every failed reconnect to stderr.
+  redis.on('error', () => {});
+  return redis;
 }
 
 /**

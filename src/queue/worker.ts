@@ -99,7 +99,13 @@ export class MatchWorker {
     const timer = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
     await Promise.race([closing, timer]);
     for (const c of this.playing.values()) c.abort();
-    await closing;
+    // Closing tells Redis the worker is gone; with Redis away that never ends: give up after a while (the
+    // matches it held go back to the queue when their locks run out).
+    const gaveUp = await Promise.race([closing.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 5000).unref())]);
+    if (gaveUp) {
+      this.o.log.warn(`the queue's Redis (${redactRedis(this.o.url)}) did not answer: stopping without telling it`);
+      await this.worker.disconnect().catch(() => {});
+    }
     this.worker = null;
   }
 
