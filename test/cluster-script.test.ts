@@ -58,3 +58,16 @@ it('npm run cluster starts Redis, Postgres, a server and two workers; a worker p
   assert.match(out, /\[cluster\] stopping/);
   await until('no process of the cluster left', async () => leftovers().length === 0, 10_000).catch(() => assert.fail(`left running:\n${leftovers().join('\n')}`));
 });
+
+it('botarena worker and serve refuse a --queue that is not a Redis URL, saying what was expected', async () => {
+  const { runCli } = await import('./run-cli.js');
+  const worker = await runCli(['worker', '--queue', 'http://127.0.0.1:6379']);
+  assert.equal(worker.code, 2, worker.stderr);
+  assert.match(worker.stderr, /--queue: expected a redis:\/\/ or rediss:\/\/ URL, got http:\/\/…/);
+  const serve = await runCli(['serve', '--queue', 'not a url', '--port', '0', '--no-gateway']);
+  assert.equal(serve.code, 2, serve.stderr);
+  assert.match(serve.stderr, /--queue: "not a url" is not a URL; expected redis:\/\/HOST:PORT/);
+  const none = await runCli(['worker']);
+  assert.equal(none.code, 2, none.stderr);
+  assert.match(none.stderr, /required option '--queue <redis-url>' not specified/);
+});

@@ -159,6 +159,21 @@ if (missing) {
         // A third worker that gets the job late finds it ended and plays nothing.
         assert.equal(await worker('z').process({ data: { matchId: 'race-1' } } as Job<MatchJobData>), 'the match is finished already');
         assert.equal((await store.getMatch('race-1'))!.tries, 2);
+
+        // A match its workers kept dying in: past the tries, the next worker aborts it with the reason.
+        await store.createMatch({ id: 'doomed', game: 'tictactoe', kind: 'ladder', rated: true, seed: 1, config: {}, job: { ...job, matchId: 'doomed' }, seats: [a.id, b.id] });
+        for (const dead of ['d1', 'd2', 'd3']) assert.notEqual(await store.claimMatch('doomed', dead), null);
+        assert.match(await worker('w').process({ data: { matchId: 'doomed' } } as Job<MatchJobData>), /^aborted: /);
+        const doomed = (await store.getMatch('doomed'))!;
+        assert.equal(doomed.status, 'aborted');
+        assert.equal(doomed.abortReason, 'it was started 3 times and no worker finished it (each stopped or died mid-match)');
+
+        // Jobs that are not ours to trust: no match id, a number, a huge or unknown one — dropped, said why.
+        for (const data of [{}, { matchId: 42 }, { matchId: 'x'.repeat(1_000_000) }, { matchId: 'no-such-match' }, null]) {
+          const said = await worker('w').process({ data } as unknown as Job<MatchJobData>);
+          assert.match(said, /dropped/, said);
+          assert.ok(said.length < 400, 'the answer quotes at most a little of the job');
+        }
       } finally {
         await store.close();
       }
