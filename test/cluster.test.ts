@@ -137,6 +137,39 @@ if (missing) {
       for (const w of workers.values()) await w.stop().catch(() => {});
     });
 
+    it('a worker stopped mid-match (SIGTERM past its grace) hands the match back: another worker plays it', async () => {
+      const at = await place();
+      const server = await startQueueServer(at, ['--no-ladder']);
+      const api = apiClient(() => server.url);
+      const bot = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: pace(0.5) });
+      const botId = (bot.body!.bot as { id: string }).id;
+      await until('the bot to pass its check', async () => (await api('GET', `/api/bots/${botId}`)).body!.status === 'active', 30_000);
+      const quiet = pino({ level: 'silent' });
+      const store = await openStore(at.database);
+      const live = new LocalLiveEvents();
+      const first = new MatchWorker({ url: rd.url, prefix: at.prefix, store, live, log: quiet, name: 'leaving', allowCommands: true, lockMs: 2000 });
+      first.start();
+      try {
+        const id = (await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], rated: true })).body!.id as string;
+        await until('the first worker to play it', async () => first.active.includes(id));
+        await first.stop(300); // its grace is shorter than the match
+        const row = (await store.getMatch(id))!;
+        assert.equal(row.status, 'running', 'not aborted: it goes back to the queue');
+        const second = await startWorkerProcess(at, 'staying');
+        const done = await until('another worker to finish it', async () => {
+          const m = (await api('GET', `/api/matches/${id}`)).body as unknown as Match;
+          return m.status === 'finished' ? m : m.status === 'aborted' ? assert.fail(`aborted: ${m.abortReason}`) : null;
+        }, 30_000);
+        assert.deepEqual([done.worker, done.tries], ['staying', 2]);
+        await second.stop();
+      } finally {
+        await first.stop(0);
+        await live.close();
+        await store.close();
+        await server.stop();
+      }
+    });
+
     it('two workers racing on one job: both play it, one result is stored and rated', async () => {
       const database = await db.newDatabase();
       const store = await openStore(database);

@@ -53,6 +53,8 @@ function refusal(job: MatchJob, allowCommands: boolean): string | null {
 export class MatchWorker {
   readonly name: string;
   private worker: Worker<MatchJobData> | null = null;
+  /** the worker's connection: BullMQ does not close a connection it was given */
+  private connection: ReturnType<typeof bullConnection> | null = null;
   private readonly playing = new Map<string, AbortController>();
   private readonly live: LiveEvents;
 
@@ -65,7 +67,7 @@ export class MatchWorker {
   start(): void {
     const lockMs = this.o.lockMs ?? 30_000;
     this.worker = new Worker<MatchJobData>(QUEUE_NAME, (job) => this.process(job), {
-      connection: bullConnection(this.o.url),
+      connection: (this.connection = bullConnection(this.o.url)),
       prefix: this.o.prefix ?? DEFAULT_PREFIX,
       concurrency: this.o.concurrency ?? 1,
       lockDuration: lockMs,
@@ -107,6 +109,13 @@ export class MatchWorker {
       await this.worker.disconnect().catch(() => {});
     }
     this.worker = null;
+    const connection = this.connection;
+    this.connection = null;
+    if (connection) {
+      // QUIT waits for Redis; with Redis away, cut the connection instead.
+      await Promise.race([connection.quit().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+      connection.disconnect();
+    }
   }
 
   /** Plays one match job; returns what became of it (BullMQ keeps it as the job's return value). */
