@@ -516,7 +516,7 @@ export class Arena {
       transcripts: true,
     });
     const row = await this.store.createMatch({ id: matchId, game: game.id, kind: o.kind, rated: o.rated, seed, config: o.config, job, seats: bots.map((b) => b.id || { botId: null, name: b.name }) });
-    if (this.queue && !this.persons.has(matchId)) {
+    if (this.queue && !this.persons.get(matchId)?.size) {
       // If Redis is away, the match stays queued in the store and the reconciler enqueues it when it is back.
       await this.queue.enqueue(matchId).catch((err: unknown) => this.log.warn({ match: matchId, err }, `the match could not be enqueued now (${(err as Error).message}); it will be when the queue is reachable`));
     } else void this.play(job, bots, o.rated);
@@ -616,7 +616,7 @@ export class Arena {
       return queued + running - this.running.size;
     }
     let n = 0;
-    for (const id of this.running.keys()) if (!this.persons.has(id)) n++;
+    for (const id of this.running.keys()) if (!this.persons.get(id)?.size) n++;
     return n;
   }
 
