@@ -4,6 +4,7 @@ import { benchEngine } from './engine.bench.js';
 import { benchLighthouses, benchLighthousesStrength } from './lighthouses.bench.js';
 import { benchLighthousesRules } from './lighthouses-rules.bench.js';
 import { benchPaint } from './paint.bench.js';
+import { benchPaintGem } from './paint-gem.bench.js';
 import { benchPaintRules } from './paint-rules.bench.js';
 import { benchSmartdog } from './smartdog.bench.js';
 import { benchSoak } from './soak.bench.js';
@@ -44,6 +45,8 @@ if (!only || only === 'lighthouses') {
 if (!only || only === 'paint') {
   printTable('Paint rules against a hand-written loop', benchPaintRules());
   printTable('Paint turns', await benchPaint());
+  // Against the original Ruby gem (issue 14): needs ruby and BOTARENA_MULTIPAINT_GEM; the row says so otherwise.
+  printTable('Paint against the original multipaint gem', benchPaintGem());
 }
 if (!only || only === 'smartdog') printTable('Smart-dog turns', await benchSmartdog());
 if (!only || only === 'tournament') {
