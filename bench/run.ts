@@ -19,6 +19,7 @@ import { benchMemory } from './memory.bench.js';
 import { benchFingerprints } from './fingerprint.bench.js';
 import { benchTournamentOverhead, benchTournaments } from './tournament.bench.js';
 import { benchServerApi, benchServerLadder } from './server.bench.js';
+import { benchClusterLadder, benchQueueOverhead } from './cluster.bench.js';
 import { benchWebBundle, benchWebFirstLoad, benchWebTronReplay } from './web.bench.js';
 
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
@@ -58,6 +59,12 @@ if (!only || only === 'server') {
   const { fill, api } = await benchServerApi();
   printTable('Server: storing finished rated matches through the Store API', fill);
   printTable('Server: API reads under load', api);
+}
+// Queue mode (issue 19): worker processes on BullMQ against the in-process ladder (≈ 9 minutes; needs
+// redis-server, Postgres and the built CLI). `npm run bench -- cluster`.
+if (!only || only === 'cluster') {
+  printTable('Queue mode: ladder matches per minute, worker processes vs in-process', await benchClusterLadder());
+  printTable('Queue mode: overhead per on-demand match', await benchQueueOverhead());
 }
 if (!only || only === 'web') {
   printTable('Web: what the browser downloads', benchWebBundle());
