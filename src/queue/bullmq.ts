@@ -97,6 +97,17 @@ export class MatchQueue {
     this.queue.on('error', () => {});
   }
 
+  /** Resolves once the connection to Redis is up, or after `ms` (then the calls that need it fail and are retried). */
+  async ready(ms = 5000): Promise<boolean> {
+    if (this.redis.status === 'ready') return true;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => (this.redis.off('ready', up), resolve(false)), ms);
+      timer.unref();
+      const up = () => (clearTimeout(timer), resolve(true));
+      this.redis.once('ready', up);
+    });
+  }
+
   /** Where the queue is, password hidden. */
   describe(): string {
     return redactRedis(this.opts.url);

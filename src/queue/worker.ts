@@ -6,7 +6,7 @@ import type { MatchJob } from '../arena/match-job.js';
 import { MatchCancelledError } from '../arena/run-match.js';
 import type { LiveEvents } from '../live/events.js';
 import type { Store } from '../store/index.js';
-import { botsOfMatch, commandSeats, connectedSeats, playAndRecord, withFeed } from '../server/match-play.js';
+import { botsOfMatch, commandSeats, connectedSeats, playAndRecord, publicOnly, withFeed } from '../server/match-play.js';
 import { bullConnection, DEFAULT_PREFIX, QUEUE_NAME, redactRedis, type MatchJobData } from './bullmq.js';
 
 /** How a worker runs. */
@@ -60,7 +60,7 @@ export class MatchWorker {
 
   constructor(private readonly o: WorkerOptions) {
     this.name = o.name ?? `worker@${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    this.live = withFeed(o.live);
+    this.live = withFeed(publicOnly(o.live));
   }
 
   /** Starts taking matches from the queue. */

@@ -130,6 +130,7 @@ export class Arena {
   readonly node: string;
   private reconcileTimer: NodeJS.Timeout | null = null;
   private beatTimer: NodeJS.Timeout | null = null;
+  private unfeed: (() => void) | null = null;
 
   constructor(
     readonly store: Store,
@@ -149,6 +150,11 @@ export class Arena {
    */
   async start(): Promise<void> {
     if (this.queue) {
+      if (!(await this.queue.ready())) this.log.warn(`the queue's Redis (${this.queue.describe()}) is not reachable yet; matches wait in the database until it is`);
+      // A match ending on a worker wakes the ladder (there is no match ending in this process to do it).
+      this.unfeed = this.live.subscribe(FEED, 'public', (e) => {
+        if ((e.type === 'ended' || e.type === 'stopped') && this.opts.ladder && !this.stopping) this.scheduleLadder(0);
+      });
       await this.beat();
       await this.reconcile().catch((err: unknown) => this.log.error({ err }, 'the queue could not be checked against the store'));
       this.scheduleReconcile();
@@ -277,6 +283,7 @@ export class Arena {
     if (this.ladderTimer) clearTimeout(this.ladderTimer);
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     if (this.beatTimer) clearTimeout(this.beatTimer);
+    this.unfeed?.();
     const grace = new Promise((r) => setTimeout(r, graceMs).unref());
     await Promise.race([Promise.all([this.settled(), Promise.allSettled([...this.checks])]), grace]);
     for (const [id, m] of this.running) {
@@ -565,25 +572,57 @@ export class Arena {
 
   // ——— the ladder ———
 
+  /**
+   * Fills the ladder in `delayMs` (sooner if asked sooner). One fill at a time: two at once could both see a
+   * bot free and give it more matches than its capacity. A call during a fill makes it look again when done.
+   */
   private scheduleLadder(delayMs: number): void {
-    if (this.ladderTimer || this.stopping) return;
+    if (this.stopping) return;
+    if (this.filling) {
+      this.refill = true;
+      return;
+    }
+    const due = Date.now() + delayMs;
+    if (this.ladderTimer) {
+      if (due >= this.ladderDue) return;
+      clearTimeout(this.ladderTimer);
+    }
+    this.ladderDue = due;
     this.ladderTimer = setTimeout(() => {
       this.ladderTimer = null;
-      void this.fillLadder().catch((err: unknown) => {
-        this.log.error({ err }, 'the ladder failed to start a match; trying again in 5 s');
-        this.scheduleLadder(5000);
-      });
+      this.ladderDue = Infinity;
+      this.filling = true;
+      let next: number | null = null;
+      void this.fillLadder()
+        .then(
+          (delay) => void (next = delay),
+          (err: unknown) => {
+            this.log.error({ err }, 'the ladder failed to start a match; trying again in 5 s');
+            next = 5000;
+          },
+        )
+        .finally(() => {
+          this.filling = false;
+          const again = this.refill;
+          this.refill = false;
+          if (again) this.scheduleLadder(0);
+          else if (next !== null) this.scheduleLadder(next);
+        });
     }, delayMs);
     this.ladderTimer.unref();
   }
 
-  /** Starts ladder matches until `concurrency` run, or no game has bots free to play. */
-  private async fillLadder(): Promise<void> {
+  private ladderDue = Infinity;
+  private filling = false;
+  private refill = false;
+
+  /**
+   * Starts ladder matches until `concurrency` run, or no game has bots free to play. Returns when to look
+   * again (null: when a match ends).
+   */
+  private async fillLadder(): Promise<number | null> {
     // With a queue, several servers may run: one leads the ladder at a time (another takes over if it dies).
-    if (this.queue && !(await this.queue.lead(this.node, 15_000))) {
-      if (!this.stopping) this.scheduleLadder(5000);
-      return;
-    }
+    if (this.queue && !(await this.queue.lead(this.node, 15_000))) return 5000;
     const gameIds = Object.keys(games).filter((g) => !LADDER_GAMES_SKIP.has(g));
     let idleGames = 0;
     let turn = 0;
@@ -600,8 +639,10 @@ export class Arena {
       const rng = this.rng(game.id);
       await this.launch(game, seats, { kind: 'ladder', rated: true, seed: ladderMatchSeed(rng), config: this.opts.ladderConfig?.[game.id] ?? {} });
     }
-    // With a queue, no match ends here to wake the ladder: it looks again soon.
-    if (!this.stopping && (this.queue || (await this.busy()) < this.opts.concurrency)) this.scheduleLadder(this.queue ? 250 : 2000);
+    // With a queue, matches ending on workers wake the ladder through the feed; it also looks every second
+    // (a worker's end event lost while Redis was away, a lead to renew).
+    if (this.queue) return 1000;
+    return (await this.busy()) < this.opts.concurrency ? 2000 : null;
   }
 
   private nextGame = 0;

@@ -36,6 +36,22 @@ export function withFeed(live: LiveEvents): LiveEvents {
 }
 
 /**
+ * The live events a worker publishes: only the public audience (with the feed). Servers stream nothing else
+ * (the owners' messages are in the stored logs), and in Tron the per-seat messages carrying the board each
+ * lap were three quarters of a worker's traffic to Redis.
+ */
+export function publicOnly(live: LiveEvents): LiveEvents {
+  return {
+    publish(matchId: string, audience: Audience, event: LiveEvent) {
+      if (audience === 'public') live.publish(matchId, audience, event);
+    },
+    subscribe: (matchId, audience, listener) => live.subscribe(matchId, audience, listener),
+    history: (matchId) => live.history(matchId),
+    close: () => live.close(),
+  };
+}
+
+/**
  * Records a finished match (created and started in the store already) in one transaction: its result, its
  * seats (`bots` by slot), its replay (gzipped, without the raw messages), each seat's message log (the
  * replay's transcripts, gzipped: its owner's) and, when `rated`, the rating changes computed inside the
