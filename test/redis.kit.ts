@@ -5,6 +5,7 @@ import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { TestContext } from 'node:test';
+import { redactRedisUrl } from '../src/live/redis.js';
 
 // A real Redis for tests. BOTARENA_TEST_REDIS_URL, when set, is used as is (it cannot be killed or restarted
 // from here); otherwise the machine's redis-server is started on a free 127.0.0.1 port with no persistence at
@@ -80,15 +81,7 @@ export function findRedisServer(): string | null {
   return null;
 }
 
-function redact(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(a Redis URL that does not parse)';
-  }
-}
+const redact = redactRedisUrl;
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {

@@ -1,5 +1,6 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { redactRedisUrl } from '../live/redis.js';
 
 // The match queue on BullMQ (Redis): the server enqueues a match by its id, `botarena worker`s play it. The
 // store is the truth about a match (its job, its status, its tries); the queue only says who should play
@@ -33,15 +34,7 @@ export interface QueueOptions {
 }
 
 /** A redis:// URL with its password hidden, for messages and logs. */
-export function redactRedis(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(a Redis URL that does not parse)';
-  }
-}
+export const redactRedis = redactRedisUrl;
 
 /** Checks a --queue value: a redis:// or rediss:// URL; returns it, or throws saying what was expected. */
 export function checkQueueUrl(url: string): string {
