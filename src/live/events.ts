@@ -84,3 +84,30 @@ export function newSince(history: readonly LiveEvent[], received: readonly LiveE
     return true;
   });
 }
+
+/** One listener of a channel in this process: its own queue of events not yet delivered. */
+export interface Subscription {
+  listener: LiveListener;
+  queue: LiveEvent[];
+  busy: boolean;
+  closed: boolean;
+}
+
+/**
+ * Delivers a subscription's queue on later ticks, one event at a time: an async listener's promise is awaited
+ * before its next event (never by the publisher); one that throws is logged and keeps listening.
+ */
+export function drainSubscription(channel: string, sub: Subscription, log: (line: string) => void): void {
+  sub.busy = true;
+  setImmediate(async () => {
+    while (sub.queue.length && !sub.closed) {
+      const event = sub.queue.shift()!;
+      try {
+        await sub.listener(event);
+      } catch (err) {
+        log(`live events: a listener of ${channel} threw on "${event.type}": ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    sub.busy = false;
+  });
+}

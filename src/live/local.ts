@@ -1,4 +1,4 @@
-import { channelOf, HISTORY_AFTER_END_MS, HISTORY_MAX, type Audience, type LiveEvent, type LiveEvents, type LiveListener } from './events.js';
+import { channelOf, drainSubscription, HISTORY_AFTER_END_MS, HISTORY_MAX, type Audience, type LiveEvent, type LiveEvents, type LiveListener, type Subscription } from './events.js';
 
 /** Options of the in-process live events. */
 export interface LocalLiveOptions {
@@ -10,12 +10,6 @@ export interface LocalLiveOptions {
   historyAfterEndMs?: number;
 }
 
-interface Subscription {
-  listener: LiveListener;
-  queue: LiveEvent[];
-  busy: boolean;
-  closed: boolean;
-}
 
 /**
  * Live events inside one process. Each listener has its own queue, delivered in order on a later tick, one
@@ -48,7 +42,7 @@ export class LocalLiveEvents implements LiveEvents {
         continue;
       }
       sub.queue.push(event);
-      if (!sub.busy) this.drain(channel, sub);
+      if (!sub.busy) drainSubscription(channel, sub, this.log);
     }
   }
 
@@ -103,21 +97,5 @@ export class LocalLiveEvents implements LiveEvents {
     const subs = this.channels.get(channel);
     subs?.delete(sub);
     if (subs && !subs.size) this.channels.delete(channel);
-  }
-
-  /** Delivers a subscription's queue on later ticks, one event at a time. */
-  private drain(channel: string, sub: Subscription): void {
-    sub.busy = true;
-    setImmediate(async () => {
-      while (sub.queue.length && !sub.closed) {
-        const event = sub.queue.shift()!;
-        try {
-          await sub.listener(event);
-        } catch (err) {
-          this.log(`live events: a listener of ${channel} threw on "${event.type}": ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }
-      sub.busy = false;
-    });
   }
 }

@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { channelOf, HISTORY_AFTER_END_MS, HISTORY_MAX, type Audience, type LiveEvent, type LiveEvents, type LiveListener } from './events.js';
+import { channelOf, drainSubscription, HISTORY_AFTER_END_MS, HISTORY_MAX, type Audience, type LiveEvent, type LiveEvents, type LiveListener, type Subscription } from './events.js';
 
 // Live events across processes, on Redis pub/sub: matches played by `botarena worker`s stream to viewers
 // connected to any web server process. A match's public history (a late viewer's catch-up) is a Redis list,
@@ -75,12 +75,6 @@ return redis.call('PUBLISH', channel, json)
 /** The command connection with the script defined on it (ioredis adds the method at run time). */
 type WithScript = Redis & { botarenaLivePublish(key: string, ...args: (string | number)[]): Promise<number> };
 
-interface Subscription {
-  listener: LiveListener;
-  queue: LiveEvent[];
-  busy: boolean;
-  closed: boolean;
-}
 
 /** This process's listeners of one Redis channel. */
 interface Channel {
@@ -311,7 +305,7 @@ export class RedisLiveEvents implements LiveEvents {
         continue;
       }
       sub.queue.push(event);
-      if (!sub.busy) this.drain(ch.name, sub);
+      if (!sub.busy) drainSubscription(ch.name, sub, this.log);
     }
   }
 
@@ -327,21 +321,7 @@ export class RedisLiveEvents implements LiveEvents {
     if (!this.closed) this.sub.unsubscribe(channel).catch(() => {});
   }
 
-  /** Delivers a subscription's queue on later ticks, one event at a time (as LocalLiveEvents). */
-  private drain(name: string, sub: Subscription): void {
-    sub.busy = true;
-    setImmediate(async () => {
-      while (sub.queue.length && !sub.closed) {
-        const event = sub.queue.shift()!;
-        try {
-          await sub.listener(event);
-        } catch (err) {
-          this.log(`live events: a listener of ${name} threw on "${event.type}": ${err instanceof Error ? err.message : String(err)}`);
-        }
-      }
-      sub.busy = false;
-    });
-  }
+
 
   /**
    * Reports a connection's trouble through `log`, at most a line per ERROR_LOG_EVERY_MS (ioredis reports an
