@@ -29,6 +29,23 @@ export function runCli(args: string[], opts: { input?: string; timeoutMs?: numbe
   });
 }
 
+/** Runs a CLI command; `ready` resolves once its stderr matches `pattern` (or it has ended), `done` when it ends. */
+export function startCli(args: string[], pattern: RegExp): { ready: Promise<void>; done: Promise<CliRun> } {
+  const cli = spawn(process.execPath, ['bin/botarena', ...args], { cwd: ROOT });
+  let stdout = '';
+  let stderr = '';
+  let seen: () => void = () => {};
+  const ready = new Promise<void>((resolve) => (seen = resolve));
+  cli.stdout.on('data', (d: Buffer) => (stdout += d));
+  cli.stderr.on('data', (d: Buffer) => {
+    stderr += d;
+    if (pattern.test(stderr)) seen();
+  });
+  const done = new Promise<CliRun>((resolve) => cli.on('close', (code) => (seen(), resolve({ code, stdout, stderr }))));
+  cli.stdin.end();
+  return { ready, done };
+}
+
 /**
  * Runs a CLI command that waits for one bot to connect in (`play smartdog tcp …`, `doctor smartdog tcp`) on a port
  * of the system's choosing, then starts the Node client `client` (a script path) on that port. Resolves once the

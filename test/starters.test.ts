@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LANGUAGES, starterDir, starterInfo, type StarterTransport } from '../src/cli/new-command.js';
 import { getGame } from '../src/games/index.js';
-import { ROOT, runCli, type CliRun } from './run-cli.js';
+import { ROOT, runCli, startCli, type CliRun } from './run-cli.js';
 
 // Every starter `botarena new` writes, generated as a user would, its tiny test run, then played in a real
 // match against a built-in bot (the starter's seat must end without a fault) and checked by `botarena doctor`
@@ -94,10 +94,12 @@ async function playStarter(game: string, transport: StarterTransport, source: st
   }
   // tcp: the arena listens, then the bot connects and joins (once for the match, once for the doctor).
   const connectIn = async (args: string[]): Promise<CliRun> => {
-    const arena = runCli([...args, '--port', String(port), '--init-timeout', '30000']);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The bot connects once, at start: it starts when the arena says it listens (a loaded machine can take
+    // more than the 1.5 s this used to wait, and the bot then found nothing to connect to).
+    const arena = startCli([...args, '--port', String(port), '--init-timeout', '30000'], /waiting for 1 bot.* to connect/);
+    await arena.ready;
     const bot = sh(run, 120_000);
-    const r = await arena;
+    const r = await arena.done;
     await bot;
     return r;
   };
