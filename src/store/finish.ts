@@ -106,7 +106,8 @@ async function applyRatings(trx: Trx, game: string, matchId: string, at: string,
 }
 
 /** See Store.finishMatch. */
-export async function finishMatch(db: Kysely<Database>, dialect: Dialect, now: string, id: string, f: MatchFinish): Promise<boolean> {
+export async function finishMatch(db: Kysely<Database>, dialect: Dialect, clock: () => string, id: string, f: MatchFinish): Promise<boolean> {
+  const now = clock();
   if (!lookupable(id)) return false;
   const result = json('result', f.result);
   const seats = seatRows(id, f);
@@ -142,6 +143,11 @@ export async function finishMatch(db: Kysely<Database>, dialect: Dialect, now: s
       const update = f.rate(await keptRatings(trx, dialect, botIds));
       changes.push(...changesOf(update).map(checkChange));
       pairs.push(...update.pairs.map(checkPair));
+      // The time of the rating changes is read once the bots' ratings are this transaction's (locked): two
+      // matches of a bot finishing at once are then dated in the order they were rated, so its history ends
+      // on the rating it has (dated before the lock, the one that waited could come out first).
+      await applyRatings(trx, claimed.game, id, clock(), changes, pairs);
+      return true;
     }
     await applyRatings(trx, claimed.game, id, now, changes, pairs);
     return true;

@@ -59,7 +59,7 @@ export class KyselyStore implements Store {
     return matches.activeMatchCounts(this.db);
   }
   finishMatch(id: string, finish: MatchFinish) {
-    return finishMatch(this.db, this.dialect, isoNow(this.clock), id, finish);
+    return finishMatch(this.db, this.dialect, () => isoNow(this.clock), id, finish);
   }
   async abortMatch(id: string, reason: string) {
     return (await matches.abortMatches(this.db, this.clock, reason, { id, statuses: ['queued', 'running'] })).length > 0;
