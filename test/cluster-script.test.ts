@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { after, it } from 'node:test';
-import { findPostgresBin } from '../src/store/pg.kit.js';
+import { findPostgresBin, freePort } from '../src/store/pg.kit.js';
 import { findRedisServer } from './redis.kit.js';
 import { ROOT } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
@@ -14,14 +13,6 @@ import { apiClient, until } from './server.kit.js';
 const dir = mkdtempSync('/tmp/botarena-cluster-');
 chmodSync(dir, 0o755); // as root, Postgres runs as the postgres user, which must reach its folder
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 
 const leftovers = () => spawnSync('pgrep', ['-af', dir], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l.trim() && !l.includes('pgrep'));
 

@@ -71,7 +71,7 @@ if (missing) {
       for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `matches ${i - 1} and ${i} of a bot with capacity 1 overlap: ${JSON.stringify(spans)}`);
       // Rated once each: the bot's ELO history has one change per rated match it finished.
       await server.stop(); // the ladder stops scheduling; workers finish what they hold
-      await until('no match under way', async () => (await api2(at, 'running')) === 0 && (await api2(at, 'queued')) === 0, 30_000).catch(() => {});
+      await until('no match under way', async () => (await countIn(at, 'running')) === 0 && (await countIn(at, 'queued')) === 0, 30_000);
       const store = await openStore(at.database);
       try {
         const done = (await store.listMatches({ botId: single, status: 'finished', limit: 100 })).items.filter((m) => m.rated);
@@ -230,10 +230,7 @@ if (missing) {
       ids.push(during.body!.id as string);
       await new Promise((r) => setTimeout(r, 1000));
       await rd.restart();
-      const ended = await until('every match to end', async () => {
-        const ms = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body as unknown as Match));
-        return ms.every((m) => m.status === 'finished' || m.status === 'aborted') ? ms : null;
-      }, 90_000);
+      const ended = await allEnded(api, ids, 90_000);
       assert.deepEqual(ended.map((m) => m.status), ids.map(() => 'finished'), ended.map((m) => `${m.status} ${m.abortReason ?? ''}`).join('; '));
       assert.match(server.log(), /match enqueued again/);
       await server.stop();
@@ -255,18 +252,23 @@ if (missing) {
       await new Promise((r) => setTimeout(r, 1500));
       server = await startQueueServer(at, ['--no-ladder']);
       api = apiClient(() => server.url);
-      const ended = await until('every match to end', async () => {
-        const ms = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body as unknown as Match));
-        return ms.every((m) => m.status === 'finished' || m.status === 'aborted') ? ms : null;
-      }, 60_000);
+      const ended = await allEnded(api, ids, 60_000);
       assert.deepEqual(ended.map((m) => `${m.status} ${m.tries}`), ids.map(() => 'finished 1'), 'each finished on its first start');
       await server.stop();
       await Promise.all(workers.map((w) => w.stop()));
     });
   });
 
+  /** Waits until every one of these matches has ended (finished or aborted); their rows. */
+  async function allEnded(api: ReturnType<typeof apiClient>, ids: string[], ms: number): Promise<Match[]> {
+    return until('every match to end', async () => {
+      const rows = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body as unknown as Match));
+      return rows.every((m) => m.status === 'finished' || m.status === 'aborted') ? rows : null;
+    }, ms);
+  }
+
   /** Matches in a status, counted in the place's database. */
-  async function api2(at: ClusterPlace, status: 'queued' | 'running'): Promise<number> {
+  async function countIn(at: ClusterPlace, status: 'queued' | 'running'): Promise<number> {
     const store = await openStore(at.database);
     try {
       return await store.countMatches({ status });

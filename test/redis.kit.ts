@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import type { TestContext } from 'node:test';
 import { redactRedisUrl } from '../src/live/redis.js';
+import { freePort } from '../src/store/pg.kit.js';
 
 // A real Redis for tests. BOTARENA_TEST_REDIS_URL, when set, is used as is (it cannot be killed or restarted
 // from here); otherwise the machine's redis-server is started on a free 127.0.0.1 port with no persistence at
@@ -44,7 +45,7 @@ export async function testRedis(): Promise<TestRedis | NoRedis> {
       throw new Error(`kill() and restart() are not available with ${ENV_URL}: the server is not this test's to stop`);
     };
     return {
-      source: `${ENV_URL} (${redact(fromEnv)})`,
+      source: `${ENV_URL} (${redactRedisUrl(fromEnv)})`,
       url: fromEnv,
       port: Number(new URL(fromEnv).port || 6379),
       canRestart: false,
@@ -81,16 +82,7 @@ export function findRedisServer(): string | null {
   return null;
 }
 
-const redact = redactRedisUrl;
 
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 
 // Servers of this process, killed when it exits without its `after` (a crash, a timeout): none is left behind.
 const running = new Set<{ child: ChildProcess | null; dir: string }>();

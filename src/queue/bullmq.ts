@@ -33,8 +33,6 @@ export interface QueueOptions {
   retryDelayMs?: number;
 }
 
-/** A redis:// URL with its password hidden, for messages and logs. */
-export const redactRedis = redactRedisUrl;
 
 /** Checks a --queue value: a redis:// or rediss:// URL; returns it, or throws saying what was expected. */
 export function checkQueueUrl(url: string): string {
@@ -103,7 +101,7 @@ export class MatchQueue {
 
   /** Where the queue is, password hidden. */
   describe(): string {
-    return redactRedis(this.opts.url);
+    return redactRedisUrl(this.opts.url);
   }
 
   /** Hands a match (queued in the store) to the workers; adding one that has a job already does nothing. */

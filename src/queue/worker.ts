@@ -7,7 +7,8 @@ import { MatchCancelledError } from '../arena/run-match.js';
 import type { LiveEvents } from '../live/events.js';
 import type { Store } from '../store/index.js';
 import { botsOfMatch, commandSeats, connectedSeats, playAndRecord, publicOnly, withFeed } from '../server/match-play.js';
-import { bullConnection, DEFAULT_PREFIX, QUEUE_NAME, redactRedis, type MatchJobData } from './bullmq.js';
+import { redactRedisUrl } from '../live/redis.js';
+import { bullConnection, DEFAULT_PREFIX, QUEUE_NAME, type MatchJobData } from './bullmq.js';
 
 /** How a worker runs. */
 export interface WorkerOptions {
@@ -81,9 +82,9 @@ export class MatchWorker {
       // Redis away: ioredis reconnects by itself; say so once every few seconds, not per retry.
       if (Date.now() - lastError < 5000) return;
       lastError = Date.now();
-      this.o.log.warn({ err: err.message }, `the queue's Redis (${redactRedis(this.o.url)}) cannot be reached; retrying`);
+      this.o.log.warn({ err: err.message }, `the queue's Redis (${redactRedisUrl(this.o.url)}) cannot be reached; retrying`);
     });
-    this.o.log.info({ worker: this.name, queue: redactRedis(this.o.url), concurrency: this.o.concurrency ?? 1, database: this.o.store.describe() }, `botarena worker ${this.name} takes matches from ${redactRedis(this.o.url)}`);
+    this.o.log.info({ worker: this.name, queue: redactRedisUrl(this.o.url), concurrency: this.o.concurrency ?? 1, database: this.o.store.describe() }, `botarena worker ${this.name} takes matches from ${redactRedisUrl(this.o.url)}`);
   }
 
   /** Matches being played now, by id. */
@@ -105,7 +106,7 @@ export class MatchWorker {
     // matches it held go back to the queue when their locks run out).
     const gaveUp = await Promise.race([closing.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 5000).unref())]);
     if (gaveUp) {
-      this.o.log.warn(`the queue's Redis (${redactRedis(this.o.url)}) did not answer: stopping without telling it`);
+      this.o.log.warn(`the queue's Redis (${redactRedisUrl(this.o.url)}) did not answer: stopping without telling it`);
       await this.worker.disconnect().catch(() => {});
     }
     this.worker = null;

@@ -12,6 +12,7 @@ import { pauseReason } from '../ladder/pick.js';
 import { rateFinishedMatch } from '../ladder/rating-update.js';
 import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
 import type { BotRow, MatchRow, SeatResult, Store } from '../store/index.js';
+import { guestBot } from './guest-seats.js';
 
 // Playing one stored match and recording it: the same path whether the server plays it in its own process
 // or a `botarena worker` took it from the queue.
@@ -109,8 +110,7 @@ export async function botsOfMatch(store: Store, m: MatchRow): Promise<{ bots: Bo
   const bots: BotRow[] = [];
   for (const s of m.seats) {
     if (!s.botId) {
-      const now = new Date(0).toISOString();
-      bots.push({ id: '', game: m.game, name: s.name, endpoint: (m.job as MatchJob).seats[s.slot]?.bot ?? '', builtin: false, description: '', ownerContact: '', tokenHash: null, status: 'active', statusReason: null, doctorReport: null, capacity: 1, createdAt: now, updatedAt: now });
+      bots.push({ ...guestBot(m.game, (m.job as MatchJob).seats[s.slot]?.bot ?? ''), name: s.name });
       continue;
     }
     const bot = await store.getBot(s.botId);

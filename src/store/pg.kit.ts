@@ -107,7 +107,8 @@ function unprivilegedUser(): { uid: number; gid: number; name: string } | null {
   return null;
 }
 
-const freePort = () =>
+/** A TCP port free on 127.0.0.1 now (for a server a test starts). */
+export const freePort = () =>
   new Promise<number>((resolve, reject) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const port = (s.address() as { port: number }).port;
