@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MatchEngine } from '../../core/engine.js';
+import type { ConfigValues } from '../../core/config.js';
+import { MatchEngine, movesOf } from '../../core/engine.js';
+import { engineBefore, positionConfig } from '../../core/position.js';
 import { playBuiltins } from '../../core/self-play.js';
-import type { PaintState } from './rules.js';
+import { EMPTY, type PaintState } from './rules.js';
 import { drawn, E, paint, shoot, walk } from './paint.kit.js';
 
 const ctx = (phase: 'init' | 'play') => ({ phase, matchId: '1', names: [] });
@@ -73,6 +75,65 @@ describe('paint wire', () => {
       }
       assert.ok(checked > 30);
     }
+  });
+
+  // The text keeps each colour row until one of its squares changes; whatever asks, and however often, it must
+  // be the text of the board as it is now, byte for byte.
+  const scratch = (e: MatchEngine) => JSON.stringify(paint.view(structuredClone(e.state), 0, ctx('play')));
+  const text = (e: MatchEngine, slot: number) => paint.encodeJson!(e.state, slot, ctx('play'));
+
+  it('each turn\'s message text (colour rows kept until they change) equals JSON.stringify(view) built from scratch: every turn, every third turn, from a position', () => {
+    const cases: [string, Record<string, unknown>, number][] = [
+      ['60×60, 4 players', { width: 60, height: 60, turns: 240 }, 4],
+      ['8×8, 10 players (crowded)', { width: 8, height: 8 }, 10],
+      ['12×9 with obstacles', { width: 12, height: 9, obstacles: 14, turns: 80 }, 3],
+      ['the 7x13b board', { board: '7x13b' }, 2],
+    ];
+    for (const [what, config, players] of cases) {
+      const bots: string[] = Array(players).fill('random');
+      const original = playBuiltins(paint, bots, 4, { config });
+      const replay = { config: original.config as ConfigValues, seed: 4, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: original.records, hashes: original.hashes === 'chain' ? ('chain' as const) : undefined };
+      const plays = original.records.filter((r) => r.phase === 'play');
+      const middle = plays[plays.length >> 1]!.turn;
+      // Three matches at once, interleaved: one asked by every seat every turn, one asked every third turn
+      // only (so a message comes several turns after the one before), one started from the middle turn's position.
+      const every = new MatchEngine(paint, { config, seed: 4, players });
+      const third = new MatchEngine(paint, { config, seed: 4, players });
+      const loaded = new MatchEngine(paint, { config: positionConfig(paint, engineBefore(paint, replay, middle)), seed: 4, players });
+      let checked = 0;
+      for (const r of original.records) {
+        const d = every.decision()!;
+        if (d.phase === 'play') {
+          const fresh = scratch(every);
+          for (const slot of d.seats) assert.equal(text(every, slot), fresh, `${what}: turn ${d.turn}, seat ${slot}, asked every turn`);
+          if (d.turn % 3 === 0) assert.equal(text(third, d.turn % players), fresh, `${what}: turn ${d.turn}, asked every third turn`);
+          if (d.turn >= middle) assert.equal(text(loaded, d.turn % players), fresh, `${what}: turn ${d.turn}, from the position of turn ${middle}`);
+          checked++;
+        }
+        every.commit(d, movesOf(r));
+        third.commit(third.decision()!, movesOf(r));
+        if (d.phase === 'init' || d.turn >= middle) loaded.commit(loaded.decision()!, movesOf(r));
+      }
+      assert.equal(every.decision(), null);
+      assert.equal(checked, plays.length);
+      for (const e of [every, third, loaded]) assert.equal(text(e, 0), scratch(every), `${what}: the last board`);
+    }
+  });
+
+  it('the message text follows squares changed by hand between two messages, and a colour array replaced', () => {
+    const e = playBuiltins(paint, ['random', 'random', 'random'], 2, { config: { width: 9, height: 7, turns: 30 } });
+    const s = e.state as PaintState;
+    const first = text(e, 0);
+    assert.equal(first, scratch(e));
+    // The rules noted none of these: the text must still show them.
+    s.colors[8] = s.colors[8] === 1 ? 2 : 1;
+    s.colors[5 * 9 + 4] = EMPTY;
+    assert.equal(text(e, 1), scratch(e));
+    assert.notEqual(text(e, 1), first);
+    s.colors = s.colors.map((c) => (c === 0 ? 2 : c));
+    assert.equal(text(e, 2), scratch(e));
+    s.colors[0] = 0;
+    assert.equal(text(e, 0), scratch(e));
   });
 
   const lenient: [unknown, [number, number]][] = [
