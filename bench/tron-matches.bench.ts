@@ -1,11 +1,36 @@
 // Whole Tron matches from start to end, every process start counted: 4 stdio Node bots on 30×30, one match
 // after another (the 2 cores are shared by the arena and the 4 bots), and where a match's time goes.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { runMatch } from '../src/arena/run-match.js';
+import { percentile } from './stats.js';
+
+/**
+ * CPU of the waited-for children (the bots: each shell waits for its program), in ms, from /proc/self/stat
+ * (cutime + cstime, at 100 ticks a second); null where there is no /proc.
+ */
+function childrenCpuMs(): number | null {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return null;
+  }
+}
 
 export async function benchTronMatches(matches = 30): Promise<(string | number)[][]> {
+  // What a process start costs on this machine now: the start phase is mostly 4 of them on 2 cores.
+  const nodeStarts = Array.from({ length: 7 }, () => {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '0']);
+    return performance.now() - t0;
+  });
   let start = 0;
   let play = 0;
   let end = 0;
+  const cpu0 = process.cpuUsage();
+  const children0 = childrenCpuMs();
   const t0 = performance.now();
   for (let seed = 0; seed < matches; seed++) {
     const w0 = performance.now();
@@ -26,6 +51,8 @@ export async function benchTronMatches(matches = 30): Promise<(string | number)[
     end += wall - last;
   }
   const sec = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  const children1 = childrenCpuMs();
   const ms = (x: number) => (x / matches).toFixed(1);
   return [
     ['Tron 30×30, 4 stdio Node bots, whole matches', 'value'],
@@ -34,5 +61,8 @@ export async function benchTronMatches(matches = 30): Promise<(string | number)[
     ['start: processes up and every hello answered (ms per match)', ms(start)],
     ['play: first answer to last (ms per match)', ms(play)],
     ['end: last answer to every process gone (ms per match)', ms(end)],
+    ['CPU of the arena process (ms per match)', ms((cpu.user + cpu.system) / 1000)],
+    ['CPU of the bots, their shells included (ms per match)', children0 === null || children1 === null ? '-' : ms(children1 - children0)],
+    ['reference: `node -e 0` on this machine now, median of 7 (ms)', percentile(nodeStarts, 50).toFixed(1)],
   ];
 }

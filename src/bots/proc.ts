@@ -1,24 +1,86 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+
+/** Where /proc files are read: one buffer for every read (a whole scan allocates nothing per process). */
+const shared = Buffer.allocUnsafe(16 * 1024);
 
 /**
- * The live processes whose `/proc/PID/FILE` (`environ`, `status`…) passes `test`: how the arena finds a bot's
- * leftover processes, or counts a user's. Empty where there is no /proc; processes that vanish meanwhile, or
- * that are not ours to read, are skipped.
+ * The whole of `/proc/PID/FILE`, in the shared buffer (valid until the next read), or null when it cannot be
+ * read (gone meanwhile, not ours to read). A file larger than the shared buffer gets a buffer of its own.
  */
-export function pidsWhere(file: string, test: (text: string) => boolean): number[] {
+function readProcFile(pid: string, file: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/${file}`, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    let buf = shared;
+    let n = 0;
+    for (;;) {
+      if (n === buf.length) {
+        const bigger = Buffer.allocUnsafe(buf.length * 2);
+        buf.copy(bigger, 0, 0, n);
+        buf = bigger;
+      }
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) return buf.subarray(0, n);
+      n += got;
+    }
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The pids listed in /proc (live processes, zombies included); empty where there is no /proc. */
+function procPids(): string[] {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
     return [];
   }
+  return entries.filter((e) => e.charCodeAt(0) >= 48 && e.charCodeAt(0) <= 57);
+}
+
+/**
+ * The live processes whose `/proc/PID/FILE` (`environ`, `status`…) passes `test`: how the arena counts a user's
+ * processes. Empty where there is no /proc; processes that vanish meanwhile, or that are not ours to read, are
+ * skipped.
+ */
+export function pidsWhere(file: string, test: (text: string) => boolean): number[] {
   const out: number[] = [];
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      if (test(readFileSync(`/proc/${e}/${file}`, 'latin1'))) out.push(Number(e));
-    } catch {
-      // gone meanwhile, or not ours to read
+  for (const pid of procPids()) {
+    const data = readProcFile(pid, file);
+    if (data && test(data.toString('latin1'))) out.push(Number(pid));
+  }
+  return out;
+}
+
+/**
+ * Every live process whose environment holds `NAME=VALUE` with VALUE starting with `prefix`, by VALUE, read in
+ * one pass over /proc: how the arena finds the leftover processes of all the bots that just exited at once.
+ * Empty where there is no /proc; processes that vanish meanwhile, or that are not ours to read, are skipped.
+ *
+ * @example pidsByEnv('BOTARENA_BOT', '4242.0.') // Map { '4242.0.7' => [5120, 5133] }
+ */
+export function pidsByEnv(name: string, prefix: string): Map<string, number[]> {
+  const entry = Buffer.from(`${name}=`, 'latin1');
+  const needle = Buffer.from(`${name}=${prefix}`, 'latin1');
+  const out = new Map<string, number[]>();
+  for (const pid of procPids()) {
+    const env = readProcFile(pid, 'environ');
+    if (!env) continue;
+    // Entries are NUL-separated: only a match at an entry's start counts (not `XBOTARENA_BOT=…` nor a value).
+    for (let at = env.indexOf(needle); at >= 0; at = env.indexOf(needle, at + 1)) {
+      if (at > 0 && env[at - 1] !== 0) continue;
+      const end = env.indexOf(0, at);
+      const value = env.toString('latin1', at + entry.length, end < 0 ? env.length : end);
+      const pids = out.get(value);
+      if (!pids) out.set(value, [Number(pid)]);
+      else if (!pids.includes(Number(pid))) pids.push(Number(pid));
     }
   }
   return out;

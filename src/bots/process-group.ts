@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { threadId } from 'node:worker_threads';
-import { isRunning, pidsWhere } from './proc.js';
+import { isRunning, pidsByEnv } from './proc.js';
 import { sandboxArgv, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
 
@@ -17,6 +17,8 @@ let hooked = false;
 function killAllNow(): void {
   for (const pgid of live) signalGroup(pgid, 'SIGKILL');
   live.clear();
+  // Every process of this thread's bots, those that left their group too, goes now: the arena's timers will not run.
+  if (marks > 0) sweep(true);
 }
 
 /** Kills all bot groups when the arena exits or is told to stop, then lets the signal do its usual work. */
@@ -49,15 +51,80 @@ const DRAIN_MS = 150;
 
 /** The environment variable that marks a bot's processes. */
 const MARK_VAR = 'BOTARENA_BOT';
+/** This thread's marks: the arena's pid and the thread, then the bot's number (`4242.0.7`). */
+const MARK_PREFIX = `${process.pid}.${threadId}.`;
 let marks = 0;
 
 /**
- * The live processes whose environment holds `mark` (a bot's descendants, even those that left its process
- * group or were orphaned, unless they cleared their environment); empty where there is no /proc.
+ * A bot that exited is looked for at the end of the event loop's turn that saw its exit: the marks of the bots
+ * whose exit was seen since the last look, with who is told which processes carried each (each sent SIGKILL).
+ * Bots whose exits are seen together (a match's end) share one pass over /proc.
  */
-function markedWith(mark: string): number[] {
-  const needle = `\0${mark}\0`;
-  return pidsWhere('environ', (env) => `\0${env}`.includes(needle));
+const looking = new Map<string, (pids: number[]) => void>();
+let lookSoon = false;
+/** Marks to look for once more: when they were last looked for, and how many looks are left. */
+const again = new Map<string, { last: number; left: number }>();
+let againTimer: NodeJS.Timeout | undefined;
+/**
+ * A mark is looked for again AGAIN_MS after it was looked for (a process caught in an exec may not have shown it
+ * the first time), or with an earlier look once AGAIN_MIN_MS have passed, so the bots of one match share it;
+ * and again while its processes are still found (one may have forked while the pass went on), MAX_LOOKS in all.
+ */
+const AGAIN_MS = DRAIN_MS;
+const AGAIN_MIN_MS = DRAIN_MS / 2;
+const MAX_LOOKS = 5;
+
+/** Asks for the processes carrying `mark` (a bot that exited) to be looked for and killed; resolves with them. */
+function lookFor(mark: string): Promise<number[]> {
+  return new Promise((resolve) => {
+    looking.set(mark, resolve);
+    if (lookSoon) return;
+    lookSoon = true;
+    setImmediate(() => sweep());
+  });
+}
+
+/**
+ * One pass over /proc for the marks being looked for and those due another look: kills the processes that carry
+ * them (the bots' descendants, even those that left the group or were orphaned, unless they cleared their
+ * environment), and plans the next look. When the arena exits (`final`), every process carrying any of this
+ * thread's marks is killed, those of bots still running too.
+ */
+function sweep(final = false): void {
+  lookSoon = false;
+  const now = performance.now();
+  const due = [...again].filter(([, a]) => now - a.last >= AGAIN_MIN_MS).map(([mark]) => mark);
+  if (looking.size || due.length || final) {
+    let found = new Map<string, number[]>();
+    try {
+      found = pidsByEnv(MARK_VAR, MARK_PREFIX);
+    } catch {
+      // a pass that fails finds nothing: the seats waiting for it must not wait for ever
+    }
+    if (final) for (const pids of found.values()) signalPids(pids, 'SIGKILL');
+    for (const mark of due) {
+      const pids = found.get(mark) ?? [];
+      signalPids(pids, 'SIGKILL');
+      const left = again.get(mark)!.left - 1;
+      if (pids.length && left > 0) again.set(mark, { last: now, left });
+      else again.delete(mark);
+    }
+    const told = [...looking];
+    looking.clear();
+    for (const [mark, tell] of told) {
+      const pids = found.get(mark) ?? [];
+      signalPids(pids, 'SIGKILL');
+      again.set(mark, { last: now, left: MAX_LOOKS - 1 });
+      tell(pids);
+    }
+  }
+  clearTimeout(againTimer);
+  againTimer = undefined;
+  if (again.size && !final) {
+    const first = Math.min(...[...again.values()].map((a) => a.last));
+    againTimer = setTimeout(() => sweep(), Math.max(0, first + AGAIN_MS - performance.now()));
+    againTimer.unref();
+  }
 }
 
 function signalPids(pids: readonly number[], sig: NodeJS.Signals): void {
@@ -115,13 +182,13 @@ export class BotProcess {
   /** a spawn failure (ENOENT, E2BIG…), if any */
   spawnError: NodeJS.ErrnoException | null = null;
   readonly exited: Promise<void>;
-  /** the environment entry every process of this bot inherits */
+  /** the value of the BOTARENA_BOT entry every process of this bot inherits */
   private readonly mark: string;
   private stderrBytes = 0;
   private stderrDropped = 0;
   private stderrTail = '';
-  /** the processes carrying its mark when it exited (each sent SIGKILL then) */
-  private leftovers: number[] = [];
+  /** the processes carrying its mark when it exited (each sent SIGKILL then), once they were looked for */
+  private leftovers: Promise<number[]> = Promise.resolve([]);
 
   constructor(
     readonly command: string,
@@ -135,8 +202,8 @@ export class BotProcess {
     // Every process the bot starts inherits this mark, so those that leave its group or are orphaned are found.
     // The thread is part of it: each worker thread of a match pool counts its bots from 1, and a mark shared by
     // two threads' bots would make one match's teardown kill another match's bot.
-    this.mark = `${MARK_VAR}=${process.pid}.${threadId}.${++marks}`;
-    this.child = spawn(file!, argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, [MARK_VAR]: this.mark.slice(MARK_VAR.length + 1) } });
+    this.mark = `${MARK_PREFIX}${++marks}`;
+    this.child = spawn(file!, argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, [MARK_VAR]: this.mark } });
     const pid = this.child.pid;
     if (pid !== undefined) live.add(pid);
     this.exited = new Promise((resolve) => {
@@ -156,10 +223,8 @@ export class BotProcess {
           // The shell is gone; anything it left in the group goes with it, and so does what left the group.
           signalGroup(pid, 'SIGKILL');
           live.delete(pid);
-          this.leftovers = markedWith(this.mark);
-          signalPids(this.leftovers, 'SIGKILL');
-          // Once more a moment later: a process caught between fork and exec may not have shown its mark.
-          setTimeout(() => signalPids(markedWith(this.mark), 'SIGKILL'), DRAIN_MS).unref();
+          // Its marked processes are looked for at once (with those of the bots exiting with it), then again.
+          this.leftovers = lookFor(this.mark);
         }
         const drained = setTimeout(() => {
           for (const s of [this.child.stdout, this.child.stderr]) s?.destroy();
@@ -232,8 +297,9 @@ export class BotProcess {
       clearTimeout(timer);
     }
     await this.exited;
-    // The processes it left were sent SIGKILL when it exited; a loaded machine may take a moment to carry
-    // that out: the bot is over once they are gone too (a second at most).
-    for (let waited = 0; waited < 1000 && this.leftovers.some(isRunning); waited += 5) await new Promise((r) => setTimeout(r, 5));
+    // The processes it left were sent SIGKILL as soon as they were found, just after it exited; a loaded
+    // machine may take a moment to carry that out: the bot is over once they are gone too (a second at most).
+    const leftovers = await this.leftovers;
+    for (let waited = 0; waited < 1000 && leftovers.some(isRunning); waited += 5) await new Promise((r) => setTimeout(r, 5));
   }
 }
