@@ -7,9 +7,9 @@ import { rmSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 // bench/run.ts loads each section's benches when it runs (a smaller process starts bot processes faster). They
-// are split into chunks, real ES modules: bundled into one file, esbuild would wrap each lazily loaded module in a
-// function and turn its constants into variables, and the code measured would no longer be the code that ships
-// (Tron's rules ran twice as slow that way).
+// are split into chunks, real ES modules as in the code that ships: bundled into one file, esbuild would wrap each
+// lazily loaded module in a function and turn its top-level constants into variables. (Timed side by side, Tron's
+// rules showed no difference between the two: both swing 0.5–1.4 µs a lap from one process to the next.)
 const outdir = 'node_modules/.cache/botarena/bench';
 rmSync(outdir, { recursive: true, force: true });
 await build({
