@@ -20,6 +20,8 @@ import { QUEUE_NAME } from '../src/queue/bullmq.js';
 import { startServer, type RunningServer, type ServeOptions } from '../src/server/serve.js';
 import { testPostgres, type TestPostgres } from '../src/store/pg.kit.js';
 import { testRedis, type TestRedis } from '../test/redis.kit.js';
+import { readSse } from '../test/sse.kit.js';
+import { finishedSeats } from './server.bench.js';
 import { percentile } from './stats.js';
 
 const WINDOW_S = Number(process.env.CLUSTER_BENCH_WINDOW_S ?? 20);
@@ -115,25 +117,34 @@ interface WorkerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * Keeps `child` among the processes the bench kills on its way out while it runs; returns its stop: SIGTERM (a
+ * worker finishes its match, a server closes), SIGKILL after 15 s, resolved once it has exited.
+ */
+function tracked(child: ChildProcess): () => Promise<void> {
+  spawned.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => (spawned.delete(child), resolve())));
+  return async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    await exited;
+    clearTimeout(timer);
+  };
+}
+
 /** Starts `node bin/botarena worker` (from the repository root, as `npm run bench` runs); resolves once it takes matches. */
 function startWorker(at: Place, name: string, concurrency: number, keepEnded = false): Promise<WorkerProcess> {
   const args = ['bin/botarena', 'worker', '--queue', at.redis, '--redis-prefix', at.prefix, '--database', at.database, '--concurrency', String(concurrency), '--name', name, '--allow-commands', '--allow-private-bots'];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  spawned.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => (spawned.delete(child), resolve())));
+  const stop = tracked(child);
   const log = new LogReader(keepEnded);
   let head = '';
   const worker: WorkerProcess = {
     name,
     child,
     log,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      await exited;
-      clearTimeout(timer);
-    },
+    stop,
   };
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`worker ${name} did not start within 20 s:\n${head}`)), 20_000);
@@ -168,8 +179,7 @@ interface ServerProcess {
 function startServerProcess(o: ServeOptions): Promise<ServerProcess> {
   const code = "import { startServer } from './dist/server/serve.js'; const s = await startServer(JSON.parse(process.env.BENCH_SERVE)); process.once('SIGTERM', () => void s.close(5000).then(() => process.exit(0)));";
   const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BENCH_SERVE: JSON.stringify(o) } });
-  spawned.add(child);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => (spawned.delete(child), resolve())));
+  const stop = tracked(child);
   const log = new LogReader(true);
   let head = '';
   return new Promise((resolve, reject) => {
@@ -183,13 +193,7 @@ function startServerProcess(o: ServeOptions): Promise<ServerProcess> {
         resolve({
           url: m[1]!,
           log,
-          async stop() {
-            if (child.exitCode !== null || child.signalCode !== null) return;
-            child.kill('SIGTERM');
-            const kill = setTimeout(() => child.kill('SIGKILL'), 15_000);
-            await exited;
-            clearTimeout(kill);
-          },
+          stop,
         });
       }
     };
@@ -413,25 +417,7 @@ async function ladderRow(env: { redis: TestRedis; pg: TestPostgres }, s: LadderS
     const x1 = await pgXacts(at.database);
     const aborted = await store.countMatches({ game: s.game, status: 'aborted' });
     // Who sat in the matches, and which worker played them (all finished matches, warm-up included).
-    let reg = 0;
-    let builtin = 0;
-    let faults = 0;
-    let seen = 0;
-    const byWorker = new Map<string, number>();
-    let cursor: string | null = null;
-    do {
-      const page = await store.listMatches({ game: s.game, status: 'finished', limit: 100, cursor });
-      for (const m of page.items) {
-        seen++;
-        byWorker.set(m.worker ?? '-', (byWorker.get(m.worker ?? '-') ?? 0) + 1);
-        for (const seat of m.seats) {
-          if (seat.botId && ids.has(seat.botId)) reg++;
-          else builtin++;
-          if (seat.fault && seat.botId && ids.has(seat.botId)) faults++;
-        }
-      }
-      cursor = page.next;
-    } while (cursor);
+    const { registered: reg, builtin, faults, seen, byWorker } = await finishedSeats(store, s.game, ids);
     const paused = (await store.listBots({ game: s.game, status: 'paused' })).length;
     const problems = [...reader.problems, ...workers.flatMap((w) => w.log.problems.map((p) => `${w.name}: ${p}`))];
     if (problems.length || paused || faults || aborted) console.error(`[cluster bench] ${s.label}, ${queued ? `${s.workers} workers` : 'in-process'}: ${aborted} aborted, ${faults} faults of the registered bots, ${paused} paused; warnings/errors logged:\n${problems.join('\n')}`);
@@ -523,39 +509,18 @@ export async function benchClusterLadder(): Promise<(string | number)[][]> {
 
 /** Follows the global feed (`GET /api/events`): when each match's `ended` arrived here (performance.now()). */
 function followFeed(url: string): { ended: Map<string, number>; wait(id: string, ms: number): Promise<number>; ready: Promise<void>; close(): void } {
-  const controller = new AbortController();
   const ended = new Map<string, number>();
   const waiters = new Map<string, (t: number) => void>();
-  let ready!: () => void;
-  const readyP = new Promise<void>((r) => (ready = r));
-  void (async () => {
-    const res = await fetch(url, { signal: controller.signal });
-    ready();
-    const decoder = new TextDecoder();
-    let buf = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        const t = performance.now();
-        buf += decoder.decode(chunk, { stream: true });
-        let at: number;
-        while ((at = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, at);
-          buf = buf.slice(at + 2);
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (!data) continue;
-          const e = JSON.parse(data.slice(6)) as { type: string; matchId: string };
-          if (e.type !== 'ended') continue;
-          ended.set(e.matchId, t);
-          waiters.get(e.matchId)?.(t);
-        }
-      }
-    } catch (err) {
-      if (!controller.signal.aborted) throw err;
-    }
-  })().catch((err: unknown) => console.error(`[cluster bench] the feed failed: ${(err as Error).message}`));
+  const stream = readSse(url, (data, at) => {
+    const e = data as { type: string; matchId: string };
+    if (e.type !== 'ended') return;
+    ended.set(e.matchId, at);
+    waiters.get(e.matchId)?.(at);
+  });
+  stream.done.catch((err: unknown) => console.error(`[cluster bench] the feed failed: ${(err as Error).message}`));
   return {
     ended,
-    ready: readyP,
+    ready: stream.connected,
     wait: (id, ms) =>
       new Promise((resolve, reject) => {
         const got = ended.get(id);
@@ -563,7 +528,7 @@ function followFeed(url: string): { ended: Map<string, number>; wait(id: string,
         const timer = setTimeout(() => reject(new Error(`no \`ended\` of match ${id} on the feed within ${ms} ms`)), ms);
         waiters.set(id, (t) => (clearTimeout(timer), waiters.delete(id), resolve(t)));
       }),
-    close: () => controller.abort(),
+    close: stream.close,
   };
 }
 

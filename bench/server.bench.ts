@@ -143,23 +143,7 @@ async function ladderRow(s: LadderSetup): Promise<(string | number)[]> {
     const b1 = botTicks(s.botPid);
     const aborted = await store.countMatches({ game: s.game, status: 'aborted' });
     // Who sat in the matches: the registered bots and the built-ins the ladder gave them as opponents.
-    let registered = 0;
-    let builtin = 0;
-    let faults = 0;
-    let seen = 0;
-    let cursor: string | null = null;
-    do {
-      const page = await store.listMatches({ game: s.game, status: 'finished', limit: 100, cursor });
-      for (const m of page.items) {
-        seen++;
-        for (const seat of m.seats) {
-          if (seat.botId && ids.has(seat.botId)) registered++;
-          else builtin++;
-          if (seat.fault && seat.botId && ids.has(seat.botId)) faults++;
-        }
-      }
-      cursor = page.next;
-    } while (cursor);
+    const { registered, builtin, faults, seen } = await finishedSeats(store, s.game, ids);
     const paused = (await store.listBots({ game: s.game, status: 'paused' })).length;
     if (log.problems.length || paused || faults) console.error(`[server bench] ${s.label}: ${faults} faults of the registered bots, ${paused} paused; warnings/errors logged:\n${log.problems.join('\n')}`);
     const perMin = (60_000 * (n1 - n0)) / ms;
@@ -319,4 +303,31 @@ export async function benchServerApi(): Promise<{ fill: (string | number)[][]; a
     await tp.stop();
   }
   return { fill: fillRows, api };
+}
+
+/**
+ * Who sat in a game's finished matches: seats of the registered bots (`ids`) and of the built-ins the ladder gave
+ * them as opponents, the registered bots' faults, the matches, and the matches by the worker that played them.
+ */
+export async function finishedSeats(store: Store, game: string, ids: ReadonlySet<string>) {
+  let registered = 0;
+  let builtin = 0;
+  let faults = 0;
+  let seen = 0;
+  const byWorker = new Map<string, number>();
+  let cursor: string | null = null;
+  do {
+    const page = await store.listMatches({ game, status: 'finished', limit: 100, cursor });
+    for (const m of page.items) {
+      seen++;
+      byWorker.set(m.worker ?? '-', (byWorker.get(m.worker ?? '-') ?? 0) + 1);
+      for (const seat of m.seats) {
+        if (seat.botId && ids.has(seat.botId)) registered++;
+        else builtin++;
+        if (seat.fault && seat.botId && ids.has(seat.botId)) faults++;
+      }
+    }
+    cursor = page.next;
+  } while (cursor);
+  return { registered, builtin, faults, seen, byWorker };
 }

@@ -3,7 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import { percentile } from './stats.js';
 
-function timeOnce(args: string[]): number {
+/** Milliseconds one `node ARGS` run takes, start to exit. */
+export function timeOnce(args: string[]): number {
   const t0 = performance.now();
   execFileSync(process.execPath, args, { stdio: 'ignore' });
   return performance.now() - t0;

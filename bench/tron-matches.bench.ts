@@ -1,8 +1,8 @@
 // Whole Tron matches from start to end, every process start counted: 4 stdio Node bots on 30×30, one match
 // after another (the 2 cores are shared by the arena and the 4 bots), and where a match's time goes.
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { runMatch } from '../src/arena/run-match.js';
+import { timeOnce } from './startup.bench.js';
 import { percentile } from './stats.js';
 
 /**
@@ -21,11 +21,7 @@ function childrenCpuMs(): number | null {
 
 export async function benchTronMatches(matches = 30): Promise<(string | number)[][]> {
   // What a process start costs on this machine now: the start phase is mostly 4 of them on 2 cores.
-  const nodeStarts = Array.from({ length: 7 }, () => {
-    const t0 = performance.now();
-    spawnSync(process.execPath, ['-e', '0']);
-    return performance.now() - t0;
-  });
+  const nodeStarts = Array.from({ length: 7 }, () => timeOnce(['-e', '0']));
   let start = 0;
   let play = 0;
   let end = 0;

@@ -14,6 +14,7 @@ import { killAll, startQueueServer, startWorkerProcess, type ClusterPlace, type 
 import { testRedis, type TestRedis } from './redis.kit.js';
 import { ROOT } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
+import { readSse } from './sse.kit.js';
 
 // Queue mode with real parts: `botarena serve --queue` and `botarena worker` processes on a private Postgres
 // cluster and a redis-server of the test's own (no persistence: a restart loses everything it held). Under
@@ -280,27 +281,7 @@ if (missing) {
 
 /** Reads an SSE stream's events (their JSON) until it ends or `close()`. */
 function sseCollect(url: string): { events: Record<string, unknown>[]; done: Promise<Record<string, unknown>[]>; close(): void } {
-  const controller = new AbortController();
   const events: Record<string, unknown>[] = [];
-  const done = (async () => {
-    const res = await fetch(url, { signal: controller.signal });
-    const decoder = new TextDecoder();
-    let buf = '';
-    try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buf += decoder.decode(chunk, { stream: true });
-        let at: number;
-        while ((at = buf.indexOf('\n\n')) >= 0) {
-          const block = buf.slice(0, at);
-          buf = buf.slice(at + 2);
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (data) events.push(JSON.parse(data.slice(6)) as Record<string, unknown>);
-        }
-      }
-    } catch (err) {
-      if (!controller.signal.aborted) throw err;
-    }
-    return events;
-  })();
-  return { events, done, close: () => controller.abort() };
+  const stream = readSse(url, (data) => events.push(data as Record<string, unknown>));
+  return { events, done: stream.done.then(() => events), close: stream.close };
 }

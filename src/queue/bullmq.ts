@@ -33,7 +33,6 @@ export interface QueueOptions {
   retryDelayMs?: number;
 }
 
-
 /** Checks a --queue value: a redis:// or rediss:// URL; returns it, or throws saying what was expected. */
 export function checkQueueUrl(url: string): string {
   let u: URL;
