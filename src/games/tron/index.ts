@@ -68,13 +68,19 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
   digest: (s) => [s.lap, s.trails.map((t) => t[t.length - 1]), s.death],
   // What a step changes: the hellos left, the lap, every head (as its cell's index; -1 for a trail given
   // empty, a dead bot in a chosen position), and each death (in full on its lap).
+  // (Made at its final length: grown by pushes from a two-item literal, it cost three times as much.)
   changes(s) {
-    const out: unknown[] = [s.initsLeft, s.lap];
-    for (const t of s.trails) {
+    const n = s.trails.length;
+    const out: unknown[] = new Array(2 + 2 * n);
+    out[0] = s.initsLeft;
+    out[1] = s.lap;
+    for (let slot = 0; slot < n; slot++) {
+      const t = s.trails[slot]!;
       const head = t[t.length - 1];
-      out.push(head ? head[1] * s.width + head[0] : -1);
+      out[2 + slot] = head ? head[1] * s.width + head[0] : -1;
+      const d = s.death[slot]!;
+      out[2 + n + slot] = d === null ? 0 : d.lap === s.lap ? d : d.lap;
     }
-    for (const d of s.death) out.push(d === null ? 0 : d.lap === s.lap ? d : d.lap);
     return out;
   },
   outcome(s) {

@@ -44,12 +44,30 @@ export function setup(width: number, height: number, players: number, seed: numb
 
 /** Slots still alive. */
 export function living(s: TronState): number[] {
-  const out: number[] = [];
-  for (let slot = 0; slot < s.death.length; slot++) if (!s.death[slot]) out.push(slot);
+  let count = 0;
+  for (let slot = 0; slot < s.death.length; slot++) if (!s.death[slot]) count++;
+  const out = new Array<number>(count);
+  for (let slot = 0, i = 0; slot < s.death.length; slot++) if (!s.death[slot]) out[i++] = slot;
   return out;
 }
 
 const key = (s: TronState, x: number, y: number) => y * s.width + x;
+
+/** Cells with both coordinates under this are shared (see `cellAt`): at most 256 × 256 pairs, ≈ 4 MB. */
+const SHARED_SIDE = 256;
+const sharedCells: [number, number][][] = [];
+
+/**
+ * The cell x,y as a trail holds it. A trail only ever gains cells and no cell is changed in place, so
+ * every trail of every match holds the same pair for a cell: a lap makes no new pair to keep. (Trails
+ * outlive the young generation, so V8 made their new pairs straight in the old one, a slow allocation
+ * that was up to half of a lap.)
+ */
+export function cellAt(x: number, y: number): [number, number] {
+  if (x >= SHARED_SIDE || y >= SHARED_SIDE) return [x, y];
+  const row = (sharedCells[y] ??= []);
+  return (row[x] ??= [x, y]);
+}
 
 /**
  * The occupancy grid of the board as bots see it (trails of the living; dead trails are gone),
@@ -68,21 +86,25 @@ export function gridOf(s: TronState): Uint8Array {
   return g;
 }
 
-/** Applies one lap to the snapshot: faults, trails, head-on, the edge; then survivors grow and the dead leave. */
+/**
+ * Applies one lap to the snapshot: faults, trails, head-on, the edge; then survivors grow and the dead leave.
+ * (A lap is most of a match's steps: its lists are made at their final length, and the causes only on a
+ * lap where a bot dies; grown by pushes from empty, they were most of the garbage a match made.)
+ */
 export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
   const grid = gridOf(s);
   const lap = s.lap + 1;
   const w = s.width;
-  // Per move, in move order: the cell it enters (-1: none), and why it dies (null: it lives).
+  // Per move, in move order: the cell it enters (-1: none), and why it dies (no list, or null: it lives).
   const n = moves.length;
-  const target: number[] = [];
-  const cause: (string | null)[] = [];
+  const target: number[] = new Array<number>(n);
+  let cause: (string | null)[] | null = null;
+  const dies = (i: number, why: string) => ((cause ??= new Array<string | null>(n).fill(null))[i] = why);
   for (let i = 0; i < n; i++) {
     const m = moves[i]!;
-    target.push(-1);
-    cause.push(null);
+    target[i] = -1;
     if (m.fault) {
-      cause[i] = `${m.fault.kind}: ${m.fault.detail}`;
+      dies(i, `${m.fault.kind}: ${m.fault.detail}`);
       continue;
     }
     const trail = s.trails[m.slot]!;
@@ -90,10 +112,10 @@ export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
     const a = m.action;
     const x = head[0] + (a === 'x+' ? 1 : a === 'x-' ? -1 : 0);
     const y = head[1] + (a === 'y+' ? 1 : a === 'y-' ? -1 : 0);
-    if (x < 0 || y < 0 || x >= w || y >= s.height) cause[i] = `left the grid at ${x},${y} (${m.action})`;
+    if (x < 0 || y < 0 || x >= w || y >= s.height) dies(i, `left the grid at ${x},${y} (${m.action})`);
     else if (grid[y * w + x]) {
       const owner = grid[y * w + x]! - 1;
-      cause[i] = owner === m.slot ? `hit its own trail at ${x},${y}` : `hit the trail of slot ${owner} at ${x},${y}`;
+      dies(i, owner === m.slot ? `hit its own trail at ${x},${y}` : `hit the trail of slot ${owner} at ${x},${y}`);
     } else target[i] = y * w + x;
   }
   for (let i = 0; i < n; i++) {
@@ -101,19 +123,22 @@ export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
     if (t < 0) continue;
     let others: number[] | null = null;
     for (let j = 0; j < n; j++) if (j !== i && target[j] === t) (others ??= []).push(moves[j]!.slot);
-    if (others) cause[i] = `head-on with slot ${others.join(', slot ')} at ${t % w},${(t - (t % w)) / w}`;
+    if (others) dies(i, `head-on with slot ${others.join(', slot ')} at ${t % w},${(t - (t % w)) / w}`);
   }
+  const why = cause as (string | null)[] | null;
   for (let i = 0; i < n; i++) {
     const t = target[i]!;
-    if (t < 0 || cause[i] !== null) continue;
-    s.trails[moves[i]!.slot]!.push([t % w, (t - (t % w)) / w]);
+    if (t < 0 || (why !== null && why[i] !== null)) continue;
+    s.trails[moves[i]!.slot]!.push(cellAt(t % w, (t - (t % w)) / w));
     grid[t] = moves[i]!.slot + 1;
   }
-  for (let i = 0; i < n; i++) {
-    if (cause[i] === null) continue;
-    const slot = moves[i]!.slot;
-    s.death[slot] = { lap, cause: cause[i]! };
-    for (const [x, y] of s.trails[slot]!) if (grid[key(s, x, y)] === slot + 1) grid[key(s, x, y)] = 0;
+  if (why !== null) {
+    for (let i = 0; i < n; i++) {
+      if (why[i] === null) continue;
+      const slot = moves[i]!.slot;
+      s.death[slot] = { lap, cause: why[i]! };
+      for (const [x, y] of s.trails[slot]!) if (grid[key(s, x, y)] === slot + 1) grid[key(s, x, y)] = 0;
+    }
   }
   s.lap = lap;
   return s;

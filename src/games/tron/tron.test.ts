@@ -282,4 +282,24 @@ describe('Tron bots', () => {
     assert.deepEqual(a.records, b.records);
     assert.equal(a.outcome().ranks.filter((r) => r === 1).length >= 1, true);
   });
+
+  it('matches played side by side, lap by lap, end as each does alone (trails share their cells, nothing else)', () => {
+    const alone = [3, 4, 5].map((seed) => playBuiltins(tron, ['stupid', 'random', 'voronoi'], seed, { config: { width: 12, height: 12 } }).records);
+    const engines = [3, 4, 5].map((seed) => new MatchEngine(tron, { config: { width: 12, height: 12 }, seed, players: 3 }));
+    for (let going = true; going; ) {
+      going = false;
+      engines.forEach((e, i) => {
+        const d = e.decision();
+        if (!d) return;
+        going = true;
+        e.commit(d, alone[i]![e.records.length]!.moves);
+      });
+    }
+    engines.forEach((e, i) => assert.deepEqual(e.records, alone[i]));
+    // A record is a plain object, as JSON gives it back.
+    const rec = engines[0]!.records[5]!;
+    assert.equal(Object.getPrototypeOf(rec), Object.prototype);
+    assert.deepEqual(rec, JSON.parse(JSON.stringify(rec)));
+    assert.deepEqual(Object.keys(rec), ['turn', 'phase', 'moves', 'hash']);
+  });
 });
