@@ -443,3 +443,13 @@ export function describeValue(value: unknown, max = 80): string {
 export function ranksFromScores(scores: readonly number[]): number[] {
   return scores.map((s) => 1 + scores.filter((o) => o > s).length);
 }
+
+const seatLists: number[][] = [];
+
+/**
+ * The seats 0..n−1, for a decision where every seat answers: one list per n, shared by every match (a
+ * decision's seats are read, never changed), so a step that asks everyone makes no new list.
+ */
+export function everySeat(n: number): number[] {
+  return (seatLists[n] ??= Array.from({ length: n }, (_, slot) => slot));
+}

@@ -1,4 +1,4 @@
-import { defineGame, ranksFromScores } from '../../core/game.js';
+import { defineGame, everySeat, ranksFromScores } from '../../core/game.js';
 import { BOARD_NAMES, boardFor, checkBoardConfig, defaultId, initialState, type PaintConfig } from './board.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
@@ -52,7 +52,7 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   seatLabel: (slot, s) => s?.ids[slot] ?? defaultId(slot),
   setup: ({ config, players, seed }) => initialState(boardFor(config, players, seed)),
   next(s) {
-    const seats = s.ids.map((_, slot) => slot);
+    const seats = everySeat(s.ids.length);
     if (!s.started) return { phase: 'init', seats, turn: 0 };
     if (s.unresponsive.length || s.turnsLeft <= 0) return null;
     return { phase: 'play', seats, turn: s.turns - s.turnsLeft + 1 };
@@ -73,13 +73,23 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   apply: applyTurn,
   digest: summary,
   // What a step changes: the squares it painted (not the whole board), the avatars, the turn's actions.
+  // (Made at its final length: grown by pushes from a literal, it cost more than the mixing.)
   changes(s) {
-    const out: unknown[] = [s.turnsLeft, s.started ? 1 : 0, s.positions, s.painted ?? 0];
     // The turn's actions as numbers: -1 none, else 9 × (0 walk, 1 shoot) + 3 × (di + 1) + (dj + 1).
     const last = s.history[s.history.length - 1];
-    if (last) for (const a of last) out.push(a ? (a.type === 'walk' ? 0 : 9) + 3 * (a.direction[0] + 1) + (a.direction[1] + 1) : -1);
-    else out.push(-2);
-    out.push(s.unresponsive.length ? s.unresponsive : 0);
+    const n = last ? last.length : 1;
+    const out: unknown[] = new Array(5 + n);
+    out[0] = s.turnsLeft;
+    out[1] = s.started ? 1 : 0;
+    out[2] = s.positions;
+    out[3] = s.painted ?? 0;
+    if (last) {
+      for (let k = 0; k < n; k++) {
+        const a = last[k];
+        out[4 + k] = a ? (a.type === 'walk' ? 0 : 9) + 3 * (a.direction[0] + 1) + (a.direction[1] + 1) : -1;
+      }
+    } else out[4] = -2;
+    out[4 + n] = s.unresponsive.length ? s.unresponsive : 0;
     return out;
   },
   outcome(s) {

@@ -1,4 +1,5 @@
 import type { Move } from '../../core/game.js';
+import { sharedPair } from '../../core/pairs.js';
 
 /** A square [row, column], or a direction [drow, dcol]. */
 export type Vec = [number, number];
@@ -31,7 +32,7 @@ export interface Field {
   colors: number[] | Int16Array;
   /** slot → [row, column] */
   positions: Vec[];
-  /** when present, every square a turn paints is noted here as (square, slot) pairs, in painting order */
+  /** set by a turn resolved with `note`: every square it painted, as (square, slot) pairs, in painting order */
   painted?: number[];
 }
 
@@ -57,10 +58,18 @@ export interface PaintState extends Field {
 /**
  * Plays one turn on `f` in place, exactly as the reference engine: walks with repeated cancellation,
  * every avatar paints its square, then all shots (ranges first) as projectiles advanced in lock step.
+ * With `noting`, `f.painted` is then the squares the turn painted.
  */
-export function resolveTurn(f: Field, actions: readonly (PaintAction | null)[]): void {
+export function resolveTurn(f: Field, actions: readonly (PaintAction | null)[], noting = false): void {
+  scratch.notes = noting ? 0 : -1;
   walk(f, actions);
   shoot(f, actions);
+  if (noting) {
+    // Copied out at its length (grown by pushes from empty, the list was a fifth of a turn's garbage).
+    const list = new Array<number>(scratch.notes);
+    for (let k = 0; k < list.length; k++) list[k] = scratch.noted[k]!;
+    f.painted = list;
+  }
 }
 
 /**
@@ -77,7 +86,24 @@ const scratch = {
   keep: new Uint8Array(0),
   where: new Int32Array(0),
   shots: new Int32Array(0),
+  /** the squares this turn painted, as (square, slot) pairs, while they are noted; how many numbers (-1: not noted) */
+  noted: new Int32Array(64),
+  notes: -1,
 };
+
+/** Notes a painted square when the turn is noting them. */
+function note(sq: number, slot: number): void {
+  const at = scratch.notes;
+  if (at < 0) return;
+  if (at + 2 > scratch.noted.length) {
+    const grown = new Int32Array(2 * scratch.noted.length);
+    grown.set(scratch.noted);
+    scratch.noted = grown;
+  }
+  scratch.noted[at] = sq;
+  scratch.noted[at + 1] = slot;
+  scratch.notes = at + 2;
+}
 
 function squares(w: number, h: number): void {
   if (scratch.count.length < w * h) {
@@ -140,9 +166,9 @@ function walk(f: Field, actions: readonly (PaintAction | null)[]): void {
   }
   for (let s = 0; s < n; s++) {
     const at = moving[s] ? target[s]! : from[s]!;
-    if (moving[s]) positions[s] = [(at - (at % w)) / w, at % w];
+    if (moving[s]) positions[s] = sharedPair((at - (at % w)) / w, at % w);
     colors[at] = s;
-    f.painted?.push(at, s);
+    note(at, s);
   }
 }
 
@@ -204,7 +230,7 @@ function shoot(f: Field, actions: readonly (PaintAction | null)[]): void {
       const sq = where[x]!;
       colors[sq] = shots[k + SLOT]!;
       stamp[sq] = painted;
-      f.painted?.push(sq, shots[k + SLOT]!);
+      note(sq, shots[k + SLOT]!);
       // A shot with range left flies on: moved down over the ones that stop.
       if (shots[k + RANGE]! > 0) shots.copyWithin(6 * kept++, k, k + 6);
     }
@@ -229,8 +255,8 @@ export function shotRange(f: Field, slot: number, di: number, dj: number): numbe
 export function applyTurn(s: PaintState, moves: Move<PaintAction>[]): PaintState {
   const actions: (PaintAction | null)[] = s.ids.map(() => null);
   for (const m of moves) if (!m.fault) actions[m.slot] = m.action;
-  s.painted = []; // what this turn paints: the turn's step fingerprint covers these squares, not the board
-  resolveTurn(s, actions);
+  // What this turn paints is noted: the turn's step fingerprint covers these squares, not the board.
+  resolveTurn(s, actions, true);
   s.history.push(actions);
   s.turnsLeft--;
   return s;

@@ -1,4 +1,5 @@
 import type { Move } from '../../core/game.js';
+import { sharedPair } from '../../core/pairs.js';
 import { rngCreate, rngInt, type RngState } from '../../core/rng.js';
 
 /** A direction as on the wire. */
@@ -52,22 +53,6 @@ export function living(s: TronState): number[] {
 }
 
 const key = (s: TronState, x: number, y: number) => y * s.width + x;
-
-/** Cells with both coordinates under this are shared (see `cellAt`): at most 256 × 256 pairs, ≈ 4 MB. */
-const SHARED_SIDE = 256;
-const sharedCells: [number, number][][] = [];
-
-/**
- * The cell x,y as a trail holds it. A trail only ever gains cells and no cell is changed in place, so
- * every trail of every match holds the same pair for a cell: a lap makes no new pair to keep. (Trails
- * outlive the young generation, so V8 made their new pairs straight in the old one, a slow allocation
- * that was up to half of a lap.)
- */
-export function cellAt(x: number, y: number): [number, number] {
-  if (x >= SHARED_SIDE || y >= SHARED_SIDE) return [x, y];
-  const row = (sharedCells[y] ??= []);
-  return (row[x] ??= [x, y]);
-}
 
 /**
  * The occupancy grid of the board as bots see it (trails of the living; dead trails are gone),
@@ -129,7 +114,7 @@ export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
   for (let i = 0; i < n; i++) {
     const t = target[i]!;
     if (t < 0 || (why !== null && why[i] !== null)) continue;
-    s.trails[moves[i]!.slot]!.push(cellAt(t % w, (t - (t % w)) / w));
+    s.trails[moves[i]!.slot]!.push(sharedPair(t % w, (t - (t % w)) / w));
     grid[t] = moves[i]!.slot + 1;
   }
   if (why !== null) {
