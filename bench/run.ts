@@ -2,8 +2,17 @@
 // Each section loads its benches when it runs: loaded up front, the server, queue and browser benches made
 // this process about 190 MB instead of 48, which made every bot process it starts (a fork) slower to spawn.
 import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { inFreshProcesses, printRows } from './fresh.js';
 import { printTable } from './stats.js';
 
+// A child of `inFreshProcesses`: one bench's table as JSON, nothing else.
+if (process.argv[2] === '--rows') {
+  await printRows(process.argv[3] ?? '');
+  process.exit(0);
+}
+/** This file as it runs (the built bench), for the benches run in fresh processes. */
+const RUN = fileURLToPath(import.meta.url);
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`);
 const only = process.argv[2];
 if (!only || only === 'engine') printTable('Engine: whole games, random vs random', await (await import('./engine.bench.js')).benchEngine());
@@ -13,7 +22,7 @@ if (!only || only === 'strength') {
   printTable('Battleship hunter shots', (await import('./strength.bench.js')).benchBattleshipShots());
 }
 if (!only || only === 'tron') {
-  printTable('Tron rules against a hand-written loop', (await import('./tron-rules.bench.js')).benchTronRules());
+  printTable('Tron rules against a hand-written loop', inFreshProcesses(RUN, 'tron-rules'));
   printTable('Tron laps', await (await import('./tron.bench.js')).benchTron());
   printTable('Tron whole matches', await (await import('./tron-matches.bench.js')).benchTronMatches());
 }
@@ -21,12 +30,12 @@ if (!only || only === 'startup') printTable('CLI start-up', (await import('./sta
 if (!only || only === 'memory') printTable('Memory of long matches', (await import('./memory.bench.js')).benchMemory());
 if (!only || only === 'fingerprint') printTable('Step fingerprints: their share of a step', (await import('./fingerprint.bench.js')).benchFingerprints());
 if (!only || only === 'lighthouses') {
-  printTable('Lighthouses rules against a hand-written loop', (await import('./lighthouses-rules.bench.js')).benchLighthousesRules());
+  printTable('Lighthouses rules against a hand-written loop', inFreshProcesses(RUN, 'lighthouses-rules'));
   printTable('Lighthouses rounds', await (await import('./lighthouses.bench.js')).benchLighthouses());
   printTable('Lighthouses strength', (await import('./lighthouses.bench.js')).benchLighthousesStrength());
 }
 if (!only || only === 'paint') {
-  printTable('Paint rules against a hand-written loop', (await import('./paint-rules.bench.js')).benchPaintRules());
+  printTable('Paint rules against a hand-written loop', inFreshProcesses(RUN, 'paint-rules'));
   printTable('Paint turns', await (await import('./paint.bench.js')).benchPaint());
   // Against the original Ruby gem (issue 14): needs ruby and BOTARENA_MULTIPAINT_GEM; the row says so otherwise.
   printTable('Paint against the original multipaint gem', (await import('./paint-gem.bench.js')).benchPaintGem());
