@@ -16,7 +16,7 @@ import type { Move, ViewContext } from '../src/core/game.js';
 import { getGame } from '../src/games/index.js';
 import { DIRECTIONS, scores, type PaintAction, type PaintState } from '../src/games/paint/rules.js';
 import { encodeJson } from '../src/games/paint/wire.js';
-import { timePair } from './stats.js';
+import { timePairOwn } from './stats.js';
 
 /** What bench/multipaint-gem.rb prints. */
 interface GemRun {
@@ -131,18 +131,32 @@ export function benchPaintGem(reps = 5): (string | number)[][] {
         const t0 = performance.now();
         for (let k = 0; k < 3; k++) playOne(fresh());
         const games = Math.max(1, Math.min(5000, Math.ceil(80 / Math.max(0.001, (performance.now() - t0) / 3))));
-        let engines: MatchEngine[] = [];
-        const ours = () => engines.forEach(playOne);
+        // Each game timed on its own, its engine made just before, untimed: as the gem's driver times each
+        // game from its prebuilt start. (Made all before a run, thousands of engines were alive together,
+        // which the old generation's marking paid for: up to twice a turn's time.)
+        const last: { engine?: MatchEngine } = {};
+        const ours = () => {
+          let ms = 0;
+          for (let k = 0; k < games; k++) {
+            const e = fresh();
+            const t0 = performance.now();
+            playOne(e);
+            ms += performance.now() - t0;
+            last.engine = e;
+          }
+          return ms;
+        };
         // The gem: one Ruby process per run, its loop timed inside (about 150 ms of games, at least one, after
         // one untimed); the first run, timePair's warm-up, is not counted.
         const gemRuns: GemRun[] = [];
         const gem = () => void gemRuns.push(ruby(['--games', '1', '--min-ms', '150', ...(message ? ['--message'] : [])]) as GemRun);
-        const [oursMs] = timePair(ours, gem, message && turns * players > 1000 ? Math.min(reps, 3) : reps, () => (engines = Array.from({ length: games }, fresh)));
+        const [oursMs] = timePairOwn(ours, gem, message && turns * players > 1000 ? Math.min(reps, 3) : reps);
         const oursUs = (oursMs * 1000) / (games * turns);
         const gemUs = Math.min(...gemRuns.slice(1).map((r) => r.us_per_turn));
 
         // The same games? Our last engine's board against the gem's last one.
-        const end = engines[engines.length - 1]!;
+        const end = last.engine;
+        if (!end) throw new Error(`${label}: no game was played`);
         if (end.decision() !== null) throw new Error(`${label}: our game did not end after ${turns} turns`);
         const s = end.state as PaintState;
         const g = gemRuns[gemRuns.length - 1]!;

@@ -5,7 +5,7 @@ import { MatchEngine, type TurnRecord } from '../src/core/engine.js';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 import type { PaintState } from '../src/games/paint/rules.js';
-import { timePair } from './stats.js';
+import { timePairOwn } from './stats.js';
 
 /** The loop's own reading of the grid: an unpainted square, an obstacle (the values the rules use too). */
 const BLANK = -1;
@@ -190,8 +190,6 @@ export function benchPaintRules(): (string | number)[][] {
     // Crowded: walkers often aim at one square (and are sent back in chains), shots meet and hit avatars.
     { label: '8×8 with 6 obstacles, 10 random', bots: 10, games: 300, config: { width: 8, height: 8, turns: 64, obstacles: 6 } },
   ];
-
-
   const rows: (string | number)[][] = [['Paint rules alone, recorded games of built-in random bots', 'games', 'turns', 'µs/turn', 'ratio']];
   for (const { label, bots, games, config } of setups) {
     const names = Array.from({ length: bots }, () => 'random');
@@ -203,28 +201,31 @@ export function benchPaintRules(): (string | number)[][] {
     });
     const turns = recorded.reduce((n, r) => n + r.plays.length, 0);
     let same = 0;
-    // The engines are set up before each timed run (the loop starts from the set-up state too); what a
-    // match's set-up costs is its own row.
-    let engines: MatchEngine[] = [];
-    const setUp = () => (engines = recorded.map((r) => new MatchEngine(paint, { config, seed: r.seed, players: bots })));
-    const [engineMs, loopMs] = timePair(
+    // Each game's engine is made just before its play, untimed (the loop starts from the set-up state too,
+    // its own arrays made in its time); what a match's set-up costs is its own row. (Made all at once
+    // before a run, hundreds of engines were alive together, which the old generation's marking paid for:
+    // up to twice the time of a turn, which no arena playing its matches pays.)
+    const newEngine = (r: (typeof recorded)[number]) => new MatchEngine(paint, { config, seed: r.seed, players: bots });
+    const [engineMs, loopMs] = timePairOwn(
       () => {
-        recorded.forEach((r, k) => {
-          const e = engines[k]!;
+        let ms = 0;
+        for (const r of recorded) {
+          const e = newEngine(r);
+          const t0 = performance.now();
           for (const rec of r.records) e.commit(e.decision()!, rec.moves);
-        });
+          ms += performance.now() - t0;
+        }
+        return ms;
       },
       () => {
         same = 0;
         for (const r of recorded) if (sameBoard(r.end, handLoop(r.width, r.height, r.start, r.plays))) same++;
       },
-      7,
-      setUp,
     );
     let setUpMs = Infinity;
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();
-      setUp();
+      recorded.map(newEngine);
       setUpMs = Math.min(setUpMs, performance.now() - t0);
     }
     if (same !== games) throw new Error(`the hand-written loop ended ${games - same} of ${games} games (${label}) otherwise than the rules`);

@@ -32,7 +32,10 @@ export interface Field {
   colors: number[] | Int16Array;
   /** slot → [row, column] */
   positions: Vec[];
-  /** set by a turn resolved with `note`: every square it painted, as (square, slot) pairs, in painting order */
+  /**
+   * set by a turn resolved with `noting`: every square it painted, as (square, slot) pairs, in painting
+   * order (the same list from turn to turn, rewritten in place)
+   */
   painted?: number[];
 }
 
@@ -61,16 +64,20 @@ export interface PaintState extends Field {
  * With `noting`, `f.painted` is then the squares the turn painted.
  */
 export function resolveTurn(f: Field, actions: readonly (PaintAction | null)[], noting = false): void {
+  // The list is rewritten in place: a new one each turn, grown by pushes from empty, was a fifth of a
+  // turn's garbage.
+  if (noting) scratch.noted = f.painted ??= [];
   scratch.notes = noting ? 0 : -1;
   walk(f, actions);
   shoot(f, actions);
   if (noting) {
-    // Copied out at its length (grown by pushes from empty, the list was a fifth of a turn's garbage).
-    const list = new Array<number>(scratch.notes);
-    for (let k = 0; k < list.length; k++) list[k] = scratch.noted[k]!;
-    f.painted = list;
+    scratch.noted.length = scratch.notes;
+    scratch.noted = NOT_NOTING;
   }
 }
+
+/** What `scratch.noted` is between turns (no state's list is held there). */
+const NOT_NOTING: number[] = [];
 
 /**
  * Scratch for a turn, reused from turn to turn (a turn reads only what it wrote): per square, a count and
@@ -86,8 +93,8 @@ const scratch = {
   keep: new Uint8Array(0),
   where: new Int32Array(0),
   shots: new Int32Array(0),
-  /** the squares this turn painted, as (square, slot) pairs, while they are noted; how many numbers (-1: not noted) */
-  noted: new Int32Array(64),
+  /** while a turn notes what it paints: its field's list, and how many numbers are written (-1: not noting) */
+  noted: [] as number[],
   notes: -1,
 };
 
@@ -95,11 +102,6 @@ const scratch = {
 function note(sq: number, slot: number): void {
   const at = scratch.notes;
   if (at < 0) return;
-  if (at + 2 > scratch.noted.length) {
-    const grown = new Int32Array(2 * scratch.noted.length);
-    grown.set(scratch.noted);
-    scratch.noted = grown;
-  }
   scratch.noted[at] = sq;
   scratch.noted[at + 1] = slot;
   scratch.notes = at + 2;
