@@ -21,33 +21,49 @@ export async function printRows(name: string): Promise<void> {
   process.stdout.write(JSON.stringify(await bench()) + '\n');
 }
 
-/** A cell's number ("0.43", "2.8×", 60), or null for text. */
-function numberOf(cell: string | number): number | null {
-  if (typeof cell === 'number') return cell;
-  const m = /^(-?\d+(?:\.\d+)?)(×?)$/.exec(cell.trim());
-  return m ? Number(m[1]) : null;
+/** A number in a cell, with the × of a ratio after it. */
+const NUMBER = /(-?\d+(?:\.\d+)?)(×?)/g;
+
+/** The median and range of one number's values over the runs, written with `digits` decimals. */
+function spread(values: number[], digits: number, unit: string): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const show = (v: number) => v.toFixed(digits);
+  if (sorted[0] === sorted[sorted.length - 1]) return show(sorted[0]!) + unit;
+  return `${show(sorted[Math.floor((sorted.length - 1) / 2)]!)}${unit} (${show(sorted[0]!)}–${show(sorted[sorted.length - 1]!)}${unit})`;
+}
+
+/**
+ * One cell from every run. The same everywhere: kept. Otherwise, when the runs' texts differ only in their
+ * numbers (a figure, "2.8×", or a sentence with a figure in it), each number becomes its median and range,
+ * the × after a ratio kept; when they differ otherwise (a run's "Infinity×"), every run's text is shown.
+ * Each column's median is its own: a ratio's median need not be the ratio of the medians beside it.
+ */
+export function mergeCell(all: (string | number)[]): string | number {
+  const first = all[0]!;
+  if (all.every((x) => x === first)) return first;
+  const texts = all.map(String);
+  const frame = (t: string) => t.replace(NUMBER, '#');
+  if (texts.some((t) => frame(t) !== frame(texts[0]!))) return texts.join(' | ');
+  const numbers = texts.map((t) => [...t.matchAll(NUMBER)].map((m) => m[1]!));
+  let k = 0;
+  return texts[0]!.replace(NUMBER, (_, __, unit: string) => {
+    const i = k++;
+    const column = numbers.map((ns) => ns[i]!);
+    return spread(column.map(Number), Math.max(...column.map((n) => n.split('.')[1]?.length ?? 0)), unit);
+  });
 }
 
 /**
  * Runs the bench `name` once in each of `runs` fresh processes (`node RUN --rows NAME`, RUN the bench's
- * entry, bench/run.ts as built) and merges
- * the tables: a cell that is the same in every run is kept; a number that varies becomes its median and
- * range, "0.43 (0.39–0.50)", with the × kept for ratios.
+ * entry, bench/run.ts as built) and merges the tables cell by cell (see `mergeCell`): "0.43 (0.39–0.50)".
  */
 export function inFreshProcesses(run: string, name: FreshBench, runs = 5): (string | number)[][] {
   const tables = Array.from({ length: runs }, () => JSON.parse(execFileSync(process.execPath, [run, '--rows', name], { encoding: 'utf8', maxBuffer: 1 << 24 })) as (string | number)[][]);
   const [first] = tables;
   return first!.map((row, r) =>
     row.map((cell, c) => {
-      const all = tables.map((t) => t[r]![c]!);
-      if (all.every((x) => x === cell)) return r === 0 && c === 0 ? `${cell} (${runs} fresh processes: median, min–max)` : cell;
-      const values = all.map(numberOf);
-      if (values.some((v) => v === null)) return cell;
-      const sorted = (values as number[]).sort((a, b) => a - b);
-      const digits = Math.max(...all.map((x) => String(x).replace('×', '').split('.')[1]?.length ?? 0));
-      const unit = String(cell).endsWith('×') ? '×' : '';
-      const show = (v: number) => v.toFixed(digits);
-      return `${show(sorted[Math.floor((sorted.length - 1) / 2)]!)}${unit} (${show(sorted[0]!)}–${show(sorted[sorted.length - 1]!)}${unit})`;
+      if (r === 0 && c === 0) return `${cell} (${runs} fresh processes: median, min–max)`;
+      return mergeCell(tables.map((t) => t[r]?.[c] ?? ''));
     }),
   );
 }

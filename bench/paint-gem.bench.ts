@@ -16,7 +16,7 @@ import type { Move, ViewContext } from '../src/core/game.js';
 import { getGame } from '../src/games/index.js';
 import { DIRECTIONS, scores, type PaintAction, type PaintState } from '../src/games/paint/rules.js';
 import { encodeJson } from '../src/games/paint/wire.js';
-import { timePairOwn } from './stats.js';
+import { timePair } from './stats.js';
 
 /** What bench/multipaint-gem.rb prints. */
 interface GemRun {
@@ -131,26 +131,23 @@ export function benchPaintGem(reps = 5): (string | number)[][] {
         const t0 = performance.now();
         for (let k = 0; k < 3; k++) playOne(fresh());
         const games = Math.max(1, Math.min(5000, Math.ceil(80 / Math.max(0.001, (performance.now() - t0) / 3))));
-        // Each game timed on its own, its engine made just before, untimed: as the gem's driver times each
-        // game from its prebuilt start. (Made all before a run, thousands of engines were alive together,
-        // which the old generation's marking paid for: up to twice a turn's time.)
+        // One engine at a time, each made (past the ready handshake) in the timed run: ours pays its set-up
+        // (a few µs a game), the gem's driver starts each game from its prebuilt state. (The engines used to
+        // be made all before a run: thousands alive together, whose marking by the old generation cost up to
+        // twice a turn, which no arena playing its matches pays.)
         const last: { engine?: MatchEngine } = {};
         const ours = () => {
-          let ms = 0;
           for (let k = 0; k < games; k++) {
             const e = fresh();
-            const t0 = performance.now();
             playOne(e);
-            ms += performance.now() - t0;
             last.engine = e;
           }
-          return ms;
         };
         // The gem: one Ruby process per run, its loop timed inside (about 150 ms of games, at least one, after
         // one untimed); the first run, timePair's warm-up, is not counted.
         const gemRuns: GemRun[] = [];
         const gem = () => void gemRuns.push(ruby(['--games', '1', '--min-ms', '150', ...(message ? ['--message'] : [])]) as GemRun);
-        const [oursMs] = timePairOwn(ours, gem, message && turns * players > 1000 ? Math.min(reps, 3) : reps);
+        const [oursMs] = timePair(ours, gem, message && turns * players > 1000 ? Math.min(reps, 3) : reps);
         const oursUs = (oursMs * 1000) / (games * turns);
         const gemUs = Math.min(...gemRuns.slice(1).map((r) => r.us_per_turn));
 

@@ -5,7 +5,7 @@ import { MatchEngine, type TurnRecord } from '../src/core/engine.js';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 import type { PaintState } from '../src/games/paint/rules.js';
-import { timePairOwn } from './stats.js';
+import { timePair } from './stats.js';
 
 /** The loop's own reading of the grid: an unpainted square, an obstacle (the values the rules use too). */
 const BLANK = -1;
@@ -200,28 +200,25 @@ export function benchPaintRules(): (string | number)[][] {
       return { seed, records: e.records, plays: e.records.filter((t) => t.phase === 'play'), width: s.width, height: s.height, start: startOf(s), end: e.state as PaintState };
     });
     const turns = recorded.reduce((n, r) => n + r.plays.length, 0);
-    let same = 0;
-    // Each game's engine is made just before its play, untimed (the loop starts from the set-up state too,
-    // its own arrays made in its time); what a match's set-up costs is its own row. (Made all at once
-    // before a run, hundreds of engines were alive together, which the old generation's marking paid for:
-    // up to twice the time of a turn, which no arena playing its matches pays.)
+    // Both sides are timed whole, one game after another, each game's start made in the time (the engine's
+    // MatchEngine, the loop's arrays), so every garbage collection falls inside a timed run; the loop's boards
+    // are checked afterwards. What a match's set-up costs is its own row. (The engines used to be made all
+    // before a run: hundreds of engines alive together, whose marking by the old generation cost up to
+    // twice a turn, which no arena playing its matches pays.)
     const newEngine = (r: (typeof recorded)[number]) => new MatchEngine(paint, { config, seed: r.seed, players: bots });
-    const [engineMs, loopMs] = timePairOwn(
+    let ends: Start[] = [];
+    const [engineMs, loopMs] = timePair(
       () => {
-        let ms = 0;
         for (const r of recorded) {
           const e = newEngine(r);
-          const t0 = performance.now();
           for (const rec of r.records) e.commit(e.decision()!, rec.moves);
-          ms += performance.now() - t0;
         }
-        return ms;
       },
       () => {
-        same = 0;
-        for (const r of recorded) if (sameBoard(r.end, handLoop(r.width, r.height, r.start, r.plays))) same++;
+        ends = recorded.map((r) => handLoop(r.width, r.height, r.start, r.plays));
       },
     );
+    const same = recorded.filter((r, k) => sameBoard(r.end, ends[k]!)).length;
     let setUpMs = Infinity;
     for (let i = 0; i < 5; i++) {
       const t0 = performance.now();

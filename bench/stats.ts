@@ -22,23 +22,6 @@ export function printTable(title: string, rows: (string | number)[][]): void {
  * `prepareA`, when given, runs untimed before each run of `a` (what `a` uses up, such as fresh engines).
  */
 export function timePair(a: () => void, b: () => void, reps = 7, prepareA?: () => void): [number, number] {
-  return timePairOwn(
-    () => {
-      const t0 = performance.now();
-      a();
-      return performance.now() - t0;
-    },
-    b,
-    reps,
-    prepareA,
-  );
-}
-
-/**
- * `timePair` for an `a` that times itself: it returns the milliseconds of what it timed (for example each
- * game's play, its engine made untimed just before, so that no more engines are alive than one).
- */
-export function timePairOwn(a: () => number, b: () => void, reps = 7, prepareA?: () => void): [number, number] {
   prepareA?.();
   a();
   b();
@@ -46,8 +29,10 @@ export function timePairOwn(a: () => number, b: () => void, reps = 7, prepareA?:
   let tb = Infinity;
   for (let i = 0; i < reps; i++) {
     prepareA?.();
-    ta = Math.min(ta, a());
-    const t0 = performance.now();
+    let t0 = performance.now();
+    a();
+    ta = Math.min(ta, performance.now() - t0);
+    t0 = performance.now();
     b();
     tb = Math.min(tb, performance.now() - t0);
   }

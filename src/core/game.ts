@@ -38,8 +38,8 @@ export type AskPhase = Exclude<Phase, 'end'>;
 /** What the rules ask next: which seats answer now (in parallel), in which phase, on which turn. */
 export interface Decision {
   phase: AskPhase;
-  /** the seats asked now, all at once; their answers are applied together */
-  seats: number[];
+  /** the seats asked now, all at once; their answers are applied together (read only: it may be shared, see `everySeat`) */
+  seats: readonly number[];
   /** the game's own turn number, shown to people (init steps are turn 0) */
   turn: number;
   /**
@@ -450,6 +450,6 @@ const seatLists: number[][] = [];
  * The seats 0..n−1, for a decision where every seat answers: one list per n, shared by every match (a
  * decision's seats are read, never changed), so a step that asks everyone makes no new list.
  */
-export function everySeat(n: number): number[] {
+export function everySeat(n: number): readonly number[] {
   return (seatLists[n] ??= Array.from({ length: n }, (_, slot) => slot));
 }

@@ -1,4 +1,4 @@
-import { defineGame, ranksFromScores, type Decision } from '../../core/game.js';
+import { defineGame, everySeat, ranksFromScores, type Decision } from '../../core/game.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { parseMap, type LighthouseMap } from './map.js';
@@ -86,7 +86,7 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
   // The map, rounds and neutral keys stay the match's own; the position file carries the rest.
   position: { write: (s) => ({ position: writePosition(s) }) },
   next(s): Decision | null {
-    if (!s.inited) return { phase: 'init', seats: s.players.map((_, i) => i), turn: 0 };
+    if (!s.inited) return { phase: 'init', seats: everySeat(s.players.length), turn: 0 };
     if (s.round > s.rounds) return null;
     return { phase: 'play', seats: [s.current], turn: s.round };
   },
