@@ -73,7 +73,7 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   apply: applyTurn,
   digest: summary,
   // What a step changes: the squares it painted (not the whole board), the avatars, the turn's actions.
-  // (Made at its final length: grown by pushes from a literal, it cost more than the mixing.)
+  // (Made at its final length, as Tron's is, rather than grown by pushes from a literal.)
   changes(s) {
     // The turn's actions as numbers: -1 none, else 9 × (0 walk, 1 shoot) + 3 × (di + 1) + (dj + 1).
     const last = s.history[s.history.length - 1];

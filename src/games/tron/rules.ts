@@ -73,8 +73,8 @@ export function gridOf(s: TronState): Uint8Array {
 
 /**
  * Applies one lap to the snapshot: faults, trails, head-on, the edge; then survivors grow and the dead leave.
- * (A lap is most of a match's steps: its lists are made at their final length, and the causes only on a
- * lap where a bot dies; grown by pushes from empty, they were most of the garbage a match made.)
+ * (Its lists are made at their final length, and the causes only on a lap where a bot dies: grown by
+ * pushes from empty, each with room for 17, they were a third of the garbage a lap made.)
  */
 export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
   const grid = gridOf(s);
