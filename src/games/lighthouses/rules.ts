@@ -148,8 +148,9 @@ function neutralise(s: LighthousesState, i: number): void {
   const l = s.lighthouses[i]!;
   l.owner = null;
   l.energy = 0;
-  s.connections = s.connections.filter(([a, b]) => a !== i && b !== i);
-  s.triangles = s.triangles.filter((t) => !t.v.includes(i));
+  // (A neutral lighthouse is neutralised again every round: its lists are copied only when they lose something.)
+  if (s.connections.some(([a, b]) => a === i || b === i)) s.connections = s.connections.filter(([a, b]) => a !== i && b !== i);
+  if (s.triangles.some((t) => t.v.includes(i))) s.triangles = s.triangles.filter((t) => !t.v.includes(i));
 }
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);

@@ -1,4 +1,5 @@
 import { describeValue, type Move, type Parsed } from '../../core/game.js';
+import { sharedPair } from '../../core/pairs.js';
 import { isIsland, type Command, type LighthousesState } from './rules.js';
 
 /** The first message: who you are, where you start, the island and the lighthouses. */
@@ -50,18 +51,20 @@ export function view(s: LighthousesState, slot: number, phase: string, neutral: 
       lighthouses: s.lighthouses.map((l) => [l.x, l.y]),
     };
   }
+  // A view is made for every command: its cells are shared pairs (src/core/pairs.ts) and its lists are made
+  // at their length (about half of what a view allocated).
   const links = s.lighthouses.map((): [number, number][] => []);
   for (const [a, b] of s.connections) {
-    links[a]!.push([s.lighthouses[b]!.x, s.lighthouses[b]!.y]);
-    links[b]!.push([s.lighthouses[a]!.x, s.lighthouses[a]!.y]);
+    links[a]!.push(sharedPair(s.lighthouses[b]!.x, s.lighthouses[b]!.y));
+    links[b]!.push(sharedPair(s.lighthouses[a]!.x, s.lighthouses[a]!.y));
   }
   return {
-    position: [p.x, p.y],
+    position: sharedPair(p.x, p.y),
     score: p.score,
     energy: p.energy,
     view: energyView(s, p.x, p.y),
     lighthouses: s.lighthouses.map((l, i): LighthouseView => ({
-      position: [l.x, l.y],
+      position: sharedPair(l.x, l.y),
       owner: l.owner ?? neutral,
       energy: l.energy,
       connections: links[i]!,
@@ -71,14 +74,15 @@ export function view(s: LighthousesState, slot: number, phase: string, neutral: 
 }
 
 function energyView(s: LighthousesState, px: number, py: number): number[][] {
-  const rows: number[][] = [];
+  const rows: number[][] = new Array<number[]>(7);
   for (let dy = -3; dy <= 3; dy++) {
-    const row: number[] = [];
+    const row: number[] = new Array<number>(7);
     for (let dx = -3; dx <= 3; dx++) {
-      const [x, y] = [px + dx, py + dy];
-      row.push(dx * dx + dy * dy > 9 ? -1 : isIsland(s, x, y) ? s.energy[y]![x]! : 0);
+      const x = px + dx;
+      const y = py + dy;
+      row[dx + 3] = dx * dx + dy * dy > 9 ? -1 : isIsland(s, x, y) ? s.energy[y]![x]! : 0;
     }
-    rows.push(row);
+    rows[dy + 3] = row;
   }
   return rows;
 }
