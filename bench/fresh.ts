@@ -16,7 +16,7 @@ export type FreshBench = keyof typeof FRESH;
 
 /** In a child process (`node run.mjs --rows NAME`): prints the table as JSON. */
 export async function printRows(name: string): Promise<void> {
-  const bench = FRESH[name as FreshBench];
+  const bench = Object.hasOwn(FRESH, name) ? FRESH[name as FreshBench] : undefined;
   if (!bench) throw new Error(`no bench "${name}" to run in a fresh process; expected one of ${Object.keys(FRESH).join(', ')}`);
   process.stdout.write(JSON.stringify(await bench()) + '\n');
 }
