@@ -16,7 +16,7 @@ import type { Move, ViewContext } from '../src/core/game.js';
 import { getGame } from '../src/games/index.js';
 import { DIRECTIONS, scores, type PaintAction, type PaintState } from '../src/games/paint/rules.js';
 import { encodeJson } from '../src/games/paint/wire.js';
-import { timePair } from './stats.js';
+import { bestMs, timePair } from './stats.js';
 
 /** What bench/multipaint-gem.rb prints. */
 interface GemRun {
@@ -131,10 +131,8 @@ export function benchPaintGem(reps = 5): (string | number)[][] {
         const t0 = performance.now();
         for (let k = 0; k < 3; k++) playOne(fresh());
         const games = Math.max(1, Math.min(5000, Math.ceil(80 / Math.max(0.001, (performance.now() - t0) / 3))));
-        // One engine at a time, each made (past the ready handshake) as the run goes, so that every garbage
-        // collection falls inside a timed run; what making them costs, timed alone the same way, is taken off,
-        // as the gem's driver starts each game from its prebuilt state. (The engines used to be made all before
-        // a run: thousands alive together, whose marking by the old generation cost up to twice a turn.)
+        // One engine at a time, made as the run goes, and what making them costs taken off, as in
+        // paint-rules.bench.ts: the gem's driver starts each game from its prebuilt state.
         const last: { engine?: MatchEngine } = {};
         const ours = () => {
           for (let k = 0; k < games; k++) {
@@ -143,12 +141,9 @@ export function benchPaintGem(reps = 5): (string | number)[][] {
             last.engine = e;
           }
         };
-        let setUpMs = Infinity;
-        for (let i = 0; i < 5; i++) {
-          const t1 = performance.now();
+        const setUpMs = bestMs(5, () => {
           for (let k = 0; k < games; k++) fresh();
-          setUpMs = Math.min(setUpMs, performance.now() - t1);
-        }
+        });
         // The gem: one Ruby process per run, its loop timed inside (about 150 ms of games, at least one, after
         // one untimed); the first run, timePair's warm-up, is not counted.
         const gemRuns: GemRun[] = [];

@@ -5,7 +5,7 @@ import { MatchEngine, type TurnRecord } from '../src/core/engine.js';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 import type { PaintState } from '../src/games/paint/rules.js';
-import { timePair } from './stats.js';
+import { bestMs, timePair } from './stats.js';
 
 /** The loop's own reading of the grid: an unpainted square, an obstacle (the values the rules use too). */
 const BLANK = -1;
@@ -207,12 +207,9 @@ export function benchPaintRules(): (string | number)[][] {
     // to be made all before a run: hundreds alive together, whose marking by the old generation cost up to
     // twice a turn, which no arena playing its matches pays.)
     const newEngine = (r: (typeof recorded)[number]) => new MatchEngine(paint, { config, seed: r.seed, players: bots });
-    let setUpMs = Infinity;
-    for (let i = 0; i < 7; i++) {
-      const t0 = performance.now();
+    const setUpMs = bestMs(7, () => {
       for (const r of recorded) newEngine(r);
-      setUpMs = Math.min(setUpMs, performance.now() - t0);
-    }
+    });
     let ends: Start[] = [];
     const [wholeMs, loopMs] = timePair(
       () => {

@@ -38,3 +38,14 @@ export function timePair(a: () => void, b: () => void, reps = 7, prepareA?: () =
   }
   return [ta, tb];
 }
+
+/** The fastest of `runs` runs of `run`, in milliseconds (what a piece costs alone, to set against a pair's time). */
+export function bestMs(runs: number, run: () => void): number {
+  let best = Infinity;
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    run();
+    best = Math.min(best, performance.now() - t0);
+  }
+  return best;
+}

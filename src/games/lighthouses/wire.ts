@@ -51,8 +51,8 @@ export function view(s: LighthousesState, slot: number, phase: string, neutral: 
       lighthouses: s.lighthouses.map((l) => [l.x, l.y]),
     };
   }
-  // A view is made for every command: its cells are shared pairs (src/core/pairs.ts) and its lists are made
-  // at their length (about half of what a view allocated).
+  // A view is made for every command: its cells are shared pairs (src/core/pairs.ts) and its energy rows are
+  // made at their length (a quarter less allocated than with new pairs and rows grown by pushes).
   const links = s.lighthouses.map((): [number, number][] => []);
   for (const [a, b] of s.connections) {
     links[a]!.push(sharedPair(s.lighthouses[b]!.x, s.lighthouses[b]!.y));

@@ -66,18 +66,10 @@ export interface PaintState extends Field {
 export function resolveTurn(f: Field, actions: readonly (PaintAction | null)[], noting = false): void {
   // The list is rewritten in place: a new one each turn, grown by pushes from empty, was a fifth of a
   // turn's garbage.
-  if (noting) scratch.noted = f.painted ??= [];
-  scratch.notes = noting ? 0 : -1;
-  walk(f, actions);
-  shoot(f, actions);
-  if (noting) {
-    scratch.noted.length = scratch.notes;
-    scratch.noted = NOT_NOTING;
-  }
+  const notes = noting ? (f.painted ??= []) : null;
+  const noted = shoot(f, actions, notes, walk(f, actions, notes));
+  if (notes) notes.length = noted;
 }
-
-/** What `scratch.noted` is between turns (no state's list is held there). */
-const NOT_NOTING: number[] = [];
 
 /**
  * Scratch for a turn, reused from turn to turn (a turn reads only what it wrote): per square, a count and
@@ -93,19 +85,7 @@ const scratch = {
   keep: new Uint8Array(0),
   where: new Int32Array(0),
   shots: new Int32Array(0),
-  /** while a turn notes what it paints: its field's list, and how many numbers are written (-1: not noting) */
-  noted: [] as number[],
-  notes: -1,
 };
-
-/** Notes a painted square when the turn is noting them. */
-function note(sq: number, slot: number): void {
-  const at = scratch.notes;
-  if (at < 0) return;
-  scratch.noted[at] = sq;
-  scratch.noted[at + 1] = slot;
-  scratch.notes = at + 2;
-}
 
 function squares(w: number, h: number): void {
   if (scratch.count.length < w * h) {
@@ -135,13 +115,17 @@ function nextMark(): number {
   return scratch.mark;
 }
 
-/** Walks: targets off the board (or on an obstacle) stay put; moves into shared squares are undone until none is shared. */
-function walk(f: Field, actions: readonly (PaintAction | null)[]): void {
+/**
+ * Walks: targets off the board (or on an obstacle) stay put; moves into shared squares are undone until none is
+ * shared. Notes the squares it paints in `notes` when given, from its start; returns how many numbers it wrote.
+ */
+function walk(f: Field, actions: readonly (PaintAction | null)[], notes: number[] | null): number {
   const { width: w, height: h, colors, positions } = f;
   const n = positions.length;
   squares(w, h);
   avatars(n);
   const { count, from, target, moving } = scratch;
+  let noted = 0;
   for (let s = 0; s < n; s++) {
     const [i0, j0] = positions[s]!;
     from[s] = target[s] = i0 * w + j0;
@@ -170,8 +154,12 @@ function walk(f: Field, actions: readonly (PaintAction | null)[]): void {
     const at = moving[s] ? target[s]! : from[s]!;
     if (moving[s]) positions[s] = sharedPair((at - (at % w)) / w, at % w);
     colors[at] = s;
-    note(at, s);
+    if (notes) {
+      notes[noted++] = at;
+      notes[noted++] = s;
+    }
   }
+  return noted;
 }
 
 // A shot in `scratch.shots`: six numbers.
@@ -182,8 +170,11 @@ const DI = 3;
 const DJ = 4;
 const RANGE = 5;
 
-/** Shots on the post-walk field: every range from the trail behind the shooter, then the projectiles. */
-function shoot(f: Field, actions: readonly (PaintAction | null)[]): void {
+/**
+ * Shots on the post-walk field: every range from the trail behind the shooter, then the projectiles. Notes the
+ * squares they paint in `notes` when given, from number `noted` on; returns how many numbers it holds then.
+ */
+function shoot(f: Field, actions: readonly (PaintAction | null)[], notes: number[] | null, noted: number): number {
   const { width: w, height: h, colors, positions } = f;
   const n = positions.length;
   avatars(n);
@@ -201,7 +192,7 @@ function shoot(f: Field, actions: readonly (PaintAction | null)[]): void {
     shots[k + DJ] = dj;
     shots[k + RANGE] = shotRange(f, s, di, dj);
   }
-  if (!live) return;
+  if (!live) return noted;
   squares(w, h);
   const { count, stamp, keep, where } = scratch;
   // Squares stamped `avatar` hold an avatar; `painted`, a square a shot painted this turn.
@@ -232,12 +223,16 @@ function shoot(f: Field, actions: readonly (PaintAction | null)[]): void {
       const sq = where[x]!;
       colors[sq] = shots[k + SLOT]!;
       stamp[sq] = painted;
-      note(sq, shots[k + SLOT]!);
+      if (notes) {
+        notes[noted++] = sq;
+        notes[noted++] = shots[k + SLOT]!;
+      }
       // A shot with range left flies on: moved down over the ones that stop.
       if (shots[k + RANGE]! > 0) shots.copyWithin(6 * kept++, k, k + 6);
     }
     live = kept;
   }
+  return noted;
 }
 
 /** A shot's range: max(1, n − 1), n = own-coloured squares from the shooter's square backwards (opposite the shot). */

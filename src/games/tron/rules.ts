@@ -84,12 +84,11 @@ export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
   const n = moves.length;
   const target: number[] = new Array<number>(n);
   let cause: (string | null)[] | null = null;
-  const dies = (i: number, why: string) => ((cause ??= new Array<string | null>(n).fill(null))[i] = why);
   for (let i = 0; i < n; i++) {
     const m = moves[i]!;
     target[i] = -1;
     if (m.fault) {
-      dies(i, `${m.fault.kind}: ${m.fault.detail}`);
+      cause = dies(cause, n, i, `${m.fault.kind}: ${m.fault.detail}`);
       continue;
     }
     const trail = s.trails[m.slot]!;
@@ -97,10 +96,10 @@ export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
     const a = m.action;
     const x = head[0] + (a === 'x+' ? 1 : a === 'x-' ? -1 : 0);
     const y = head[1] + (a === 'y+' ? 1 : a === 'y-' ? -1 : 0);
-    if (x < 0 || y < 0 || x >= w || y >= s.height) dies(i, `left the grid at ${x},${y} (${m.action})`);
+    if (x < 0 || y < 0 || x >= w || y >= s.height) cause = dies(cause, n, i, `left the grid at ${x},${y} (${m.action})`);
     else if (grid[y * w + x]) {
       const owner = grid[y * w + x]! - 1;
-      dies(i, owner === m.slot ? `hit its own trail at ${x},${y}` : `hit the trail of slot ${owner} at ${x},${y}`);
+      cause = dies(cause, n, i, owner === m.slot ? `hit its own trail at ${x},${y}` : `hit the trail of slot ${owner} at ${x},${y}`);
     } else target[i] = y * w + x;
   }
   for (let i = 0; i < n; i++) {
@@ -108,24 +107,30 @@ export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
     if (t < 0) continue;
     let others: number[] | null = null;
     for (let j = 0; j < n; j++) if (j !== i && target[j] === t) (others ??= []).push(moves[j]!.slot);
-    if (others) dies(i, `head-on with slot ${others.join(', slot ')} at ${t % w},${(t - (t % w)) / w}`);
+    if (others) cause = dies(cause, n, i, `head-on with slot ${others.join(', slot ')} at ${t % w},${(t - (t % w)) / w}`);
   }
-  const why = cause as (string | null)[] | null;
   for (let i = 0; i < n; i++) {
     const t = target[i]!;
-    if (t < 0 || (why !== null && why[i] !== null)) continue;
+    if (t < 0 || (cause !== null && cause[i] !== null)) continue;
     s.trails[moves[i]!.slot]!.push(sharedPair(t % w, (t - (t % w)) / w));
     grid[t] = moves[i]!.slot + 1;
   }
-  if (why !== null) {
+  if (cause !== null) {
     for (let i = 0; i < n; i++) {
-      if (why[i] === null) continue;
+      if (cause[i] === null) continue;
       const slot = moves[i]!.slot;
-      s.death[slot] = { lap, cause: why[i]! };
+      s.death[slot] = { lap, cause: cause[i]! };
       for (const [x, y] of s.trails[slot]!) if (grid[key(s, x, y)] === slot + 1) grid[key(s, x, y)] = 0;
     }
   }
   s.lap = lap;
   return s;
+}
+
+/** Notes why move `i` of `n` dies: the lap's causes, made (all null) on its first death. */
+function dies(cause: (string | null)[] | null, n: number, i: number, why: string): (string | null)[] {
+  const list = cause ?? new Array<string | null>(n).fill(null);
+  list[i] = why;
+  return list;
 }
 
