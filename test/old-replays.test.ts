@@ -7,7 +7,11 @@ import { assertReplayShape, verifyReplay } from '../src/core/replay.js';
 import { getGame } from '../src/games/index.js';
 import { ROOT } from './run-cli.js';
 
-/** Replays written by the runner before the typed phases and init rules (commit 00cb1d0), one per game. */
+/**
+ * Replays written by the runner before the typed phases and init rules (commit 00cb1d0), one per game
+ * (whole-state fingerprints); and `*-chain.json`, written at 4037ba9 with chained step fingerprints, one per
+ * game that chains them: any change to what a game mixes into its chain fails these.
+ */
 const DIR = join(ROOT, 'test/fixtures/replays');
 
 describe('replays written before the game API changed', () => {
