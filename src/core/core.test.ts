@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { resolveConfig } from './config.js';
 import { UsageError } from './errors.js';
 import { ranksFromScores } from './game.js';
-import { fingerprint } from './hash.js';
+import { chainFingerprint, fingerprint, hex, mixInt, mixInts, mixList, mixValue } from './hash.js';
 import { deriveSeed, rngCreate, rngInt, rngShuffle } from './rng.js';
 import { ENGINE_VERSION } from './version.js';
 
@@ -91,6 +91,34 @@ describe('results and fingerprints', () => {
   it('fingerprints change with the value', () => {
     assert.equal(fingerprint({ a: [1, 2] }), fingerprint({ a: [1, 2] }));
     assert.notEqual(fingerprint({ a: [1, 2] }), fingerprint({ a: [2, 1] }));
+  });
+
+  it('writes a fingerprint as 8 hex digits, signed or not', () => {
+    assert.equal(hex(0), '00000000');
+    assert.equal(hex(-1), 'ffffffff');
+    assert.equal(hex(0xdeadbeef | 0), 'deadbeef');
+    assert.equal(hex(0xabcd), '0000abcd');
+    const rng = rngCreate(5);
+    for (let i = 0; i < 1000; i++) {
+      const h = rngInt(rng, -0x80000000, 0x7fffffff);
+      assert.equal(hex(h), (h >>> 0).toString(16).padStart(8, '0'));
+    }
+  });
+
+  it('mixing changes one by one gives the chain of their list', () => {
+    const pairs = [[3, 4], [-5, 6]];
+    const list = [7, 0, pairs, [12, 1, 13, 0], -1, 22, [{ slot: 1, detail: 'x' }], 'text', 0.5, null];
+    let h = mixInt(mixInt(99, 7), 0);
+    h = mixList(h, pairs.length);
+    for (const p of pairs) h = mixInts(h, p);
+    h = mixInts(h, [12, 1, 13, 0]);
+    h = mixInt(mixInt(h, -1), 22);
+    for (const v of list.slice(6)) h = mixValue(h, v);
+    assert.equal(h | 0, chainFingerprint(99, list));
+    // One integer more, less or changed is another chain.
+    assert.notEqual(chainFingerprint(99, list), chainFingerprint(99, [...list, 0]));
+    assert.notEqual(mixInts(1, [1, 2]), mixInts(1, [1, 2, 0]));
+    assert.notEqual(mixInts(1, [1, 2]), mixInts(1, [2, 1]));
   });
 
   it('the engine version matches package.json', () => {

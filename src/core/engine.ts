@@ -89,11 +89,12 @@ export class MatchEngine {
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);
     this.state = game.setup({ config: this.config, players, seed: this.seed });
-    this.hashes = setup.hashes ?? (game.changes ? 'chain' : 'state');
+    const chains = game.mixChanges !== undefined || game.changes !== undefined;
+    this.hashes = setup.hashes ?? (chains ? 'chain' : 'state');
     if (this.hashes === 'chain') {
-      if (!game.changes) throw new UsageError(`${game.id} fingerprints whole states only; this replay asks for "chain"`);
+      if (!chains) throw new UsageError(`${game.id} fingerprints whole states only; this replay asks for "chain"`);
       // The chain starts from the set-up state's changes (what the config and seed fix besides is not in them).
-      this.chain = chainFingerprint(START, game.changes(this.state, []));
+      this.chain = this.mixChanges(START, []);
     }
   }
 
@@ -172,10 +173,16 @@ export class MatchEngine {
       decision.turn,
       decision.phase,
       recorded ?? plain,
-      this.hashes === 'chain' ? hex((this.chain = chainFingerprint(this.chain, this.game.changes!(this.state, plain)))) : this.stateFingerprint(),
+      this.hashes === 'chain' ? hex((this.chain = this.mixChanges(this.chain, plain))) : this.stateFingerprint(),
     );
     this.records.push(record);
     return record;
+  }
+
+  /** The chain value `previous` with what the step just applied changed mixed in (a signed 32-bit integer). */
+  private mixChanges(previous: number, moves: Move<unknown>[]): number {
+    const { game } = this;
+    return game.mixChanges ? game.mixChanges(previous | 0, this.state, moves) | 0 : chainFingerprint(previous, game.changes!(this.state, moves));
   }
 
   /** The fingerprint of the whole state now (the game's digest of it). */

@@ -1,4 +1,5 @@
 import { defineGame, everySeat, ranksFromScores } from '../../core/game.js';
+import { mixInt, mixInts, mixList, mixValue } from '../../core/hash.js';
 import { BOARD_NAMES, boardFor, checkBoardConfig, defaultId, initialState, type PaintConfig } from './board.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
@@ -7,6 +8,11 @@ import { applyTurn, scores, type PaintAction, type PaintState } from './rules.js
 import { encodeJson, parseAnswer, parseReady, skipAnswer, view, type PaintMessage } from './wire.js';
 
 export type { PaintInit, PaintMessage, PaintTurn } from './wire.js';
+
+/** A turn's action as a number: -1 none, else 9 × (0 walk, 1 shoot) + 3 × (di + 1) + (dj + 1). */
+function actionCode(a: PaintAction | null): number {
+  return a ? (a.type === 'walk' ? 0 : 9) + 3 * (a.direction[0] + 1) + (a.direction[1] + 1) : -1;
+}
 
 /** What identifies a paint state given the turns so far: the history only grows by each turn's actions. */
 const summary = (s: PaintState): unknown[] => [s.turnsLeft, s.positions, s.colors, s.history[s.history.length - 1] ?? null, s.unresponsive];
@@ -72,25 +78,22 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   parseAnswer: (answer, s) => parseAnswer(answer, s),
   apply: applyTurn,
   digest: summary,
-  // What a step changes: the squares it painted (not the whole board), the avatars, the turn's actions.
-  // (Made at its final length, as Tron's is, rather than grown by pushes from a literal.)
-  changes(s) {
-    // The turn's actions as numbers: -1 none, else 9 × (0 walk, 1 shoot) + 3 × (di + 1) + (dj + 1).
+  // What a step changes, mixed into the chain of step fingerprints: the turn and whether the hello was
+  // answered, the avatars, the squares the turn painted (not the whole board), the turn's actions as
+  // numbers, the players that failed the hello. Mixed as they come, with no list of them built (which, with
+  // the generic mixing of such a list, was a sixth of a turn on a 10×10 board); it is the chain of the list
+  // [turnsLeft, started ? 1 : 0, positions, painted ?? 0, ...action codes (or -2 before any turn),
+  // unresponsive.length ? unresponsive : 0], which replays written before kept.
+  mixChanges(h, s) {
+    h = mixInt(mixInt(h, s.turnsLeft), s.started ? 1 : 0);
+    const { positions, painted } = s;
+    h = mixList(h, positions.length);
+    for (let k = 0; k < positions.length; k++) h = mixInts(h, positions[k]!);
+    h = painted ? mixInts(h, painted) : mixInt(h, 0);
     const last = s.history[s.history.length - 1];
-    const n = last ? last.length : 1;
-    const out: unknown[] = new Array(5 + n);
-    out[0] = s.turnsLeft;
-    out[1] = s.started ? 1 : 0;
-    out[2] = s.positions;
-    out[3] = s.painted ?? 0;
-    if (last) {
-      for (let k = 0; k < n; k++) {
-        const a = last[k];
-        out[4 + k] = a ? (a.type === 'walk' ? 0 : 9) + 3 * (a.direction[0] + 1) + (a.direction[1] + 1) : -1;
-      }
-    } else out[4] = -2;
-    out[4 + n] = s.unresponsive.length ? s.unresponsive : 0;
-    return out;
+    if (last) for (let k = 0; k < last.length; k++) h = mixInt(h, actionCode(last[k]!));
+    else h = mixInt(h, -2);
+    return s.unresponsive.length ? mixValue(h, s.unresponsive) : mixInt(h, 0);
   },
   outcome(s) {
     if (s.unresponsive.length) {
