@@ -36,7 +36,7 @@ export interface Field {
    * set by a turn resolved with `noting`: every square it painted, as (square, slot) pairs, in painting
    * order (the same list from turn to turn, rewritten in place)
    */
-  painted?: number[];
+  painted?: number[] | null;
 }
 
 /**
