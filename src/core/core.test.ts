@@ -119,6 +119,7 @@ describe('results and fingerprints', () => {
     assert.notEqual(chainFingerprint(99, list), chainFingerprint(99, [...list, 0]));
     assert.notEqual(mixInts(1, [1, 2]), mixInts(1, [1, 2, 0]));
     assert.notEqual(mixInts(1, [1, 2]), mixInts(1, [2, 1]));
+    assert.equal(mixInts(1, [1, 2, 9], 2), mixInts(1, [1, 2]));
   });
 
   it('the engine version matches package.json', () => {

@@ -30,10 +30,13 @@ export function mixList(h: number, length: number): number {
   return mixInt(mixInt(h, ARRAY), length);
 }
 
-/** Mixes a list of 32-bit integers as one item (the same as an array of those integers in `chainFingerprint`). */
-export function mixInts(h: number, list: readonly number[]): number {
-  h = mixList(h, list.length);
-  for (let i = 0; i < list.length; i++) h = mixInt(h, list[i]!);
+/**
+ * Mixes a list of 32-bit integers, its first `length` ones (all by default), as one item: the same as an
+ * array of those integers in `chainFingerprint`.
+ */
+export function mixInts(h: number, list: readonly number[], length = list.length): number {
+  h = mixList(h, length);
+  for (let i = 0; i < length; i++) h = mixInt(h, list[i]!);
   return h;
 }
 

@@ -247,5 +247,5 @@ export function boardFor(config: PaintConfig, players: number, seed: number): Bo
 /** The starting state of a match on `board`. */
 export function initialState(board: Board): PaintState {
   const { history, ...rest } = board;
-  return { ...rest, turnsLeft: board.turns - history.length, history: history.map((t) => t.slice()), started: false, unresponsive: [], painted: null };
+  return { ...rest, turnsLeft: board.turns - history.length, history: history.map((t) => t.slice()), started: false, unresponsive: [], painted: null, paintedCount: 0 };
 }

@@ -81,15 +81,15 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   // What a step changes, mixed into the chain of step fingerprints: the turn and whether the hello was
   // answered, the avatars, the squares the turn painted (not the whole board), the turn's actions as
   // numbers, the players that failed the hello. Mixed as they come, with no list of them built (which, with
-  // the generic mixing of such a list, was a sixth of a turn on a 10×10 board); it is the chain of the list
-  // [turnsLeft, started ? 1 : 0, positions, painted ?? 0, ...action codes (or -2 before any turn),
-  // unresponsive.length ? unresponsive : 0], which replays written before kept.
+  // the generic mixing of such a list, was a sixth of a turn on a 10×10 board). It is the chain of the list
+  // that replays written before kept: [turnsLeft, started ? 1 : 0, positions, the painted squares (0 before
+  // any turn), ...action codes (-2 before any turn), unresponsive.length ? unresponsive : 0].
   mixChanges(h, s) {
     h = mixInt(mixInt(h, s.turnsLeft), s.started ? 1 : 0);
     const { positions, painted } = s;
     h = mixList(h, positions.length);
     for (let k = 0; k < positions.length; k++) h = mixInts(h, positions[k]!);
-    h = painted ? mixInts(h, painted) : mixInt(h, 0);
+    h = painted ? mixInts(h, painted, s.paintedCount) : mixInt(h, 0);
     const last = s.history[s.history.length - 1];
     if (last) for (let k = 0; k < last.length; k++) h = mixInt(h, actionCode(last[k]!));
     else h = mixInt(h, -2);

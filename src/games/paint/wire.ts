@@ -42,7 +42,7 @@ export function view(s: PaintState, slot: number, ctx: ViewContext): PaintMessag
     // One turn on from the last message: its rows are shared, and only the rows the turn painted are copied.
     const before = cached.view.colors;
     colors = before.slice();
-    for (let k = 0; k < s.painted.length; k += 2) {
+    for (let k = 0; k < s.paintedCount; k += 2) {
       const sq: number = s.painted[k]!;
       const i = (sq - (sq % w)) / w;
       if (colors[i] === before[i]) colors[i] = before[i]!.slice();
