@@ -1,13 +1,14 @@
 // What the per-step fingerprint costs in each game, measured directly: the recorded moves of matches
 // between built-in bots are replayed through the engine and, after each step, the step's fingerprint (the
-// game's changes, chained, written as hex) is made again REPEAT times under one timer; the match's first
-// fingerprint (the set-up state's changes) is timed the same way and spread over its steps. Its share is that cost
-// over the time of a step with the bots (views, bots, rules, records: what the issue measured) and of a step
-// of the rules alone (target: under 10 % of a step in every game). Timing the fingerprint itself, rather than
-// a match with and without it, keeps the shares steady on a shared machine.
-import { MatchEngine, type TurnRecord } from '../src/core/engine.js';
+// game's changes chained by core's `chainStep`, written as hex) is made again REPEAT times under one timer;
+// the match's first fingerprint (the set-up state's changes) is timed the same way and spread over its
+// steps. Its share is that cost over the time of a step with the bots (views, bots, rules, records: what
+// the issue measured) and of a step of the rules alone (target: under 10 % of a step in every game). Timing
+// the fingerprint itself, rather than a match with and without it, keeps the shares steady on a shared
+// machine.
+import { chainStep, MatchEngine, type TurnRecord } from '../src/core/engine.js';
 import type { AnyGame } from '../src/core/game.js';
-import { chainFingerprint, hex } from '../src/core/hash.js';
+import { hex } from '../src/core/hash.js';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
 
@@ -44,13 +45,13 @@ function fingerprintTime(game: AnyGame, recorded: Recorded[]): { ms: number; fir
     const e = new MatchEngine(game, { config: r.config, seed: r.seed, players: r.players });
     let chain = 0;
     let t0 = performance.now();
-    for (let k = 0; k < REPEAT; k++) chain = chainFingerprint(0x811c9dc5, game.changes!(e.state, []));
+    for (let k = 0; k < REPEAT; k++) chain = chainStep(game, 0x811c9dc5, e.state, []);
     first += performance.now() - t0;
     for (const rec of r.records) {
       e.commit(e.decision()!, rec.moves);
       const moves = rec.moves.map(({ ms: _ms, ...m }) => m);
       t0 = performance.now();
-      for (let k = 0; k < REPEAT; k++) sink = hex(chainFingerprint(chain, game.changes!(e.state, moves)));
+      for (let k = 0; k < REPEAT; k++) sink = hex(chainStep(game, chain, e.state, moves));
       ms += performance.now() - t0;
       chain = parseInt(sink, 16);
       if (sink !== rec.hash) throw new Error(`${game.id}: the bench's fingerprint ${sink} is not the engine's ${rec.hash}`);

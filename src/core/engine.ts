@@ -186,10 +186,9 @@ export class MatchEngine {
     return record;
   }
 
-  /** The chain value `previous` with what the step just applied changed mixed in (a signed 32-bit integer). */
+  /** The chain value `previous` with what the step just applied changed mixed in. */
   private mixChanges(previous: number, moves: Move<unknown>[]): number {
-    const { game } = this;
-    return game.mixChanges ? game.mixChanges(previous | 0, this.state, moves) | 0 : chainFingerprint(previous, game.changes!(this.state, moves));
+    return chainStep(this.game, previous, this.state, moves);
   }
 
   /** The fingerprint of the whole state now (the game's digest of it). */
@@ -206,6 +205,14 @@ export class MatchEngine {
   lastTurn(): number {
     return this.records.length ? this.records[this.records.length - 1]!.turn : 0;
   }
+}
+
+/**
+ * The chain value `previous` with what a step of `game` changed, now in `state`, mixed in (a signed 32-bit
+ * integer): the game's `mixChanges`, or its `changes` chained.
+ */
+export function chainStep(game: AnyGame, previous: number, state: unknown, moves: Move<unknown>[]): number {
+  return game.mixChanges ? game.mixChanges(previous | 0, state, moves) | 0 : chainFingerprint(previous, game.changes!(state, moves));
 }
 
 /**

@@ -80,10 +80,10 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   digest: summary,
   // What a step changes, mixed into the chain of step fingerprints: the turn and whether the hello was
   // answered, the avatars, the squares the turn painted (not the whole board), the turn's actions as
-  // numbers, the players that failed the hello. Mixed as they come, with no list of them built (which, with
-  // the generic mixing of such a list, was a sixth of a turn on a 10×10 board). It is the chain of the list
-  // that replays written before kept: [turnsLeft, started ? 1 : 0, positions, the painted squares (0 before
-  // any turn), ...action codes (-2 before any turn), unresponsive.length ? unresponsive : 0].
+  // numbers, the players that failed the hello. Mixed as they come, with no list of them built (building and
+  // mixing the list took twice as long: 0.11 µs of a 0.8 µs turn on a 10×10 board). It is the chain of the
+  // list that replays written before kept: [turnsLeft, started ? 1 : 0, positions, the painted squares (0
+  // before any turn), ...action codes (-2 before any turn), unresponsive.length ? unresponsive : 0].
   mixChanges(h, s) {
     h = mixInt(mixInt(h, s.turnsLeft), s.started ? 1 : 0);
     const { positions, painted } = s;
