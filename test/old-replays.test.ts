@@ -9,8 +9,9 @@ import { ROOT } from './run-cli.js';
 
 /**
  * Replays written by the runner before the typed phases and init rules (commit 00cb1d0), one per game
- * (whole-state fingerprints); and `*-chain.json`, written at 4037ba9 with chained step fingerprints, one per
- * game that chains them: any change to what a game mixes into its chain fails these.
+ * (whole-state fingerprints); and `*-chain*.json`, written at 4037ba9 with chained step fingerprints, one per
+ * game that chains them (paint's also from a board with previous actions, and from a board whose turns_left
+ * passes 2^31 with a player failing the hello): any change to what a game mixes into its chain fails these.
  */
 const DIR = join(ROOT, 'test/fixtures/replays');
 

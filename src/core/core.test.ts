@@ -98,6 +98,7 @@ describe('results and fingerprints', () => {
     assert.equal(hex(-1), 'ffffffff');
     assert.equal(hex(0xdeadbeef | 0), 'deadbeef');
     assert.equal(hex(0xabcd), '0000abcd');
+    assert.equal(hex(0xdeadbeef), 'deadbeef'); // unsigned, as parseInt gives it back
     const rng = rngCreate(5);
     for (let i = 0; i < 1000; i++) {
       const h = rngInt(rng, -0x80000000, 0x7fffffff);

@@ -44,7 +44,8 @@ export interface MatchSetup {
   /**
    * how step fingerprints are made: `state`, of the whole state after each step (replays written before
    * `hashes` was recorded); `chain`, of what each step changed, chained on the fingerprint before (the
-   * default for games with `changes`: it costs what a step changes, not what the state holds)
+   * default for games with `changes` or `mixChanges`: it costs what a step changes, not what the state
+   * holds)
    */
   hashes?: HashScheme;
 }

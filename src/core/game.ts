@@ -288,9 +288,9 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   changes?(state: S, moves: Move<A | I>[]): unknown[];
   /**
    * optional, instead of `changes`: the chain value `previous` with what the step changed mixed in, with
-   * core's `mixInt`, `mixList`, `mixInts` and `mixValue`: exactly `chainFingerprint(previous, list)` for the
-   * list `changes` would return, with no list built (paint's list, built and mixed, was 0.11 µs of a
-   * 0.8 µs turn on a 10×10 board; mixed directly, 0.06).
+   * core's `mixInt`, `mixList`, `mixInts` (signed 32-bit integers only) and `mixValue` (anything else):
+   * exactly `chainFingerprint(previous, list)` for the list `changes` would return, with no list built
+   * (paint's list, built and mixed, was 0.11 µs of a 0.8 µs turn on a 10×10 board; mixed directly, 0.06).
    */
   mixChanges?(previous: number, state: S, moves: Move<A | I>[]): number;
   /** the outcome; only called when `next` returns null */

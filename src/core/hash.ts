@@ -17,8 +17,9 @@ export function chainFingerprint(previous: number, changes: readonly unknown[]):
 }
 
 /**
- * Mixes one integer (32-bit) into a running chain value: what `chainFingerprint` does for an integer item.
- * With `mixList` and `mixInts`, a game's `mixChanges` mixes its changes without building their list.
+ * Mixes one signed 32-bit integer into a running chain value: what `chainFingerprint` does for such an
+ * item (any other number is mixed as text: `mixValue`). With `mixList` and `mixInts`, a game's
+ * `mixChanges` mixes its changes without building their list.
  */
 export function mixInt(h: number, n: number): number {
   h = Math.imul(h ^ n, 0x01000193);
@@ -31,8 +32,8 @@ export function mixList(h: number, length: number): number {
 }
 
 /**
- * Mixes a list of 32-bit integers, its first `length` ones (all by default), as one item: the same as an
- * array of those integers in `chainFingerprint`.
+ * Mixes a list of signed 32-bit integers, its first `length` ones (all by default; no more than it holds),
+ * as one item: the same as an array of those integers in `chainFingerprint`.
  */
 export function mixInts(h: number, list: readonly number[], length = list.length): number {
   h = mixList(h, length);
@@ -72,7 +73,7 @@ const HEX_DIGIT = Array.from({ length: 16 }, (_, d) => d.toString(16).charCodeAt
 
 /**
  * A 32-bit fingerprint (signed or not) as the 8 hex digits replays keep. Made in one call, which allocates
- * only the string itself (joining pairs of digits made three strings, a tenth of a small paint step).
+ * only the string itself (joining four pairs of digits made three strings: 0.08–0.10 µs against 0.03).
  */
 export function hex(h: number): string {
   return String.fromCharCode(
