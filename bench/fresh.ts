@@ -38,7 +38,7 @@ function spread(values: number[], digits: number, unit: string): string {
  * the × after a ratio kept; when they differ otherwise (a run's "Infinity×"), every run's text is shown.
  * Each column's median is its own: a ratio's median need not be the ratio of the medians beside it.
  */
-function mergeCell(all: (string | number)[]): string | number {
+export function mergeCell(all: (string | number)[]): string | number {
   const first = all[0]!;
   if (all.every((x) => x === first)) return first;
   const texts = all.map(String);
