@@ -1,10 +1,14 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { runMatch } from '../src/arena/run-match.js';
 import { MatchEngine } from '../src/core/engine.js';
 import { LocalLiveEvents } from '../src/live/local.js';
 import { playBuiltins } from '../src/core/self-play.js';
 import { getGame } from '../src/games/index.js';
+import { MAPS } from '../src/games/lighthouses/maps.js';
 
 /** Lighthouses rounds per second on the largest shipped map: 4 `random` bots in-process, then 4 stdio bots. */
 export async function benchLighthouses(budgetMs = 3000): Promise<(string | number)[][]> {
@@ -56,9 +60,12 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
   rows.push([`runner + 4 stdio bots (node, random steps; + ${startMs.toFixed(0)} ms start/stop a match)`, games, games * 200, Math.round((games * 200) / sec), ((sec * 1e6) / (games * 200)).toFixed(1)]);
 
   // The issue's comparison: 4 Python bots that pass (each reads every message as JSON), 2 000 rounds, one
-  // match timed whole, start and stop included.
+  // match timed whole, start and stop included; the original engine with the same bots, in turn with ours,
+  // when a copy of it is given (see bench/RESULTS.md).
   const passRounds = 2000;
+  const original = process.env.BOTARENA_LIGHTHOUSES_ORIGINAL;
   const times: number[] = [];
+  const originalTimes: number[] = [];
   for (let i = 0; i < 3; i++) {
     const t1 = performance.now();
     await runMatch(
@@ -66,12 +73,42 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
       { game },
     );
     times.push(performance.now() - t1);
+    if (original) originalTimes.push(originalMatch(original, passRounds));
   }
   const best = Math.min(...times) / 1000;
   rows.push([`runner + 4 Python pass bots over stdio, ${passRounds} rounds, whole match (best of 3)`, 3, 3 * passRounds, Math.round(passRounds / best), ((best * 1e6) / passRounds).toFixed(1)]);
+  if (original) {
+    const slow = Math.min(...originalTimes) / 1000;
+    rows.push([
+      `the original engine (its game.py's loop, no view), the same 4 bots, whole match (best of 3): the runner is ${(slow / best).toFixed(1)}× it (target ≥ 5×)`,
+      3,
+      3 * passRounds,
+      Math.round(passRounds / slow),
+      ((slow * 1e6) / passRounds).toFixed(1),
+    ]);
+  } else rows.push(['(the original engine not measured: set BOTARENA_LIGHTHOUSES_ORIGINAL to a copy of marcan/lighthouses_aicontest; see bench/RESULTS.md)', '', '', '', '']);
   const floor = Math.min(await bareExchange(game, passRounds), await bareExchange(game, passRounds), await bareExchange(game, passRounds)) / 1000;
   rows.push([`floor: a bare Node loop, the same 4 Python bots, messages of the same size prebuilt (best of 3)`, 3, 3 * passRounds, Math.round(passRounds / floor), ((floor * 1e6) / passRounds).toFixed(1)]);
   return rows;
+}
+
+/**
+ * One match of the original engine (bench/lighthouses-original.py runs its game.py's loop) on the continent
+ * map with 4 Python pass bots: milliseconds from its game's set-up to its bots' close, as it times itself.
+ */
+function originalMatch(original: string, rounds: number): number {
+  const dir = mkdtempSync(join(tmpdir(), 'botarena-lighthouses-'));
+  try {
+    const map = join(dir, 'continent.txt');
+    writeFileSync(map, MAPS['continent']!.text + '\n');
+    const bot = 'python3 bench/lighthouses-pass.py';
+    const out = execFileSync('python3', ['bench/lighthouses-original.py', original, map, String(rounds), bot, bot, bot, bot], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 });
+    const last = JSON.parse(out.trimEnd().split('\n').pop()!) as { seconds: number; scores: number[] };
+    if (last.scores.length !== 4) throw new Error(`the original engine played ${last.scores.length} bots, not 4`);
+    return last.seconds * 1000;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /**
