@@ -5,7 +5,7 @@ import { parseMap, type LighthouseMap } from './map.js';
 import { DEFAULT_MAP, MAPS } from './maps.js';
 import { letter, renderIsland } from './render.js';
 import { applyCommand, commandError, endRound, lighthouseAt, setupState, type Command, type LighthousesState, type Player, type Triangle } from './rules.js';
-import { parseAnswer, parseGreeting, result, view, type LighthousesMessage } from './wire.js';
+import { encodeTurn, parseAnswer, parseGreeting, result, view, type LighthousesMessage, type LighthousesTurn } from './wire.js';
 import { positionState, writePosition } from './position.js';
 
 export type { PositionFile } from './position.js';
@@ -91,6 +91,10 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     return { phase: 'play', seats: [s.current], turn: s.round };
   },
   view: (s, slot, ctx) => view(s, slot, ctx.phase, s.neutralNull ? null : -1),
+  encodeJson(s, slot, ctx) {
+    const m = view(s, slot, ctx.phase, s.neutralNull ? null : -1);
+    return ctx.phase === 'init' ? JSON.stringify(m) : encodeTurn(m as LighthousesTurn);
+  },
   // The greeting: each bot's name (a failed greeting keeps the default name).
   init: {
     parse: parseGreeting,

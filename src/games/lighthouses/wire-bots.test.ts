@@ -45,6 +45,31 @@ describe('lighthouses wire', () => {
     assert.equal((nulls.view(0, ctx('play')) as LighthousesTurn).lighthouses[0]!.owner, null);
   });
 
+  it("writes each message's text as JSON.stringify writes its view: every seat, every step, neutral as -1 or null", () => {
+    let linked = 0;
+    let compared = 0;
+    for (const [map, bots, neutral] of [
+      ['continent', ['planner', 'random', 'planner', 'random'], '-1'],
+      ['bay', ['planner', 'planner'], 'null'],
+      ['cross', ['random', 'planner', 'random'], '-1'],
+    ] as const) {
+      const config = { map, rounds: 60, neutral };
+      const played = playBuiltins(game, [...bots], 7, { config });
+      const e = new MatchEngine(game, { config, seed: 7, players: bots.length });
+      for (const rec of played.records) {
+        for (let slot = 0; slot < bots.length; slot++) {
+          const c = ctx(rec.phase);
+          const text = game.encodeJson!(e.state, slot, c);
+          assert.equal(text, JSON.stringify(e.view(slot, c)), `${map}, turn ${rec.turn}, seat ${slot}`);
+          compared++;
+          if (text.includes('"connections":[[')) linked++;
+        }
+        e.commit(e.decision()!, rec.moves);
+      }
+    }
+    assert.ok(compared > 500 && linked > 50, `messages compared: ${compared}, with a connection: ${linked}`);
+  });
+
   it('reads the greeting and the command structure; fields are judged by the rules', () => {
     assert.deepEqual(parseGreeting({ name: 'Bot' }), { ok: true, action: 'Bot' });
     assert.match((parseGreeting({ nom: 'x' }) as { detail: string }).detail, /string "name"/);

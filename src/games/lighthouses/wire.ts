@@ -87,6 +87,24 @@ function energyView(s: LighthousesState, px: number, py: number): number[][] {
   return rows;
 }
 
+/**
+ * The JSON text of a turn's message, written directly: the bytes JSON.stringify gives for it (every value in
+ * it is an integer, a boolean or null), in about a third of the time. Stringifying the 2.5 KB message took
+ * 23 µs, the largest piece of the arena's own work for a command to a stdio bot.
+ */
+export function encodeTurn(m: LighthousesTurn): string {
+  let out = `{"position":[${m.position[0]},${m.position[1]}],"score":${m.score},"energy":${m.energy},"view":[`;
+  for (let r = 0; r < m.view.length; r++) out += `${r ? ',' : ''}[${m.view[r]!.join(',')}]`;
+  out += '],"lighthouses":[';
+  for (let i = 0; i < m.lighthouses.length; i++) {
+    const l = m.lighthouses[i]!;
+    let links = '';
+    for (let k = 0; k < l.connections.length; k++) links += `${k ? ',' : ''}[${l.connections[k]![0]},${l.connections[k]![1]}]`;
+    out += `${i ? ',' : ''}{"position":[${l.position[0]},${l.position[1]}],"owner":${l.owner},"energy":${l.energy},"connections":[${links}],"have_key":${l.have_key}}`;
+  }
+  return `${out}]}`;
+}
+
 /** Reads the greeting (`{"name":…}`) or a command object. Every command's fields are judged later, in the reference's order. */
 export function parseGreeting(answer: unknown): Parsed<string> {
   const name = isObject(answer) ? (answer as { name?: unknown }).name : undefined;
