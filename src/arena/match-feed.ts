@@ -34,6 +34,9 @@ export class MatchFeed {
   step(record: TurnRecord, state: unknown): void {
     const { matchId } = this.header;
     const index = this.steps++;
+    // With nowhere to publish (a match played from the CLI, a tournament's), the public frame and moves are
+    // not made: they were a tenth of the arena's work for a lighthouses command to a stdio bot.
+    if (!this.live) return;
     this.send('full', { type: 'step', matchId, index, record });
     const spectator = this.game.spectator;
     if (!spectator) return this.send('public', { type: 'step', matchId, index, record });
