@@ -64,16 +64,24 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
   // when a copy of it is given (see bench/RESULTS.md).
   const passRounds = 2000;
   const original = process.env.BOTARENA_LIGHTHOUSES_ORIGINAL;
+  // The original reads its map from a file: the continent, in the text format both share.
+  const mapDir = original ? mkdtempSync(join(tmpdir(), 'botarena-lighthouses-')) : null;
+  const mapFile = mapDir ? join(mapDir, 'continent.txt') : '';
+  if (mapDir) writeFileSync(mapFile, MAPS['continent']!.text + '\n');
   const times: number[] = [];
   const originalTimes: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const t1 = performance.now();
-    await runMatch(
-      { game: game.id, config: { ...config, rounds: passRounds }, seed: i, seats: Array.from({ length: 4 }, () => ({ bot: 'stdio:python3 bench/lighthouses-pass.py' })) },
-      { game },
-    );
-    times.push(performance.now() - t1);
-    if (original) originalTimes.push(originalMatch(original, passRounds));
+  try {
+    for (let i = 0; i < 3; i++) {
+      const t1 = performance.now();
+      await runMatch(
+        { game: game.id, config: { ...config, rounds: passRounds }, seed: i, seats: Array.from({ length: 4 }, () => ({ bot: 'stdio:python3 bench/lighthouses-pass.py' })) },
+        { game },
+      );
+      times.push(performance.now() - t1);
+      if (original) originalTimes.push(originalMatch(original, mapFile, passRounds));
+    }
+  } finally {
+    if (mapDir) rmSync(mapDir, { recursive: true, force: true });
   }
   const best = Math.min(...times) / 1000;
   rows.push([`runner + 4 Python pass bots over stdio, ${passRounds} rounds, whole match (best of 3)`, 3, 3 * passRounds, Math.round(passRounds / best), ((best * 1e6) / passRounds).toFixed(1)]);
@@ -93,22 +101,15 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
 }
 
 /**
- * One match of the original engine (bench/lighthouses-original.py runs its game.py's loop) on the continent
- * map with 4 Python pass bots: milliseconds from its game's set-up to its bots' close, as it times itself.
+ * One match of the original engine (bench/lighthouses-original.py runs its game.py's loop) on `map` (a
+ * file) with 4 Python pass bots: milliseconds from its game's set-up to its bots' close, as it times itself.
  */
-function originalMatch(original: string, rounds: number): number {
-  const dir = mkdtempSync(join(tmpdir(), 'botarena-lighthouses-'));
-  try {
-    const map = join(dir, 'continent.txt');
-    writeFileSync(map, MAPS['continent']!.text + '\n');
-    const bot = 'python3 bench/lighthouses-pass.py';
-    const out = execFileSync('python3', ['bench/lighthouses-original.py', original, map, String(rounds), bot, bot, bot, bot], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 });
-    const last = JSON.parse(out.trimEnd().split('\n').pop()!) as { seconds: number; scores: number[] };
-    if (last.scores.length !== 4) throw new Error(`the original engine played ${last.scores.length} bots, not 4`);
-    return last.seconds * 1000;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+function originalMatch(original: string, map: string, rounds: number): number {
+  const bot = 'python3 bench/lighthouses-pass.py';
+  const out = execFileSync('python3', ['bench/lighthouses-original.py', original, map, String(rounds), bot, bot, bot, bot], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 });
+  const last = JSON.parse(out.trimEnd().split('\n').pop()!) as { seconds: number; scores: number[] };
+  if (last.scores.length !== 4) throw new Error(`the original engine played ${last.scores.length} bots, not 4`);
+  return last.seconds * 1000;
 }
 
 /**

@@ -19,16 +19,13 @@ export function printTable(title: string, rows: (string | number)[][]): void {
 /**
  * Times two runs side by side (the engine and its floor): each is run once to warm up, then both in turn,
  * the best of `reps` each. The machines are shared: a slow spell then slows both sides alike. Milliseconds.
- * `prepareA`, when given, runs untimed before each run of `a` (what `a` uses up, such as fresh engines).
  */
-export function timePair(a: () => void, b: () => void, reps = 7, prepareA?: () => void): [number, number] {
-  prepareA?.();
+export function timePair(a: () => void, b: () => void, reps = 7): [number, number] {
   a();
   b();
   let ta = Infinity;
   let tb = Infinity;
   for (let i = 0; i < reps; i++) {
-    prepareA?.();
     let t0 = performance.now();
     a();
     ta = Math.min(ta, performance.now() - t0);

@@ -102,7 +102,7 @@ export class MatchEngine {
     if (this.hashes === 'chain') {
       if (!chains) throw new UsageError(`${game.id} fingerprints whole states only; this replay asks for "chain"`);
       // The chain starts from the set-up state's changes (what the config and seed fix besides is not in them).
-      this.chain = this.mixChanges(START, []);
+      this.chain = chainStep(game, START, this.state, []);
     }
   }
 
@@ -181,15 +181,10 @@ export class MatchEngine {
       decision.turn,
       decision.phase,
       recorded ?? plain,
-      this.hashes === 'chain' ? hex((this.chain = this.mixChanges(this.chain, plain))) : this.stateFingerprint(),
+      this.hashes === 'chain' ? hex((this.chain = chainStep(this.game, this.chain, this.state, plain))) : this.stateFingerprint(),
     );
     this.records.push(record);
     return record;
-  }
-
-  /** The chain value `previous` with what the step just applied changed mixed in. */
-  private mixChanges(previous: number, moves: Move<unknown>[]): number {
-    return chainStep(this.game, previous, this.state, moves);
   }
 
   /** The fingerprint of the whole state now (the game's digest of it). */
