@@ -6,9 +6,10 @@ import type { Job } from 'bullmq';
 import { pino } from 'pino';
 import { newJob } from '../src/arena/match-job.js';
 import { LocalLiveEvents } from '../src/live/local.js';
-import type { MatchJobData } from '../src/queue/bullmq.js';
+import { MatchQueue, type MatchJobData } from '../src/queue/bullmq.js';
 import { MatchWorker } from '../src/queue/worker.js';
-import { openStore } from '../src/store/index.js';
+import { Arena } from '../src/server/arena.js';
+import { openStore, type Store } from '../src/store/index.js';
 import { testPostgres, type TestPostgres } from '../src/store/pg.kit.js';
 import { killAll, startQueueServer, startWorkerProcess, type ClusterPlace, type ClusterProcess } from './cluster.kit.js';
 import { testRedis, type TestRedis } from './redis.kit.js';
@@ -72,7 +73,9 @@ if (missing) {
       for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `matches ${i - 1} and ${i} of a bot with capacity 1 overlap: ${JSON.stringify(spans)}`);
       // Rated once each: the bot's ELO history has one change per rated match it finished.
       await server.stop(); // the ladder stops scheduling; workers finish what they hold
-      await until('no match under way', async () => (await countIn(at, 'running')) === 0 && (await countIn(at, 'queued')) === 0, 30_000);
+      await until('no match under way', async () => (await countIn(at, 'running')) === 0 && (await countIn(at, 'queued')) === 0, 30_000).catch(async (err: Error) => {
+        throw new Error(`${err.message}; still under way: ${await underWay(at)}`);
+      });
       const store = await openStore(at.database);
       try {
         const done = (await store.listMatches({ botId: single, status: 'finished', limit: 100 })).items.filter((m) => m.rated);
@@ -213,6 +216,45 @@ if (missing) {
       }
     });
 
+    it('a server stopped while its ladder creates a match enqueues that match before it stops, so no match is left queued without a job', async () => {
+      const at = await place();
+      const real = await openStore(at.database);
+      const quiet = pino({ level: 'silent' });
+      const queue = new MatchQueue({ url: rd.url, prefix: at.prefix });
+      const live = new LocalLiveEvents();
+      // The store as the arena sees it, with creating a match slowed down: the stop comes in the middle of it.
+      let creating!: () => void;
+      const created = new Promise<void>((resolve) => (creating = resolve));
+      const store = new Proxy(real, {
+        get(target, key) {
+          if (key === 'createMatch') {
+            return async (...args: Parameters<Store['createMatch']>) => {
+              creating();
+              await new Promise((r) => setTimeout(r, 500));
+              return target.createMatch(...args);
+            };
+          }
+          const v = Reflect.get(target, key) as unknown;
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+        },
+      });
+      const arena = new Arena(store, live, { concurrency: 1, allowCommands: true, allowPrivateBots: true, ladder: true, checkBots: false, queue, node: 'stopping-server' }, quiet);
+      try {
+        await real.createBot({ game: 'tictactoe', name: 'newcomer', endpoint: pace(0.01), status: 'active' });
+        await arena.start();
+        await created;
+        await arena.stop(5000);
+        const queued = (await real.listMatches({ status: 'queued', limit: 10 })).items;
+        assert.equal(queued.length, 1, 'the ladder created its match before it stopped');
+        assert.equal(await queue.state(queued[0]!.id), 'waiting', 'and enqueued it: a worker will play it');
+      } finally {
+        await arena.stop(0);
+        await queue.close();
+        await live.close();
+        await real.close();
+      }
+    });
+
     it('Redis restarts empty: workers reconnect, what it lost is enqueued again, nothing is dropped', async () => {
       const at = await place();
       const server = await startQueueServer(at, ['--no-ladder']);
@@ -266,6 +308,20 @@ if (missing) {
       const rows = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body as unknown as Match));
       return rows.every((m) => m.status === 'finished' || m.status === 'aborted') ? rows : null;
     }, ms);
+  }
+
+  /** The matches queued or running in the place's database, with their jobs' states (for a failure's message). */
+  async function underWay(at: ClusterPlace): Promise<string> {
+    const store = await openStore(at.database);
+    const queue = new MatchQueue({ url: at.redis, prefix: at.prefix });
+    try {
+      const rows = [...(await store.listMatches({ status: 'running', limit: 20 })).items, ...(await store.listMatches({ status: 'queued', limit: 20 })).items];
+      const said = await Promise.all(rows.map(async (m) => `${m.id} ${m.status} (worker ${m.worker ?? '-'}, tries ${m.tries}, job ${await queue.state(m.id)})`));
+      return said.join('; ') || 'none';
+    } finally {
+      await queue.close();
+      await store.close();
+    }
   }
 
   /** Matches in a status, counted in the place's database. */

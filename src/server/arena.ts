@@ -285,7 +285,14 @@ export class Arena {
     if (this.beatTimer) clearTimeout(this.beatTimer);
     this.unfeed?.();
     const grace = new Promise((r) => setTimeout(r, graceMs).unref());
-    await Promise.race([Promise.all([this.settled(), Promise.allSettled([...this.checks])]), grace]);
+    // A ladder fill under way ends after the match it is creating (it looks at `stopping` before each): wait
+    // for it, so that match is enqueued (or started here, and given its grace) before the queue and the store
+    // close under it.
+    const ended = (async () => {
+      await this.fillRun;
+      await Promise.all([this.settled(), Promise.allSettled([...this.checks])]);
+    })();
+    await Promise.race([ended, grace]);
     for (const [id, m] of this.running) {
       this.log.warn({ match: id }, 'match cancelled at shutdown');
       m.controller.abort();
@@ -593,7 +600,7 @@ export class Arena {
       this.ladderDue = Infinity;
       this.filling = true;
       let next: number | null = null;
-      void this.fillLadder()
+      this.fillRun = this.fillLadder()
         .then(
           (delay) => void (next = delay),
           (err: unknown) => {
@@ -605,6 +612,7 @@ export class Arena {
           this.filling = false;
           const again = this.refill;
           this.refill = false;
+          this.fillRun = null;
           if (again) this.scheduleLadder(0);
           else if (next !== null) this.scheduleLadder(next);
         });
@@ -614,6 +622,8 @@ export class Arena {
 
   private ladderDue = Infinity;
   private filling = false;
+  /** the fill under way: stop() waits for it, so a match it created is enqueued (or started) before the store closes */
+  private fillRun: Promise<void> | null = null;
   private refill = false;
 
   /**
