@@ -23,6 +23,12 @@ export default tseslint.config(
     },
   },
   {
+    // The command's loader (bin/load-cli.cjs) is CommonJS: it loads the CommonJS bundle with V8's code cache.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: PURE,
     ignores: TESTS,
     languageOptions: { globals: { ...globals.es2021 } },

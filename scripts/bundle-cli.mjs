@@ -1,13 +1,13 @@
-// Bundles the compiled CLI (dist/cli/main.js and everything it imports, commander included) into
-// dist/cli-bundle/, which bin/botarena loads: main.js holds the command line itself (options, help, the
-// games), and what a command loads when it runs (the runner and transports, the replay files, the servers)
-// is split into chunks beside it, so `botarena games` or `--help` compile and load none of that. A few
-// modules instead of about a hundred halve the start-up. The HTTP client (undici) stays outside and is
-// loaded only by matches with an HTTP seat.
+// Bundles the compiled CLI (dist/cli/main.js and everything it imports, commander included) into one
+// CommonJS file, dist/cli-bundle/main.cjs, which bin/botarena loads with V8's code cache (bin/load-cli.cjs),
+// and writes that cache. What a command loads when it runs (the runner and transports, the replay files, the
+// servers) stays in the bundle's lazily started modules, so `botarena games` or `--help` run none of it. The
+// HTTP client (undici) and the server's packages stay outside and are loaded only by what needs them.
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { build } from 'esbuild';
 
-// The chunks' names change with their contents: old ones (and the single file of earlier builds) go first.
+// Earlier builds' files (the ES-module chunks, the single file before them) go first.
 rmSync('dist/cli-bundle', { recursive: true, force: true });
 rmSync('dist/cli.mjs', { force: true });
 
@@ -31,19 +31,31 @@ await build({
   // The match pool's worker thread is loaded by file name (tournament/pool.ts), so it is an entry of its own.
   entryPoints: { main: 'dist/cli/main.js', 'match-worker': 'dist/tournament/match-worker.js' },
   outdir: 'dist/cli-bundle',
-  outExtension: { '.js': '.mjs' },
-  splitting: true,
+  outExtension: { '.js': '.cjs' },
   bundle: true,
   platform: 'node',
-  format: 'esm',
+  format: 'cjs',
   target: 'node20',
-  // The server's packages stay outside too (loaded only by `serve`; better-sqlite3 is a native addon).
+  // import() of what loads late (undici for HTTP bots, the server's packages) becomes require(): Node 20 cannot
+  // import() from code compiled with a code cache (it loses the callback that import() needs).
+  supported: { 'dynamic-import': false },
+  // The server's packages stay outside too: loaded only by `serve` (better-sqlite3 is a native addon; typebox,
+  // an ES module only, is required as Node ≥ 20.19 allows), and out of what every start compiles.
   external: ['undici', 'fastify', '@fastify/*', 'pino', 'typebox', 'kysely', 'better-sqlite3', 'pg', 'bullmq', 'ioredis'],
-  // commander is CommonJS: its require() of Node's modules needs a real require in an ES module.
-  banner: { js: "import { createRequire as __botarenaRequire } from 'node:module'; const require = __botarenaRequire(import.meta.url);" },
-  // Less source to read and parse at every start (names are kept: stack traces stay readable).
+  // The modules find their files (the package root, the match worker) from import.meta.url: the bundle's own.
+  define: { 'import.meta.url': '__botarenaBundleUrl' },
+  banner: { js: "const __botarenaBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Less source to read at every start (names are kept: stack traces stay readable).
   minifyWhitespace: true,
   minifySyntax: true,
   plugins: [lazyChildProcess],
   logLevel: 'warning',
 });
+
+// The code cache: V8's compiled code for what a start runs (the command line, commander, the games), saved
+// after one `botarena games`, in a process of its own (its output is not wanted). It is made by the Node that
+// builds, which is the Node that runs botarena; another one refuses it and compiles as before.
+const writer = `const { loadCli, BUNDLE } = require('./bin/load-cli.cjs');
+const { cli, script } = loadCli();
+cli.main(['node', 'botarena', 'games']).then(() => require('node:fs').writeFileSync(BUNDLE + '.cache', script.createCachedData()));`;
+execFileSync(process.execPath, ['-e', writer], { stdio: ['ignore', 'ignore', 'inherit'] });

@@ -39,7 +39,7 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (!Number.isInteger(opts.workers) || opts.workers < 1 || opts.workers > 64) usage('--workers: expected 1 to 64');
 if (!Number.isInteger(opts.redisPort) || opts.redisPort < 1 || opts.redisPort > 65535) usage('--redis-port: expected a port number');
-if (!existsSync(join(ROOT, 'dist', 'cli-bundle', 'main.mjs'))) usage('botarena is not built: run npm install (or npm run build) first');
+if (!existsSync(join(ROOT, 'dist', 'cli-bundle', 'main.cjs'))) usage('botarena is not built: run npm install (or npm run build) first');
 
 // ——— processes ———
 const children = [];

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -261,17 +262,50 @@ describe('botarena games', () => {
 
   it('loads neither the runner, the transports, zlib nor child_process to list the games (they load when a match runs)', async () => {
     const probe = `const before = new Set(process.moduleLoadList);
-      const { main } = await import('./dist/cli-bundle/main.mjs');
+      const { cli } = require('./bin/load-cli.cjs').loadCli();
       process.stdout.write = () => true;
-      await main(['node', 'botarena', 'games']);
-      console.error(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m))));`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', probe], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+      cli.main(['node', 'botarena', 'games']).then(() => console.error(JSON.stringify(process.moduleLoadList.filter((m) => !before.has(m)))));`;
+    const child = spawn(process.execPath, ['-e', probe], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     await once(child, 'close');
     const loaded: string[] = JSON.parse(stderr);
     // child_process (and with it net and dgram) is what commander requires as it loads: the bundle defers it.
     for (const heavy of ['NativeModule zlib', 'NativeModule crypto', 'NativeModule http', 'NativeModule readline', 'NativeModule child_process']) assert.ok(!loaded.includes(heavy), `${heavy} was loaded`);
+  });
+});
+
+describe('the command\'s code cache (bin/load-cli.cjs)', () => {
+  const { loadCli } = createRequire(import.meta.url)('../bin/load-cli.cjs') as {
+    loadCli(bundle?: string): { cli: { main(argv?: string[]): unknown }; script: { createCachedData(): Buffer }; cacheRejected: boolean | null };
+  };
+
+  it('starts from the cache the build wrote (V8 takes it)', () => {
+    // Asked in a process of its own: the test runner's flags (--import tsx) would make V8 refuse it.
+    const probe = "process.stdout.write(String(require('./bin/load-cli.cjs').loadCli().cacheRejected))";
+    const child = spawnSync(process.execPath, ['-e', probe], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    assert.equal(child.stdout, 'false', `a cache was built and taken (null: none; true: refused): ${child.stderr}`);
+  });
+
+  it('ignores a cache older than its bundle, which V8 would run instead of the new code when the lengths match', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'botarena-cache-'));
+    try {
+      const bundle = join(dir, 'main.cjs');
+      writeFileSync(bundle, "exports.main = () => 'old';");
+      const first = loadCli(bundle);
+      assert.equal(first.cli.main(), 'old');
+      writeFileSync(`${bundle}.cache`, first.script.createCachedData());
+      assert.equal(loadCli(bundle).cacheRejected, false, 'a fresh cache is used');
+      // The bundle changes, same length, after its cache was written.
+      writeFileSync(bundle, "exports.main = () => 'new';");
+      const later = new Date(Date.now() + 60_000);
+      utimesSync(bundle, later, later);
+      const again = loadCli(bundle);
+      assert.equal(again.cacheRejected, null, 'the stale cache is not given to V8');
+      assert.equal(again.cli.main(), 'new');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

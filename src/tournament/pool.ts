@@ -9,13 +9,13 @@ import type { WorkerReply, WorkerRequest } from './match-worker.js';
 
 type RunOpts = Extract<WorkerRequest, { type: 'run' }>['opts'];
 
-/** The worker's file beside this module: the CLI bundle's .mjs, tsc's .js, or the source under tsx. */
+/** The worker's file beside this module: the CLI bundle's .cjs, tsc's .js, or the source under tsx. */
 function workerFile(): URL {
-  for (const ext of ['.mjs', '.js', '.ts']) {
+  for (const ext of ['.cjs', '.js', '.ts']) {
     const url = new URL(`./match-worker${ext}`, import.meta.url);
     if (existsSync(fileURLToPath(url))) return url;
   }
-  throw new Error('internal: the match worker (match-worker.mjs/.js/.ts) is missing beside pool');
+  throw new Error('internal: the match worker (match-worker.cjs/.js/.ts) is missing beside pool');
 }
 
 interface Slot {
