@@ -40,11 +40,12 @@ await build({
   // import() from code compiled with a code cache (it loses the callback that import() needs).
   supported: { 'dynamic-import': false },
   // The server's packages stay outside too: loaded only by `serve` (better-sqlite3 is a native addon; typebox,
-  // an ES module only, is required as Node ≥ 20.19 allows), and out of what every start compiles.
+  // an ES module only, is required as Node 20.19+ and 22.12+ allow), and out of what every start compiles.
   external: ['undici', 'fastify', '@fastify/*', 'pino', 'typebox', 'kysely', 'better-sqlite3', 'pg', 'bullmq', 'ioredis'],
   // The modules find their files (the package root, the match worker) from import.meta.url: the bundle's own.
   define: { 'import.meta.url': '__botarenaBundleUrl' },
-  banner: { js: "const __botarenaBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // The banner comes before esbuild's own "use strict", which would then be a mere string: it says it first.
+  banner: { js: "'use strict'; const __botarenaBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
   // Less source to read at every start (names are kept: stack traces stay readable).
   minifyWhitespace: true,
   minifySyntax: true,
@@ -55,7 +56,14 @@ await build({
 // The code cache: V8's compiled code for what a start runs (the command line, commander, the games), saved
 // after one `botarena games`, in a process of its own (its output is not wanted). It is made by the Node that
 // builds, which is the Node that runs botarena; another one refuses it and compiles as before.
-const writer = `const { loadCli, BUNDLE } = require('./bin/load-cli.cjs');
+// Written whole under another name, then renamed: V8 does not check a cache's bytes, and a cache cut short or
+// mixed by two builds at once (same length) could crash the command instead of being refused.
+const writer = `const { renameSync, writeFileSync } = require('node:fs');
+const { loadCli, BUNDLE } = require('./bin/load-cli.cjs');
 const { cli, script } = loadCli();
-cli.main(['node', 'botarena', 'games']).then(() => require('node:fs').writeFileSync(BUNDLE + '.cache', script.createCachedData()));`;
+cli.main(['node', 'botarena', 'games']).then(() => {
+  const part = BUNDLE + '.cache.' + process.pid;
+  writeFileSync(part, script.createCachedData());
+  renameSync(part, BUNDLE + '.cache');
+});`;
 execFileSync(process.execPath, ['-e', writer], { stdio: ['ignore', 'ignore', 'inherit'] });

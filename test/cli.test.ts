@@ -281,10 +281,24 @@ describe('the command\'s code cache (bin/load-cli.cjs)', () => {
   };
 
   it('starts from the cache the build wrote (V8 takes it)', () => {
-    // Asked in a process of its own: the test runner's flags (--import tsx) would make V8 refuse it.
+    // Asked in a process of its own: the test runner's flags (--import tsx) would make V8 refuse it. Its
+    // environment is the build's (npm test builds first), NODE_OPTIONS included: V8 flags there are in both.
     const probe = "process.stdout.write(String(require('./bin/load-cli.cjs').loadCli().cacheRejected))";
-    const child = spawnSync(process.execPath, ['-e', probe], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } });
+    const child = spawnSync(process.execPath, ['-e', probe], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(child.stdout, 'false', `a cache was built and taken (null: none; true: refused): ${child.stderr}`);
+  });
+
+  it('runs the bundle in strict mode, as the ES modules it was made from ran', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'botarena-strict-'));
+    try {
+      // The bundle's own top level, with one more line at its end that says whether `this` is undefined there.
+      const copy = join(dir, 'main.cjs');
+      writeFileSync(copy, `${readFileSync(join(ROOT, 'dist/cli-bundle/main.cjs'), 'utf8')}\n;globalThis.__botarenaStrict = (function () { return this === undefined; })();`);
+      loadCli(copy);
+      assert.equal((globalThis as { __botarenaStrict?: boolean }).__botarenaStrict, true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('ignores a cache older than its bundle, which V8 would run instead of the new code when the lengths match', () => {
