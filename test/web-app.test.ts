@@ -37,7 +37,10 @@ describe('the web app on a real server, in Chromium', { skip }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'botarena-web-app-'));
-    server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'db.sqlite'), logStream: quiet(), gateway: false, concurrency: 2 });
+    // The ladder plays the first test's slow Tron bot too (40 ms a move). On the default 100×100 grid such a
+    // match lasts minutes and holds one of the ladder's two places, so the second test's bot waited 9 to over
+    // 60 s for its first game (a CI run failed on it). On 12×12 a ladder Tron match lasts seconds.
+    server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'db.sqlite'), logStream: quiet(), gateway: false, concurrency: 2, ladderConfig: { tron: { width: 12, height: 12 } } });
     b = await launchBrowser();
     browser = b.browser;
   });
