@@ -36,11 +36,13 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
   const mapDir = original ? mkdtempSync(join(tmpdir(), 'botarena-lighthouses-')) : null;
   const mapFile = mapDir ? join(mapDir, 'continent.txt') : '';
   if (mapDir) writeFileSync(mapFile, MAPS['continent']!.text + '\n');
+  /** One match of the original on that map (milliseconds), or null when no copy of it is given. */
+  const originalMatch = original ? (rounds: number, players: string[]) => timeOriginal(original, mapFile, rounds, players) : null;
   try {
-    if (original) {
+    if (originalMatch) {
       // The same 200-round games, 5 seeds, the fastest game counted (ours: the fastest window).
       const engineRounds = 200;
-      const slow = Math.min(...[0, 1, 2, 3, 4].map((seed) => originalMatch(original, mapFile, engineRounds, ['--random', '4', String(seed)]))) / 1000;
+      const slow = Math.min(...[0, 1, 2, 3, 4].map((seed) => originalMatch(engineRounds, ['--random', '4', String(seed)]))) / 1000;
       rows.push([
         `the original engine alone: its BotPlayer with 4 in-process players that play as its RandBot (best of 5 games): this engine is ${((perSec * slow) / engineRounds).toFixed(1)}× it (target ≥ 30×)`,
         5,
@@ -49,7 +51,7 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
         ((slow * 1e6) / engineRounds).toFixed(1),
       ]);
     } else rows.push([`reference: the Python original, 920–1 090 rounds/s; this engine is ${(perSec / 1090).toFixed(1)}–${(perSec / 920).toFixed(1)}× it (target ≥ 30×)`, '-', '-', '920–1090', '-']);
-    await stdioRows(rows, game, config, budgetMs, original, mapFile);
+    await stdioRows(rows, game, config, budgetMs, originalMatch);
   } finally {
     if (mapDir) rmSync(mapDir, { recursive: true, force: true });
   }
@@ -57,7 +59,7 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
 }
 
 /** The rows with bots over stdio: 4 Node bots; 4 Python pass bots against the original engine and the floor. */
-async function stdioRows(rows: (string | number)[][], game: ReturnType<typeof getGame>, config: Record<string, unknown>, budgetMs: number, original: string | undefined, mapFile: string): Promise<void> {
+async function stdioRows(rows: (string | number)[][], game: ReturnType<typeof getGame>, config: Record<string, unknown>, budgetMs: number, originalMatch: ((rounds: number, players: string[]) => number) | null): Promise<void> {
   // Starting four Node processes costs about half a second a match: timed apart from the rounds.
   let games = 0;
   let playMs = 0;
@@ -99,11 +101,11 @@ async function stdioRows(rows: (string | number)[][], game: ReturnType<typeof ge
       { game },
     );
     times.push(performance.now() - t1);
-    if (original) originalTimes.push(originalMatch(original, mapFile, passRounds, [bot, bot, bot, bot]));
+    if (originalMatch) originalTimes.push(originalMatch(passRounds, [bot, bot, bot, bot]));
   }
   const best = Math.min(...times) / 1000;
   rows.push([`runner + 4 Python pass bots over stdio, ${passRounds} rounds, whole match (best of 3)`, 3, 3 * passRounds, Math.round(passRounds / best), ((best * 1e6) / passRounds).toFixed(1)]);
-  if (original) {
+  if (originalMatch) {
     const slow = Math.min(...originalTimes) / 1000;
     rows.push([
       `the original engine (its game.py's loop, no view), the same 4 bots, whole match (best of 3): the runner is ${(slow / best).toFixed(1)}× it (target ≥ 5×)`,
@@ -122,7 +124,7 @@ async function stdioRows(rows: (string | number)[][], game: ReturnType<typeof ge
  * file), with 4 bot command lines or `--random 4 SEED` (4 in-process random players): milliseconds from its
  * game's set-up to its bots' close, as it times itself.
  */
-function originalMatch(original: string, map: string, rounds: number, players: string[]): number {
+function timeOriginal(original: string, map: string, rounds: number, players: string[]): number {
   const out = execFileSync('python3', ['bench/lighthouses-original.py', original, map, String(rounds), ...players], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 });
   const last = JSON.parse(out.trimEnd().split('\n').pop()!) as { seconds: number; scores: number[] };
   if (last.scores.length !== 4) throw new Error(`the original engine played ${last.scores.length} bots, not 4`);

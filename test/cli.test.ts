@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -286,6 +286,19 @@ describe('the command\'s code cache (bin/load-cli.cjs)', () => {
     const probe = "process.stdout.write(String(require('./bin/load-cli.cjs').loadCli().cacheRejected))";
     const child = spawnSync(process.execPath, ['-e', probe], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(child.stdout, 'false', `a cache was built and taken (null: none; true: refused): ${child.stderr}`);
+  });
+
+  it('says how to build when dist/ is missing, and exits 2', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'botarena-unbuilt-'));
+    try {
+      // The command as a checkout has it before `npm install`: bin/ and no dist/.
+      cpSync(join(ROOT, 'bin'), join(dir, 'bin'), { recursive: true });
+      const run = spawnSync(process.execPath, [join(dir, 'bin/botarena'), 'games'], { encoding: 'utf8' });
+      assert.equal(run.status, 2, run.stderr);
+      assert.equal(run.stderr, 'botarena: dist/ is missing; run `npm install` (or `npm run build`) in the botarena folder first\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('runs the bundle in strict mode, as the ES modules it was made from ran', () => {
