@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { AskPhase } from '../../../src/core/game.js';
 import { api, ApiError, listen } from '../api.js';
 import type { Cell, Choice, SeatInfo, WebGame } from '../games/types.js';
@@ -41,39 +41,58 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
   const [ask, setAsk] = useState<Ask | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  // The ask shown and the ask whose answer is on its way, as refs beside the state: `send` reads them when it is
+  // called, not when it was made. A key listener made at an earlier render held a `sending` flag from a render
+  // where it was true (the next ask had come in before the move's response), and dropped every key after it.
+  // And "sending" is per ask: once the next ask is here, the previous answer was taken and a new one may go.
+  const shown = useRef<Ask | null>(null);
+  const answering = useRef<Ask | null>(null);
+  const [sendingFor, setSendingFor] = useState<Ask | null>(null);
+  const show = (a: Ask | null) => {
+    shown.current = a;
+    setAsk(a);
+  };
   useEffect(() => {
     if (!seat) return;
     return listen(`/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/play?token=${encodeURIComponent(seat.token)}`, ['ask', 'told', 'accepted', 'ended'], (type, data) => {
       if (type === 'ask') {
-        setAsk(data as Ask);
+        show(data as Ask);
         setError(null);
       } else if (type === 'accepted') {
         // In a stream turn the same ask stays open until the line that ends the turn.
-        if (!(data as { more?: boolean }).more) setAsk(null);
+        if (!(data as { more?: boolean }).more) show(null);
       } else if (type === 'told') {
         const view = (data as { view: unknown }).view;
         setNotice(typeof view === 'string' ? view : JSON.stringify(view));
       }
-      else if (type === 'ended') setAsk(null);
+      else if (type === 'ended') show(null);
     });
   }, [matchId, seat?.slot, seat?.token]);
   const choices: Choice[] = useMemo(() => (ask && web ? web.play.choices(ask.view, ask.phase, { ...ask.seat, slot: ask.slot }) : []), [ask, web]);
-  const send = async (line: string) => {
-    if (!seat || sending) return;
-    setSending(true);
-    try {
-      const answered = ask;
-      await api('POST', `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/move`, { body: { line }, token: seat.token });
-      // The next ask may have come in while this answer was on its way: only the one answered is closed.
-      if (!answered?.stream) setAsk((current) => (current === answered ? null : current));
-      setError(null);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
-    } finally {
-      setSending(false);
-    }
-  };
+  const send = useCallback(
+    async (line: string) => {
+      const answered = shown.current;
+      // Nothing asked: nothing to answer. One answer at a time to an ask (a stream turn's lines go in order).
+      if (!seat || !answered || answering.current === answered) return;
+      answering.current = answered;
+      setSendingFor(answered);
+      try {
+        await api('POST', `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/move`, { body: { line }, token: seat.token });
+        // The next ask may have come in while this answer was on its way: only the one answered is closed.
+        if (!answered.stream && shown.current === answered) show(null);
+        setError(null);
+      } catch (err) {
+        setError(err instanceof ApiError ? err.message : String(err));
+      } finally {
+        if (answering.current === answered) {
+          answering.current = null;
+          setSendingFor(null);
+        }
+      }
+    },
+    [matchId, seat?.slot, seat?.token],
+  );
+  const sending = ask !== null && sendingFor === ask;
   const highlight: Cell[] = choices.flatMap((c) => (c.cell ? [c.cell] : []));
   const onCell = (cell: Cell) => {
     const c = choices.find((x) => x.cell && x.cell[0] === cell[0] && x.cell[1] === cell[1]);
@@ -90,7 +109,10 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
 export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePerson>; slot: number; showPrompt?: boolean }) {
   const { ask, choices, error, notice, send, sending } = p.person;
   const [text, setText] = useState('');
-  useEffect(() => {
+  // A layout effect: the keys of the ask on screen are armed as it shows, so a key pressed as soon as the turn
+  // appears is read with that turn's choices (an effect runs after the paint: the press found the last ask's keys,
+  // or none).
+  useLayoutEffect(() => {
     const keyed = choices.filter((c) => c.key);
     if (!keyed.length) return;
     const on = (e: KeyboardEvent) => {
@@ -103,7 +125,7 @@ export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePers
     };
     addEventListener('keydown', on);
     return () => removeEventListener('keydown', on);
-  }, [choices]);
+  }, [choices, send]);
   const typed = ask ? p.web.play.text?.(ask.view, ask.phase) : null;
   return (
     <section class="person" data-testid="person" aria-live="polite">
