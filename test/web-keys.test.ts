@@ -41,14 +41,20 @@ describe('a person plays with the keys in the browser', { skip }, () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Starts a test match of `game`, the person against the given built-in, from the test page; gives its id. */
-  const start = async (page: Page, game: string, against: 'weak' | 'strong'): Promise<string> => {
-    await page.goto(`${server.url}/#/test`);
-    await page.getByTestId('test-game').selectOption(game);
-    await page.getByTestId(`against-${against}`).check();
-    await page.getByTestId('test-start').click();
+  /**
+   * Starts a test match, the person in seat 0 against `bot`, with a fixed seed: the bot's moves follow from the
+   * person's, so every run plays the same game and only the browser's timing varies. The page is given the seat's
+   * token as the test page gives it (kept in this browser's storage), then opens the match.
+   */
+  const start = async (page: Page, game: string, bot: string, seed: number): Promise<string> => {
+    const res = await fetch(`${server.url}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game, test: true, seats: ['person', bot], seed }) });
+    const m = (await res.json()) as { id: string; persons: { slot: number; token: string }[] };
+    assert.equal(res.status, 201, `the match was created: ${JSON.stringify(m)}`);
+    await page.goto(server.url);
+    await page.evaluate(([key, seats]) => localStorage.setItem(key!, seats!), [`botarena.person.${m.id}`, JSON.stringify(m.persons)]);
+    await page.goto(`${server.url}/#/matches/${m.id}`);
     await page.getByTestId('person').waitFor();
-    return page.url().split('/matches/')[1]!;
+    return m.id;
   };
 
   /** The turn the panel asks for now (from "Your move (turn N)"), or 'over' once the match is finished, or null (waiting). */
@@ -75,9 +81,9 @@ describe('a person plays with the keys in the browser', { skip }, () => {
       .map((m) => (typeof m.action === 'string' ? m.action : String((m.action as { play?: unknown } | undefined)?.play ?? JSON.stringify(m.action))));
   };
 
-  it('Tron against voronoi: an arrow key on every lap is that lap\'s move', async () => {
+  it('Tron against voronoi: an arrow key on every lap is that lap\'s move', async (t) => {
     const { page, errors } = await newPage(b.browser);
-    const id = await start(page, 'tron', 'strong'); // Tron's strong built-in is voronoi, a few milliseconds a move
+    const id = await start(page, 'tron', 'voronoi', 7); // a few milliseconds a move on the 100×100 grid
     // A staircase towards the grid's middle (never back onto its own trail); a crash-free key when that one is not.
     const first = await until('the first ask', async () => shown(page), LAP_MS);
     assert.equal(typeof first, 'number', 'the match asked the person a move');
@@ -111,13 +117,14 @@ describe('a person plays with the keys in the browser', { skip }, () => {
     }
     const played = await personMoves(id);
     assert.deepEqual(played.slice(0, pressed.length), pressed, 'the replay holds the key pressed on each lap, in order');
+    t.diagnostic(`${pressed.length} arrow keys pressed, each played on its lap`);
     assert.deepEqual(errors, [], 'no error in the page (a move sent when nothing was asked is a 409)');
     await page.close();
   });
 
-  it('Connect Four against the random bot: a digit on every turn is that turn\'s move', async () => {
+  it('Connect Four against the random bot: a digit on every turn is that turn\'s move', async (t) => {
     const { page, errors } = await newPage(b.browser);
-    const id = await start(page, 'connect4', 'weak');
+    const id = await start(page, 'connect4', 'random', 7);
     const pressed: string[] = [];
     let now = await until('the first ask', async () => shown(page), LAP_MS);
     while (now !== 'over') {
@@ -131,6 +138,7 @@ describe('a person plays with the keys in the browser', { skip }, () => {
     assert.ok(pressed.length >= 4, `the person played ${pressed.length} discs`);
     await page.getByTestId('status').filter({ hasText: 'finished' }).waitFor({ timeout: LAP_MS });
     assert.deepEqual(await personMoves(id), pressed, 'the replay holds the digit pressed on each turn, in order');
+    t.diagnostic(`${pressed.length} digits pressed, each played on its turn`);
     assert.deepEqual(errors, [], 'no error in the page');
     await page.close();
   });
