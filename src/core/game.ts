@@ -232,6 +232,14 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
    */
   strictPairing?: boolean;
   /**
+   * optional, with strict pairing: which phase's answer a line is by its shape alone, or null when the shape
+   * does not tell (botsarena: a turn answer has `play`, a hello answer never needs it). A line that arrives
+   * while a hello's answer is still owed but has a turn answer's shape shows the bot skipped the hello: the
+   * hello's debt is forgiven and the line answers the turn, so a missing hello answer costs nothing, as the
+   * rules say. Must be cheap and never throw (it sees any line a bot sends).
+   */
+  answerPhase?(text: string): AskPhase | null;
+  /**
    * optional: a message sent to the seat right after its move was applied, expecting no answer
    * (lighthouses' `{"success":…}`); undefined sends nothing. It sees the move as judged (an action, or the
    * fault that replaced it) and the state after the step. Turns only: hellos get no notice.
