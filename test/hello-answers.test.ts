@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
+import { resultLine, verifyReplay, type Replay } from '../src/core/replay.js';
+import { getGame } from '../src/games/index.js';
+import { runCli } from './run-cli.js';
 
 /** The hello-modes fixture: a tic-tac-toe stdio bot that plays the first empty cell at once, its hello as `mode` says. */
 const bot = (mode: string) => `stdio:node test/fixtures/bots/hello-modes.mjs ${mode}`;
@@ -28,5 +31,42 @@ describe('botsarena hellos over stdio: strict pairing never costs an honest answ
     assert.equal(turn1.moves[0]!.action, '0-0');
     const notes = replay.transcripts![0]!.filter((e) => e.dir === 'note').map((e) => e.text);
     assert.ok(notes.some((n) => n === 'dropped a late answer (its deadline had passed): {"name":"late"}'), notes.join('\n'));
+  });
+});
+
+describe('botsarena hellos: a failure the rules ignore is a note, not a fault', () => {
+  it('a bot whose hello answer is not JSON has no fault: the result, the replay and the result line show a note at turn 0', async () => {
+    const { replay } = await match('bad');
+    // Before: faults[0] was {turn: 0, kind: "not-json", …} although the rules ignore the hello.
+    assert.equal(replay.result.faults[0], null);
+    assert.deepEqual({ ...replay.result.notes![0]!, detail: '' }, { turn: 0, kind: 'not-json', detail: '' });
+    assert.equal(replay.result.notes![1], null);
+    const line = resultLine(replay);
+    assert.equal(line.players[0]!.fault, null);
+    assert.equal(line.players[0]!.note?.kind, 'not-json');
+    verifyReplay(getGame('tictactoe'), replay);
+  });
+
+  it('a replay written before notes (the hello\'s fault among the faults) still verifies; a forged one does not', async () => {
+    const { replay } = await match('bad');
+    const { notes, ...rest } = replay.result;
+    const old: Replay = { ...replay, result: { ...rest, faults: [notes![0]!, null] } };
+    verifyReplay(getGame('tictactoe'), old);
+    const forged: Replay = { ...replay, result: { ...replay.result, faults: [notes![0]!, null] } };
+    assert.throws(() => verifyReplay(getGame('tictactoe'), forged), /the result differs: recorded faults/);
+  });
+
+  it('play --json and the table show the hello\'s failure as a note', async () => {
+    const args = ['play', 'tictactoe', bot('silent'), 'random', '--seed', '5', '--init-timeout', '300'];
+    const json = await runCli([...args, '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const player = JSON.parse(json.stdout).players[0];
+    assert.equal(player.fault, null);
+    assert.equal(player.note.turn, 0);
+    assert.equal(player.note.kind, 'timeout');
+    const text = await runCli(args);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /note \(ignored by the rules\)/);
+    assert.match(text.stdout, /turn 0: timeout: no answer within 300 ms/);
   });
 });

@@ -28,9 +28,12 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
   const headline = r.draw
     ? `Draw — ${r.reason.replace(/^draw: /, '')}`
     : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : 'Result'} — ${r.reason}`;
-  const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault']];
+  // Notes: failures the rules ignore (a botsarena hello's), shown apart so they never read as what lost a game.
+  const notes = r.notes?.some((n) => n !== null) ? r.notes : null;
+  const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault', ...(notes ? ['note (ignored by the rules)'] : [])]];
   replay.seats.forEach((s, i) => {
     const f = r.faults[i];
+    const n = notes?.[i];
     const label = game.seatLabel ? ` ${game.seatLabel(i, state)}` : '';
     rows.push([
       `${i}${label}`,
@@ -42,6 +45,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
       formatMs(timing[i]!.medianMs),
       formatMs(timing[i]!.worstMs),
       f ? `turn ${f.turn}: ${f.kind}: ${f.detail}` : '-',
+      ...(notes ? [n ? `turn ${n.turn}: ${n.kind}: ${n.detail}` : '-'] : []),
     ]);
   });
   return `${headline}\n\n${table(rows)}`;

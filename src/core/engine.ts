@@ -72,6 +72,8 @@ export class MatchEngine {
   readonly records: TurnRecord[] = Array.of<TurnRecord>();
   /** the latest fault of each slot, with its turn (the one that cost the game, when one did) */
   readonly faults: (({ turn: number } & Fault) | null)[];
+  /** the latest fault of each slot that the rules ignore (a botsarena hello's: see `InitRules.faultsIgnored`) */
+  readonly notes: (({ turn: number } & Fault) | null)[];
 
   /** what the game says about the config: settings that are overridden or may not do what was meant */
   readonly warnings: string[];
@@ -96,6 +98,7 @@ export class MatchEngine {
     this.seed = setup.seed >>> 0;
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);
+    this.notes = Array.from({ length: players }, () => null);
     this.state = game.setup({ config: this.config, players, seed: this.seed });
     const chains = game.mixChanges !== undefined || game.changes !== undefined;
     this.hashes = setup.hashes ?? (chains ? 'chain' : 'state');
@@ -163,9 +166,10 @@ export class MatchEngine {
     let plain: Move<unknown>[] = ordered;
     let copied = false;
     let recorded: RecordedMove[] | null = null; // the plain moves themselves unless one carries a time
+    const faultsOf = decision.phase === 'init' && initRules(this.game).faultsIgnored ? this.notes : this.faults;
     for (let i = 0; i < ordered.length; i++) {
       const m = ordered[i]!;
-      if (m.fault) this.faults[m.slot] = { turn: decision.turn, ...m.fault };
+      if (m.fault) faultsOf[m.slot] = { turn: decision.turn, ...m.fault };
       const keep = m.fault === undefined && m.ms === undefined;
       if (!keep && !copied) {
         plain = ordered.slice(0, i);

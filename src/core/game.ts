@@ -111,6 +111,11 @@ export interface InitRules<S, I> {
   /** applies the hello step: a move per seat asked, in seat order */
   apply(state: S, moves: Move<I>[]): S;
   /**
+   * true when a hello's fault changes nothing in the rules (the botsarena games but Battleship ignore the
+   * hello's answer and its failures): the seat's result then shows it as a note, not as a fault.
+   */
+  faultsIgnored?: boolean;
+  /**
    * the part of a hello answer that says how the bot will play, compared when another bot is re-fed the
    * same messages (`replay refeed`); absent: the whole action. A name is not part of it (lighthouses).
    */

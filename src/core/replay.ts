@@ -22,11 +22,16 @@ export interface TranscriptEntry {
   text: string;
 }
 
-/** The result block of a replay: the outcome plus each slot's latest fault. */
+/** The result block of a replay: the outcome plus each slot's latest fault (and note). */
 export interface ReplayResult extends Omit<Outcome, 'winner'> {
   winner: number | null;
   draw: boolean;
   faults: (({ turn: number } & Fault) | null)[];
+  /**
+   * each slot's latest fault that the rules ignore (a botsarena hello's), when a slot has one; absent
+   * otherwise, and in replays written before notes were kept apart (whose `faults` then hold them)
+   */
+  notes?: (({ turn: number } & Fault) | null)[];
 }
 
 /**
@@ -266,14 +271,16 @@ export function assertReplayShape(value: unknown): asserts value is Replay {
   const winner = own(result, 'winner');
   if (winner !== null && !isInt(winner, 0, n - 1)) bad('result.winner', `null or ${slotRange}`, winner);
   if (typeof own(result, 'draw') !== 'boolean') bad('result.draw', 'true or false', own(result, 'draw'));
-  list(result, 'faults', 'result.faults', n).forEach((f, i) => {
-    if (f === null) return;
-    const where = `result.faults[${i}]`;
-    const fo = item(f, where, 'null or a fault {"turn","kind","detail"}');
-    int(fo, 'turn', `${where}.turn`, 0, Number.MAX_SAFE_INTEGER, '≥ 0');
-    str(fo, 'kind', `${where}.kind`);
-    str(fo, 'detail', `${where}.detail`);
-  });
+  for (const key of has(result, 'notes') ? ['faults', 'notes'] : ['faults']) {
+    list(result, key, `result.${key}`, n).forEach((f, i) => {
+      if (f === null) return;
+      const where = `result.${key}[${i}]`;
+      const fo = item(f, where, 'null or a fault {"turn","kind","detail"}');
+      int(fo, 'turn', `${where}.turn`, 0, Number.MAX_SAFE_INTEGER, '≥ 0');
+      str(fo, 'kind', `${where}.kind`);
+      str(fo, 'detail', `${where}.detail`);
+    });
+  }
 
   if (has(r, 'durationMs')) num(r, 'durationMs', 'durationMs');
   if (has(r, 'transcripts')) {
@@ -363,13 +370,29 @@ export class ReplayFollower {
       throw new ReplayMismatchError(`the replay ends after turn ${engine.lastTurn()}, but the game is not over`, null);
     }
     const rebuilt = resultOf(engine);
-    const keys = new Set([...Object.keys(rebuilt), ...Object.keys(result)]);
-    for (const key of keys) {
-      const [was, now] = [JSON.stringify((result as unknown as Record<string, unknown>)[key]), JSON.stringify((rebuilt as unknown as Record<string, unknown>)[key])];
-      const show = (text: string | undefined) => (text === undefined ? '(none)' : text.length > 80 ? `${text.slice(0, 80)}…` : text);
-      if (was !== now) throw new ReplayMismatchError(`the result differs: recorded ${key.length > 40 ? `${key.slice(0, 40)}…` : key} ${show(was)}, rebuilt ${show(now)}`, null);
-    }
+    const differs = firstDifference(result, rebuilt);
+    // A replay written before faults and notes were told apart: its faults are each seat's latest, of any step.
+    if (differs && !Object.hasOwn(result, 'notes') && !firstDifference(result, { ...rebuilt, notes: undefined, faults: latestFaults(engine) })) return;
+    if (differs) throw new ReplayMismatchError(differs, null);
   }
+}
+
+/** The first field in which two result blocks differ, as a sentence; null when they are the same. */
+function firstDifference(recorded: ReplayResult, rebuilt: ReplayResult): string | null {
+  const keys = new Set([...Object.keys(rebuilt), ...Object.keys(recorded)]);
+  for (const key of keys) {
+    const [was, now] = [JSON.stringify((recorded as unknown as Record<string, unknown>)[key]), JSON.stringify((rebuilt as unknown as Record<string, unknown>)[key])];
+    const show = (text: string | undefined) => (text === undefined ? '(none)' : text.length > 80 ? `${text.slice(0, 80)}…` : text);
+    if (was !== now) return `the result differs: recorded ${key.length > 40 ? `${key.slice(0, 40)}…` : key} ${show(was)}, rebuilt ${show(now)}`;
+  }
+  return null;
+}
+
+/** Each seat's latest fault of any step, hellos included: what replays written before notes recorded as faults. */
+function latestFaults(engine: MatchEngine): ReplayResult['faults'] {
+  const faults: ReplayResult['faults'] = Array.from({ length: engine.players }, () => null);
+  for (const rec of engine.records) for (const m of rec.moves) if (m.fault) faults[m.slot] = { turn: rec.turn, ...m.fault };
+  return faults;
 }
 
 /**
@@ -387,10 +410,12 @@ export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: Ma
   return follower.engine;
 }
 
-/** The result block of a finished match: the rules' outcome, its winner and draw, each seat's latest fault. */
+/** The result block of a finished match: the rules' outcome, its winner and draw, each seat's latest fault (and note, when one has any). */
 export function resultOf(engine: MatchEngine): ReplayResult {
   const outcome = engine.outcome();
-  return { ...outcome, ...summarise(outcome), faults: engine.faults };
+  const result: ReplayResult = { ...outcome, ...summarise(outcome), faults: engine.faults };
+  if (engine.notes.some((n) => n !== null)) result.notes = engine.notes;
+  return result;
 }
 
 /**
@@ -413,7 +438,16 @@ export interface ResultLine {
   turns: number;
   winner: number | null;
   draw: boolean;
-  players: { slot: number; name: string; bot: string; rank: number; score: number | null; fault: { turn: number; kind: string; detail: string } | null }[];
+  players: {
+    slot: number;
+    name: string;
+    bot: string;
+    rank: number;
+    score: number | null;
+    fault: { turn: number; kind: string; detail: string } | null;
+    /** a failure the rules ignore (a botsarena hello's), which cost nothing (absent in lines written before notes) */
+    note?: { turn: number; kind: string; detail: string } | null;
+  }[];
   durationMs: number | null;
 }
 
@@ -433,6 +467,7 @@ export function resultLine(replay: Replay): ResultLine {
       rank: r.ranks[i]!,
       score: r.scores ? r.scores[i]! : null,
       fault: r.faults[i] ? { turn: r.faults[i]!.turn, kind: r.faults[i]!.kind, detail: r.faults[i]!.detail } : null,
+      note: r.notes?.[i] ? { turn: r.notes[i]!.turn, kind: r.notes[i]!.kind, detail: r.notes[i]!.detail } : null,
     })),
     durationMs: replay.durationMs ?? null,
   };

@@ -113,6 +113,7 @@ export function duelInit<S extends { duel: DuelState }>(): InitRules<S, null> {
       s.duel.initsLeft--;
       return s;
     },
+    faultsIgnored: true,
   };
 }
 

@@ -64,6 +64,7 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
       s.initsLeft--;
       return s;
     },
+    faultsIgnored: true,
   },
   parseAnswer,
   apply: applyLap,
