@@ -67,6 +67,11 @@ export interface Outcome {
    * −10, or a stopped game); absent when the ranks say it (the only first rank wins, a shared first is a draw)
    */
   winner?: null;
+  /**
+   * set when the match ends as an error rather than a game (paint: a player failed the ready handshake, so no
+   * turn was played): what went wrong, naming who. Nobody wins (`winner` is then null), and `play` exits 1.
+   */
+  error?: string;
 }
 
 /** The result of reading a bot's answer: an action, or a fault saying what was wrong with it. */
@@ -308,6 +313,11 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   mixChanges?(previous: number, state: S, moves: Move<A | I>[]): number;
   /** the outcome; only called when `next` returns null */
   outcome(state: S): Outcome;
+  /**
+   * optional: the outcome an earlier version of these rules gave for this final state, where it differs
+   * (paint's failed hello was ranked with a winner), or null: a replay that recorded it still verifies.
+   */
+  legacyOutcome?(state: S): Outcome | null;
   /** the board for a terminal */
   render(state: S): string;
 

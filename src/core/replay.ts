@@ -271,6 +271,7 @@ export function assertReplayShape(value: unknown): asserts value is Replay {
   const winner = own(result, 'winner');
   if (winner !== null && !isInt(winner, 0, n - 1)) bad('result.winner', `null or ${slotRange}`, winner);
   if (typeof own(result, 'draw') !== 'boolean') bad('result.draw', 'true or false', own(result, 'draw'));
+  if (has(result, 'error')) str(result, 'error', 'result.error');
   for (const key of has(result, 'notes') ? ['faults', 'notes'] : ['faults']) {
     list(result, key, `result.${key}`, n).forEach((f, i) => {
       if (f === null) return;
@@ -371,9 +372,14 @@ export class ReplayFollower {
     }
     const rebuilt = resultOf(engine);
     const differs = firstDifference(result, rebuilt);
-    // A replay written before faults and notes were told apart: its faults are each seat's latest, of any step.
-    if (differs && !Object.hasOwn(result, 'notes') && !firstDifference(result, { ...rebuilt, notes: undefined, faults: latestFaults(engine) })) return;
-    if (differs) throw new ReplayMismatchError(differs, null);
+    if (!differs) return;
+    // A replay written by earlier rules: before faults and notes were told apart (its faults are each seat's
+    // latest, of any step), or before the game changed its outcome (`legacyOutcome`).
+    const legacy = this.game.legacyOutcome?.(engine.state);
+    const outcomes = legacy ? [rebuilt, { ...legacy, ...summarise(legacy), faults: rebuilt.faults, notes: rebuilt.notes }] : [rebuilt];
+    const faultLists = Object.hasOwn(result, 'notes') ? [null] : [null, latestFaults(engine)];
+    for (const o of outcomes) for (const faults of faultLists) if (!firstDifference(result, faults ? { ...o, notes: undefined, faults } : o)) return;
+    throw new ReplayMismatchError(differs, null);
   }
 }
 
@@ -438,6 +444,10 @@ export interface ResultLine {
   turns: number;
   winner: number | null;
   draw: boolean;
+  /** why the match ended as it did, in words (absent in lines written before it was kept) */
+  reason?: string;
+  /** what went wrong when the match ended as an error (paint's failed hello, naming the players), else null */
+  error?: string | null;
   players: {
     slot: number;
     name: string;
@@ -460,6 +470,8 @@ export function resultLine(replay: Replay): ResultLine {
     turns: replay.turns.length ? replay.turns[replay.turns.length - 1]!.turn : 0,
     winner: r.winner,
     draw: r.draw,
+    reason: r.reason,
+    error: r.error ?? null,
     players: replay.seats.map((s, i) => ({
       slot: i,
       name: s.name,
