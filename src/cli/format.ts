@@ -44,7 +44,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
       timing[i]!.answers,
       formatMs(timing[i]!.medianMs),
       formatMs(timing[i]!.worstMs),
-      f ? `turn ${f.turn}: ${f.kind}: ${f.detail}` : '-',
+      f ? `turn ${f.turn}: ${f.kind}: ${f.detail}${timing[i]!.faults > 1 ? ` (${timing[i]!.faults} turns faulted)` : ''}` : '-',
       ...(notes ? [n ? `turn ${n.turn}: ${n.kind}: ${n.detail}` : '-'] : []),
     ]);
   });

@@ -70,8 +70,14 @@ export class MatchEngine {
    * record of every match was copied and moved to the old generation (a third of a 10×10 paint turn in GC).
    */
   readonly records: TurnRecord[] = Array.of<TurnRecord>();
-  /** the latest fault of each slot, with its turn (the one that cost the game, when one did) */
+  /**
+   * the latest fault of each slot, with its turn (the one that cost the game, when one did); a crash is
+   * kept where it happened: the crashes of the steps right after it (a dead process asked again) are its
+   * consequences and do not replace it
+   */
   readonly faults: (({ turn: number } & Fault) | null)[];
+  /** by slot: whether its last move in a turn was a crash (the next crash continues it) */
+  private readonly crashed: boolean[];
   /** the latest fault of each slot that the rules ignore (a botsarena hello's: see `InitRules.faultsIgnored`) */
   readonly notes: (({ turn: number } & Fault) | null)[];
 
@@ -99,6 +105,7 @@ export class MatchEngine {
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);
     this.notes = Array.from({ length: players }, () => null);
+    this.crashed = Array.from({ length: players }, () => false);
     this.state = game.setup({ config: this.config, players, seed: this.seed });
     const chains = game.mixChanges !== undefined || game.changes !== undefined;
     this.hashes = setup.hashes ?? (chains ? 'chain' : 'state');
@@ -169,7 +176,8 @@ export class MatchEngine {
     const faultsOf = decision.phase === 'init' && initRules(this.game).faultsIgnored ? this.notes : this.faults;
     for (let i = 0; i < ordered.length; i++) {
       const m = ordered[i]!;
-      if (m.fault) faultsOf[m.slot] = { turn: decision.turn, ...m.fault };
+      if (m.fault && !(m.fault.kind === 'crash' && this.crashed[m.slot] && faultsOf === this.faults)) faultsOf[m.slot] = { turn: decision.turn, ...m.fault };
+      if (faultsOf === this.faults) this.crashed[m.slot] = m.fault?.kind === 'crash';
       const keep = m.fault === undefined && m.ms === undefined;
       if (!keep && !copied) {
         plain = ordered.slice(0, i);
