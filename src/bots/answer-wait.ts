@@ -64,7 +64,7 @@ export class AnswerWait {
         return;
       }
     }
-    if (this.owed.length > 0 && this.skippedHello(line) > 0) {
+    if (this.owed.length > 0 && this.forgaveHellos(line)) {
       this.ctx.log('note', `no answer came to the hello: this line has a turn answer's shape, so it answers the turn: ${forLog(line, 200)}`);
     }
     if (this.owed.length > 0) {
@@ -87,17 +87,13 @@ export class AnswerWait {
 
   /**
    * Forgives the hellos owed when `line` has a turn answer's shape (a bot answers in order, so one that
-   * answers a turn has skipped the hellos before it): how many were forgiven. Only the game's `answerPhase`
-   * can tell; without it every owed line is paid, whatever it holds.
+   * answers a turn has skipped the hellos before it); whether it did. Only the game's `answerPhase` can
+   * tell; without it every owed line is paid, whatever it holds.
    */
-  private skippedHello(line: string): number {
-    if (this.owed[0] !== 'init' || this.ctx.answerPhase?.(line) !== 'play') return 0;
-    let n = 0;
-    while (this.owed[0] === 'init') {
-      this.owed.shift();
-      n++;
-    }
-    return n;
+  private forgaveHellos(line: string): boolean {
+    if (this.owed[0] !== 'init' || this.ctx.answerPhase?.(line) !== 'play') return false;
+    while (this.owed[0] === 'init') this.owed.shift();
+    return true;
   }
 
   /** Ends the wait under way, if any, with `fault` (the bot exited, disconnected, overflowed…). */

@@ -173,11 +173,11 @@ export class MatchEngine {
     let plain: Move<unknown>[] = ordered;
     let copied = false;
     let recorded: RecordedMove[] | null = null; // the plain moves themselves unless one carries a time
-    const faultsOf = decision.phase === 'init' && initRules(this.game).faultsIgnored ? this.notes : this.faults;
+    const ignored = decision.phase === 'init' && initRules(this.game).faultsIgnored === true;
     for (let i = 0; i < ordered.length; i++) {
       const m = ordered[i]!;
-      if (m.fault && !(m.fault.kind === 'crash' && this.crashed[m.slot] && faultsOf === this.faults)) faultsOf[m.slot] = { turn: decision.turn, ...m.fault };
-      if (faultsOf === this.faults) this.crashed[m.slot] = m.fault?.kind === 'crash';
+      if (m.fault) this.keepFault(m.slot, decision.turn, m.fault, ignored);
+      else if (this.crashed[m.slot]) this.crashed[m.slot] = false;
       const keep = m.fault === undefined && m.ms === undefined;
       if (!keep && !copied) {
         plain = ordered.slice(0, i);
@@ -197,6 +197,20 @@ export class MatchEngine {
     );
     this.records.push(record);
     return record;
+  }
+
+  /**
+   * Keeps a move's fault in the result: as a note when the rules ignore it (`ignored`); else as the seat's
+   * fault, unless it is a crash right after a crash (the dead process asked again), which the first one says.
+   */
+  private keepFault(slot: number, turn: number, fault: Fault, ignored: boolean): void {
+    if (ignored) {
+      this.notes[slot] = { turn, ...fault };
+      return;
+    }
+    const again = fault.kind === 'crash' && this.crashed[slot];
+    this.crashed[slot] = fault.kind === 'crash';
+    if (!again) this.faults[slot] = { turn, ...fault };
   }
 
   /** The fingerprint of the whole state now (the game's digest of it). */
