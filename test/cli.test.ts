@@ -19,13 +19,13 @@ describe('botarena play', () => {
     const lines = r.stdout.trim().split('\n');
     assert.equal(lines.length, 1);
     const j = JSON.parse(lines[0]!);
-    assert.deepEqual(Object.keys(j), ['game', 'seed', 'turns', 'winner', 'draw', 'players', 'durationMs']);
+    assert.deepEqual(Object.keys(j), ['game', 'seed', 'turns', 'winner', 'draw', 'reason', 'error', 'players', 'durationMs']);
     assert.equal(j.game, 'connect4');
     assert.equal(j.seed, 11);
     assert.ok(j.turns >= 7 && j.turns <= 42);
     assert.equal(j.winner, 1);
     assert.equal(j.draw, false);
-    assert.deepEqual(Object.keys(j.players[0]), ['slot', 'name', 'bot', 'rank', 'score', 'fault']);
+    assert.deepEqual(Object.keys(j.players[0]), ['slot', 'name', 'bot', 'rank', 'score', 'fault', 'note']);
     assert.deepEqual(j.players.map((p: { name: string; bot: string; rank: number; fault: unknown }) => [p.name, p.bot, p.rank, p.fault]), [
       ['random', 'random', 2, null],
       ['minimax', 'minimax', 1, null],

@@ -41,7 +41,11 @@ describe('a lighthouses match between real bots', () => {
     assert.ok(sent(garbage!).includes('{"success":false,"message":"Invalid JSON"}'));
     assert.ok(python!.some((e) => e.dir === 'stderr' && e.text.includes('[python-example]')), "the bot's stderr is in its log");
     assert.deepEqual((state as LighthousesState).players.map((p) => p.name), ['python-example', 'late', 'Player 2', 'crash'], 'a greeting without a name keeps the default');
+    assert.equal(replay.result.faults[3]!.turn, 3, 'the crash is reported where it happened, not at the last ask of the dead process');
     verifyReplay(getGame('lighthouses'), replay);
+    // A replay written before (it reported each seat's latest fault: the crash at round 12) still verifies.
+    const latest = plays[plays.length - 1]!.moves.find((m) => m.slot === 3)!.fault!;
+    verifyReplay(getGame('lighthouses'), { ...replay, result: { ...replay.result, faults: replay.result.faults.map((f, i) => (i === 3 ? { turn: 12, ...latest } : f)) } });
     assert.deepEqual(livePidsWith(marker), [], 'no bot process is left');
   });
 
@@ -64,4 +68,20 @@ describe('a lighthouses match between real bots', () => {
     const typo = await runCli(['play', 'lighthouses', 'planner', 'random', '--set', 'map=bayy']);
     assert.match(typo.stderr, /unknown map "bayy": the shipped maps are islet, bay, cross, continent; or give the path of a map file/);
   });
+
+  it('a bot that exits on round 3 of 12 is reported at round 3, with 2 answers and its faults counted apart (--json and the table)', async () => {
+    const args = ['play', 'lighthouses', 'stdio:node test/fixtures/lighthouses/fickle.mjs crash', 'random', '--set', 'map=cross', '--set', 'rounds=12', '--seed', '5'];
+    const json = await runCli([...args, '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    const fault = (JSON.parse(json.stdout) as { players: { fault: { turn: number; kind: string; detail: string } }[] }).players[0]!.fault;
+    // Before: turn 12, "process exited with code 1 before this message" (a later ask of the dead process).
+    assert.deepEqual({ turn: fault.turn, kind: fault.kind }, { turn: 3, kind: 'crash' });
+    assert.match(fault.detail, /before answering/);
+    const text = await runCli(args);
+    assert.equal(text.code, 0, text.stderr);
+    const row = text.stdout.split('\n').find((l) => l.startsWith('0 A'))!;
+    // answers, median, worst, then the fault: 2 answers (rounds 1 and 2), not 12.
+    assert.match(row, /\s2\s+\S+\s+\S+\s+turn 3: crash: .*before answering.* \(10 turns faulted\)$/);
+  });
 });
+

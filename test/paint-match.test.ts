@@ -41,7 +41,7 @@ describe('paint matches between real bots', () => {
     assert.deepEqual(livePidsWith(marker), [], 'a bot process outlived the match');
   });
 
-  it('a bot that does not answer {"ready":true} ends the match before any turn, named in the result', async () => {
+  it('a bot that does not answer {"ready":true} ends the match as an error before any turn, named in the result', async () => {
     const marker = `paint-ready-${process.pid}`;
     const { replay } = await runMatch({
       game: 'paint',
@@ -52,9 +52,31 @@ describe('paint matches between real bots', () => {
     });
     assert.deepEqual(replay.turns.map((t) => t.phase), ['init']);
     assert.deepEqual(replay.result.ranks, [1, 2]);
-    assert.equal(replay.result.reason, 'unresponsive players: bob (bad-answer: expected {"ready":true} to the hello, got {"ready":"yes"}); no turn was played');
+    assert.equal(replay.result.reason, 'error: unresponsive players: bob (bad-answer: expected {"ready":true} to the hello, got {"ready":"yes"}); no turn was played');
+    assert.deepEqual({ winner: replay.result.winner, draw: replay.result.draw, error: replay.result.error }, { winner: null, draw: false, error: 'unresponsive players: bob' });
+    verifyReplay(getGame('paint'), replay);
     assert.deepEqual(livePidsWith(marker), []);
   });
+
+  // The spec: the first line must be {"ready":true}, within the hello's deadline; if any player fails, no
+  // turn is played and the match ends as an error naming the unresponsive players (the reference answered
+  // {"error":"unresponsive_players","players":[ids]}).
+  for (const [how, bot] of [
+    ['answers something else first', `stdio:while read line; do echo '{"hello":1}'; echo '{"ready":true}'; done`],
+    ['answers {"ready":1}', `stdio:while read line; do echo '{"ready":1}'; done`],
+    ['is silent', `stdio:while read line; do :; done`],
+  ]) {
+    it(`play --json: a board player that ${how} at the hello is named by its id, nobody wins, and play exits 1`, async () => {
+      const r = await runCli(['play', 'paint', 'painter', bot!, 'painter', '--seed', '1', '--init-timeout', '500', '--json']);
+      assert.equal(r.code, 1, r.stderr);
+      const result = JSON.parse(r.stdout) as { winner: unknown; draw: boolean; error: string; reason: string; players: { rank: number; fault: { turn: number } | null }[] };
+      assert.deepEqual({ winner: result.winner, draw: result.draw, error: result.error }, { winner: null, draw: false, error: 'unresponsive players: bob' });
+      assert.match(result.reason, /^error: unresponsive players: bob \(/);
+      assert.deepEqual(result.players.map((p) => p.rank), [1, 3, 1]);
+      assert.equal(result.players[1]!.fault?.turn, 0);
+      assert.match(r.stderr, /the match ended as an error: unresponsive players: bob/);
+    });
+  }
 
   it('runs the examples the way their READMEs say, and a board given as a file', async () => {
     for (const bot of ['stdio:python3 examples/paint-python/bot.py', 'stdio:node examples/paint-node/bot.mjs']) {

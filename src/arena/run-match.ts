@@ -30,9 +30,11 @@ export interface RunOptions extends SeatLimits {
 /** What is kept of one bot's log by default: enough for any honest match, bounded for a flooding bot. */
 export const DEFAULT_MAX_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
 
-/** Answer-time figures for one seat, in ms. */
+/** Answer-time figures for one seat, in ms: of its answers, and how many of its turns faulted instead. */
 export interface SeatTiming {
   answers: number;
+  /** turns (hellos not counted) where the seat's move was a fault: a timeout, a crash, a bad answer… */
+  faults: number;
   medianMs: number | null;
   worstMs: number | null;
 }
@@ -166,13 +168,21 @@ export function seatNames(seats: JobSeat[], specs: BotSpec[]): string[] {
   return base.map((n, i) => (seats[i]!.name === undefined && base.filter((o) => o === n).length > 1 ? `${n}#${i}` : n));
 }
 
+/** A seat's answers in turns and their times (a fault is no answer: it is counted apart, its time left out). */
 function timingOf(records: TurnRecord[], slot: number): SeatTiming {
-  const times = records
-    .filter((r) => r.phase !== 'init')
-    .flatMap((r) => r.moves.filter((m) => m.slot === slot && m.ms !== undefined).map((m) => m.ms!))
-    .sort((a, b) => a - b);
-  if (!times.length) return { answers: 0, medianMs: null, worstMs: null };
+  const times: number[] = [];
+  let faults = 0;
+  for (const r of records) {
+    if (r.phase === 'init') continue;
+    for (const m of r.moves) {
+      if (m.slot !== slot) continue;
+      if (m.fault) faults++;
+      else if (m.ms !== undefined) times.push(m.ms);
+    }
+  }
+  times.sort((a, b) => a - b);
+  if (!times.length) return { answers: 0, faults, medianMs: null, worstMs: null };
   const mid = times.length >> 1;
   const median = times.length % 2 ? times[mid]! : (times[mid - 1]! + times[mid]!) / 2;
-  return { answers: times.length, medianMs: round(median), worstMs: times[times.length - 1]! };
+  return { answers: times.length, faults, medianMs: round(median), worstMs: times[times.length - 1]! };
 }

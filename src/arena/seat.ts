@@ -38,6 +38,7 @@ export function seatContext(
     maxAnswerBytes: caps.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     maxStderrBytes: caps.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES,
     strictPairing: game.strictPairing ?? false,
+    answerPhase: game.answerPhase ? (line) => game.answerPhase!(line) : undefined,
     exitMs: game.timeouts.exitMs ?? DEFAULT_EXIT_MS,
     greeting: game.lobby ? (line) => isJoin(game.lobby!, line) : undefined,
     sandbox: caps.sandbox,

@@ -1,4 +1,4 @@
-import type { Fault } from '../core/game.js';
+import type { Fault, Phase } from '../core/game.js';
 import { forLog } from './line-reader.js';
 import type { OutgoingMessage, Reply, ByteSeatContext } from './transport.js';
 
@@ -14,14 +14,15 @@ interface Pending {
  * The answer a line transport (stdio, tcp) is waiting for, shared so every such transport pairs lines with
  * messages the same way: one line answers one message (or a stream step takes lines until the game says it
  * is over); lines a message says are stale are skipped; with strict pairing a line arriving after its
- * deadline pays for the message it missed; any other line that comes while nothing is asked goes to
+ * deadline pays for the message it missed (unless the game can tell by its shape that it answers a turn while
+ * a hello's answer is owed: the bot skipped the hello); any other line that comes while nothing is asked goes to
  * `stray`. Every wait ends exactly once, by a line, its deadline, its cancellation or `settle`, and leaves
  * no timer or listener behind.
  */
 export class AnswerWait {
   private pending: Pending | null = null;
-  /** lines owed by messages whose deadline passed (strict pairing only) */
-  private owed = 0;
+  /** the phases of the messages whose deadline passed, oldest first: each owes a line (strict pairing only) */
+  private readonly owed: Phase[] = [];
   /** whether the bot has sent a line yet (its first may be a greeting to ignore) */
   private heard = false;
 
@@ -37,7 +38,7 @@ export class AnswerWait {
       const onAbort = () => this.settle({ kind: 'transport', detail: 'cancelled' });
       const timer = setTimeout(() => {
         this.ctx.log('note', `no answer within ${timeoutMs} ms`);
-        if (this.ctx.strictPairing) this.owed++;
+        if (this.ctx.strictPairing) this.owed.push(msg.phase);
         this.settle({ kind: 'timeout', detail: `no answer within ${timeoutMs} ms${lateDetail()}` });
       }, timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -63,8 +64,11 @@ export class AnswerWait {
         return;
       }
     }
-    if (this.owed > 0) {
-      this.owed--;
+    if (this.owed.length > 0 && this.forgaveHellos(line)) {
+      this.ctx.log('note', `no answer came to the hello: this line has a turn answer's shape, so it answers the turn: ${forLog(line, 200)}`);
+    }
+    if (this.owed.length > 0) {
+      this.owed.shift();
       this.ctx.log('note', `dropped a late answer (its deadline had passed): ${forLog(line, 200)}`);
       return;
     }
@@ -79,6 +83,17 @@ export class AnswerWait {
     // A stream step: every line is handed over as it comes; the step is answered when the game says so.
     if (p.converse && !p.converse(line)) return;
     this.end({ kind: 'text', text: p.converse ? '' : line, ms: performance.now() - p.t0 });
+  }
+
+  /**
+   * Forgives the hellos owed when `line` has a turn answer's shape (a bot answers in order, so one that
+   * answers a turn has skipped the hellos before it); whether it did. Only the game's `answerPhase` can
+   * tell; without it every owed line is paid, whatever it holds.
+   */
+  private forgaveHellos(line: string): boolean {
+    if (this.owed[0] !== 'init' || this.ctx.answerPhase?.(line) !== 'play') return false;
+    while (this.owed[0] === 'init') this.owed.shift();
+    return true;
   }
 
   /** Ends the wait under way, if any, with `fault` (the bot exited, disconnected, overflowed…). */

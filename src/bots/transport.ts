@@ -47,6 +47,8 @@ export interface ByteSeatContext {
   maxStderrBytes: number;
   /** line transports: every asking message gets exactly one line, so a late line is dropped (the game's `strictPairing`) */
   strictPairing?: boolean;
+  /** with strict pairing: which phase's answer a line is by its shape, when the game can tell (the game's `answerPhase`) */
+  answerPhase?: (line: string) => AskPhase | null;
   /** at a graceful end, how long a process may take to exit by itself once its stdin is closed (the game's `timeouts.exitMs`) */
   exitMs?: number;
   /**

@@ -27,10 +27,13 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
   const r = replay.result;
   const headline = r.draw
     ? `Draw — ${r.reason.replace(/^draw: /, '')}`
-    : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : 'Result'} — ${r.reason}`;
-  const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault']];
+    : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : r.error ? 'Error' : 'Result'} — ${r.reason}`;
+  // Notes: failures the rules ignore (a botsarena hello's), shown apart so they never read as what lost a game.
+  const notes = r.notes?.some((n) => n !== null) ? r.notes : null;
+  const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault', ...(notes ? ['note (ignored by the rules)'] : [])]];
   replay.seats.forEach((s, i) => {
     const f = r.faults[i];
+    const n = notes?.[i];
     const label = game.seatLabel ? ` ${game.seatLabel(i, state)}` : '';
     rows.push([
       `${i}${label}`,
@@ -41,7 +44,8 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
       timing[i]!.answers,
       formatMs(timing[i]!.medianMs),
       formatMs(timing[i]!.worstMs),
-      f ? `turn ${f.turn}: ${f.kind}: ${f.detail}` : '-',
+      f ? `turn ${f.turn}: ${f.kind}: ${f.detail}${timing[i]!.faults > 1 ? ` (${timing[i]!.faults} turns faulted)` : ''}` : '-',
+      ...(notes ? [n ? `turn ${n.turn}: ${n.kind}: ${n.detail}` : '-'] : []),
     ]);
   });
   return `${headline}\n\n${table(rows)}`;

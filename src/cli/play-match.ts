@@ -147,6 +147,11 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     if (o.replay && !unwritten) out.write(`\nreplay written to ${o.replay}\n`);
   }
   if (unwritten) process.stderr.write(unwritten);
+  // The rules ended the match as an error (paint: a player failed the ready handshake): no game was played.
+  if (replay.result.error) {
+    process.stderr.write(`botarena: the match ended as an error: ${replay.result.error}\n`);
+    process.exitCode ||= 1;
+  }
 }
 
 /** The `--json` result of a match (the same line a tournament's results file holds, less its place in it). */

@@ -70,8 +70,16 @@ export class MatchEngine {
    * record of every match was copied and moved to the old generation (a third of a 10×10 paint turn in GC).
    */
   readonly records: TurnRecord[] = Array.of<TurnRecord>();
-  /** the latest fault of each slot, with its turn (the one that cost the game, when one did) */
+  /**
+   * the latest fault of each slot, with its turn (the one that cost the game, when one did); a crash is
+   * kept where it happened: the crashes of the steps right after it (a dead process asked again) are its
+   * consequences and do not replace it
+   */
   readonly faults: (({ turn: number } & Fault) | null)[];
+  /** by slot: whether its last move in a turn was a crash (the next crash continues it) */
+  private readonly crashed: boolean[];
+  /** the latest fault of each slot that the rules ignore (a botsarena hello's: see `InitRules.faultsIgnored`) */
+  readonly notes: (({ turn: number } & Fault) | null)[];
 
   /** what the game says about the config: settings that are overridden or may not do what was meant */
   readonly warnings: string[];
@@ -96,6 +104,8 @@ export class MatchEngine {
     this.seed = setup.seed >>> 0;
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);
+    this.notes = Array.from({ length: players }, () => null);
+    this.crashed = Array.from({ length: players }, () => false);
     this.state = game.setup({ config: this.config, players, seed: this.seed });
     const chains = game.mixChanges !== undefined || game.changes !== undefined;
     this.hashes = setup.hashes ?? (chains ? 'chain' : 'state');
@@ -163,9 +173,11 @@ export class MatchEngine {
     let plain: Move<unknown>[] = ordered;
     let copied = false;
     let recorded: RecordedMove[] | null = null; // the plain moves themselves unless one carries a time
+    const ignored = decision.phase === 'init' && initRules(this.game).faultsIgnored === true;
     for (let i = 0; i < ordered.length; i++) {
       const m = ordered[i]!;
-      if (m.fault) this.faults[m.slot] = { turn: decision.turn, ...m.fault };
+      if (m.fault) this.keepFault(m.slot, decision.turn, m.fault, ignored);
+      else if (this.crashed[m.slot]) this.crashed[m.slot] = false;
       const keep = m.fault === undefined && m.ms === undefined;
       if (!keep && !copied) {
         plain = ordered.slice(0, i);
@@ -185,6 +197,20 @@ export class MatchEngine {
     );
     this.records.push(record);
     return record;
+  }
+
+  /**
+   * Keeps a move's fault in the result: as a note when the rules ignore it (`ignored`); else as the seat's
+   * fault, unless it is a crash right after a crash (the dead process asked again), which the first one says.
+   */
+  private keepFault(slot: number, turn: number, fault: Fault, ignored: boolean): void {
+    if (ignored) {
+      this.notes[slot] = { turn, ...fault };
+      return;
+    }
+    const again = fault.kind === 'crash' && this.crashed[slot];
+    this.crashed[slot] = fault.kind === 'crash';
+    if (!again) this.faults[slot] = { turn, ...fault };
   }
 
   /** The fingerprint of the whole state now (the game's digest of it). */

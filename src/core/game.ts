@@ -67,6 +67,11 @@ export interface Outcome {
    * −10, or a stopped game); absent when the ranks say it (the only first rank wins, a shared first is a draw)
    */
   winner?: null;
+  /**
+   * set when the match ends as an error rather than a game (paint: a player failed the ready handshake, so no
+   * turn was played): what went wrong, naming who. Nobody wins (`winner` is then null), and `play` exits 1.
+   */
+  error?: string;
 }
 
 /** The result of reading a bot's answer: an action, or a fault saying what was wrong with it. */
@@ -110,6 +115,11 @@ export interface InitRules<S, I> {
   check?(state: S, slot: number, action: I): string | null;
   /** applies the hello step: a move per seat asked, in seat order */
   apply(state: S, moves: Move<I>[]): S;
+  /**
+   * true when a hello's fault changes nothing in the rules (the botsarena games but Battleship ignore the
+   * hello's answer and its failures): the seat's result then shows it as a note, not as a fault.
+   */
+  faultsIgnored?: boolean;
   /**
    * the part of a hello answer that says how the bot will play, compared when another bot is re-fed the
    * same messages (`replay refeed`); absent: the whole action. A name is not part of it (lighthouses).
@@ -232,6 +242,14 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
    */
   strictPairing?: boolean;
   /**
+   * optional, with strict pairing: which phase's answer a line is by its shape alone, or null when the shape
+   * does not tell (botsarena: a turn answer has `play`, a hello answer never needs it). A line that arrives
+   * while a hello's answer is still owed but has a turn answer's shape shows the bot skipped the hello: the
+   * hello's debt is forgiven and the line answers the turn, so a missing hello answer costs nothing, as the
+   * rules say. Must be cheap and never throw (it sees any line a bot sends).
+   */
+  answerPhase?(text: string): AskPhase | null;
+  /**
    * optional: a message sent to the seat right after its move was applied, expecting no answer
    * (lighthouses' `{"success":…}`); undefined sends nothing. It sees the move as judged (an action, or the
    * fault that replaced it) and the state after the step. Turns only: hellos get no notice.
@@ -295,6 +313,11 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   mixChanges?(previous: number, state: S, moves: Move<A | I>[]): number;
   /** the outcome; only called when `next` returns null */
   outcome(state: S): Outcome;
+  /**
+   * optional: the outcome an earlier version of these rules gave for this final state, where it differs
+   * (paint's failed hello was ranked with a winner), or null: a replay that recorded it still verifies.
+   */
+  legacyOutcome?(state: S): Outcome | null;
   /** the board for a terminal */
   render(state: S): string;
 

@@ -22,11 +22,16 @@ export interface TranscriptEntry {
   text: string;
 }
 
-/** The result block of a replay: the outcome plus each slot's latest fault. */
+/** The result block of a replay: the outcome plus each slot's latest fault (and note). */
 export interface ReplayResult extends Omit<Outcome, 'winner'> {
   winner: number | null;
   draw: boolean;
   faults: (({ turn: number } & Fault) | null)[];
+  /**
+   * each slot's latest fault that the rules ignore (a botsarena hello's), when a slot has one; absent
+   * otherwise, and in replays written before notes were kept apart (whose `faults` then hold them)
+   */
+  notes?: (({ turn: number } & Fault) | null)[];
 }
 
 /**
@@ -266,14 +271,17 @@ export function assertReplayShape(value: unknown): asserts value is Replay {
   const winner = own(result, 'winner');
   if (winner !== null && !isInt(winner, 0, n - 1)) bad('result.winner', `null or ${slotRange}`, winner);
   if (typeof own(result, 'draw') !== 'boolean') bad('result.draw', 'true or false', own(result, 'draw'));
-  list(result, 'faults', 'result.faults', n).forEach((f, i) => {
-    if (f === null) return;
-    const where = `result.faults[${i}]`;
-    const fo = item(f, where, 'null or a fault {"turn","kind","detail"}');
-    int(fo, 'turn', `${where}.turn`, 0, Number.MAX_SAFE_INTEGER, '≥ 0');
-    str(fo, 'kind', `${where}.kind`);
-    str(fo, 'detail', `${where}.detail`);
-  });
+  if (has(result, 'error')) str(result, 'error', 'result.error');
+  for (const key of has(result, 'notes') ? ['faults', 'notes'] : ['faults']) {
+    list(result, key, `result.${key}`, n).forEach((f, i) => {
+      if (f === null) return;
+      const where = `result.${key}[${i}]`;
+      const fo = item(f, where, 'null or a fault {"turn","kind","detail"}');
+      int(fo, 'turn', `${where}.turn`, 0, Number.MAX_SAFE_INTEGER, '≥ 0');
+      str(fo, 'kind', `${where}.kind`);
+      str(fo, 'detail', `${where}.detail`);
+    });
+  }
 
   if (has(r, 'durationMs')) num(r, 'durationMs', 'durationMs');
   if (has(r, 'transcripts')) {
@@ -363,13 +371,34 @@ export class ReplayFollower {
       throw new ReplayMismatchError(`the replay ends after turn ${engine.lastTurn()}, but the game is not over`, null);
     }
     const rebuilt = resultOf(engine);
-    const keys = new Set([...Object.keys(rebuilt), ...Object.keys(result)]);
-    for (const key of keys) {
-      const [was, now] = [JSON.stringify((result as unknown as Record<string, unknown>)[key]), JSON.stringify((rebuilt as unknown as Record<string, unknown>)[key])];
-      const show = (text: string | undefined) => (text === undefined ? '(none)' : text.length > 80 ? `${text.slice(0, 80)}…` : text);
-      if (was !== now) throw new ReplayMismatchError(`the result differs: recorded ${key.length > 40 ? `${key.slice(0, 40)}…` : key} ${show(was)}, rebuilt ${show(now)}`, null);
-    }
+    const differs = firstDifference(result, rebuilt);
+    if (!differs) return;
+    // A replay written by earlier rules: before faults and notes were told apart (its faults are each seat's
+    // latest, of any step), or before the game changed its outcome (`legacyOutcome`).
+    const legacy = this.game.legacyOutcome?.(engine.state);
+    const outcomes = legacy ? [rebuilt, { ...legacy, ...summarise(legacy), faults: rebuilt.faults, notes: rebuilt.notes }] : [rebuilt];
+    const faultLists = Object.hasOwn(result, 'notes') ? [null] : [null, latestFaults(engine)];
+    for (const o of outcomes) for (const faults of faultLists) if (!firstDifference(result, faults ? { ...o, notes: undefined, faults } : o)) return;
+    throw new ReplayMismatchError(differs, null);
   }
+}
+
+/** The first field in which two result blocks differ, as a sentence; null when they are the same. */
+function firstDifference(recorded: ReplayResult, rebuilt: ReplayResult): string | null {
+  const keys = new Set([...Object.keys(rebuilt), ...Object.keys(recorded)]);
+  for (const key of keys) {
+    const [was, now] = [JSON.stringify((recorded as unknown as Record<string, unknown>)[key]), JSON.stringify((rebuilt as unknown as Record<string, unknown>)[key])];
+    const show = (text: string | undefined) => (text === undefined ? '(none)' : text.length > 80 ? `${text.slice(0, 80)}…` : text);
+    if (was !== now) return `the result differs: recorded ${key.length > 40 ? `${key.slice(0, 40)}…` : key} ${show(was)}, rebuilt ${show(now)}`;
+  }
+  return null;
+}
+
+/** Each seat's latest fault of any step, hellos included: what replays written before notes recorded as faults. */
+function latestFaults(engine: MatchEngine): ReplayResult['faults'] {
+  const faults: ReplayResult['faults'] = Array.from({ length: engine.players }, () => null);
+  for (const rec of engine.records) for (const m of rec.moves) if (m.fault) faults[m.slot] = { turn: rec.turn, ...m.fault };
+  return faults;
 }
 
 /**
@@ -387,10 +416,12 @@ export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: Ma
   return follower.engine;
 }
 
-/** The result block of a finished match: the rules' outcome, its winner and draw, each seat's latest fault. */
+/** The result block of a finished match: the rules' outcome, its winner and draw, each seat's latest fault (and note, when one has any). */
 export function resultOf(engine: MatchEngine): ReplayResult {
   const outcome = engine.outcome();
-  return { ...outcome, ...summarise(outcome), faults: engine.faults };
+  const result: ReplayResult = { ...outcome, ...summarise(outcome), faults: engine.faults };
+  if (engine.notes.some((n) => n !== null)) result.notes = engine.notes;
+  return result;
 }
 
 /**
@@ -413,7 +444,20 @@ export interface ResultLine {
   turns: number;
   winner: number | null;
   draw: boolean;
-  players: { slot: number; name: string; bot: string; rank: number; score: number | null; fault: { turn: number; kind: string; detail: string } | null }[];
+  /** why the match ended as it did, in words (absent in lines written before it was kept) */
+  reason?: string;
+  /** what went wrong when the match ended as an error (paint's failed hello, naming the players), else null */
+  error?: string | null;
+  players: {
+    slot: number;
+    name: string;
+    bot: string;
+    rank: number;
+    score: number | null;
+    fault: { turn: number; kind: string; detail: string } | null;
+    /** a failure the rules ignore (a botsarena hello's), which cost nothing (absent in lines written before notes) */
+    note?: { turn: number; kind: string; detail: string } | null;
+  }[];
   durationMs: number | null;
 }
 
@@ -426,6 +470,8 @@ export function resultLine(replay: Replay): ResultLine {
     turns: replay.turns.length ? replay.turns[replay.turns.length - 1]!.turn : 0,
     winner: r.winner,
     draw: r.draw,
+    reason: r.reason,
+    error: r.error ?? null,
     players: replay.seats.map((s, i) => ({
       slot: i,
       name: s.name,
@@ -433,6 +479,7 @@ export function resultLine(replay: Replay): ResultLine {
       rank: r.ranks[i]!,
       score: r.scores ? r.scores[i]! : null,
       fault: r.faults[i] ? { turn: r.faults[i]!.turn, kind: r.faults[i]!.kind, detail: r.faults[i]!.detail } : null,
+      note: r.notes?.[i] ? { turn: r.notes[i]!.turn, kind: r.notes[i]!.kind, detail: r.notes[i]!.detail } : null,
     })),
     durationMs: replay.durationMs ?? null,
   };

@@ -1,4 +1,5 @@
 import { defineGame } from '../../core/game.js';
+import { botsarenaAnswerPhase } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
@@ -53,6 +54,8 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
   // One line answers one message: a late hello answer pays for the hello, never for turn 1.
   strictPairing: true,
+  // A line shaped as a turn answer (`play`) is never taken for a missed hello's: that bot skipped the hello.
+  answerPhase: botsarenaAnswerPhase,
   seatLabel: (slot) => `P${slot + 1}`,
   setup: ({ config }) => readPosition(config) ?? setup(rulesOf(config)),
   position: { write: writePosition },

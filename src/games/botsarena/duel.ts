@@ -113,7 +113,25 @@ export function duelInit<S extends { duel: DuelState }>(): InitRules<S, null> {
       s.duel.initsLeft--;
       return s;
     },
+    faultsIgnored: true,
   };
+}
+
+/**
+ * Which answer a line is by its shape, for strict pairing (`answerPhase`): in every botsarena game a turn
+ * answer is a JSON object with `play` and a hello answer has no use for one (a name, Battleship's boats), so
+ * such a line answers a turn; of any other line the shape does not tell (null). Parses only lines that
+ * mention "play", at most the answer cap's bytes.
+ */
+export function botsarenaAnswerPhase(text: string): 'play' | null {
+  if (!text.includes('"play"')) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && Object.hasOwn(value, 'play') ? 'play' : null;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { defineGame } from '../../core/game.js';
-import { cellCode, duelChanges, duelInit, duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
+import { botsarenaAnswerPhase, cellCode, duelChanges, duelInit, duelNext, duelOutcome, MARKS, stringOr } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
@@ -21,6 +21,8 @@ export const connect4 = defineGame<{ board: string }, ConnectFourState, number, 
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
   // One line answers one message: a late hello answer pays for the hello, never for turn 1.
   strictPairing: true,
+  // A line shaped as a turn answer (`play`) is never taken for a missed hello's: that bot skipped the hello.
+  answerPhase: botsarenaAnswerPhase,
   seatLabel: (slot) => MARKS[slot] ?? String(slot),
   setup: ({ config }) => setup(config.board),
   position: { write: (s) => ({ board: writeBoard(s) }) },

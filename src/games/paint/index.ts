@@ -99,12 +99,12 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
   },
   outcome(s) {
     if (s.unresponsive.length) {
-      // The reference reports an error and plays nothing; here the players that answered share the
-      // first rank and the unresponsive ones the last, so a broken bot never gains from its failure.
-      const bad = new Set(s.unresponsive.map((u) => u.slot));
-      const ranks = s.ids.map((_, slot) => (bad.has(slot) ? 1 + s.ids.length - bad.size : 1));
+      // The reference ends the match as an error naming the unresponsive players, and plays nothing: so
+      // does this, with nobody winning. The players that answered still share the first rank and the
+      // unresponsive ones the last, so where ranks are counted a broken bot never gains from its failure.
       const who = s.unresponsive.map((u) => `${s.ids[u.slot]} (${u.detail})`).join('; ');
-      return { ranks, scores: null, reason: `unresponsive players: ${who}; no turn was played` };
+      const ids = s.unresponsive.map((u) => s.ids[u.slot]).join(', ');
+      return { ranks: helloRanks(s), scores: null, winner: null, error: `unresponsive players: ${ids}`, reason: `error: unresponsive players: ${who}; no turn was played` };
     }
     const sc = scores(s);
     const ranks = ranksFromScores(sc);
@@ -113,9 +113,21 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
     const head = best.length === 1 ? `${best[0]} wins` : `${best.join(' and ')} share the lead`;
     return { ranks, scores: sc, reason: `${head} after ${s.turns} turns (squares: ${table})` };
   },
+  // Replays written before issue 32 ranked a failed hello with a winner when one player answered.
+  legacyOutcome(s) {
+    if (!s.unresponsive.length) return null;
+    const who = s.unresponsive.map((u) => `${s.ids[u.slot]} (${u.detail})`).join('; ');
+    return { ranks: helloRanks(s), scores: null, reason: `unresponsive players: ${who}; no turn was played` };
+  },
   // The board in the wire form, history included: the match's other keys (turns, ids) agree with it.
   position: { write: (s) => ({ board: encodeJson(s, 0, { phase: 'play', matchId: '', names: [] }) }) },
   render: renderBoard,
   bots,
   human,
 });
+
+/** The ranks of a match whose hello failed: the players that answered share the first, the others the last. */
+function helloRanks(s: PaintState): number[] {
+  const bad = new Set(s.unresponsive.map((u) => u.slot));
+  return s.ids.map((_, slot) => (bad.has(slot) ? 1 + s.ids.length - bad.size : 1));
+}

@@ -204,7 +204,7 @@ describe('paint ready handshake', () => {
     }
   });
 
-  it('when a player fails it, no turn is played and the match ends naming it; the others rank first', () => {
+  it('when a player fails it, no turn is played and the match ends as an error naming it; the others rank first', () => {
     const e = new MatchEngine(paint, { config: {}, seed: 1, players: 3 });
     const d = e.decision()!;
     assert.deepEqual(d, { phase: 'init', seats: [0, 1, 2], turn: 0 });
@@ -217,7 +217,8 @@ describe('paint ready handshake', () => {
     const o = e.outcome();
     assert.deepEqual(o.ranks, [1, 2, 2]);
     assert.equal(o.scores, null);
-    assert.equal(o.reason, 'unresponsive players: bob (timeout: no answer within 5000 ms); charlie (bad-answer: expected {"ready":true} to the hello, got {"ready":false}); no turn was played');
+    assert.equal(o.reason, 'error: unresponsive players: bob (timeout: no answer within 5000 ms); charlie (bad-answer: expected {"ready":true} to the hello, got {"ready":false}); no turn was played');
+    assert.deepEqual({ winner: o.winner, error: o.error }, { winner: null, error: 'unresponsive players: bob, charlie' });
     assert.match(paint.render(e.state), /no turn played: unresponsive bob, charlie/);
   });
 });

@@ -1,4 +1,5 @@
 import { defineGame, type Decision } from '../../core/game.js';
+import { botsarenaAnswerPhase } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { letter, renderBoard } from './render.js';
@@ -40,6 +41,8 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
   // One line answers one message: a late hello answer pays for the hello, never for turn 1.
   strictPairing: true,
+  // A line shaped as a turn answer (`play`) is never taken for a missed hello's: that bot skipped the hello.
+  answerPhase: botsarenaAnswerPhase,
   seatLabel: letter,
   setup({ config, players, seed }) {
     const position = readPosition(config, players);
@@ -61,6 +64,7 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
       s.initsLeft--;
       return s;
     },
+    faultsIgnored: true,
   },
   parseAnswer,
   apply: applyLap,
