@@ -143,6 +143,13 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     assert.match(check(missing.report, /^starts/).detail, /exited with code 127 \(command not found\?\)/);
   });
 
+  it('an exec bot (one process per message) passes, its exit judged by each answer', async () => {
+    const { code, report } = await doctor('tictactoe', 'exec:python3 test/fixtures/doctor/ttt-exec.py');
+    assert.deepEqual(report.checks.filter((c) => c.status !== 'pass'), []);
+    assert.equal(code, 0);
+    assert.match(check(report, /exits/).detail, /^one process per message: each of its \d+ answers came when its process exited with code 0$/);
+  });
+
   it('hostile: an endless line without a newline costs its answer cap, and says so', async () => {
     const { report } = await doctor('tictactoe', "stdio:head -c 50000000 /dev/zero | tr '\\0' x");
     const c = check(report, /^starts/);

@@ -155,8 +155,9 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
   // 3. Answers are flushed; 4. stdout holds answers only; 5. one line per message, none to notices.
   if (caps.dialects && spec.transport !== 'http') checks.push(...lineChecks(runs, game, spec));
 
-  // 6. It exits by itself when the match is over.
-  if (spec.transport === 'stdio' || spec.transport === 'exec') checks.push(exitCheck(runs, game));
+  // 6. It exits by itself when the match is over (an exec bot, by itself after each answer).
+  if (spec.transport === 'stdio') checks.push(exitCheck(runs, game));
+  if (spec.transport === 'exec') checks.push(execExitCheck(runs));
 
   // 7. Answer times against the deadline.
   const times = all.filter((a) => a.kind !== 'hello' && !a.fault).map((a) => a.ms).sort((a, b) => a - b);
@@ -351,6 +352,18 @@ function exitCheck(runs: Run[], game: AnyGame): DoctorCheck {
     detail: `seat ${run.seat}: it was still running ${grace} ms after its input closed, and was stopped (${note.text})`,
     fix: `exit when stdin reaches its end (read returns nothing / end of file): a bot that waits for more is killed after ${grace} ms`,
   };
+}
+
+/**
+ * An exec bot is one process per message: its answer is read when that process exits, so every answer proves
+ * an exit, and an exit code other than 0 is already a crash of that answer. There is no process left at the
+ * end of the match to wait for.
+ */
+function execExitCheck(runs: Run[]): DoctorCheck {
+  const name = 'exits when the match is over';
+  if (!runs.some((r) => r.complete)) return { name, status: 'skip', detail: 'no feed reached the end of the match (see above)' };
+  const answered = runs.flatMap((r) => r.asked).filter((a) => !a.fault).length;
+  return { name, status: 'pass', detail: `one process per message: each of its ${answered} answers came when its process exited with code 0` };
 }
 
 /** HTTP specifics, from two requests of the first message on one connection: status, content type, keep-alive. */
