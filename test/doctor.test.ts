@@ -62,6 +62,7 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     assert.equal(c.status, 'fail');
     assert.match(c.detail, /seat 0, turn 0 \(hello\): timeout: no answer within 1000 ms/);
     assert.match(c.detail, /the message was: \{"game-id":"doctor-1","action":"init"/);
+    assert.match(c.fix!, /no answer came at all, not in 2000 ms past the deadline with its input open, nor when its input was closed: it seems stuck, not slow/);
     assert.match(c.fix!, /read one line from stdin per message and write one line back/);
     assert.deepEqual(report.canned.seats, [0], 'not fed a second time');
     assert.equal(check(report, /exits/).status, 'skip');
@@ -72,7 +73,17 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     const c = check(report, /first turn/);
     assert.equal(c.status, 'fail');
     assert.match(c.detail, /timeout: no answer within 1000 ms/);
-    assert.match(c.fix!, /after the deadline: answer sooner/);
+    assert.match(c.fix!, /its answer came late, \d+ ms after it was asked: it is slow, not stuck; answer sooner/);
+    assert.ok(!failed(report).includes('flushes each answer'), failed(report).join());
+  });
+
+  it('slow by five times the deadline: still told it is slow, not stuck and not unflushed', async () => {
+    // The answer comes 1.5 s after a 300 ms deadline: it is awaited (with its input open) as long as it takes, 2 s at most.
+    const { report } = await doctor('tictactoe', zoo('slow'), ['--timeout', '300', '--init-timeout', '1000']);
+    const c = check(report, /first turn/);
+    assert.match(c.detail, /timeout: no answer within 300 ms/);
+    const ms = Number(/came late, (\d+) ms after it was asked: it is slow, not stuck/.exec(c.fix!)?.[1]);
+    assert.ok(ms >= 1400, c.fix);
     assert.ok(!failed(report).includes('flushes each answer'), failed(report).join());
   });
 
@@ -144,10 +155,24 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
   });
 
   it('an exec bot (one process per message) passes, its exit judged by each answer', async () => {
-    const { code, report } = await doctor('tictactoe', 'exec:python3 test/fixtures/doctor/ttt-exec.py');
+    // The game's deadlines: a Python start per message takes half a second on a loaded machine.
+    const { code, report } = await doctor('tictactoe', 'exec:python3 test/fixtures/doctor/ttt-exec.py', []);
     assert.deepEqual(report.checks.filter((c) => c.status !== 'pass'), []);
     assert.equal(code, 0);
     assert.match(check(report, /exits/).detail, /^one process per message: each of its \d+ answers came when its process exited with code 0$/);
+  });
+
+  it('Tron: a move into its own trail every lap is flagged with the turn, the move and why it loses; a sound bot is not', async () => {
+    const { code, report } = await doctor('tron', 'stdio:python3 test/fixtures/doctor/tron-neck.py');
+    const c = check(report, /lose at once/);
+    assert.equal(c.status, 'warn');
+    assert.match(c.detail, /^\d+ of its \d+ moves lose at once where another would not; the first: seat 0, turn 1: x\+: it leaves the grid at 100,79 \(x- would not\)\nthe message was: \{"game-id":"doctor-2","action":"play-turn"/);
+    const [, losing, moves] = /^(\d+) of its (\d+)/.exec(c.detail)!.map(Number);
+    assert.ok(losing! > moves! * 0.9, 'nearly every move: each turns back into its own trail');
+    assert.match(c.fix!, /in that position .* it loses there and then/);
+    assert.equal(code, 0, 'a warning: a bot that loses is still a bot that plays');
+    const sound = await doctor('tron', 'stdio:python3 test/fixtures/tron/straight.py', []);
+    assert.match(check(sound.report, /lose at once/).detail, /^none of its \d+ moves loses at once$/);
   });
 
   it('hostile: an endless line without a newline costs its answer cap, and says so', async () => {
