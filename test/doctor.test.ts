@@ -111,6 +111,13 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     assert.ok(!failed(report).includes('flushes each answer'), failed(report).join());
   });
 
+  it('slow to start: told to load less before its first answer', async () => {
+    const { report } = await doctor('tictactoe', zoo('slow-start'), ['--init-timeout', '300']);
+    const c = check(report, /^starts/);
+    assert.match(c.detail, /turn 0 \(hello\): timeout: no answer within 300 ms/);
+    assert.match(c.fix!, /its answer came late, \d+ ms after it was asked: it is slow, not stuck; answer sooner \(load less before the first answer/);
+  });
+
   it('wrong field: the rules say which field is missing', async () => {
     const { report } = await doctor('tictactoe', zoo('wrong-field'));
     const c = check(report, /first turn/);

@@ -287,7 +287,7 @@ function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSp
       fix = atExit
         ? `its answer came only when its input was closed: it does not flush its output. ${FLUSH}`
         : run.lateWhileOpen
-          ? `its answer came late, ${fmt(run.lateAnswerMs!)} after it was asked: it is slow, not stuck; answer sooner (search with a time budget and answer when it runs out)`
+          ? `its answer came late, ${fmt(run.lateAnswerMs!)} after it was asked: it is slow, not stuck; answer sooner (${a === run.asked[0] ? 'load less before the first answer: a lazy import, a smaller table' : 'search with a time budget and answer when it runs out'})`
           : spec.transport === 'http'
           ? 'answer each POST within the deadline, with the move as the body'
           : spec.transport === 'exec'
