@@ -378,6 +378,18 @@ describe('botarena play: what a new user runs into', () => {
     assert.match(r.stdout, /^1 bo +random/m);
   });
 
+  it('a bot whose first answer times out gets a hint naming doctor; a bot that answers, none', async () => {
+    // Its answers are held in Python's buffer until it exits (run without PYTHONUNBUFFERED, as users' are).
+    const bot = 'stdio:env -u PYTHONUNBUFFERED python3 test/fixtures/doctor/ttt.py unflushed';
+    const r = await runCli(['play', 'tictactoe', bot, 'random', '--seed', '1', '--init-timeout', '500', '--timeout', '500']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /turn 1: timeout: no answer within 500 ms/);
+    assert.match(r.stderr, /^botarena: hint: ttt \(slot 0\): its first answer \(the hello\) timed out: if it answers only when its input closes, it does not flush stdout; `botarena doctor tictactoe 'stdio:env -u PYTHONUNBUFFERED python3 test\/fixtures\/doctor\/ttt\.py unflushed'` checks why$/m);
+    const good = await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/doctor/ttt.py good', 'random', '--seed', '1', '--json']);
+    assert.equal(good.code, 0, good.stderr);
+    assert.doesNotMatch(good.stderr, /hint/);
+  });
+
   it('a hub option the map overrides is warned about, and the match plays', async () => {
     const r = await runCli(['play', 'smartdog', 'random', '--set', 'map=training', '--set', 'options={"turnsLimit":5}', '--seed', '1', '--json']);
     assert.equal(r.code, 0, r.stderr);

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { createInterface } from 'node:readline';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { ROOT, runCli, withConnectingClient } from './run-cli.js';
 
 // `botarena doctor` against a zoo of tic-tac-toe bots with one flaw each (test/fixtures/doctor/ttt.py MODE):
@@ -23,9 +23,33 @@ interface Report {
   canned: { bots: string[]; seats: number[] };
 }
 
+/** Deadlines for the checks that are about timeouts: the zoo's silent, unflushed and slow bots miss them. */
 const FAST = ['--timeout', '1000', '--init-timeout', '1000'];
 
-async function doctor(game: string, bot: string, extra: string[] = FAST, env?: Record<string, string>): Promise<{ code: number | null; report: Report; stderr: string }> {
+/**
+ * Deadlines for every other check, scaled to this machine as it is when the tests start: `doctor` warns of a
+ * start or answers over half a deadline, and on a loaded machine (both cores busy) the zoo bot's Python
+ * takes 550-620 ms to start, which warned against FAST's 1000 ms. 20 times the start measured here leaves
+ * a margin of 10 to the warning, and never less than the game's own 10 s deadline does.
+ */
+let ROOMY: string[] = [];
+before(async () => {
+  const ms = Math.max(10_000, Math.ceil(20 * (await zooStartMs())));
+  ROOMY = ['--timeout', String(ms), '--init-timeout', String(ms)];
+});
+
+/** How long the zoo's sound bot takes from its start to its answer to a hello, now. */
+async function zooStartMs(): Promise<number> {
+  const t0 = performance.now();
+  const bot = spawn('python3', ['test/fixtures/doctor/ttt.py', 'good'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  bot.stdin!.end('{"action":"init"}\n');
+  await once(createInterface({ input: bot.stdout! }), 'line');
+  const ms = performance.now() - t0;
+  bot.kill();
+  return ms;
+}
+
+async function doctor(game: string, bot: string, extra: string[] = ROOMY, env?: Record<string, string>): Promise<{ code: number | null; report: Report; stderr: string }> {
   const r = await runCli(['doctor', game, bot, '--json', ...extra], { timeoutMs: 120_000, env });
   assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
@@ -56,24 +80,42 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
   });
 
   it('silent: no answer to the first message, and the feed stops there', async () => {
-    const { code, report } = await doctor('tictactoe', zoo('silent'));
+    const { code, report } = await doctor('tictactoe', zoo('silent'), FAST);
     assert.equal(code, 1);
     const c = check(report, /^starts/);
     assert.equal(c.status, 'fail');
     assert.match(c.detail, /seat 0, turn 0 \(hello\): timeout: no answer within 1000 ms/);
     assert.match(c.detail, /the message was: \{"game-id":"doctor-1","action":"init"/);
+    assert.match(c.fix!, /no answer came at all, not in 2000 ms past the deadline with its input open, nor when its input was closed: it seems stuck, not slow/);
     assert.match(c.fix!, /read one line from stdin per message and write one line back/);
     assert.deepEqual(report.canned.seats, [0], 'not fed a second time');
     assert.equal(check(report, /exits/).status, 'skip');
   });
 
   it('slow: the answer comes after the deadline, and it is told so (not that it does not flush)', async () => {
-    const { report } = await doctor('tictactoe', zoo('slow'));
+    const { report } = await doctor('tictactoe', zoo('slow'), ['--timeout', '1000', '--init-timeout', ROOMY[3]!]);
     const c = check(report, /first turn/);
     assert.equal(c.status, 'fail');
     assert.match(c.detail, /timeout: no answer within 1000 ms/);
-    assert.match(c.fix!, /after the deadline: answer sooner/);
+    assert.match(c.fix!, /its answer came late, \d+ ms after it was asked: it is slow, not stuck; answer sooner/);
     assert.ok(!failed(report).includes('flushes each answer'), failed(report).join());
+  });
+
+  it('slow by five times the deadline: still told it is slow, not stuck and not unflushed', async () => {
+    // The answer comes 1.5 s after a 300 ms deadline: it is awaited (with its input open) as long as it takes, 2 s at most.
+    const { report } = await doctor('tictactoe', zoo('slow'), ['--timeout', '300', '--init-timeout', ROOMY[3]!]);
+    const c = check(report, /first turn/);
+    assert.match(c.detail, /timeout: no answer within 300 ms/);
+    const ms = Number(/came late, (\d+) ms after it was asked: it is slow, not stuck/.exec(c.fix!)?.[1]);
+    assert.ok(ms >= 1400, c.fix);
+    assert.ok(!failed(report).includes('flushes each answer'), failed(report).join());
+  });
+
+  it('slow to start: told to load less before its first answer', async () => {
+    const { report } = await doctor('tictactoe', zoo('slow-start'), ['--init-timeout', '300']);
+    const c = check(report, /^starts/);
+    assert.match(c.detail, /turn 0 \(hello\): timeout: no answer within 300 ms/);
+    assert.match(c.fix!, /its answer came late, \d+ ms after it was asked: it is slow, not stuck; answer sooner \(load less before the first answer/);
   });
 
   it('wrong field: the rules say which field is missing', async () => {
@@ -87,7 +129,7 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
 
   it('unflushed: its answers come only when its input closes', async () => {
     // This machine's Python may be told to write at once (PYTHONUNBUFFERED): the bot runs without it, as users' do.
-    const { report } = await doctor('tictactoe', zoo('unflushed', 'env -u PYTHONUNBUFFERED '));
+    const { report } = await doctor('tictactoe', zoo('unflushed', 'env -u PYTHONUNBUFFERED '), FAST);
     const c = check(report, /flushes/);
     assert.equal(c.status, 'fail');
     assert.match(c.detail, /when its input was closed, it wrote: dropped a late answer .*\{"name": "unflushed"\}/);
@@ -143,6 +185,26 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     assert.match(check(missing.report, /^starts/).detail, /exited with code 127 \(command not found\?\)/);
   });
 
+  it('an exec bot (one process per message) passes, its exit judged by each answer', async () => {
+    const { code, report } = await doctor('tictactoe', 'exec:python3 test/fixtures/doctor/ttt-exec.py');
+    assert.deepEqual(report.checks.filter((c) => c.status !== 'pass'), []);
+    assert.equal(code, 0);
+    assert.match(check(report, /exits/).detail, /^one process per message: each of its \d+ answers came when its process exited with code 0$/);
+  });
+
+  it('Tron: a move into its own trail every lap is flagged with the turn, the move and why it loses; a sound bot is not', async () => {
+    const { code, report } = await doctor('tron', 'stdio:python3 test/fixtures/doctor/tron-neck.py');
+    const c = check(report, /lose at once/);
+    assert.equal(c.status, 'warn');
+    assert.match(c.detail, /^\d+ of its \d+ moves lose at once where another would not; the first: seat 0, turn 1: x\+: it leaves the grid at 100,79 \(x- would not\)\nthe message was: \{"game-id":"doctor-2","action":"play-turn"/);
+    const [, losing, moves] = /^(\d+) of its (\d+)/.exec(c.detail)!.map(Number);
+    assert.ok(losing! > moves! * 0.9, 'nearly every move: each turns back into its own trail');
+    assert.match(c.fix!, /in that position .* it loses there and then/);
+    assert.equal(code, 0, 'a warning: a bot that loses is still a bot that plays');
+    const sound = await doctor('tron', 'stdio:python3 test/fixtures/tron/straight.py');
+    assert.match(check(sound.report, /lose at once/).detail, /^none of its \d+ moves loses at once$/);
+  });
+
   it('hostile: an endless line without a newline costs its answer cap, and says so', async () => {
     const { report } = await doctor('tictactoe', "stdio:head -c 50000000 /dev/zero | tr '\\0' x");
     const c = check(report, /^starts/);
@@ -151,7 +213,7 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
   });
 
   it('prints a readable checklist: ✔ and ✘ lines, the fix under each ✘, and the count', async () => {
-    const r = await runCli(['doctor', 'tictactoe', zoo('illegal'), ...FAST]);
+    const r = await runCli(['doctor', 'tictactoe', zoo('illegal'), ...ROOMY]);
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^tictactoe: fed the canned match random vs minimax \(seed 1, 8 steps\) as seat 0 and seat 1$/m);
     assert.match(r.stdout, /^✔ answers its first turn: 2 answered, all read and legal$/m);
@@ -213,7 +275,7 @@ describe('botarena doctor: HTTP bots', () => {
     servers.push(server);
     const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
     const url = /listening on (https:\S+)/.exec(line)![1]!;
-    const trusted = await doctor('tictactoe', url, FAST, { NODE_EXTRA_CA_CERTS: 'test/fixtures/tls/cert.pem' });
+    const trusted = await doctor('tictactoe', url, ROOMY, { NODE_EXTRA_CA_CERTS: 'test/fixtures/tls/cert.pem' });
     assert.deepEqual(trusted.report.checks.filter((c) => c.status !== 'pass'), []);
     assert.equal(check(trusted.report, /HTTP keep-alive/).status, 'pass');
     const untrusted = await doctor('tictactoe', url);

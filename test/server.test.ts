@@ -55,6 +55,19 @@ describe('botarena serve', () => {
     assert.match(String(bot.statusReason), /^the doctor check failed: /);
   });
 
+  it('an exec: bot (one process per message) passes the check and is activated', async () => {
+    const r = await api('POST', '/api/bots', { game: 'tictactoe', name: 'execbot', endpoint: 'exec:python3 test/fixtures/doctor/ttt-exec.py' });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const id = (r.body!.bot as { id: string }).id;
+    const bot = await until('the check', async () => {
+      const b = await api('GET', `/api/bots/${id}`);
+      return b.body!.status !== 'checking' ? b.body : null;
+    });
+    assert.equal(bot.status, 'active', String(bot.statusReason));
+    // Off the ladder again: the tests below count the first bot's matches.
+    assert.equal((await api('DELETE', `/api/bots/${id}`, undefined, r.body!.token as string)).status, 204);
+  });
+
   it('plays the ladder: ratings move, the replay downloads and verifies', async () => {
     const board = await until('rated ladder matches', async () => {
       const b = await api('GET', '/api/leaderboards/tictactoe');

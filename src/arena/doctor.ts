@@ -64,6 +64,8 @@ interface Asked {
   sent?: string;
   /** a stream step's refused lines (`error …`) */
   refused: string[];
+  /** the move, legal, loses at once in that position (the game's reason), and another would not */
+  loses?: { move: string; why: string };
 }
 
 interface Run {
@@ -76,14 +78,22 @@ interface Run {
   endedAt: number;
   /** after a timeout: lines that came late while its input was still open (a slow bot) */
   lateWhileOpen: boolean;
+  /** after a timeout: how long it was awaited past the deadline with its input open */
+  lateWaitMs: number;
+  /** after a timeout answered late while its input was open: when the answer came, from the ask */
+  lateAnswerMs?: number;
   /** the log's length when the bot's input was closed: lines noted after it came at its exit */
   closedAt: number;
 }
 
 /** Faults after which a feed stops: the bot is not answering any more, and each later message would wait out its deadline. */
 const STOPPING: Fault['kind'][] = ['timeout', 'crash', 'transport', 'too-large'];
-/** After a timeout, how long a bot's late answer is awaited before its input is closed. */
-const LATE_WAIT_MS = 2000;
+/**
+ * After a timeout, a late answer is awaited with the bot's input still open, for the deadline once more,
+ * 2 s at least and 10 s at most, and no longer than it takes to come: an answer that comes late is a slow
+ * bot, one that comes only when its input closes does not flush, and one that never comes is stuck.
+ */
+const LATE_WAIT_MS = { min: 2000, max: 10_000 };
 /** A feed stops after this many faults of any kind: the first ones say what is wrong. */
 const MAX_FAULTS = 3;
 
@@ -152,11 +162,30 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
     }
   }
 
+  // 2b. Legal moves that lose at once where another would not (games that can tell for certain: Tron's walls).
+  const moved = all.filter((a) => a.phase === 'play' && !a.fault);
+  if (game.losesAtOnce && moved.length) {
+    const losing = moved.filter((a) => a.loses);
+    const name = 'avoids moves that lose at once';
+    if (!losing.length) checks.push({ name, status: 'pass', detail: `none of its ${moved.length} moves loses at once` });
+    else {
+      const [one] = losing;
+      const sent = one!.sent ? `\nthe message was: ${clip(one!.sent, 300)}` : '';
+      checks.push({
+        name,
+        status: 'warn',
+        detail: `${losing.length} of its ${moved.length} moves lose at once where another would not; the first: seat ${one!.seat}, turn ${one!.turn}: ${one!.loses!.move}: ${one!.loses!.why}${sent}`,
+        fix: `the move is legal, but in that position (the message shown above) it loses there and then: read the board before choosing (the rules are in docs/games/${game.id}.md)`,
+      });
+    }
+  }
+
   // 3. Answers are flushed; 4. stdout holds answers only; 5. one line per message, none to notices.
   if (caps.dialects && spec.transport !== 'http') checks.push(...lineChecks(runs, game, spec));
 
-  // 6. It exits by itself when the match is over.
-  if (spec.transport === 'stdio' || spec.transport === 'exec') checks.push(exitCheck(runs, game));
+  // 6. It exits by itself when the match is over (an exec bot, by itself after each answer).
+  if (spec.transport === 'stdio') checks.push(exitCheck(runs, game));
+  if (spec.transport === 'exec') checks.push(execExitCheck(runs));
 
   // 7. Answer times against the deadline.
   const times = all.filter((a) => a.kind !== 'hello' && !a.fault).map((a) => a.ms).sort((a, b) => a - b);
@@ -193,10 +222,12 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
 async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, opts: DoctorOptions): Promise<Run> {
   const t0 = performance.now();
   const log: TranscriptEntry[] = [];
+  let onLate: (() => void) | null = null;
   const sink = (dir: TranscriptEntry['dir'], text: string) => {
     const entry = { dir, t: round(performance.now() - t0), text };
     log.push(entry);
     opts.log?.(seat, entry);
+    if (dir === 'note' && LATE_LINE.test(text)) onLate?.();
   };
   const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
   const ctx = seatContext(game, { slot: seat, players: replay.seats.length, config: engine.config, seed: replay.seed, name: `doctor (seat ${seat})`, log: sink }, { addressPolicy: opts.addressPolicy });
@@ -208,6 +239,8 @@ async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, 
   let playIndex = 0;
   let endedAt = 0;
   let lateWhileOpen = false;
+  let lateWaitMs = 0;
+  let lateAnswerMs: number | undefined;
   let closedAt = 0;
   const complete = await feedSeat(game, replay, seat, open, async (a: FedAnswer) => {
     const { decision, now } = a;
@@ -217,20 +250,29 @@ async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, 
     else if (playIndex++ === 0) kind = 'first turn';
     else if (asked.length >= total * 0.75) kind = 'late game';
     const refused = (a.replies ?? []).filter((r) => r.startsWith('error'));
-    asked.push({ seat, kind, turn: decision.turn, phase: decision.phase, fault: now.fault, ms: now.ms, sent, refused });
+    const why = !now.fault && decision.phase === 'play' && game.losesAtOnce ? game.losesAtOnce(a.state, seat, now.action) : null;
+    const loses = why ? { move: typeof now.action === 'string' ? now.action : JSON.stringify(now.action), why } : undefined;
+    asked.push({ seat, kind, turn: decision.turn, phase: decision.phase, fault: now.fault, ms: now.ms, sent, refused, loses });
     endedAt = performance.now() - t0;
     if (now.fault) faults++;
     const go = !(now.fault && (STOPPING.includes(now.fault.kind) || faults >= MAX_FAULTS));
-    if (now.fault?.kind === 'timeout' && open.capabilities.dialects) {
-      // A slow bot answers a little late with its input still open; a bot that does not flush only when it closes.
+    if (now.fault?.kind === 'timeout' && spec.transport === 'stdio') {
+      // A slow bot answers late with its input still open; a bot that does not flush only when it closes.
       const mark = log.length;
-      await new Promise((r) => setTimeout(r, Math.min(LATE_WAIT_MS, deadlineFor(decision, replay.timeouts))));
+      const askedAt = performance.now() - now.ms;
+      lateWaitMs = Math.min(LATE_WAIT_MS.max, Math.max(LATE_WAIT_MS.min, deadlineFor(decision, replay.timeouts)));
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, lateWaitMs);
+        onLate = () => (clearTimeout(timer), resolve());
+      });
+      onLate = null;
       lateWhileOpen = log.slice(mark).some((e) => e.dir === 'note' && LATE_LINE.test(e.text));
+      if (lateWhileOpen) lateAnswerMs = performance.now() - askedAt;
     }
     if (!go) closedAt = log.length;
     return go;
   });
-  return { seat, asked, log, complete, endedAt, lateWhileOpen, closedAt };
+  return { seat, asked, log, complete, endedAt, lateWhileOpen, lateWaitMs, lateAnswerMs, closedAt };
 }
 
 /** A failed check from an answer's fault: what happened, where, and what to change. */
@@ -245,10 +287,12 @@ function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSp
       fix = atExit
         ? `its answer came only when its input was closed: it does not flush its output. ${FLUSH}`
         : run.lateWhileOpen
-          ? 'its answer came after the deadline: answer sooner (search with a time budget and answer when it runs out)'
+          ? `its answer came late, ${fmt(run.lateAnswerMs!)} after it was asked: it is slow, not stuck; answer sooner (${a === run.asked[0] ? 'load less before the first answer: a lazy import, a smaller table' : 'search with a time budget and answer when it runs out'})`
           : spec.transport === 'http'
           ? 'answer each POST within the deadline, with the move as the body'
-          : 'read one line from stdin per message and write one line back to stdout, ending with a newline, then flush; run it by hand and paste the message shown above to see what it does';
+          : spec.transport === 'exec'
+            ? 'its process did not exit within the deadline (its answer is read when it exits): write the answer and exit sooner'
+            : `${spec.transport === 'stdio' ? `no answer came at all, not in ${fmt(run.lateWaitMs)} past the deadline with its input open, nor when its input was closed: it seems stuck, not slow (waiting for more input than one line? writing nothing?); ` : ''}read one line from stdin per message and write one line back to stdout, ending with a newline, then flush; run it by hand and paste the message shown above to see what it does`;
       break;
     case 'crash':
       fix = /could not start/.test(f.detail) ? `check the command runs from this folder: ${spec.raw.replace(/^\w+:/, '')}` : 'it exited: run it by hand, paste the message shown above on its input, and read the error';
@@ -351,6 +395,18 @@ function exitCheck(runs: Run[], game: AnyGame): DoctorCheck {
     detail: `seat ${run.seat}: it was still running ${grace} ms after its input closed, and was stopped (${note.text})`,
     fix: `exit when stdin reaches its end (read returns nothing / end of file): a bot that waits for more is killed after ${grace} ms`,
   };
+}
+
+/**
+ * An exec bot is one process per message: its answer is read when that process exits, so every answer proves
+ * an exit, and an exit code other than 0 is already a crash of that answer. There is no process left at the
+ * end of the match to wait for.
+ */
+function execExitCheck(runs: Run[]): DoctorCheck {
+  const name = 'exits when the match is over';
+  if (!runs.some((r) => r.complete)) return { name, status: 'skip', detail: 'no feed reached the end of the match (see above)' };
+  const answered = runs.flatMap((r) => r.asked).filter((a) => !a.fault).length;
+  return { name, status: 'pass', detail: `one process per message: each of its ${answered} answers came when its process exited with code 0` };
 }
 
 /** HTTP specifics, from two requests of the first message on one connection: status, content type, keep-alive. */

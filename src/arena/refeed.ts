@@ -45,6 +45,8 @@ export interface FedAnswer {
   now: Move<unknown> & { ms: number };
   /** a stream step: what the game answered each of its lines (smart-dog's `error …`), in order */
   replies?: string[];
+  /** the position the seat was asked in (read only: the feed goes on from it) */
+  state: unknown;
 }
 
 /**
@@ -81,7 +83,7 @@ export async function feedSeat(game: AnyGame, replay: Replay, slot: number, seat
         } else {
           now = await seat.ask(engine, d, { ...view, phase: d.phase }, deadline);
         }
-        if ((await onAnswer({ decision: d, recorded, now, replies })) === false) {
+        if ((await onAnswer({ decision: d, recorded, now, replies, state: engine.state })) === false) {
           stopped = true;
           break;
         }

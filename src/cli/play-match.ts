@@ -2,7 +2,7 @@ import type { JobSeat } from '../arena/match-job.js';
 import { randomSeed } from '../arena/match-job.js';
 import { MatchCancelledError, runMatch, seatNames as displayNames, type MatchReport } from '../arena/run-match.js';
 import type { SeatConnection } from '../arena/seat.js';
-import { acceptJoins, capabilitiesOf, checkSandbox, parseBotSpec, type SandboxOptions } from '../bots/index.js';
+import { acceptJoins, capabilitiesOf, checkSandbox, parseBotSpec, type BotSpec, type SandboxOptions } from '../bots/index.js';
 import { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
@@ -146,12 +146,28 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing, state)}\n`);
     if (o.replay && !unwritten) out.write(`\nreplay written to ${o.replay}\n`);
   }
+  for (const hint of firstTimeoutHints(game, replay, bots, specs)) process.stderr.write(`${hint}\n`);
   if (unwritten) process.stderr.write(unwritten);
   // The rules ended the match as an error (paint: a player failed the ready handshake): no game was played.
   if (replay.result.error) {
     process.stderr.write(`botarena: the match ended as an error: ${replay.result.error}\n`);
     process.exitCode ||= 1;
   }
+}
+
+/**
+ * A hint for each seat whose very first answer timed out: the match says only "timeout", where the usual
+ * cause (a bot that does not flush its answers) is what `doctor` finds and names.
+ */
+function firstTimeoutHints(game: AnyGame, replay: Replay, bots: string[], specs: BotSpec[]): string[] {
+  return replay.seats.flatMap((seat, slot) => {
+    const step = replay.turns.find((t) => t.moves.some((m) => m.slot === slot));
+    if (step?.moves.find((m) => m.slot === slot)!.fault?.kind !== 'timeout' || capabilitiesOf(specs[slot]!).values) return [];
+    const why = specs[slot]!.transport === 'stdio' ? 'if it answers only when its input closes, it does not flush stdout; ' : '';
+    const bot = /^[\w:./@+=-]+$/.test(bots[slot]!) ? bots[slot]! : `'${bots[slot]!.replace(/'/g, "'\\''")}'`;
+    const which = step.phase === 'init' ? 'the hello' : `turn ${step.turn}`;
+    return [`botarena: hint: ${seat.name} (slot ${slot}): its first answer (${which}) timed out: ${why}\`botarena doctor ${game.id} ${bot}\` checks why`];
+  });
 }
 
 /** The `--json` result of a match (the same line a tournament's results file holds, less its place in it). */

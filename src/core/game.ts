@@ -282,6 +282,12 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   parseAnswer(answer: unknown, state: S, slot: number): Parsed<A>;
   /** why a well-formed turn action is illegal here, or null when it is legal */
   check?(state: S, slot: number, action: A): string | null;
+  /**
+   * optional, for `botarena doctor`: why a legal action loses at once in this position whatever the others
+   * do (Tron: it enters a wall or a trail this lap), when another action would not; null otherwise. Only
+   * for losses that are certain and cheap to see; the doctor warns of such moves.
+   */
+  losesAtOnce?(state: S, slot: number, action: A): string | null;
   /** applies one turn step: a move (action or fault) for each seat of the current decision, in seat order */
   apply(state: S, moves: Move<A>[]): S;
   /** for games with hidden information: what spectators see during the match (absent: everything is public) */

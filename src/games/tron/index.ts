@@ -3,7 +3,7 @@ import { botsarenaAnswerPhase } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { letter, renderBoard } from './render.js';
-import { applyLap, living, setup, type Direction, type TronState } from './rules.js';
+import { applyLap, deadEnd, DIRECTIONS, living, setup, type Direction, type TronState } from './rules.js';
 import { positionState, readPosition, writePosition, type TronConfig } from './position.js';
 import { encodeJson, parseAnswer, view, type TronMessage } from './wire.js';
 
@@ -68,6 +68,11 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
   },
   parseAnswer,
   apply: applyLap,
+  losesAtOnce(s, slot, dir) {
+    const why = deadEnd(s, slot, dir);
+    const safe = why ? DIRECTIONS.find((d) => !deadEnd(s, slot, d)) : undefined;
+    return why && safe ? `${why} (${safe} would not)` : null;
+  },
   // The trails grow by the heads only, so the lap, the heads and the deaths identify the state.
   digest: (s) => [s.lap, s.trails.map((t) => t[t.length - 1]), s.death],
   // What a step changes: the hellos left, the lap, every head (as its cell's index; -1 for a trail given

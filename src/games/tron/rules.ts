@@ -127,6 +127,22 @@ export function applyLap(s: TronState, moves: Move<Direction>[]): TronState {
   return s;
 }
 
+/**
+ * Why moving `dir` from `slot`'s head kills it this lap whatever the others do (the edge or a trail on the
+ * board this lap: trails of bots that die this lap still stand until it ends), or null. Head-ons depend on
+ * the others' moves, so they are not certain and not named here.
+ */
+export function deadEnd(s: TronState, slot: number, dir: Direction): string | null {
+  const trail = s.trails[slot]!;
+  const head = trail[trail.length - 1]!;
+  const x = head[0] + STEP[dir][0];
+  const y = head[1] + STEP[dir][1];
+  if (x < 0 || y < 0 || x >= s.width || y >= s.height) return `it leaves the grid at ${x},${y}`;
+  const owner = gridOf(s)[key(s, x, y)]!;
+  if (!owner) return null;
+  return owner - 1 === slot ? `it hits its own trail at ${x},${y}` : `it hits the trail of slot ${owner - 1} at ${x},${y}`;
+}
+
 /** Notes why move `i` of `n` dies: the lap's causes, made (all null) on its first death. */
 function dies(cause: (string | null)[] | null, n: number, i: number, why: string): (string | null)[] {
   const list = cause ?? new Array<string | null>(n).fill(null);

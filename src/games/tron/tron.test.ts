@@ -226,6 +226,17 @@ describe('Tron laps', () => {
     assert.match(o.reason, /^C survives after 3 laps; died: A on lap 1 \(left the grid at -1,0 \(x-\)\); B on lap 3 \(timeout: slow\); D on lap 3/);
   });
 
+  it('losesAtOnce (for doctor) names the edge and trails, never a head-on, and nothing when every move loses', () => {
+    // Slot 0 at 1,0 came from 0,0; slot 1's trail runs below it; slot 2 sits in the corner 9,9, walled in.
+    const m = match(3, [[[0, 0], [1, 0]], [[2, 1], [1, 1]], [[8, 9], [9, 8], [9, 9]]]);
+    const loses = (slot: number, d: string) => tron.losesAtOnce!(m.state(), slot, d);
+    assert.equal(loses(0, 'y-'), 'it leaves the grid at 1,-1 (x+ would not)');
+    assert.equal(loses(0, 'x-'), 'it hits its own trail at 0,0 (x+ would not)');
+    assert.equal(loses(0, 'y+'), 'it hits the trail of slot 1 at 1,1 (x+ would not)');
+    assert.equal(loses(0, 'x+'), null, '2,0 is free (slot 1 might go there too: a head-on is not certain)');
+    assert.equal(loses(2, 'x+'), null, 'walled in: no move is a mistake');
+  });
+
   it('asks only the living, all at once', () => {
     const m = match(3, [[[0, 0]], [[5, 5]], [[7, 7]]]);
     assert.deepEqual(m.engine.decision()!.seats, [0, 1, 2]);
