@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { livePidsWith } from './processes.js';
 import { ROOT, runCli } from './run-cli.js';
 
@@ -315,6 +316,48 @@ describe('botarena tournament', () => {
       assert.match(run.stderr, message, args.join(' '));
       assert.doesNotMatch(run.stderr, /at .*\.(ts|mjs):\d+/, 'no stack trace');
     }
+  });
+});
+
+// Two deterministic lighthouses bots: the built-in planner, and a bot that passes every round.
+const PASSER = 'stdio:node test/fixtures/lighthouses/fickle.mjs pass';
+
+describe('tournaments and ab on games the seed cannot change (issue 32)', () => {
+  it('ab does not decide on copies of one game: on a fixed map it says the games repeat and stops undecided (exit 3)', async () => {
+    // Before: "H1 accepted, +871.6 Elo" after 19 pairs, every one a copy of the first.
+    const run = await runCli(['ab', 'lighthouses', 'planner', PASSER, '--seed', '5', '--set', 'map=islet', '--set', 'rounds=30', '--json']);
+    assert.equal(run.code, 3, run.stdout + run.stderr);
+    const r = JSON.parse(run.stdout) as { decision: string | null; stopped: string | null; games: number; pairs: number; copies: number; pentanomial: number[]; wins: number };
+    assert.equal(r.decision, null);
+    assert.equal(r.stopped, 'copies');
+    assert.equal(r.pentanomial.reduce((a, b) => a + b, 0), 1, 'only the first pair is evidence');
+    assert.equal(r.wins, 2, 'wins count the games that were not copies');
+    assert.equal(r.copies, r.games - 2);
+    assert.equal(r.pairs, 21, 'one pair, then 20 copies in a row');
+    const text = await runCli(['ab', 'lighthouses', 'planner', PASSER, '--seed', '5', '--set', 'map=islet', '--set', 'rounds=30']);
+    assert.equal(text.code, 3);
+    assert.match(text.stdout, /\n40 of 42 games were identical copies of earlier ones, move for move: the counts and the test leave them out\n/);
+    assert.match(text.stdout, /no decision: the last 20 pairs only repeated earlier games/);
+    assert.doesNotMatch(text.stdout, /accepted/);
+  });
+
+  it('without a chosen map, the seed picks one of the shipped maps for each pair, and a tournament counts its copies', async () => {
+    const dir = join(tmp, 'maps');
+    const run = await runCli(['tournament', 'lighthouses', 'planner', PASSER, '--games', '16', '--seed', '3', '--set', 'rounds=30', '--out', dir, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = resultsOf(dir).sort((a, b) => a.index - b.index);
+    const maps = lines.map((l) => (JSON.parse(gunzipSync(readFileSync(join(dir, l.replay!))).toString('utf8')) as { config: { map: string } }).config.map);
+    for (let i = 0; i < maps.length; i += 2) assert.equal(maps[i], maps[i + 1], `the two games of pair ${i / 2} share the seed, so the map`);
+    assert.ok(new Set(maps).size >= 3, `several maps over 8 pairs: ${maps.join(' ')}`);
+    const report = JSON.parse(run.stdout) as Report & { copies: number };
+    const distinct = new Set(maps.map((m, i) => `${m}/${i % 2}`)).size;
+    assert.equal(report.copies, 16 - distinct, 'deterministic bots play one game per map and seat; the rest are copies');
+    const fixed = await runCli(['tournament', 'lighthouses', 'planner', PASSER, '--games', '6', '--seed', '3', '--set', 'map=islet', '--set', 'rounds=30']);
+    assert.equal(fixed.code, 0, fixed.stderr);
+    assert.match(fixed.stdout, /\n4 of 6 matches were identical copies of earlier ones, move for move/);
+    const ab = await runCli(['ab', 'lighthouses', 'planner', PASSER, '--seed', '5', '--set', 'rounds=30', '--json']);
+    const r = JSON.parse(ab.stdout) as { pentanomial: number[] };
+    assert.ok(r.pentanomial.reduce((a, b) => a + b, 0) >= 3, `ab counts one pair per map: ${r.pentanomial.join(' ')}`);
   });
 });
 

@@ -7,9 +7,9 @@ import { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { EloLadder, outcomeFromJsonResult, SkillLadder } from '../ratings/index.js';
-import { playAb, type AbSpec } from '../tournament/ab.js';
+import { COPY_RUN, playAb, type AbSpec } from '../tournament/ab.js';
 import { MatchPool } from '../tournament/pool.js';
-import { headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
+import { copiesOf, headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
 import { table } from './format.js';
 import { readConfigFiles } from './options.js';
 import type { AbOptions, ManyOptions, TournamentOptions } from './tournament-command.js';
@@ -171,6 +171,8 @@ export function tournamentReport(spec: TournamentSpec, lines: MatchLine[], t: To
     format: spec.format,
     seed: spec.seed,
     matches: lines.length,
+    /** matches that repeated an earlier one move for move (the standings count them all) */
+    copies: copiesOf(lines),
     champion: t.champion !== null ? names[t.champion] : undefined,
     standings,
     headToHead: Object.fromEntries(names.map((a, i) => [a, Object.fromEntries(names.flatMap((b, j) => (i === j ? [] : [[b, h2h[i]![j]!]])))])),
@@ -196,7 +198,8 @@ function formatReport(r: ReturnType<typeof tournamentReport>): string {
   const names = r.standings.map((s) => s.name);
   const matrix: string[][] = [['W-D-L vs →', ...names]];
   for (const a of names) matrix.push([a, ...names.map((b) => (a === b ? '·' : ((c) => `${c.wins}-${c.draws}-${c.losses}`)(r.headToHead[a]![b]!)))]);
-  return [`${r.game} ${r.format}, seed ${r.seed}: ${r.matches} matches${r.champion ? `; champion: ${r.champion}` : ''}`, '', table(rows), '', 'head to head (row against column):', table(matrix)].join('\n');
+  const copies = r.copies ? [`${r.copies} of ${r.matches} matches were identical copies of earlier ones, move for move: these bots play the same few games whatever the seed, and the table counts every copy`] : [];
+  return [`${r.game} ${r.format}, seed ${r.seed}: ${r.matches} matches${r.champion ? `; champion: ${r.champion}` : ''}`, ...copies, '', table(rows), '', 'head to head (row against column):', table(matrix)].join('\n');
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -249,11 +252,14 @@ export async function runAb(game: AnyGame, candidate: string, baseline: string, 
       ? `H1 accepted: ${report.candidate} is better (by at least ${o.elo1} Elo, at these error rates)`
       : report.decision === 'H0'
         ? `H0 accepted: ${report.candidate} is not better by ${o.elo1} Elo or more`
-        : `undecided after ${report.games} games (--max-games ${o.maxGames})`;
+        : report.stopped === 'copies'
+          ? `no decision: the last ${COPY_RUN} pairs only repeated earlier games, so these bots play the same few games whatever the seed (make the games differ: another --set, bots that use their seed)`
+          : `undecided after ${report.games} games (--max-games ${o.maxGames})`;
   const faults = (f: Record<string, number>) => Object.entries(f).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
   process.stdout.write(
     [
       `${report.candidate} vs ${report.baseline}${report.opponents.length ? ` (against ${report.opponents.join(', ')})` : ''}: ${report.games} games in ${report.pairs} pairs`,
+      ...(report.copies ? [`${report.copies} of ${report.games} games were identical copies of earlier ones, move for move: the counts and the test leave them out`] : []),
       `${report.candidate}: ${report.wins} wins, ${report.draws} draws, ${report.losses} losses; pairs by its points 0/½/1/1½/2: ${report.pentanomial.join(' ')}`,
       `Elo difference: ${signed(e.elo)} (95 % ${signed(e.low)} to ${signed(e.high)}), likelihood of superiority ${(e.los * 100).toFixed(1)} %`,
       `SPRT elo0 ${o.elo0}, elo1 ${o.elo1}, alpha ${o.alpha}, beta ${o.beta}: LLR ${s.llr.toFixed(2)} (bounds ${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}): ${verdict}`,
