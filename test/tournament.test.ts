@@ -365,16 +365,18 @@ describe('botarena ab', () => {
   it('stops early with H1 (exit 0) when the candidate is clearly stronger', async () => {
     const run = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--seed', '1', '--json']);
     assert.equal(run.code, 0, run.stderr);
-    const r = JSON.parse(run.stdout) as { decision: string; games: number; pairs: number; estimate: { elo: number; los: number }; wins: number; losses: number };
+    const r = JSON.parse(run.stdout) as { decision: string; games: number; pairs: number; estimate: { elo: number; los: number }; wins: number; losses: number; candidate: string; baseline: string; bots: { candidate: string; baseline: string } };
     assert.equal(r.decision, 'H1');
+    // Named from their specs, as in every other command (issue 32: they were "candidate" and "baseline").
+    assert.deepEqual([r.candidate, r.baseline, r.bots.candidate, r.bots.baseline], ['minimax', 'random', 'minimax', 'random']);
     assert.ok(r.games < 200, `decided after ${r.games} games`);
     assert.equal(r.games, r.pairs * 2);
     assert.equal(r.losses, 0);
     assert.ok(r.estimate.los > 0.99);
     const text = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--seed', '1']);
     assert.equal(text.code, 0);
-    assert.match(text.stdout, /^candidate vs baseline: \d+ games in \d+ pairs\n/);
-    assert.match(text.stdout, /H1 accepted: candidate is better/);
+    assert.match(text.stdout, /^minimax vs random: \d+ games in \d+ pairs\ngames: minimax won \d+, drew \d+, lost 0 of \d+ against random\npairs counted: \d+; by minimax's points in the pair, 0: 0, ½: \d+, 1: \d+, 1½: \d+, 2: \d+\n/);
+    assert.match(text.stdout, /H1 accepted: minimax is better/);
     assert.match(text.stdout, /likelihood of superiority 100\.0 %/);
   });
 
@@ -390,10 +392,45 @@ describe('botarena ab', () => {
   it('plays both versions against --opponents and refuses nonsense bounds', async () => {
     const run = await runCli(['ab', 'connect4', 'minimax', 'random', '--opponents', 'random', '--seed', '3', '--max-games', '40', '--json']);
     assert.ok([0, 1, 3].includes(run.code!), run.stderr);
-    const r = JSON.parse(run.stdout) as { opponents: string[]; games: number };
-    assert.deepEqual(r.opponents, ['random'], 'the opponent keeps its own name: candidate and baseline are named for their role');
+    const r = JSON.parse(run.stdout) as { opponents: string[]; games: number; bots: { opponents: string[] }; wins: number; baselineRecord: { wins: number; draws: number; losses: number } };
+    assert.deepEqual(r.opponents, ['random#2'], 'the baseline and the opponent are both "random": told apart by their place');
+    assert.deepEqual(r.bots.opponents, ['random']);
+    const { wins, draws, losses } = r.baselineRecord;
+    assert.equal(wins + draws + losses, r.games / 2, "the baseline's games against the opponent are counted too");
+    const text = await runCli(['ab', 'connect4', 'minimax', 'random', '--opponents', 'random', '--seed', '3', '--max-games', '40']);
+    // Each count says what it counts: games against the opponent for each version, pairs by the candidate's points.
+    assert.match(text.stdout, /\ngames against random#2: minimax won \d+, drew \d+, lost \d+ of 20; random#1 won \d+, drew \d+, lost \d+ of 20\npairs counted: 20; by minimax's points in the pair, 0: \d+, ½: \d+, 1: \d+, 1½: \d+, 2: \d+\n/);
     const bad = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--elo0', '10', '--elo1', '5']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--elo1 \(5\) must be above --elo0 \(10\)/);
+  });
+
+  it('offers only the options it takes: no --out (a tournament has it)', async () => {
+    const help = await runCli(['ab', '--help']);
+    assert.equal(help.code, 0);
+    assert.doesNotMatch(help.stdout, /--out/);
+    assert.match((await runCli(['tournament', '--help'])).stdout, /--out <dir>/);
+    const out = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--out', join(tmp, 'ab-out')]);
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /unknown option '--out'/);
+  });
+
+  it('on Ctrl-C prints what the games played so far say, then exits 130', async () => {
+    const run = startCli(['ab', 'tictactoe', pace(0.05), 'random', '--seed', '1', '--json']);
+    let stderr = '';
+    run.child.stderr!.on('data', (d: Buffer) => (stderr += d));
+    // A progress line comes with each pair counted.
+    for (const t0 = Date.now(); !/ab [1-9]\d*\/1000 matches/.test(stderr); await new Promise((r) => setTimeout(r, 50))) assert.ok(Date.now() - t0 < 30_000, `no pair counted after 30 s: ${stderr}`);
+    run.child.kill('SIGINT');
+    const end = await run.ended;
+    assert.equal(end.code, 130, end.stderr);
+    assert.match(end.stderr, /stopped; every bot was shut down\. Nothing was decided; below, what the pairs finished so far say/);
+    const r = JSON.parse(end.stdout) as { stopped: string; decision: null; games: number; pairs: number; estimate: { elo: number }; bots: { candidate: string } };
+    assert.equal(r.stopped, 'interrupted');
+    assert.equal(r.decision, null);
+    assert.ok(r.games >= 2 && r.games === r.pairs * 2, `${r.games} games in ${r.pairs} pairs`);
+    assert.equal(typeof r.estimate.elo, 'number');
+    assert.equal(r.bots.candidate, pace(0.05));
+    assert.deepEqual(await paceBotsLeft(), [], 'no bot process outlives the command');
   });
 });

@@ -41,20 +41,27 @@ export interface AbReport {
   candidate: string;
   baseline: string;
   opponents: string[];
+  /** the bot specs behind those names */
+  bots: { candidate: string; baseline: string; opponents: string[] };
   pairs: number;
   games: number;
   /** the candidate's games: wins, draws, losses (head to head: against the baseline) */
   wins: number;
   draws: number;
   losses: number;
+  /** the baseline's games, counted as the candidate's (head to head: the candidate's mirrored) */
+  baselineRecord: { wins: number; draws: number; losses: number };
   pentanomial: Pentanomial;
   estimate: EloEstimate;
   sprt: SprtState;
   decision: 'H1' | 'H0' | null;
   /** games that repeated an earlier pair's games move for move; their pairs are in `pairs` and `games` only */
   copies: number;
-  /** why play stopped without a decision before the cap: `copies` after `COPY_RUN` repeated pairs in a row */
-  stopped: 'copies' | null;
+  /**
+   * why play stopped without a decision before the cap: `copies` after `COPY_RUN` repeated pairs in a row;
+   * `interrupted` when the user stopped it (Ctrl-C): the figures are those of the pairs finished in order
+   */
+  stopped: 'copies' | 'interrupted' | null;
   faults: { candidate: Record<string, number>; baseline: Record<string, number> };
 }
 
@@ -96,7 +103,12 @@ function pairJobs(game: AnyGame, spec: AbSpec, p: number): { jobs: MatchJob[]; p
 }
 
 /** Plays pairs until the test decides or the cap is reached; `run` plays one match (a pool's run). */
-export async function playAb(game: AnyGame, spec: AbSpec, run: (job: MatchJob) => Promise<Replay>, opts: { concurrency: number; onPair?: (r: AbReport) => void }): Promise<AbReport> {
+export async function playAb(
+  game: AnyGame,
+  spec: AbSpec,
+  run: (job: MatchJob) => Promise<Replay>,
+  opts: { concurrency: number; onPair?: (r: AbReport) => void; onStart?: (r: AbReport) => void },
+): Promise<AbReport> {
   if (spec.candidate.name === spec.baseline.name) throw new UsageError(`the candidate and the baseline need different names (both "${spec.candidate.name}"): name them with --name 0=NEW --name 1=OLD`);
   if (!spec.opponents.length && game.players.min > 2) throw new UsageError(`${game.id} needs at least ${game.players.min} bots: give --opponents`);
   const maxPairs = Math.max(1, Math.floor(spec.maxGames / 2));
@@ -106,11 +118,13 @@ export async function playAb(game: AnyGame, spec: AbSpec, run: (job: MatchJob) =
     candidate: spec.candidate.name,
     baseline: spec.baseline.name,
     opponents: spec.opponents.map((o) => o.name),
+    bots: { candidate: spec.candidate.bot, baseline: spec.baseline.bot, opponents: spec.opponents.map((o) => o.bot) },
     pairs: 0,
     games: 0,
     wins: 0,
     draws: 0,
     losses: 0,
+    baselineRecord: { wins: 0, draws: 0, losses: 0 },
     pentanomial: [0, 0, 0, 0, 0],
     estimate: eloEstimate([0, 0, 0, 0, 0]),
     sprt: sprt([0, 0, 0, 0, 0], spec.bounds),
@@ -125,6 +139,7 @@ export async function playAb(game: AnyGame, spec: AbSpec, run: (job: MatchJob) =
   let next = 0; // the next pair to start
   let counted = 0; // pairs counted, in order
   let failure: unknown = null;
+  opts.onStart?.(report);
   const count = () => {
     while (finished.has(counted) && report.decision === null && report.stopped === null) {
       const f = finished.get(counted)!;
@@ -144,11 +159,12 @@ export async function playAb(game: AnyGame, spec: AbSpec, run: (job: MatchJob) =
       f.lines.forEach((line, k) => {
         line.players.forEach((p, slot) => {
           const who = f.seats[k]![slot];
-          if (who === 'candidate') {
+          if (who) {
             const v = resultOf(line, slot);
-            if (v === 1) report.wins++;
-            else if (v === 0.5) report.draws++;
-            else report.losses++;
+            const record = who === 'candidate' ? report : report.baselineRecord;
+            if (v === 1) record.wins++;
+            else if (v === 0.5) record.draws++;
+            else record.losses++;
           }
           if (who && p.fault) report.faults[who][p.fault.kind] = (report.faults[who][p.fault.kind] ?? 0) + 1;
         });
