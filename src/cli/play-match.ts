@@ -123,6 +123,8 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     if (err instanceof MatchCancelledError) {
       process.stderr.write(`${err.message}; every bot was stopped\n`);
       process.exitCode = 130;
+      // The turns played are kept: a replay marked stopped, which `replay show` reads.
+      if (o.replay && err.replay) writeStopped(o.replay, err.replay);
       return;
     }
     throw err;
@@ -147,6 +149,16 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     if (o.replay && !unwritten) out.write(`\nreplay written to ${o.replay}\n`);
   }
   if (unwritten) process.stderr.write(unwritten);
+}
+
+/** Writes a stopped match's replay, saying so (or why it could not be written) on stderr. */
+function writeStopped(file: string, replay: Replay): void {
+  try {
+    writeReplay(file, replay);
+    process.stderr.write(`the ${replay.turns.length} steps played are in ${file} (a replay marked stopped)\n`);
+  } catch (err) {
+    process.stderr.write(`botarena: the replay of the stopped match could not be written to ${file}: ${(err as Error).message}\n`);
+  }
 }
 
 /** The `--json` result of a match (the same line a tournament's results file holds, less its place in it). */
