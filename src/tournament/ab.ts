@@ -45,11 +45,11 @@ export interface AbReport {
   bots: { candidate: string; baseline: string; opponents: string[] };
   pairs: number;
   games: number;
-  /** the candidate's games: wins, draws, losses (head to head: against the baseline) */
+  /** the candidate's games: wins, draws, losses (head to head: against the baseline); copies left out */
   wins: number;
   draws: number;
   losses: number;
-  /** the baseline's games, counted as the candidate's (head to head: the candidate's mirrored) */
+  /** the baseline's games, counted as the candidate's (head to head: the candidate's mirrored); copies left out */
   baselineRecord: { wins: number; draws: number; losses: number };
   pentanomial: Pentanomial;
   estimate: EloEstimate;
