@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { gunzipSync } from 'node:zlib';
 import { livePidsWith } from './processes.js';
 import { ROOT, runCli } from './run-cli.js';
 
@@ -318,20 +319,64 @@ describe('botarena tournament', () => {
   });
 });
 
+// Two deterministic lighthouses bots: the built-in planner, and a bot that passes every round.
+const PASSER = 'stdio:node test/fixtures/lighthouses/fickle.mjs pass';
+
+describe('tournaments and ab on games the seed cannot change (issue 32)', () => {
+  it('ab does not decide on copies of one game: on a fixed map it says the games repeat and stops undecided (exit 3)', async () => {
+    // Before: "H1 accepted, +871.6 Elo" after 19 pairs, every one a copy of the first.
+    const run = await runCli(['ab', 'lighthouses', 'planner', PASSER, '--seed', '5', '--set', 'map=islet', '--set', 'rounds=30', '--json']);
+    assert.equal(run.code, 3, run.stdout + run.stderr);
+    const r = JSON.parse(run.stdout) as { decision: string | null; stopped: string | null; games: number; pairs: number; copies: number; pentanomial: number[]; wins: number };
+    assert.equal(r.decision, null);
+    assert.equal(r.stopped, 'copies');
+    assert.equal(r.pentanomial.reduce((a, b) => a + b, 0), 1, 'only the first pair is evidence');
+    assert.equal(r.wins, 2, 'wins count the games that were not copies');
+    assert.equal(r.copies, r.games - 2);
+    assert.equal(r.pairs, 21, 'one pair, then 20 copies in a row');
+    const text = await runCli(['ab', 'lighthouses', 'planner', PASSER, '--seed', '5', '--set', 'map=islet', '--set', 'rounds=30']);
+    assert.equal(text.code, 3);
+    assert.match(text.stdout, /\n40 of 42 games were identical copies of earlier ones, move for move: the counts and the test leave them out\n/);
+    assert.match(text.stdout, /no decision: the last 20 pairs only repeated earlier games/);
+    assert.doesNotMatch(text.stdout, /accepted/);
+  });
+
+  it('without a chosen map, the seed picks one of the shipped maps for each pair, and a tournament counts its copies', async () => {
+    const dir = join(tmp, 'maps');
+    const run = await runCli(['tournament', 'lighthouses', 'planner', PASSER, '--games', '16', '--seed', '3', '--set', 'rounds=30', '--out', dir, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = resultsOf(dir).sort((a, b) => a.index - b.index);
+    const maps = lines.map((l) => (JSON.parse(gunzipSync(readFileSync(join(dir, l.replay!))).toString('utf8')) as { config: { map: string } }).config.map);
+    for (let i = 0; i < maps.length; i += 2) assert.equal(maps[i], maps[i + 1], `the two games of pair ${i / 2} share the seed, so the map`);
+    assert.ok(new Set(maps).size >= 3, `several maps over 8 pairs: ${maps.join(' ')}`);
+    const report = JSON.parse(run.stdout) as Report & { copies: number };
+    const distinct = new Set(maps.map((m, i) => `${m}/${i % 2}`)).size;
+    assert.equal(report.copies, 16 - distinct, 'deterministic bots play one game per map and seat; the rest are copies');
+    const fixed = await runCli(['tournament', 'lighthouses', 'planner', PASSER, '--games', '6', '--seed', '3', '--set', 'map=islet', '--set', 'rounds=30']);
+    assert.equal(fixed.code, 0, fixed.stderr);
+    assert.match(fixed.stdout, /\n4 of 6 matches were identical copies of earlier ones, move for move/);
+    const ab = await runCli(['ab', 'lighthouses', 'planner', PASSER, '--seed', '5', '--set', 'rounds=30', '--json']);
+    const r = JSON.parse(ab.stdout) as { pentanomial: number[] };
+    assert.ok(r.pentanomial.reduce((a, b) => a + b, 0) >= 3, `ab counts one pair per map: ${r.pentanomial.join(' ')}`);
+  });
+});
+
 describe('botarena ab', () => {
   it('stops early with H1 (exit 0) when the candidate is clearly stronger', async () => {
     const run = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--seed', '1', '--json']);
     assert.equal(run.code, 0, run.stderr);
-    const r = JSON.parse(run.stdout) as { decision: string; games: number; pairs: number; estimate: { elo: number; los: number }; wins: number; losses: number };
+    const r = JSON.parse(run.stdout) as { decision: string; games: number; pairs: number; estimate: { elo: number; los: number }; wins: number; losses: number; candidate: string; baseline: string; bots: { candidate: string; baseline: string } };
     assert.equal(r.decision, 'H1');
+    // Named from their specs, as in every other command (issue 32: they were "candidate" and "baseline").
+    assert.deepEqual([r.candidate, r.baseline, r.bots.candidate, r.bots.baseline], ['minimax', 'random', 'minimax', 'random']);
     assert.ok(r.games < 200, `decided after ${r.games} games`);
     assert.equal(r.games, r.pairs * 2);
     assert.equal(r.losses, 0);
     assert.ok(r.estimate.los > 0.99);
     const text = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--seed', '1']);
     assert.equal(text.code, 0);
-    assert.match(text.stdout, /^candidate vs baseline: \d+ games in \d+ pairs\n/);
-    assert.match(text.stdout, /H1 accepted: candidate is better/);
+    assert.match(text.stdout, /^minimax vs random: \d+ games in \d+ pairs\ngames: minimax won \d+, drew \d+, lost 0 of \d+ against random\npairs counted: \d+; by minimax's points in the pair, 0: 0, ½: \d+, 1: \d+, 1½: \d+, 2: \d+\n/);
+    assert.match(text.stdout, /H1 accepted: minimax is better/);
     assert.match(text.stdout, /likelihood of superiority 100\.0 %/);
   });
 
@@ -347,10 +392,45 @@ describe('botarena ab', () => {
   it('plays both versions against --opponents and refuses nonsense bounds', async () => {
     const run = await runCli(['ab', 'connect4', 'minimax', 'random', '--opponents', 'random', '--seed', '3', '--max-games', '40', '--json']);
     assert.ok([0, 1, 3].includes(run.code!), run.stderr);
-    const r = JSON.parse(run.stdout) as { opponents: string[]; games: number };
-    assert.deepEqual(r.opponents, ['random'], 'the opponent keeps its own name: candidate and baseline are named for their role');
+    const r = JSON.parse(run.stdout) as { opponents: string[]; games: number; bots: { opponents: string[] }; wins: number; baselineRecord: { wins: number; draws: number; losses: number } };
+    assert.deepEqual(r.opponents, ['random#2'], 'the baseline and the opponent are both "random": told apart by their place');
+    assert.deepEqual(r.bots.opponents, ['random']);
+    const { wins, draws, losses } = r.baselineRecord;
+    assert.equal(wins + draws + losses, r.games / 2, "the baseline's games against the opponent are counted too");
+    const text = await runCli(['ab', 'connect4', 'minimax', 'random', '--opponents', 'random', '--seed', '3', '--max-games', '40']);
+    // Each count says what it counts: games against the opponent for each version, pairs by the candidate's points.
+    assert.match(text.stdout, /\ngames against random#2: minimax won \d+, drew \d+, lost \d+ of 20; random#1 won \d+, drew \d+, lost \d+ of 20\npairs counted: 20; by minimax's points in the pair, 0: \d+, ½: \d+, 1: \d+, 1½: \d+, 2: \d+\n/);
     const bad = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--elo0', '10', '--elo1', '5']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--elo1 \(5\) must be above --elo0 \(10\)/);
+  });
+
+  it('offers only the options it takes: no --out (a tournament has it)', async () => {
+    const help = await runCli(['ab', '--help']);
+    assert.equal(help.code, 0);
+    assert.doesNotMatch(help.stdout, /--out/);
+    assert.match((await runCli(['tournament', '--help'])).stdout, /--out <dir>/);
+    const out = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--out', join(tmp, 'ab-out')]);
+    assert.equal(out.code, 2);
+    assert.match(out.stderr, /unknown option '--out'/);
+  });
+
+  it('on Ctrl-C prints what the games played so far say, then exits 130', async () => {
+    const run = startCli(['ab', 'tictactoe', pace(0.05), 'random', '--seed', '1', '--json']);
+    let stderr = '';
+    run.child.stderr!.on('data', (d: Buffer) => (stderr += d));
+    // A progress line comes with each pair counted.
+    for (const t0 = Date.now(); !/ab [1-9]\d*\/1000 matches/.test(stderr); await new Promise((r) => setTimeout(r, 50))) assert.ok(Date.now() - t0 < 30_000, `no pair counted after 30 s: ${stderr}`);
+    run.child.kill('SIGINT');
+    const end = await run.ended;
+    assert.equal(end.code, 130, end.stderr);
+    assert.match(end.stderr, /stopped; every bot was shut down\. Nothing was decided; below, what the pairs finished so far say/);
+    const r = JSON.parse(end.stdout) as { stopped: string; decision: null; games: number; pairs: number; estimate: { elo: number }; bots: { candidate: string } };
+    assert.equal(r.stopped, 'interrupted');
+    assert.equal(r.decision, null);
+    assert.ok(r.games >= 2 && r.games === r.pairs * 2, `${r.games} games in ${r.pairs} pairs`);
+    assert.equal(typeof r.estimate.elo, 'number');
+    assert.equal(r.bots.candidate, pace(0.05));
+    assert.deepEqual(await paceBotsLeft(), [], 'no bot process outlives the command');
   });
 });

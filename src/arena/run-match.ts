@@ -1,6 +1,6 @@
 import { MatchEngine, type TurnRecord } from '../core/engine.js';
 import type { AnyGame, Decision, Move } from '../core/game.js';
-import { buildReplay, REPLAY_FORMAT, type MatchTimeouts, type Replay, type ReplayHeader, type TranscriptEntry } from '../core/replay.js';
+import { buildReplay, REPLAY_FORMAT, stoppedReplay, type MatchTimeouts, type Replay, type ReplayHeader, type TranscriptEntry } from '../core/replay.js';
 import { UsageError } from '../core/errors.js';
 import { ENGINE_VERSION } from '../core/version.js';
 import { checkSandbox, defaultBotName, parseBotSpec, type BotSpec } from '../bots/index.js';
@@ -49,6 +49,8 @@ export interface MatchReport {
 /** Raised when the match was cancelled through its signal; every bot has been shut down by then. */
 export class MatchCancelledError extends Error {
   override name = 'MatchCancelledError';
+  /** what was played before the stop, when the match had started (runMatch's): a replay marked `stopped` */
+  replay?: Replay;
 }
 
 /**
@@ -141,6 +143,8 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
     ended = true;
   } catch (err) {
     feed.stopped(err instanceof Error ? err.message : String(err));
+    // A stopped match keeps the steps it played, for `play --replay` to write.
+    if (err instanceof MatchCancelledError) err.replay = stoppedReplay(header, engine, err.message, { durationMs: round(performance.now() - t0), transcripts: job.transcripts ? transcripts : undefined });
     throw err;
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);

@@ -123,6 +123,8 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     if (err instanceof MatchCancelledError) {
       process.stderr.write(`${err.message}; every bot was stopped\n`);
       process.exitCode = 130;
+      // The turns played are kept: a replay marked stopped, which `replay show` reads.
+      if (o.replay && err.replay) writeStopped(o.replay, err.replay);
       return;
     }
     throw err;
@@ -168,6 +170,16 @@ function firstTimeoutHints(game: AnyGame, replay: Replay, bots: string[], specs:
     const which = step.phase === 'init' ? 'the hello' : `turn ${step.turn}`;
     return [`botarena: hint: ${seat.name} (slot ${slot}): its first answer (${which}) timed out: ${why}\`botarena doctor ${game.id} ${bot}\` checks why`];
   });
+}
+
+/** Writes a stopped match's replay, saying so (or why it could not be written) on stderr. */
+function writeStopped(file: string, replay: Replay): void {
+  try {
+    writeReplay(file, replay);
+    process.stderr.write(`the ${replay.turns.length} steps played are in ${file} (a replay marked stopped)\n`);
+  } catch (err) {
+    process.stderr.write(`botarena: the replay of the stopped match could not be written to ${file}: ${(err as Error).message}\n`);
+  }
 }
 
 /** The `--json` result of a match (the same line a tournament's results file holds, less its place in it). */

@@ -66,7 +66,7 @@ export function registerReplay(program: Command): void {
           });
           out.push(`\n── turn ${rec.turn} (${rec.phase}) ${moves.join('; ')}\n${game.render(follower.engine.state)}`);
         }
-        follower.finish(r.result);
+        follower.finish(r.result, r.stopped);
       } catch (err) {
         if (!(err instanceof ReplayMismatchError)) throw err;
         process.stdout.write(out.join('\n') + '\n');

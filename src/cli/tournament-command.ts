@@ -12,10 +12,10 @@ export interface ManyOptions {
   name?: Record<string, string>;
   concurrency?: number;
   json?: boolean;
-  out?: string;
 }
 
 export interface TournamentOptions extends ManyOptions {
+  out?: string;
   format: 'round-robin' | 'swiss' | 'gauntlet' | 'knockout';
   games?: number;
   rounds?: number;
@@ -38,8 +38,7 @@ function withManyOptions(command: Command): Command {
     .option('--timeout <ms>', `deadline per turn answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's)`, parsePositiveInt('--timeout', JOB_LIMITS.deadlineMs))
     .option('--init-timeout <ms>', "deadline for the init answer (default: the game's)", parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs))
     .option('--name <index=name>', 'the name of the bot at INDEX (from 0, in the order given), repeatable; names identify bots in results and ratings', collectKeyValue('--name'))
-    .option('--json', 'print the outcome as one JSON object on stdout')
-    .option('--out <dir>', 'keep every replay and an append-only results file in DIR; the same command again resumes where it stopped');
+    .option('--json', 'print the outcome as one JSON object on stdout');
 }
 
 /** A real number option in a range. */
@@ -61,7 +60,9 @@ export function registerTournament(program: Command): void {
     .addOption(new Option('--format <format>', 'how bots are paired').choices(['round-robin', 'swiss', 'gauntlet', 'knockout']).default('round-robin'))
     .option('--games <n>', 'games per pairing, played in pairs with the seats swapped (default 2); all-bots matches: matches in all (default: one per seat)', parsePositiveInt('--games', 1_000_000))
     .option('--rounds <n>', 'Swiss: rounds (default: ⌈log₂ bots⌉)', parsePositiveInt('--rounds', 1000));
-  withManyOptions(t).action(async (gameId: string, bots: string[], o: TournamentOptions) => (await import('./tournament-run.js')).runTournament(getGame(gameId), bots, o));
+  // ab keeps no files, so only tournament has --out.
+  withManyOptions(t).option('--out <dir>', 'keep every replay and an append-only results file in DIR; the same command again resumes where it stopped');
+  t.action(async (gameId: string, bots: string[], o: TournamentOptions) => (await import('./tournament-run.js')).runTournament(getGame(gameId), bots, o));
 
   const ab = program
     .command('ab')

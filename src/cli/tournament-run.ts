@@ -7,9 +7,9 @@ import { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { EloLadder, outcomeFromJsonResult, SkillLadder } from '../ratings/index.js';
-import { playAb, type AbSpec } from '../tournament/ab.js';
+import { COPY_RUN, playAb, type AbReport, type AbSpec } from '../tournament/ab.js';
 import { MatchPool } from '../tournament/pool.js';
-import { headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
+import { copiesOf, headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
 import { table } from './format.js';
 import { readConfigFiles } from './options.js';
 import type { AbOptions, ManyOptions, TournamentOptions } from './tournament-command.js';
@@ -171,6 +171,8 @@ export function tournamentReport(spec: TournamentSpec, lines: MatchLine[], t: To
     format: spec.format,
     seed: spec.seed,
     matches: lines.length,
+    /** matches that repeated an earlier one move for move (the standings count them all) */
+    copies: copiesOf(lines),
     champion: t.champion !== null ? names[t.champion] : undefined,
     standings,
     headToHead: Object.fromEntries(names.map((a, i) => [a, Object.fromEntries(names.flatMap((b, j) => (i === j ? [] : [[b, h2h[i]![j]!]])))])),
@@ -196,7 +198,8 @@ function formatReport(r: ReturnType<typeof tournamentReport>): string {
   const names = r.standings.map((s) => s.name);
   const matrix: string[][] = [['W-D-L vs →', ...names]];
   for (const a of names) matrix.push([a, ...names.map((b) => (a === b ? '·' : ((c) => `${c.wins}-${c.draws}-${c.losses}`)(r.headToHead[a]![b]!)))]);
-  return [`${r.game} ${r.format}, seed ${r.seed}: ${r.matches} matches${r.champion ? `; champion: ${r.champion}` : ''}`, '', table(rows), '', 'head to head (row against column):', table(matrix)].join('\n');
+  const copies = r.copies ? [`${r.copies} of ${r.matches} matches were identical copies of earlier ones, move for move: these bots play the same few games whatever the seed, and the table counts every copy`] : [];
+  return [`${r.game} ${r.format}, seed ${r.seed}: ${r.matches} matches${r.champion ? `; champion: ${r.champion}` : ''}`, ...copies, '', table(rows), '', 'head to head (row against column):', table(matrix)].join('\n');
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -204,10 +207,10 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** `botarena ab`: exit 0 when the candidate is better (H1), 1 when it is not (H0), 3 when undecided. */
 export async function runAb(game: AnyGame, candidate: string, baseline: string, o: AbOptions): Promise<void> {
-  if (o.out !== undefined) throw new UsageError('--out is for tournaments; ab keeps no files');
   if (o.elo1 <= o.elo0) throw new UsageError(`--elo1 (${o.elo1}) must be above --elo0 (${o.elo0})`);
   const all = [candidate, baseline, ...(o.opponents ?? [])];
-  const named = botNames(game, all, { 0: 'candidate', 1: 'baseline', ...(o.name ?? {}) });
+  // Named as everywhere else, from their specs (`--name` to choose): the report says which is which.
+  const named = botNames(game, all, o.name);
   const spec: AbSpec = {
     game: game.id,
     candidate: named[0]!,
@@ -220,6 +223,7 @@ export async function runAb(game: AnyGame, candidate: string, baseline: string, 
   const k = o.concurrency ?? availableParallelism();
   process.stderr.write(`ab ${game.id}: ${spec.candidate.name} (${candidate}) against ${spec.baseline.name} (${baseline})${spec.opponents.length ? `, both against ${spec.opponents.map((b) => b.name).join(', ')}` : ''} · seed ${spec.seed} · ${k} at once\n`);
   let bar: Awaited<ReturnType<typeof progress>> | null = null;
+  let sofar: AbReport | null = null; // the report as the pairs are counted, for a stop to print
   const report = await withPool(
     k,
     async (pool) => {
@@ -227,6 +231,7 @@ export async function runAb(game: AnyGame, candidate: string, baseline: string, 
       try {
         return await playAb(game, spec, (job) => pool.run(job), {
           concurrency: k,
+          onStart: (r) => (sofar = r),
           onPair: (r) => bar?.update(r.games, spec.maxGames, `Elo ${signed(r.estimate.elo)}, LLR ${r.sprt.llr.toFixed(2)} (bounds ${r.sprt.lower.toFixed(2)}, ${r.sprt.upper.toFixed(2)})`),
         });
       } finally {
@@ -234,14 +239,23 @@ export async function runAb(game: AnyGame, candidate: string, baseline: string, 
       }
     },
     () => {},
-    'Nothing was decided.',
+    'Nothing was decided; below, what the pairs finished so far say.',
   );
-  if (!report) return;
-  process.exitCode = report.decision === 'H1' ? 0 : report.decision === 'H0' ? 1 : 3;
-  if (o.json) {
-    process.stdout.write(JSON.stringify(report) + '\n');
+  if (!report) {
+    // Stopped (Ctrl-C, exit 130): the games played are still an estimate worth printing.
+    const r = sofar as AbReport | null;
+    if (!r) return;
+    r.stopped = 'interrupted';
+    r.decision = null;
+    process.stdout.write(o.json ? JSON.stringify(r) + '\n' : abText(r, o));
     return;
   }
+  process.exitCode = report.decision === 'H1' ? 0 : report.decision === 'H0' ? 1 : 3;
+  process.stdout.write(o.json ? JSON.stringify(report) + '\n' : abText(report, o));
+}
+
+/** `ab`'s outcome as text: games and copies, each side's record, the pairs, the estimate, the test and faults. */
+function abText(report: AbReport, o: AbOptions): string {
   const e = report.estimate;
   const s = report.sprt;
   const verdict =
@@ -249,16 +263,26 @@ export async function runAb(game: AnyGame, candidate: string, baseline: string, 
       ? `H1 accepted: ${report.candidate} is better (by at least ${o.elo1} Elo, at these error rates)`
       : report.decision === 'H0'
         ? `H0 accepted: ${report.candidate} is not better by ${o.elo1} Elo or more`
-        : `undecided after ${report.games} games (--max-games ${o.maxGames})`;
+        : report.stopped === 'copies'
+          ? `no decision: the last ${COPY_RUN} pairs only repeated earlier games, so these bots play the same few games whatever the seed (make the games differ: another --set, bots that use their seed)`
+          : report.stopped === 'interrupted'
+            ? `no decision: stopped after ${report.games} games`
+            : `undecided after ${report.games} games (--max-games ${o.maxGames})`;
   const faults = (f: Record<string, number>) => Object.entries(f).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
-  process.stdout.write(
+  const record = (r: { wins: number; draws: number; losses: number }) => `won ${r.wins}, drew ${r.draws}, lost ${r.losses} of ${r.wins + r.draws + r.losses}`;
+  const { candidate: c, baseline: b } = report;
+  const against = report.opponents.join(', ');
+  const p = report.pentanomial;
+  return (
     [
-      `${report.candidate} vs ${report.baseline}${report.opponents.length ? ` (against ${report.opponents.join(', ')})` : ''}: ${report.games} games in ${report.pairs} pairs`,
-      `${report.candidate}: ${report.wins} wins, ${report.draws} draws, ${report.losses} losses; pairs by its points 0/½/1/1½/2: ${report.pentanomial.join(' ')}`,
+      `${c} vs ${b}${against ? ` (both against ${against})` : ''}: ${report.games} games in ${report.pairs} pairs`,
+      ...(report.copies ? [`${report.copies} of ${report.games} games were identical copies of earlier ones, move for move: the counts and the test leave them out`] : []),
+      against ? `games against ${against}: ${c} ${record(report)}; ${b} ${record(report.baselineRecord)}` : `games: ${c} ${record(report)} against ${b}`,
+      `pairs counted: ${p.reduce((x, y) => x + y, 0)}; by ${c}'s points in the pair, 0: ${p[0]}, ½: ${p[1]}, 1: ${p[2]}, 1½: ${p[3]}, 2: ${p[4]}`,
       `Elo difference: ${signed(e.elo)} (95 % ${signed(e.low)} to ${signed(e.high)}), likelihood of superiority ${(e.los * 100).toFixed(1)} %`,
       `SPRT elo0 ${o.elo0}, elo1 ${o.elo1}, alpha ${o.alpha}, beta ${o.beta}: LLR ${s.llr.toFixed(2)} (bounds ${s.lower.toFixed(2)}, ${s.upper.toFixed(2)}): ${verdict}`,
       `faults: ${report.candidate} ${faults(report.faults.candidate)}; ${report.baseline} ${faults(report.faults.baseline)}`,
-    ].join('\n') + '\n',
+    ].join('\n') + '\n'
   );
 }
 

@@ -67,6 +67,11 @@ export interface Replay extends ReplayHeader {
   durationMs?: number;
   /** per slot, the raw messages, when logging was on */
   transcripts?: TranscriptEntry[][];
+  /**
+   * why the match ended before the rules ended it (it was stopped): the steps are those played, and the
+   * result is nobody's (every seat first, no winner, no draw); rules and ratings have nothing to judge
+   */
+  stopped?: string;
 }
 
 /**
@@ -284,6 +289,7 @@ export function assertReplayShape(value: unknown): asserts value is Replay {
   }
 
   if (has(r, 'durationMs')) num(r, 'durationMs', 'durationMs');
+  if (has(r, 'stopped')) str(r, 'stopped', 'stopped');
   if (has(r, 'transcripts')) {
     const dirs: readonly TranscriptEntry['dir'][] = ['send', 'recv', 'stderr', 'note'];
     list(r, 'transcripts', 'transcripts', n).forEach((seat, i) => {
@@ -363,9 +369,11 @@ export class ReplayFollower {
 
   /**
    * Checks the game is over and its whole result is the recorded one: ranks, scores, winner, draw, reason
-   * and every seat's fault. Throws naming the first field that differs.
+   * and every seat's fault. Throws naming the first field that differs. A match that was `stopped` has
+   * neither an end nor a result to check: its steps are all there is.
    */
-  finish(result: ReplayResult): void {
+  finish(result: ReplayResult, stopped?: string): void {
+    if (stopped !== undefined) return;
     const engine = this.engine;
     if (engine.decision()) {
       throw new ReplayMismatchError(`the replay ends after turn ${engine.lastTurn()}, but the game is not over`, null);
@@ -412,7 +420,7 @@ export function verifyReplay(game: AnyGame, replay: Replay, onStep?: (engine: Ma
     const rebuilt = follower.step(rec, replay.turns.length);
     onStep?.(follower.engine, rebuilt);
   }
-  follower.finish(replay.result);
+  follower.finish(replay.result, replay.stopped);
   return follower.engine;
 }
 
@@ -431,6 +439,20 @@ export function resultOf(engine: MatchEngine): ReplayResult {
 export function buildReplay(header: ReplayHeader, engine: MatchEngine, extra: { durationMs?: number; transcripts?: TranscriptEntry[][] } = {}): Replay {
   const { forkedFrom, ...rest } = header;
   const replay: Replay = { ...rest, turns: engine.records, result: resultOf(engine) };
+  if (extra.durationMs !== undefined) replay.durationMs = extra.durationMs;
+  if (extra.transcripts) replay.transcripts = extra.transcripts;
+  if (forkedFrom) replay.forkedFrom = forkedFrom;
+  return replay;
+}
+
+/**
+ * The replay of a match stopped before its end (Ctrl-C): the steps played so far, marked `stopped` with the
+ * reason; nobody's result (every seat first, no winner, no draw), the faults so far.
+ */
+export function stoppedReplay(header: ReplayHeader, engine: MatchEngine, reason: string, extra: { durationMs?: number; transcripts?: TranscriptEntry[][] } = {}): Replay {
+  const { forkedFrom, ...rest } = header;
+  const result: ReplayResult = { ranks: engine.faults.map(() => 1), scores: null, reason: `stopped before the end: ${reason}`, winner: null, draw: false, faults: engine.faults };
+  const replay: Replay = { ...rest, turns: engine.records, result, stopped: reason };
   if (extra.durationMs !== undefined) replay.durationMs = extra.durationMs;
   if (extra.transcripts) replay.transcripts = extra.transcripts;
   if (forkedFrom) replay.forkedFrom = forkedFrom;

@@ -97,6 +97,7 @@ export function outcomeFromJsonResult(value: unknown, where = 'match result'): M
  * ranks within the seats, names) are made here too, with `where` starting the error.
  */
 export function outcomeFromReplay(replay: Replay, where = `replay ${replay.matchId}`): MatchOutcome {
+  if (replay.stopped !== undefined) throw new UsageError(`${where}: the match was stopped before its end (${replay.stopped}), so it has no result to rate`);
   const r = replay.result;
   const line = {
     game: replay.game,

@@ -4,6 +4,7 @@ import type { AnyGame } from '../core/game.js';
 import { resultLine, type Replay, type ResultLine } from '../core/replay.js';
 import { pairSeed } from './schedule.js';
 import { addPair, eloEstimate, sprt, type EloEstimate, type Pentanomial, type SprtBounds, type SprtState } from './sprt.js';
+import { configForSeed, gameKey } from './vary.js';
 
 /**
  * `botarena ab`: is the candidate better than the baseline? Games come in pairs on one seed with the seats
@@ -16,6 +17,11 @@ import { addPair, eloEstimate, sprt, type EloEstimate, type Pentanomial, type Sp
  *
  * Pairs are played several at once, but counted in their order, so the decision and the pair it falls on are the
  * same whatever the concurrency. Play stops at the decision, or undecided once `maxGames` games are played.
+ *
+ * Deterministic bots play the same game on every seed unless the seed changes the game (vary.ts picks a map
+ * from it where the game has shipped maps). A pair whose games repeat an earlier pair's move for move is no
+ * new evidence: it is counted as copies, left out of the test, and after `COPY_RUN` such pairs in a row play
+ * stops undecided: the games repeat, and more of them would only repeat the same verdict.
  */
 export interface AbSpec {
   game: string;
@@ -35,18 +41,32 @@ export interface AbReport {
   candidate: string;
   baseline: string;
   opponents: string[];
+  /** the bot specs behind those names */
+  bots: { candidate: string; baseline: string; opponents: string[] };
   pairs: number;
   games: number;
-  /** the candidate's games: wins, draws, losses (head to head: against the baseline) */
+  /** the candidate's games: wins, draws, losses (head to head: against the baseline); copies left out */
   wins: number;
   draws: number;
   losses: number;
+  /** the baseline's games, counted as the candidate's (head to head: the candidate's mirrored); copies left out */
+  baselineRecord: { wins: number; draws: number; losses: number };
   pentanomial: Pentanomial;
   estimate: EloEstimate;
   sprt: SprtState;
   decision: 'H1' | 'H0' | null;
+  /** games that repeated an earlier pair's games move for move; their pairs are in `pairs` and `games` only */
+  copies: number;
+  /**
+   * why play stopped without a decision before the cap: `copies` after `COPY_RUN` repeated pairs in a row;
+   * `interrupted` when the user stopped it (Ctrl-C): the figures are those of the pairs finished in order
+   */
+  stopped: 'copies' | 'interrupted' | null;
   faults: { candidate: Record<string, number>; baseline: Record<string, number> };
 }
+
+/** Repeated pairs in a row after which play stops: the games come from a few the seeds cannot change. */
+export const COPY_RUN = 20;
 
 /** A result's value for the seat at `slot`: 1 a lone first place, ½ a shared one, 0 otherwise. */
 function resultOf(line: ResultLine, slot: number): number {
@@ -58,7 +78,8 @@ function resultOf(line: ResultLine, slot: number): number {
 /** The games of pair `p`: the jobs, and how to read the candidate's points (0..2) from their results. */
 function pairJobs(game: AnyGame, spec: AbSpec, p: number): { jobs: MatchJob[]; points(lines: ResultLine[]): number; seats: ('candidate' | 'baseline' | null)[][] } {
   const seed = pairSeed(spec.seed, 'ab', p);
-  const job = (seats: { name: string; bot: string }[], k: number) => newJob({ game: spec.game, seats, seed, config: spec.config, timeouts: spec.timeouts, matchId: `ab${spec.seed}-${p}-${k}` });
+  const config = configForSeed(game, spec.config, spec.opponents.length ? Math.max(2, game.players.min) : 2, seed);
+  const job = (seats: { name: string; bot: string }[], k: number) => newJob({ game: spec.game, seats, seed, config, timeouts: spec.timeouts, matchId: `ab${spec.seed}-${p}-${k}` });
   const { candidate: c, baseline: b } = spec;
   if (!spec.opponents.length) {
     return {
@@ -82,7 +103,12 @@ function pairJobs(game: AnyGame, spec: AbSpec, p: number): { jobs: MatchJob[]; p
 }
 
 /** Plays pairs until the test decides or the cap is reached; `run` plays one match (a pool's run). */
-export async function playAb(game: AnyGame, spec: AbSpec, run: (job: MatchJob) => Promise<Replay>, opts: { concurrency: number; onPair?: (r: AbReport) => void }): Promise<AbReport> {
+export async function playAb(
+  game: AnyGame,
+  spec: AbSpec,
+  run: (job: MatchJob) => Promise<Replay>,
+  opts: { concurrency: number; onPair?: (r: AbReport) => void; onStart?: (r: AbReport) => void },
+): Promise<AbReport> {
   if (spec.candidate.name === spec.baseline.name) throw new UsageError(`the candidate and the baseline need different names (both "${spec.candidate.name}"): name them with --name 0=NEW --name 1=OLD`);
   if (!spec.opponents.length && game.players.min > 2) throw new UsageError(`${game.id} needs at least ${game.players.min} bots: give --opponents`);
   const maxPairs = Math.max(1, Math.floor(spec.maxGames / 2));
@@ -92,37 +118,53 @@ export async function playAb(game: AnyGame, spec: AbSpec, run: (job: MatchJob) =
     candidate: spec.candidate.name,
     baseline: spec.baseline.name,
     opponents: spec.opponents.map((o) => o.name),
+    bots: { candidate: spec.candidate.bot, baseline: spec.baseline.bot, opponents: spec.opponents.map((o) => o.bot) },
     pairs: 0,
     games: 0,
     wins: 0,
     draws: 0,
     losses: 0,
+    baselineRecord: { wins: 0, draws: 0, losses: 0 },
     pentanomial: [0, 0, 0, 0, 0],
     estimate: eloEstimate([0, 0, 0, 0, 0]),
     sprt: sprt([0, 0, 0, 0, 0], spec.bounds),
     decision: null,
+    copies: 0,
+    stopped: null,
     faults: { candidate: {}, baseline: {} },
   };
-  const finished = new Map<number, { points: number; lines: ResultLine[]; seats: ('candidate' | 'baseline' | null)[][] }>();
+  const finished = new Map<number, { points: number; lines: ResultLine[]; key: string; seats: ('candidate' | 'baseline' | null)[][] }>();
+  const seen = new Set<string>(); // the keys of the pairs counted
+  let copyRun = 0; // repeated pairs in a row
   let next = 0; // the next pair to start
   let counted = 0; // pairs counted, in order
   let failure: unknown = null;
+  opts.onStart?.(report);
   const count = () => {
-    while (finished.has(counted) && report.decision === null) {
+    while (finished.has(counted) && report.decision === null && report.stopped === null) {
       const f = finished.get(counted)!;
       finished.delete(counted);
       counted++;
-      report.pentanomial = addPair(report.pentanomial, f.points);
       report.pairs++;
+      report.games += f.lines.length;
+      if (seen.has(f.key)) {
+        report.copies += f.lines.length;
+        if (++copyRun >= COPY_RUN) report.stopped = 'copies';
+        opts.onPair?.(report);
+        continue;
+      }
+      seen.add(f.key);
+      copyRun = 0;
+      report.pentanomial = addPair(report.pentanomial, f.points);
       f.lines.forEach((line, k) => {
-        report.games++;
         line.players.forEach((p, slot) => {
           const who = f.seats[k]![slot];
-          if (who === 'candidate') {
+          if (who) {
             const v = resultOf(line, slot);
-            if (v === 1) report.wins++;
-            else if (v === 0.5) report.draws++;
-            else report.losses++;
+            const record = who === 'candidate' ? report : report.baselineRecord;
+            if (v === 1) record.wins++;
+            else if (v === 0.5) record.draws++;
+            else record.losses++;
           }
           if (who && p.fault) report.faults[who][p.fault.kind] = (report.faults[who][p.fault.kind] ?? 0) + 1;
         });
@@ -134,12 +176,13 @@ export async function playAb(game: AnyGame, spec: AbSpec, run: (job: MatchJob) =
     }
   };
   const worker = async () => {
-    while (report.decision === null && failure === null && next < maxPairs) {
+    while (report.decision === null && report.stopped === null && failure === null && next < maxPairs) {
       const p = next++;
       const { jobs, points, seats } = pairJobs(game, spec, p);
       try {
-        const lines = (await Promise.all(jobs.map(run))).map(resultLine);
-        finished.set(p, { points: points(lines), lines, seats });
+        const replays = await Promise.all(jobs.map(run));
+        const lines = replays.map(resultLine);
+        finished.set(p, { points: points(lines), lines, key: replays.map(gameKey).join(' '), seats });
         count();
       } catch (err) {
         failure ??= err;
@@ -148,6 +191,6 @@ export async function playAb(game: AnyGame, spec: AbSpec, run: (job: MatchJob) =
   };
   // Each worker keeps a pair (two matches) going; enough of them to keep every thread busy.
   await Promise.all(Array.from({ length: Math.max(1, Math.ceil(opts.concurrency / 2)) }, worker));
-  if (failure !== null && report.decision === null) throw failure;
+  if (failure !== null && report.decision === null && report.stopped === null) throw failure;
   return report;
 }

@@ -6,6 +6,7 @@ import { UsageError } from '../core/errors.js';
 import { resultLine, type Replay, type ResultLine } from '../core/replay.js';
 import type { AnyGame } from '../core/game.js';
 import { allTogether, duel, gauntlet, knockoutFirstRound, pairKey, roundRobin, swissPairs, swissRounds, type Format, type Scheduled } from './schedule.js';
+import { configForSeed, gameKey } from './vary.js';
 
 /** Everything that decides a tournament: the same spec schedules the same matches, so a stopped run resumes. */
 export interface TournamentSpec {
@@ -31,6 +32,8 @@ export interface MatchLine extends ResultLine {
   seats: number[];
   /** the replay's file, relative to the output folder */
   replay?: string;
+  /** what identifies the game as played (vary.ts): two matches with one key are copies of one game */
+  key?: string;
 }
 
 /** Runs one match (a worker pool's `run`, or runMatch itself in tests): resolves with its replay. */
@@ -180,9 +183,10 @@ export class Tournament {
     if (this.stopped) throw new TournamentStopped();
     const { spec } = this;
     const matchId = `t${spec.seed}-${index}`;
-    const job = newJob({ game: spec.game, seats: m.seats.map((b) => ({ bot: spec.bots[b]!.bot, name: spec.bots[b]!.name })), seed: m.seed, config: spec.config, timeouts: spec.timeouts, matchId });
+    const config = configForSeed(this.game, spec.config, m.seats.length, m.seed);
+    const job = newJob({ game: spec.game, seats: m.seats.map((b) => ({ bot: spec.bots[b]!.bot, name: spec.bots[b]!.name })), seed: m.seed, config, timeouts: spec.timeouts, matchId });
     const replay = await this.run(job);
-    const line: MatchLine = { index, matchId, round: m.round, seats: m.seats, ...resultLine(replay) };
+    const line: MatchLine = { index, matchId, round: m.round, seats: m.seats, ...resultLine(replay), key: gameKey(replay) };
     if (this.opts.out) {
       const file = join(OUT_FILES.replays, `${String(index).padStart(5, '0')}.json.gz`);
       writeFileSync(join(this.opts.out, file), gzipSync(JSON.stringify(replay) + '\n'));
@@ -299,6 +303,18 @@ export function standingsOf(spec: TournamentSpec, lines: MatchLine[], byes: Set<
     });
   }
   return rows;
+}
+
+/** The matches (by schedule order) that repeat an earlier one move for move; lines without a key are never copies. */
+export function copiesOf(lines: MatchLine[]): number {
+  const seen = new Set<string>();
+  let copies = 0;
+  for (const l of [...lines].sort((a, b) => a.index - b.index)) {
+    if (l.key === undefined) continue;
+    if (seen.has(l.key)) copies++;
+    else seen.add(l.key);
+  }
+  return copies;
 }
 
 /** Wins, draws and losses of each bot against each other (by rank within each match), indexed [row][column]. */
