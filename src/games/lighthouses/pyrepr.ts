@@ -7,6 +7,9 @@
  * report errors; each is one pass over the text.
  */
 
+/** Past this many characters a list or dict's repr stops (`, …`): a fault's detail keeps far less (500). */
+const REPR_LIMIT = 1000;
+
 /** Whether a JSON number literal is a float to Python's json.loads (it has a fraction or an exponent). */
 export const isFloatLiteral = (literal: string) => /[.eE]/.test(literal);
 
@@ -53,21 +56,40 @@ class Reader {
   repr(): string {
     this.ws();
     const c = this.text[this.i];
-    if (c === '"') return pyStrRepr(JSON.parse(this.stringLiteral()) as string);
+    if (c === '"') {
+      const s = JSON.parse(this.stringLiteral()) as string;
+      return s.length > REPR_LIMIT ? `${pyStrRepr(s.slice(0, REPR_LIMIT)).slice(0, -1)}…` : pyStrRepr(s);
+    }
     if (c === '[' || c === '{') {
       this.i++;
       // A dict keeps a key where it first came, with the value it was given last (as json.loads builds it).
       const items = new Map<string, string>();
       let n = 0;
+      let size = 0;
       for (;;) {
         this.ws();
         if (this.text[this.i] === ']' || this.text[this.i] === '}') break;
-        if (c === '{') {
+        if (size > REPR_LIMIT) {
+          // Enough to quote: the rest is skipped, so a huge answer costs one pass and little memory.
+          if (c === '{') {
+            this.skip();
+            this.ws();
+            this.i++; // ':'
+          }
+          this.skip();
+          items.set('…', '…');
+        } else if (c === '{') {
           const key = pyStrRepr(JSON.parse(this.stringLiteral()) as string);
           this.ws();
           this.i++; // ':'
-          items.set(key, `${key}: ${this.repr()}`);
-        } else items.set(String(n++), this.repr());
+          const item = `${key}: ${this.repr()}`;
+          items.set(key, item);
+          size += item.length;
+        } else {
+          const item = this.repr();
+          items.set(String(n++), item);
+          size += item.length;
+        }
         this.ws();
         if (this.text[this.i] === ',') this.i++;
       }
@@ -79,7 +101,9 @@ class Reader {
     if (literal === 'true') return 'True';
     if (literal === 'false') return 'False';
     if (literal === 'null') return 'None';
-    return isFloatLiteral(literal) ? pyFloatRepr(Number(literal)) : BigInt(literal).toString();
+    // An int's repr is its JSON literal (which has no leading zeros), but for -0.
+    if (isFloatLiteral(literal)) return pyFloatRepr(Number(literal));
+    return literal === '-0' ? '0' : literal.length > REPR_LIMIT ? `${literal.slice(0, REPR_LIMIT)}…` : literal;
   }
 }
 

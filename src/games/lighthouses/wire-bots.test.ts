@@ -127,6 +127,14 @@ describe('lighthouses wire', () => {
     });
   }
 
+  it('quotes a huge unknown command in a few hundred characters, read in one pass', () => {
+    const line = `{"command":[${Array(200_000).fill('{"a":[1.5,"x"]}').join(',')}]}`;
+    const answer = answered(line);
+    assert.ok('message' in answer);
+    assert.ok(answer.message.startsWith("Invalid command [{'a': [1.5, 'x']}, {'a': [1.5, 'x']}, "), answer.message.slice(0, 80));
+    assert.ok(answer.message.length < 540, `${answer.message.length} characters`);
+  });
+
   it('takes true as 1 and false as 0 in a move and an attack, as the reference does', () => {
     // A at (3,4); L0 is at (3,2). Player.move's `dx not in (0, 1, -1)` is False for True and False.
     const moved = answered('{"command":"move","x":false,"y":true}');
