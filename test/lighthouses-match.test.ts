@@ -49,6 +49,60 @@ describe('a lighthouses match between real bots', () => {
     assert.deepEqual(livePidsWith(marker), [], 'no bot process is left');
   });
 
+  it("a Python bot's raw answers get the reference's results: 5.0 is not an integer, true is 1, values quoted as Python quotes them", async () => {
+    // Each expected result is what the reference's BotPlayer.turn (marcan/lighthouses_aicontest, engine/botplayer.py)
+    // sends for the line: it reads it with json.loads, checks `isinstance(move["energy"], int)` and quotes an
+    // unknown command with %r. A starts at (3,4) on TRIO, L0 is at (3,2).
+    const dir = mkdtempSync(join(tmpdir(), 'lh-raw-'));
+    const script = join(dir, 'lines.txt');
+    const lines = [
+      '{"command": "attack", "energy": 5.0}',
+      '{"command": "move", "x": false, "y": true}',
+      '{"command": "move", "x": 0, "y": -1}',
+      '{"command": "move", "x": 0, "y": -1}',
+      '{"command": "move", "x": 0, "y": -1}',
+      '{"command": "attack", "energy": true}',
+      '{"command": null}',
+      '{"command": ["pass"]}',
+      '{"command": {"a": 1}}',
+      '{"command": "it\'s"}',
+    ];
+    writeFileSync(script, lines.join('\n') + '\n');
+    const none = join(dir, 'none.txt');
+    writeFileSync(none, '');
+    const { replay, state } = await runMatch({
+      game: 'lighthouses',
+      seed: 1,
+      config: { map: ['#######', '#!   !#', '#  A  #', '#     #', '#  !  #', '#B    #', '#######'].join('\n'), rounds: lines.length },
+      timeouts: { initMs: 5000, turnMs: 5000 },
+      transcripts: true,
+      seats: [
+        { bot: `stdio:python3 test/fixtures/lighthouses/scripted.py ${script}`, name: 'scripted' },
+        { bot: `stdio:python3 test/fixtures/lighthouses/scripted.py ${none}`, name: 'passer' },
+      ],
+    });
+    assert.deepEqual(
+      sent(replay.transcripts![0]!).filter((t) => t.includes('"success"')),
+      [
+        '{"success":false,"message":"Attack command requires integer energy"}',
+        '{"success":true}',
+        '{"success":true}',
+        '{"success":true}',
+        '{"success":true}',
+        '{"success":true}',
+        '{"success":false,"message":"Invalid command None"}',
+        `{"success":false,"message":"Invalid command ['pass']"}`,
+        `{"success":false,"message":"Invalid command {'a': 1}"}`,
+        `{"success":false,"message":"Invalid command \\"it's\\""}`,
+      ],
+    );
+    // (false, true) moved A up to (3,5); three steps down brought it onto L0, and the attack of true (1)
+    // took L0 for that round: 2 points, the only ones of the match (an attack of 0 would have been a pass).
+    const s = state as LighthousesState;
+    assert.deepEqual([s.players[0]!.x, s.players[0]!.y], [3, 2]);
+    assert.deepEqual(s.players.map((p) => p.score), [2, 0]);
+  });
+
   it('the CLI plays a map from a file, and a bad map file is a usage error naming the problem', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lh-'));
     const good = join(dir, 'ring.txt');

@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
 import { verifyReplay } from '../src/core/replay.js';
@@ -39,6 +42,44 @@ describe('paint matches between real bots', () => {
     assert.deepEqual(replay.result.ranks.length, 4);
     verifyReplay(getGame('paint'), replay);
     assert.deepEqual(livePidsWith(marker), [], 'a bot process outlived the match');
+  });
+
+  it("reads each direction part as the reference's Integer() does, and a two-character string as two parts", async () => {
+    // What the original engine (makeorbreak-io/mob-ai-engine-ruby, lib/multipaint_engine/position.rb) does with
+    // each: `raise if list.size != 2`, then `Integer(list[0]), Integer(list[1])`. Each was also run through
+    // its ActionSerializer.load (Ruby 3.1): "walk 1,0" or "refused (ArgumentError)" as noted.
+    const cases: [string, [number, number] | null][] = [
+      ['["0x1", "0"]', [1, 0]],
+      ['["0b1", "0o1"]', [1, 1]],
+      ['["0_1", "-01"]', [1, -1]],
+      ['["+0x1", "-0b1"]', [1, -1]],
+      ['["0", "0d1"]', [0, 1]],
+      ['"01"', [0, 1]],
+      ['"10"', [1, 0]],
+      ['"00"', null], // [0, 0]: not a direction
+      ['"-1"', null], // Integer("-") raises
+      ['["08", "1"]', null], // 8 is not an octal digit
+      ['["0x_1", "1"]', null],
+      ['["1_0", "0"]', null], // 10
+      ['"1"', null], // size 1
+    ];
+    const dir = mkdtempSync(join(tmpdir(), 'paint-dirs-'));
+    const file = join(dir, 'directions.txt');
+    writeFileSync(file, cases.map(([text]) => text).join('\n') + '\n');
+    const { replay } = await runMatch({
+      game: 'paint',
+      seed: 1,
+      config: { width: 12, height: 12, turns: cases.length },
+      timeouts: { initMs: 5000, turnMs: 5000 },
+      seats: [{ bot: `stdio:python3 test/fixtures/paint/directions.py ${file}` }, { bot: 'painter' }],
+    });
+    const mine = replay.turns.filter((t) => t.phase === 'play').map((t) => t.moves.find((m) => m.slot === 0)!);
+    assert.deepEqual(
+      mine.map((m) => (m.fault ? null : (m.action as { direction: [number, number] }).direction)),
+      cases.map(([, read]) => read),
+    );
+    assert.equal(mine[8]!.fault!.detail, '"direction" "-1": "-" is not an integer');
+    assert.equal(mine[9]!.fault!.detail, '"direction" ["08","1"]: "08" is not an integer');
   });
 
   it('a bot that does not answer {"ready":true} ends the match as an error before any turn, named in the result', async () => {

@@ -280,6 +280,11 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   init?: InitRules<S, I>;
   /** reads a turn answer object (parsed JSON, or a built-in bot's return value) into an action */
   parseAnswer(answer: unknown, state: S, slot: number): Parsed<A>;
+  /**
+   * optional: reads a JSON turn answer knowing its text too, for a game whose original engine tells apart
+   * what JSON.parse does not (lighthouses: `5.0` is a float to Python); absent, `parseAnswer` reads it
+   */
+  parseAnswerText?(text: string, answer: unknown, state: S, slot: number): Parsed<A>;
   /** why a well-formed turn action is illegal here, or null when it is legal */
   check?(state: S, slot: number, action: A): string | null;
   /**
@@ -390,7 +395,7 @@ export function jsonDialect<S, A, I>(game: GameDefinition<ConfigValues, S, A, un
   return {
     contentType: 'application/json',
     encode: game.encodeJson ? (state, slot, ctx) => game.encodeJson!(state, slot, ctx) : (state, slot, ctx) => JSON.stringify(game.view(state, slot, ctx)),
-    decode: (body, state, slot) => readJson(body, (value) => game.parseAnswer(value, state, slot)),
+    decode: (body, state, slot) => readJson(body, (value) => (game.parseAnswerText ? game.parseAnswerText(body, value, state, slot) : game.parseAnswer(value, state, slot))),
     decodeInit: (body, state, slot) => readJson(body, (value) => initRules(game).parse(value, state, slot)),
   };
 }

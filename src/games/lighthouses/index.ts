@@ -5,7 +5,7 @@ import { parseMap, type LighthouseMap } from './map.js';
 import { DEFAULT_MAP, MAPS } from './maps.js';
 import { letter, renderIsland } from './render.js';
 import { applyCommand, commandError, endRound, lighthouseAt, setupState, type Command, type LighthousesState, type Player, type Triangle } from './rules.js';
-import { encodeTurn, parseAnswer, parseGreeting, result, view, type LighthousesMessage, type LighthousesTurn } from './wire.js';
+import { encodeTurn, parseAnswer, parseAnswerText, parseGreeting, result, view, type LighthousesMessage, type LighthousesTurn } from './wire.js';
 import { positionState, writePosition } from './position.js';
 
 export type { PositionFile } from './position.js';
@@ -107,6 +107,7 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     essence: () => null,
   },
   parseAnswer,
+  parseAnswerText,
   check: commandError,
   strictPairing: true,
   ack: result,

@@ -83,13 +83,17 @@ describe('lighthouses commands', () => {
     const s = fresh(TRIO); // A at (3,4)
     assert.equal(cmd(s, 0, { command: 'move', x: 1 }), 'Move command requires x, y');
     assert.equal(cmd(s, 0, { command: 'move', y: 1 }), 'Move command requires x, y');
-    for (const bad of [2, -2, 0.5, '1', true, null]) assert.equal(cmd(s, 0, { command: 'move', x: bad, y: 0 }), 'Delta must be 1 cell away', String(bad));
+    for (const bad of [2, -2, 0.5, '1', [1], null]) assert.equal(cmd(s, 0, { command: 'move', x: bad, y: 0 }), 'Delta must be 1 cell away', String(bad));
     assert.equal(cmd(s, 0, { command: 'move', x: 2, y: 9 }), 'Delta must be 1 cell away');
     assert.equal(cmd(s, 1, { command: 'move', x: -1, y: 0 }), 'Target pos is not in island'); // B at (1,1): water at x=0
     assert.equal(cmd(s, 0, { command: 'move', x: 1, y: 1 }), null);
     assert.deepEqual([s.players[0]!.x, s.players[0]!.y], [4, 5]);
     assert.equal(cmd(s, 0, { command: 'move', x: 0, y: 0 }), null, '0,0 is a no-op');
     assert.deepEqual([s.players[0]!.x, s.players[0]!.y], [4, 5]);
+    // Python's bool is an int: the reference's `dx not in (0, 1, -1)` lets True through as 1, False as 0
+    // (marcan/lighthouses_aicontest, engine/engine.py, Player.move).
+    assert.equal(cmd(s, 0, { command: 'move', x: true, y: false }), null);
+    assert.deepEqual([s.players[0]!.x, s.players[0]!.y], [5, 5]);
   });
 
   it('attack: checks, clamping to the energy held, capture, recharge, and taking an enemy lighthouse', () => {
@@ -103,6 +107,13 @@ describe('lighthouses commands', () => {
     assert.equal(cmd(s, 0, { command: 'attack', energy: -1 }), 'Strength must be positive');
     assert.equal(cmd(s, 0, { command: 'attack', energy: 0 }), null);
     assert.equal(s.lighthouses[0]!.owner, null, 'attack 0 is a pass');
+    assert.equal(cmd(s, 0, { command: 'attack', energy: 5, float: true }), 'Attack command requires integer energy', 'written 5.0: a float');
+    // isinstance(True, int) holds in Python (engine/botplayer.py): an attack of true is an attack of 1.
+    assert.equal(cmd(s, 0, { command: 'attack', energy: true }), null);
+    assert.deepEqual([s.lighthouses[0]!.owner, s.lighthouses[0]!.energy, a.energy], [0, 1, 49]);
+    assert.equal(cmd(s, 0, { command: 'attack', energy: false }), null, 'false is an attack of 0');
+    Object.assign(s.lighthouses[0]!, { owner: null, energy: 0 });
+    a.energy = 50;
     assert.equal(cmd(s, 0, { command: 'attack', energy: 30 }), null);
     assert.deepEqual([s.lighthouses[0]!.owner, s.lighthouses[0]!.energy, a.energy], [0, 30, 20]);
     assert.equal(cmd(s, 0, { command: 'attack', energy: 1000 }), null, 'clamped to the 20 held');
@@ -138,6 +149,9 @@ describe('lighthouses commands', () => {
     a.keys = [0, 1, 2];
     assert.equal(c([3, 2]), 'Cannot connect lighthouse to itself');
     assert.equal(c([1, 5]), null);
+    // tuple(destination) with True in it finds the lighthouse at 1: (True, 5) == (1, 5) and hashes alike
+    // (engine/botplayer.py, then Game.connect's `dest_pos not in self.lighthouses`).
+    assert.equal(c([true, 5]), null);
     s.connections = [[0, 1]];
     assert.equal(c([1, 5]), 'Connection already exists');
     s.connections = [];

@@ -1,5 +1,6 @@
 import { onSegment, rasterizeTriangle, segmentsCross, type Point } from './geometry.js';
 import type { LighthouseMap } from './map.js';
+import { pyRepr } from './pyrepr.js';
 
 /** A lighthouse: its cell, owner (null when neutral) and energy. */
 export interface Lighthouse {
@@ -46,13 +47,17 @@ export interface LighthousesState {
   neutralNull: boolean;
 }
 
-/** A command as read from a bot, its fields kept as sent so the checks can judge them in the reference's order. */
+/**
+ * A command as read from a bot, its fields kept as sent so the checks can judge them in the reference's
+ * order. What only the answer's text tells (see pyrepr.ts) comes beside them: `float` when `energy` was
+ * written as a float (`5.0`, `5e0`), and `repr`, the reference's quote of an unknown command's value.
+ */
 export type Command =
   | { command: 'pass' }
   | { command: 'move'; x?: unknown; y?: unknown }
-  | { command: 'attack'; energy?: unknown }
+  | { command: 'attack'; energy?: unknown; float?: true }
   | { command: 'connect'; destination?: unknown }
-  | { command: 'other'; name: unknown };
+  | { command: 'other'; name: unknown; repr?: string };
 
 /** The greatest energy a cell holds. */
 export const CELL_CAP = 100;
@@ -155,6 +160,9 @@ function neutralise(s: LighthousesState, i: number): void {
 
 const isInt = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v);
 
+/** An integer as the reference reads one: Python's bool is an int, so `true` is 1 and `false` 0; null when it is none. */
+const pyInt = (v: unknown): number | null => (typeof v === 'boolean' ? Number(v) : isInt(v) ? v : null);
+
 /** Why a command fails, with the reference engine's message, or null when it succeeds. Checks in the reference's order. */
 export function commandError(s: LighthousesState, slot: number, c: Command): string | null {
   const p = s.players[slot]!;
@@ -162,20 +170,24 @@ export function commandError(s: LighthousesState, slot: number, c: Command): str
   switch (c.command) {
     case 'pass':
       return null;
-    case 'move':
+    case 'move': {
       if (c.x === undefined || c.y === undefined) return 'Move command requires x, y';
-      if (!isInt(c.x) || !isInt(c.y) || Math.abs(c.x) > 1 || Math.abs(c.y) > 1) return 'Delta must be 1 cell away';
-      if (!isIsland(s, p.x + c.x, p.y + c.y)) return 'Target pos is not in island';
+      const [dx, dy] = [pyInt(c.x), pyInt(c.y)];
+      if (dx === null || dy === null || Math.abs(dx) > 1 || Math.abs(dy) > 1) return 'Delta must be 1 cell away';
+      if (!isIsland(s, p.x + dx, p.y + dy)) return 'Target pos is not in island';
       return null;
-    case 'attack':
-      if (!isInt(c.energy)) return 'Attack command requires integer energy';
+    }
+    case 'attack': {
+      const energy = c.float ? null : pyInt(c.energy);
+      if (energy === null) return 'Attack command requires integer energy';
       if (here < 0) return 'Player must be located at target lighthouse';
-      if (c.energy < 0) return 'Strength must be positive';
+      if (energy < 0) return 'Strength must be positive';
       return null;
+    }
     case 'connect':
       return connectError(s, slot, here, c.destination);
     case 'other':
-      return `Invalid command ${typeof c.name === 'string' ? `'${c.name}'` : JSON.stringify(c.name)}`;
+      return `Invalid command ${c.repr ?? pyRepr(c.name)}`;
   }
 }
 
@@ -184,7 +196,8 @@ function connectError(s: LighthousesState, slot: number, origin: number, dest: u
   const nested = Array.isArray(dest) && dest.some((v) => typeof v === 'object' && v !== null);
   if (dest === null || typeof dest === 'number' || typeof dest === 'boolean' || nested) return 'Destination must be a coordinate pair';
   if (origin < 0) return 'Player must be located at the origin lighthouse';
-  const to = Array.isArray(dest) && dest.length === 2 && isInt(dest[0]) && isInt(dest[1]) ? lighthouseAt(s, dest[0], dest[1]) : -1;
+  const [x, y] = Array.isArray(dest) && dest.length === 2 ? [pyInt(dest[0]), pyInt(dest[1])] : [null, null];
+  const to = x !== null && y !== null ? lighthouseAt(s, x, y) : -1;
   if (to < 0) return 'Destination must be an existing lighthouse';
   if (s.lighthouses[origin]!.owner !== slot || s.lighthouses[to]!.owner !== slot) return 'Both lighthouses must be player-owned';
   if (!s.players[slot]!.keys.includes(to)) return 'Player does not have the destination key';
@@ -208,13 +221,13 @@ export function pos(s: LighthousesState, i: number): Point {
 export function applyCommand(s: LighthousesState, slot: number, c: Command): void {
   const p = s.players[slot]!;
   if (c.command === 'move') {
-    p.x += c.x as number;
-    p.y += c.y as number;
+    p.x += pyInt(c.x)!;
+    p.y += pyInt(c.y)!;
   } else if (c.command === 'attack') {
-    attack(s, slot, lighthouseAt(s, p.x, p.y), Math.min(c.energy as number, p.energy));
+    attack(s, slot, lighthouseAt(s, p.x, p.y), Math.min(pyInt(c.energy)!, p.energy));
   } else if (c.command === 'connect') {
-    const [dx, dy] = c.destination as [number, number];
-    connect(s, slot, lighthouseAt(s, p.x, p.y), lighthouseAt(s, dx, dy));
+    const [dx, dy] = c.destination as [unknown, unknown];
+    connect(s, slot, lighthouseAt(s, p.x, p.y), lighthouseAt(s, pyInt(dx)!, pyInt(dy)!));
   }
 }
 

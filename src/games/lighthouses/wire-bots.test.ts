@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MatchEngine } from '../../core/engine.js';
-import type { AnyGame, AskPhase } from '../../core/game.js';
+import { getDialect, type AnyGame, type AskPhase, type Move } from '../../core/game.js';
 import { playBuiltins } from '../../core/self-play.js';
 import { lighthouses as typed, MAPS } from './index.js';
-import type { LighthousesState } from './rules.js';
+import { applyCommand, type Command, type LighthousesState } from './rules.js';
 import { parseAnswer, parseGreeting, result, type LighthousesTurn } from './wire.js';
 
 const game: AnyGame = typed;
@@ -81,7 +81,68 @@ describe('lighthouses wire', () => {
     const illegal = (answer: unknown) => e.read(0, 'play', answer).fault?.detail;
     assert.equal(illegal({ command: 'fly' }), "Invalid command 'fly'");
     assert.equal(illegal({ command: 7 }), 'Invalid command 7');
-    assert.equal(illegal({ command: null }), 'Invalid command null');
+    assert.equal(illegal({ command: null }), 'Invalid command None');
+  });
+
+  // What the reference answers a line with, where only the line's text tells: engine/botplayer.py in
+  // marcan/lighthouses_aicontest reads the line with json.loads, so `5.0` and `5e0` are floats and
+  // `isinstance(move["energy"], int)` refuses them while it takes True (Python's bool is an int), and
+  // `"Invalid command %r" % move["command"]` quotes with repr. Each expected message is what Python 3.11
+  // gives for that line (json.loads, then the check or the format string).
+  const answered = (line: string, at?: [number, number]) => {
+    const e = new MatchEngine(game, { config: { map: TRIO }, seed: 1, players: 2 });
+    if (at) Object.assign((e.state as LighthousesState).players[0]!, { x: at[0], y: at[1], energy: 10 });
+    const move = e.judge(0, 'play', e.decode(0, 'play', getDialect(game), line));
+    if (move.fault) return result(move as Move<Command>);
+    applyCommand(e.state as LighthousesState, 0, move.action as Command);
+    return { success: true, state: e.state as LighthousesState };
+  };
+  const reference: [string, string][] = [
+    ['{"command":"attack","energy":5.0}', 'Attack command requires integer energy'],
+    ['{"command":"attack","energy":5e0}', 'Attack command requires integer energy'],
+    ['{"command":"attack","energy":50E-1}', 'Attack command requires integer energy'],
+    ['{"command":"attack","energy":-0.0}', 'Attack command requires integer energy'],
+    ['{"energy":5.0,"command":"attack","energy":5}', 'Player must be located at target lighthouse'],
+    ['{"command":"attack","energy":5}', 'Player must be located at target lighthouse'],
+    ['{"command":"attack","energy":true}', 'Player must be located at target lighthouse'],
+    ['{"command":"attack","energy":"5"}', 'Attack command requires integer energy'],
+    ['{"command":null}', 'Invalid command None'],
+    ['{"command":true}', 'Invalid command True'],
+    ['{"command":["pass"]}', "Invalid command ['pass']"],
+    ['{"command":{"a": 1}}', "Invalid command {'a': 1}"],
+    ['{"command":{"a":1,"b":[1.0,null],"a":false}}', "Invalid command {'a': False, 'b': [1.0, None]}"],
+    ['{"command":"fly"}', "Invalid command 'fly'"],
+    ['{"command":"it\'s"}', 'Invalid command "it\'s"'],
+    ['{"command":"tab\\there"}', "Invalid command 'tab\\there'"],
+    ['{"command":"PASS"}', "Invalid command 'PASS'"],
+    ['{"command":5.0}', 'Invalid command 5.0'],
+    ['{"command":7}', 'Invalid command 7'],
+    ['{"command":1e16}', 'Invalid command 1e+16'],
+    ['{"command":1e400}', 'Invalid command inf'],
+    ['{"command":12345678901234567890}', 'Invalid command 12345678901234567890'],
+  ];
+  for (const [line, message] of reference) {
+    it(`answers ${line} as the reference: ${message}`, () => {
+      assert.deepEqual(answered(line), { success: false, message });
+    });
+  }
+
+  it('quotes a huge unknown command in a few hundred characters, read in one pass', () => {
+    const line = `{"command":[${Array(200_000).fill('{"a":[1.5,"x"]}').join(',')}]}`;
+    const answer = answered(line);
+    assert.ok('message' in answer);
+    assert.ok(answer.message.startsWith("Invalid command [{'a': [1.5, 'x']}, {'a': [1.5, 'x']}, "), answer.message.slice(0, 80));
+    assert.ok(answer.message.length < 540, `${answer.message.length} characters`);
+  });
+
+  it('takes true as 1 and false as 0 in a move and an attack, as the reference does', () => {
+    // A at (3,4); L0 is at (3,2). Player.move's `dx not in (0, 1, -1)` is False for True and False.
+    const moved = answered('{"command":"move","x":false,"y":true}');
+    assert.ok('state' in moved);
+    assert.deepEqual([moved.state.players[0]!.x, moved.state.players[0]!.y], [3, 5]);
+    const on = answered('{"command":"attack","energy":true}', [3, 2]);
+    assert.ok('state' in on);
+    assert.deepEqual([on.state.lighthouses[0]!.owner, on.state.lighthouses[0]!.energy, on.state.players[0]!.energy], [0, 1, 9]);
   });
 
   it('answers each command with the result the reference sends', () => {

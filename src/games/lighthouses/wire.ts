@@ -1,5 +1,6 @@
 import { describeValue, type Move, type Parsed } from '../../core/game.js';
 import { sharedPair } from '../../core/pairs.js';
+import { isFloatLiteral, pyReprJson, topLevelMembers } from './pyrepr.js';
 import { isIsland, type Command, type LighthousesState } from './rules.js';
 
 /** The first message: who you are, where you start, the island and the lighthouses. */
@@ -132,6 +133,21 @@ export function parseAnswer(answer: unknown): Parsed<Command> {
     default:
       return { ok: true, action: { command: 'other', name: a.command } };
   }
+}
+
+/**
+ * Reads a turn's command from its JSON text: as `parseAnswer`, with what only the text tells the reference
+ * apart (pyrepr.ts): `"energy": 5.0` is a float to it ("Attack command requires integer energy", where
+ * JSON.parse gives 5), and an unknown command is quoted as Python writes it (`Invalid command 5.0`).
+ */
+export function parseAnswerText(text: string, answer: unknown): Parsed<Command> {
+  const read = parseAnswer(answer);
+  if (!read.ok || (read.action.command !== 'attack' && read.action.command !== 'other')) return read;
+  const raw = topLevelMembers(text, ['command', 'energy']);
+  const command = raw.get('command');
+  if (read.action.command === 'other') return command === undefined ? read : { ok: true, action: { ...read.action, repr: pyReprJson(command) } };
+  const energy = raw.get('energy');
+  return energy !== undefined && typeof read.action.energy === 'number' && isFloatLiteral(energy) ? { ok: true, action: { ...read.action, float: true } } : read;
 }
 
 /** The result a bot is sent after its command: success, or the reference's message for what went wrong. */

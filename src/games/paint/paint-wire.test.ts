@@ -6,6 +6,7 @@ import { engineBefore, positionConfig } from '../../core/position.js';
 import { playBuiltins } from '../../core/self-play.js';
 import { EMPTY, type PaintState } from './rules.js';
 import { drawn, E, paint, shoot, walk } from './paint.kit.js';
+import { rubyInteger } from './wire.js';
 
 const ctx = (phase: 'init' | 'play') => ({ phase, matchId: '1', names: [] });
 
@@ -151,6 +152,19 @@ describe('paint wire', () => {
       assert.deepEqual(p, { ok: true, action: { type: 'walk', direction: read } });
     });
   }
+
+  it("reads a string as Ruby's Integer() does (the reference's Position.from_list)", () => {
+    // Each value is what Ruby 3.1's Integer() returned for the string (nil where it raised ArgumentError).
+    const ruby: [string, number | null][] = [
+      ['0x1', 1], ['0X1F', 31], ['-0x1f', -31], ['0b1', 1], ['-0b1', -1], ['0b1_0', 2], ['0o1', 1], ['0o17', 15],
+      ['0_1', 1], ['0_0_1', 1], ['01', 1], ['010', 8], ['007', 7], ['00', 0], ['-0', 0], ['0d1', 1], ['0d09', 9],
+      ['1_000', 1000], [' 1 ', 1], ['\t-1\v', -1], ['\f1\r', 1], ['+01', 1], [' -0x1 ', -1],
+      ['09', null], ['08', null], ['0_8', null], ['1__0', null], ['_1', null], ['1_', null], ['0_', null], ['0__1', null],
+      ['0x', null], ['0x_1', null], ['0b_1', null], ['0o_1', null], ['0d_1', null], ['0_x1', null], ['00x1', null],
+      ['+ 1', null], ['+-1', null], ['1 1', null], ['1\u00a0', null], ['1\u0000', null], ['1e0', null], ['1.0', null], ['', null], [' ', null],
+    ];
+    for (const [text, value] of ruby) assert.equal(rubyInteger(text), value, JSON.stringify(text));
+  });
 
   const invalid: [unknown, RegExp][] = [
     [{ turns_left: 10, type: 'walk', direction: ['1.0', 0] }, /"direction" \["1.0",0\]: "1.0" is not an integer/],

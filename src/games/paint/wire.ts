@@ -219,10 +219,28 @@ export function skipAnswer(text: string, s: PaintState, phase: AskPhase): string
   return `turns_left ${show(value.turns_left)} is not the current ${s.turnsLeft}`;
 }
 
-/** Reads one direction element as the reference engine's Integer(): numbers truncated, whole-number strings. */
+/**
+ * A string as Ruby's Integer() reads it (the reference engine's Position.from_list): blanks around, a sign,
+ * then 0x, 0b, 0o or 0d and digits of that base, or 0 and octal digits (`"010"` is 8), or decimal digits
+ * not starting with 0; single underscores may join digits (`"0_1"`, `"1_000"`). The groups hold the digits
+ * of each base: hex, binary, octal (0o), octal (0), decimal (0d), decimal.
+ */
+const RUBY_INTEGER = /^[ \t\n\v\f\r]*[+-]?(?:0[xX]([0-9a-fA-F](?:_?[0-9a-fA-F])*)|0[bB]([01](?:_?[01])*)|0[oO]([0-7](?:_?[0-7])*)|0((?:_?[0-7])+)|0[dD](\d(?:_?\d)*)|([1-9](?:_?\d)*|0))[ \t\n\v\f\r]*$/;
+const BASES = [16, 2, 8, 8, 10, 10];
+
+/** The value of a string Ruby's Integer() accepts, or null when it raises. */
+export function rubyInteger(text: string): number | null {
+  const m = RUBY_INTEGER.exec(text);
+  if (!m) return null;
+  const k = m.findIndex((g, i) => i > 0 && g !== undefined) - 1;
+  const value = parseInt(m[k + 1]!.replaceAll('_', ''), BASES[k]);
+  return text.trim().startsWith('-') ? -value || 0 : value;
+}
+
+/** Reads one direction element as the reference engine's Integer(): numbers truncated, integer strings as Ruby reads them. */
 function integer(v: unknown): number | null {
   if (typeof v === 'number' && Number.isFinite(v)) return Math.trunc(v) || 0;
-  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v.trim()) || 0;
+  if (typeof v === 'string') return rubyInteger(v);
   return null;
 }
 
@@ -243,18 +261,21 @@ export function parseAnswer(answer: unknown, s: PaintState): Parsed<PaintAction>
   if (answer.turns_left !== s.turnsLeft) {
     return { ok: false, kind: 'bad-answer', detail: `"turns_left" is ${show(answer.turns_left)}, not the current ${s.turnsLeft}` };
   }
-  const { type, direction } = answer;
+  const { type } = answer;
   if (type !== 'walk' && type !== 'shoot') return { ok: false, kind: 'bad-answer', detail: `"type" must be "walk" or "shoot", got ${show(type)}` };
+  // The reference indexes the direction with [0] and [1] after checking its size is 2: a string of two
+  // characters passes, each character read by Integer(), so "01" is [0, 1].
+  const direction = typeof answer.direction === 'string' && [...answer.direction].length === 2 ? [...answer.direction] : answer.direction;
   if (!Array.isArray(direction) || direction.length !== 2) {
-    return { ok: false, kind: 'bad-answer', detail: `"direction" must be a list of two integers [row step, column step] such as [0,1], got ${show(direction)}` };
+    return { ok: false, kind: 'bad-answer', detail: `"direction" must be a list of two integers [row step, column step] such as [0,1], got ${show(answer.direction)}` };
   }
   const di = integer(direction[0]);
   const dj = integer(direction[1]);
   if (di === null || dj === null) {
-    return { ok: false, kind: 'bad-answer', detail: `"direction" ${show(direction)}: ${show(di === null ? direction[0] : direction[1])} is not an integer` };
+    return { ok: false, kind: 'bad-answer', detail: `"direction" ${show(answer.direction)}: ${show(di === null ? direction[0] : direction[1])} is not an integer` };
   }
   if (!VALID.has(`${di},${dj}`)) {
-    return { ok: false, kind: 'bad-answer', detail: `"direction" ${show(direction)} is not one of the 8 directions: row and column steps each −1, 0 or 1, not both 0` };
+    return { ok: false, kind: 'bad-answer', detail: `"direction" ${show(answer.direction)} is not one of the 8 directions: row and column steps each −1, 0 or 1, not both 0` };
   }
   return { ok: true, action: { type, direction: [di, dj] } };
 }

@@ -7,6 +7,8 @@ const MEMORY_TURNS = 12;
 const REACH = 14;
 const TRAVEL = 0.15;
 const GOOD = 0.4;
+/** How long a cell stays off the list of places to bark from, once barking there only made the sheep go round. */
+const BAN_TURNS = 12;
 
 /**
  * The herder: drives stray sheep toward its pen by barking from behind them, keeps its penned sheep in
@@ -25,6 +27,9 @@ export function createHerder(startLines: readonly string[]): (viewLines: readonl
   const penDist = t.bfs(penCells, walk);
   const lastSeen = new Int32Array(n).fill(-1000);
   const memory = new Map<number, number>(); // sheep cell → turn seen
+  // What the dogs and sheep looked like on the last turns, and the cells barking from is banned from (until a turn).
+  const seenBefore: string[] = [];
+  const banned = new Map<number, number>();
   const R2 = g.dogBarkingR * g.dogBarkingR;
   const V = g.dogVisibilityR;
   const inMine = (c: number) => {
@@ -48,6 +53,13 @@ export function createHerder(startLines: readonly string[]): (viewLines: readonl
     for (const [c, seen] of memory) if (turn - seen > MEMORY_TURNS) memory.delete(c);
     for (const o of objects) if (o.type === 'Sheep') memory.set(at(o), turn);
     const occupied = new Set(objects.filter((o) => o.type).map(at));
+    // Fear spreading between sheep can make a bark swing a herd to and fro for ever (the same picture
+    // every other turn): then barking from where our dogs stand is banned for a while.
+    const picture = objects.map((o) => `${o.type}${at(o)}${o.action}`).join(' ');
+    if (seenBefore.at(-2) === picture || seenBefore.at(-1) === picture) for (const d of mine) banned.set(at(d), turn + BAN_TURNS);
+    seenBefore.push(picture);
+    if (seenBefore.length > 2) seenBefore.shift();
+    const ok = (c: number) => (banned.get(c) ?? 0) <= turn;
     const enemies = objects.filter((o) => o.type === 'Dog' && o.owner !== g.you && o.action === 'move').map(at);
 
     const sheepCells = [...memory.keys()];
@@ -115,7 +127,7 @@ export function createHerder(startLines: readonly string[]): (viewLines: readonl
       let best = -1;
       let bestScore = Infinity;
       for (let c = 0; c < n; c++) {
-        if (dist[c]! < 0 || dist[c]! > REACH) continue;
+        if (dist[c]! < 0 || dist[c]! > REACH || !ok(c)) continue;
         const v = value(c, near);
         if (v >= -GOOD) continue;
         // Standing where a calm enemy dog can bark at us risks a panic that freezes the dog for turns.
@@ -124,11 +136,11 @@ export function createHerder(startLines: readonly string[]): (viewLines: readonl
         if (score < bestScore) [best, bestScore] = [c, score];
       }
       if (best >= 0) {
-        if (!barked && value(here) < -GOOD && (best === here || value(here) <= value(best) + TRAVEL * dist[best]!)) bark();
+        if (!barked && ok(here) && value(here) < -GOOD && (best === here || value(here) <= value(best) + TRAVEL * dist[best]!)) bark();
         if (best !== here) {
           const d = firstStep(t, dist, here, best);
           if (d) move(d);
-          if (!barked && value(here) < -GOOD) bark();
+          if (!barked && ok(here) && value(here) < -GOOD) bark();
         }
         continue;
       }

@@ -216,4 +216,29 @@ describe('smart-dog sheep: fear', () => {
     assert.equal(s.sheep[0]!.fear, 0, 'sheep 0 is in sheep 1’s chain');
     assert.deepEqual(s.sheep[2]!.chain, [0, 1]);
   });
+
+  it('a sheep that catches fear takes the flight direction as its heading, and keeps it when the fear runs out before it could flee', () => {
+    // The original has one direction field: catching fear overwrites it (smart-dog, games/smart-dog/server/sheep.js,
+    // Sheep.prototype._scare: `p.direction = scaryObject.direction ? …`), and a calm sheep starts its normal move
+    // from it (_doMove: `[p.direction].concat(p.direction.next)`). Run on the original engine (its tests/test_helper.js,
+    // this map, sheepStandBy 1, sheepScaryTurns 1, dogBarkingR 1, a bark on turn 1), the lower sheep is seen on
+    // turn 2 as `2,2 move right` and ends turn 2 at 3,2; the upper one as `3,1 move right`, then at 4,1.
+    // This is the collector-1 divergence of issue 32 (turn 171's bark, turn 172's `right`).
+    const s = game(`{"sheepStandBy":1,"sheepScaryTurns":1,"dogBarkingR":1}
+      ........
+      .@*.....
+      ..*.....
+      ........
+      ........`);
+    turn(s, 'do 1 bark');
+    assert.deepEqual(pos(s), ['3,1', '2,2'], 'the upper sheep fled right; the lower one stood (not a move turn)');
+    assert.equal(s.sheep[1]!.fear, 0, 'its fear (1 turn) ran out before turn 2');
+    const sheepLines = viewOf(s, 1).filter((l) => l.includes('"Sheep"'));
+    assert.deepEqual(sheepLines, [
+      'obj  "type":"Sheep","x":2,"y":2,"action":"move","direction":"right"',
+      'obj  "type":"Sheep","x":3,"y":1,"action":"move","direction":"right"',
+    ]);
+    turn(s);
+    assert.deepEqual(pos(s), ['4,1', '3,2'], 'the lower sheep goes right, not down');
+  });
 });

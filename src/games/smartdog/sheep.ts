@@ -15,6 +15,9 @@ function sheepAt(s: SmartDogState, x: number, y: number): number {
 /**
  * Sheep i catches fear from the first scared sheep among its 8 neighbours (columns x−1, x, x+1, and in
  * each rows y−1, y, y+1), unless i is in that sheep's fear chain. Used by phase (c) and by a push.
+ * The flight direction becomes its heading at once, as in the original, where a sheep has a single
+ * direction: one that caught fear in phase (c) and calmed down before it could flee (sheepScaryTurns 1)
+ * shows, and next walks, the way it was scared.
  */
 export function catchFear(s: SmartDogState, i: number): void {
   const me = s.sheep[i]!;
@@ -29,6 +32,7 @@ export function catchFear(s: SmartDogState, i: number): void {
       if (src.chain.includes(i)) return;
       me.fear = s.options.sheepScaryTurns;
       me.fearDir = src.fearDir;
+      me.heading = src.fearDir;
       me.chain = [...src.chain, j];
       return;
     }
