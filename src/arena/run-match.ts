@@ -121,27 +121,19 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   try {
     await Promise.all(seats.map((s) => s.transport.start()));
     feed.started();
-    // The results (the game's `ack`) owed for the last step. A seat asked again gets its own first; the others
-    // once the next messages are written, so the next bot starts at once: a match's pace is the time from an
-    // answer to the next message, and a write to a bot that already went back to waiting costs as much again.
-    let owed: Owed[] = [];
     for (let d = engine.decision(); d; d = engine.decision()) {
       if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${d.turn}`);
       const decision = d;
       const deadline = deadlineFor(decision, timeouts);
       const ctx = { ...view, phase: decision.phase };
-      await Promise.all(owed.filter((o) => decision.seats.includes(o.slot)).map((o) => o.send()));
-      const asked = decision.stream
-        ? playStreamStep(engine, decision, seats, ctx, deadline, abort.signal)
-        : Promise.all(decision.seats.map((slot) => seats[slot]!.ask(engine, decision, ctx, deadline, abort.signal)));
-      const acked = Promise.all(owed.filter((o) => !decision.seats.includes(o.slot)).map((o) => o.send()));
-      const [moves] = await Promise.all([asked, acked]);
+      const moves = decision.stream
+        ? await playStreamStep(engine, decision, seats, ctx, deadline, abort.signal)
+        : await Promise.all(decision.seats.map((slot) => seats[slot]!.ask(engine, decision, ctx, deadline, abort.signal)));
       if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${decision.turn}`);
       const record = engine.commit(decision, moves);
-      owed = game.ack && decision.phase === 'play' ? moves.flatMap((m) => ackOf(m, decision, deadline)) : [];
+      if (game.ack && decision.phase === 'play') await Promise.all(moves.map((m) => ackSeat(m, decision, deadline)));
       feed.step(record, engine.state);
     }
-    await Promise.all(owed.map((o) => o.send()));
     if (game.farewell) {
       await Promise.all(seats.map((s) => s.tell(game.farewell!(engine.state, s.slot), 'end', engine.lastTurn(), timeouts.turnMs)));
     }
@@ -162,17 +154,11 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   feed.ended(replay.result, replay.durationMs!);
   return { replay, timing: seats.map((s) => timingOf(engine.records, s.slot)), state: engine.state };
 
-  /** The notice the game has for a seat's move (lighthouses' result), made now, to send expecting no answer. */
-  function ackOf(move: Move<unknown>, decision: Decision, deadline: number): Owed[] {
+  /** Sends a seat the notice the game has for its move (lighthouses' result), expecting no answer. */
+  async function ackSeat(move: Move<unknown>, decision: Decision, deadline: number): Promise<void> {
     const notice = game.ack!(move, engine.state);
-    return notice === undefined ? [] : [{ slot: move.slot, send: () => seats[move.slot]!.tell(notice, decision.phase, decision.turn, deadline) }];
+    if (notice !== undefined) await seats[move.slot]!.tell(notice, decision.phase, decision.turn, deadline);
   }
-}
-
-/** A notice owed to a seat for its last move, and how to send it. */
-interface Owed {
-  slot: number;
-  send: () => Promise<void>;
 }
 
 /** Display names: given names win; otherwise the spec's default, made unique with the slot number. */
