@@ -92,7 +92,8 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   const kept = specs.map(() => ({ bytes: 0, droppedEntries: 0, droppedBytes: 0 }));
   try {
     specs.forEach((spec, slot) => {
-      const log = (dir: TranscriptEntry['dir'], text: string) => {
+      // With neither transcripts nor live events nothing reads a seat's log: no entry is made for each message.
+      const log = !job.transcripts && !opts.live ? () => {} : (dir: TranscriptEntry['dir'], text: string) => {
         const k = kept[slot]!;
         const size = Buffer.byteLength(text);
         if (k.bytes + size > cap) {

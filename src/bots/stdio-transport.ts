@@ -54,9 +54,11 @@ export class StdioTransport implements BotTransport {
     }
     if (proc.exit) return Promise.resolve({ kind: 'fault', fault: { kind: 'crash', detail: proc.deathNote('before this message') }, ms: 0 });
     if (signal?.aborted) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: 0 });
+    // Written first: the bot starts on its answer while the wait and the log are set up (a match's pace is
+    // the time from one answer to the next message). No line can arrive before this function returns.
+    proc.child.stdin!.write(msg.text + '\n');
     const answer = this.answers.wait(msg, timeoutMs, signal, () => proc.lastStderr());
     this.ctx.log('send', forLog(msg.text));
-    proc.child.stdin!.write(msg.text + '\n');
     return answer;
   }
 

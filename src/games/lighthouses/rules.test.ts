@@ -4,6 +4,7 @@ import { MatchEngine } from '../../core/engine.js';
 import type { AnyGame } from '../../core/game.js';
 import { lighthouses as typed } from './index.js';
 import { parseMap } from './map.js';
+import { MAPS } from './maps.js';
 import { applyCommand, commandError, endRound, setupState, startRound, type Command, type LighthousesState } from './rules.js';
 
 const game: AnyGame = typed;
@@ -47,6 +48,35 @@ describe('lighthouses round start', () => {
     s.energy[7]![8] = 3; // 3 + 4 = 7 → 3 each, 1 lost
     startRound(s);
     assert.deepEqual(s.players.map((p, i) => p.energy - before[i]!), [53, 53]);
+  });
+
+  it('grows overlapping areas as the reference does, lighthouse by lighthouse, capped after each', () => {
+    // The reference (engine.py, pre_round) adds each lighthouse's energy in turn with min(CAP, e + delta); the
+    // rules add a cell's summed deltas once. On `continent` (28 lighthouses, areas overlapping), with cells
+    // emptied here and there as players would, every cell must match over 60 rounds.
+    const s = setupState(parseMap(MAPS['continent']!.text), 4, 200);
+    const reference = s.energy.map((row) => row.slice());
+    for (let round = 1; round <= 60; round++) {
+      // setupState began round 1; each later round begins with startRound.
+      if (round > 1) grow();
+      assert.deepEqual(s.energy, reference, `round ${round}`);
+      const l = s.lighthouses[(round * 7) % s.lighthouses.length]!;
+      s.energy[l.y]![l.x] = reference[l.y]![l.x] = 0;
+    }
+
+    function grow(): void {
+      for (const l of s.lighthouses) {
+        for (let dy = -4; dy <= 4; dy++) {
+          for (let dx = -4; dx <= 4; dx++) {
+            const [x, y] = [l.x + dx, l.y + dy];
+            const delta = Math.floor(5 - Math.sqrt(dx * dx + dy * dy));
+            if (delta > 0 && s.island[y]?.[x] === 1) reference[y]![x] = Math.min(100, reference[y]![x]! + delta);
+          }
+        }
+      }
+      for (const p of s.players) reference[p.y]![p.x] = 0;
+      startRound(s);
+    }
   });
 
   it('gives the key of the lighthouse a player stands on, as a set', () => {
