@@ -134,6 +134,16 @@ describe('botarena new: every starter, generated, tested and played', () => {
     }
   }
 
+  it("a smart-dog tcp starter's printed command connects to the port `play` and `doctor` listen on", async () => {
+    // They listen on 3002 when no --port is given (their --help says so); the starter used to print --port 8000.
+    for (const command of ['play', 'doctor']) assert.match((await runCli([command, '--help'])).stdout, /--port <n>\s+[^(]*\(default\s+3002\)/);
+    for (const lang of LANGUAGES) {
+      const made = await runCli(['new', 'smartdog', join(tmp, `port-${lang}`), '--lang', lang]);
+      assert.equal(made.code, 0, made.stderr);
+      assert.match(made.stdout, /^then, in another terminal: .* --port 3002$/m, `${lang}: ${made.stdout}`);
+    }
+  });
+
   it('refuses a folder that is not empty, a transport with no starter, and an unknown language', async () => {
     const taken = await runCli(['new', 'tron', ROOT, '--lang', 'python']);
     assert.equal(taken.code, 2);

@@ -35,8 +35,14 @@ export function defaultTransport(game: AnyGame): StarterTransport {
   return game.lobby ? 'tcp' : 'stdio';
 }
 
+/**
+ * The port a starter's printed commands name: an HTTP starter listens on 8000 (its own default), and a TCP starter
+ * connects to 3002, where `play` and `doctor` listen for a tcp seat when no --port is given.
+ */
+export const STARTER_PORTS: Record<StarterTransport, number> = { stdio: 0, http: 8000, tcp: 3002 };
+
 /** A starter's run and test commands for the folder it was written to (and a port for http and tcp bots). */
-export function starterInfo(source: string, dir: string, port = 8000): StarterInfo {
+export function starterInfo(source: string, dir: string, port = STARTER_PORTS.http): StarterInfo {
   const info = JSON.parse(readFileSync(join(source, 'starter.json'), 'utf8')) as StarterInfo;
   const fill = (s: string) => s.replaceAll('{{dir}}', dir).replaceAll('{{port}}', String(port));
   return { run: fill(info.run), test: fill(info.test) };
@@ -92,7 +98,7 @@ function typescriptSetUp(dir: string): string[] {
 function howToPlay(game: AnyGame, transport: StarterTransport, info: StarterInfo): string[] {
   const builtin = Object.keys(game.bots)[0]!;
   if (transport === 'stdio') return [`play it:  botarena play ${game.id} "stdio:${info.run}" ${builtin}`, `check it: botarena doctor ${game.id} "stdio:${info.run}"`];
-  if (transport === 'http') return [`start it: ${info.run}`, `play it:  botarena play ${game.id} http://127.0.0.1:8000/ ${builtin}`, `check it: botarena doctor ${game.id} http://127.0.0.1:8000/`];
+  if (transport === 'http') return [`start it: ${info.run}`, `play it:  botarena play ${game.id} http://127.0.0.1:${STARTER_PORTS.http}/ ${builtin}`, `check it: botarena doctor ${game.id} http://127.0.0.1:${STARTER_PORTS.http}/`];
   return [`play it:  botarena play ${game.id} tcp ${builtin}`, `then, in another terminal: ${info.run}`, `check it: botarena doctor ${game.id} tcp (then start it the same way)`];
 }
 
@@ -115,7 +121,7 @@ export function registerNew(program: Command): void {
       }
       const dir = dirArg ?? `${game.id}-bot`;
       const files = writeStarter(source, dir);
-      const info = starterInfo(source, dir);
+      const info = starterInfo(source, dir, STARTER_PORTS[transport]);
       process.stdout.write(
         [
           `wrote a ${o.lang} ${game.id} bot (${transport}) in ${resolve(dir)}: ${files.join(', ')}`,
