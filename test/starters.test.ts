@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LANGUAGES, starterDir, starterInfo, type StarterTransport } from '../src/cli/new-command.js';
 import { getGame } from '../src/games/index.js';
@@ -118,7 +118,7 @@ describe('botarena new: every starter, generated, tested and played', () => {
         const made = await runCli(['new', game, dir, '--lang', lang, '--transport', transport]);
         assert.equal(made.code, 0, made.stderr);
         assert.match(made.stdout, new RegExp(`wrote a ${lang} ${game} bot \\(${transport}\\)`));
-        assert.match(made.stdout, new RegExp(`^check it: botarena doctor ${game} `, 'm'));
+        assert.match(made.stdout, new RegExp(`^check it: bin/botarena doctor ${game} `, 'm')); // botarena is not on the PATH in a clone
         assert.ok(!existsSync(join(dir, 'starter.json')), 'starter.json stays in the package');
         const readme = readFileSync(join(dir, 'README.md'), 'utf8');
         assert.doesNotMatch(readme, /\{\{dir\}\}/);
@@ -142,6 +142,25 @@ describe('botarena new: every starter, generated, tested and played', () => {
       assert.equal(made.code, 0, made.stderr);
       assert.match(made.stdout, /^then, in another terminal: .* --port 3002$/m, `${lang}: ${made.stdout}`);
     }
+  });
+
+  it('a TypeScript starter written outside the clone runs there with the commands it prints', async () => {
+    // A user in another folder, with no botarena on the PATH and no tsx of their own: the printed commands used
+    // to be `botarena …` (not found) and `node --import tsx …` ("Cannot find package 'tsx'").
+    const away = mkdtempSync(join(tmp, 'away-'));
+    const bin = join(ROOT, 'bin', 'botarena');
+    const PATH = dirname(process.execPath) + ':/usr/bin:/bin';
+    const inAway = (command: string) => sh(`cd '${away}' && PATH='${PATH}' && ${command}`, 120_000);
+    const made = await inAway(`node '${bin}' new tron T --lang ts`);
+    assert.equal(made.code, 0, made.out);
+    const line = (label: string) => new RegExp(`^${label}: +(.*)$`, 'm').exec(made.out)?.[1] ?? assert.fail(`no "${label}:" line in\n${made.out}`);
+    assert.equal(resolve(away, line('play it').split(' ')[0]!), bin, 'the play command is the path of bin/botarena');
+    const test = await inAway(line('test it'));
+    assert.equal(test.code, 0, `the printed test command failed:\n${test.out}`);
+    const play = await inAway(`${line('play it')} --set width=20 --set height=12 --init-timeout 20000 --json`);
+    assert.equal(play.code, 0, `the printed play command failed:\n${play.out}`);
+    const result = JSON.parse(play.out) as Result;
+    assert.equal(result.players[0]!.fault, null, `the starter faulted: ${JSON.stringify(result.players[0]!.fault)}`);
   });
 
   it('refuses a folder that is not empty, a transport with no starter, and an unknown language', async () => {

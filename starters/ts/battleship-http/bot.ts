@@ -1,7 +1,7 @@
 // A Battleship starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It places a valid fleet for the ship counts the init message asks for, then never fires at the same
 // cell twice: it shoots next to its hits that are not sunk yet, else on a checkerboard, else anywhere new.
-// Run it (HTTP): node --import tsx bot.ts --port 8000, then: botarena play battleship http://127.0.0.1:8000/ random
+// Run it (HTTP): node_modules/.bin/tsx bot.ts --port 8000, then: botarena play battleship http://127.0.0.1:8000/ random
 // Rules and every message: docs/games/battleship.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';

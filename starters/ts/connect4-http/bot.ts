@@ -1,6 +1,6 @@
 // A Connect Four starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It wins when it can, blocks the other bot's four when it must, else plays the non-full column nearest the centre.
-// Run it (HTTP): node --import tsx bot.ts --port 8000, then: botarena play connect4 http://127.0.0.1:8000/ random
+// Run it (HTTP): node_modules/.bin/tsx bot.ts --port 8000, then: botarena play connect4 http://127.0.0.1:8000/ random
 // Rules and every message: docs/games/connect4.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';

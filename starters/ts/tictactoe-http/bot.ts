@@ -1,6 +1,6 @@
 // A tic-tac-toe starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It wins when it can, blocks the other bot's line when it must, else takes the centre, a corner, an edge.
-// Run it (HTTP): node --import tsx bot.ts --port 8000, then: botarena play tictactoe http://127.0.0.1:8000/ random
+// Run it (HTTP): node_modules/.bin/tsx bot.ts --port 8000, then: botarena play tictactoe http://127.0.0.1:8000/ random
 // Rules and every message: docs/games/tictactoe.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';

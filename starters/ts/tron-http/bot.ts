@@ -1,7 +1,7 @@
 // A Tron starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // Each lap it takes a move that neither leaves the grid nor hits a trail, preferring cells away from the
 // other heads (a head-on kills both) and with the most free cells around them.
-// Run it (HTTP): node --import tsx bot.ts --port 8000, then: botarena play tron http://127.0.0.1:8000/ stupid
+// Run it (HTTP): node_modules/.bin/tsx bot.ts --port 8000, then: botarena play tron http://127.0.0.1:8000/ stupid
 // Rules and every message: docs/games/tron.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
