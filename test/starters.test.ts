@@ -163,6 +163,32 @@ describe('botarena new: every starter, generated, tested and played', () => {
     assert.equal(result.players[0]!.fault, null, `the starter faulted: ${JSON.stringify(result.players[0]!.fault)}`);
   });
 
+  it('an HTTP starter whose port is taken, and a TCP starter with nobody to connect to, say so in one line', async () => {
+    // They used to end in a Python traceback or a Node stack trace.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as { port: number }).port;
+    const nobody = await freePort();
+    try {
+      for (const lang of LANGUAGES) {
+        for (const [game, transport, port, expected] of [
+          ['tron', 'http', taken, `cannot listen on 127.0.0.1:${taken}: the port is taken (is this bot already running?): stop what holds it, or pick another port with --port N`],
+          ['smartdog', 'tcp', nobody, `cannot talk to the server at 127.0.0.1:${nobody}: `],
+        ] as const) {
+          const dir = join(tmp, `busy-${lang}-${transport}`);
+          assert.equal((await runCli(['new', game, dir, '--lang', lang, '--transport', transport])).code, 0);
+          const run = await sh(starterInfo(starterDir(lang, game, transport)!, dir, port).run, 60_000);
+          assert.equal(run.code, 1, `${lang} ${transport}: ${run.out}`);
+          const lines = run.out.trimEnd().split('\n');
+          assert.equal(lines.length, 1, `${lang} ${transport}: one line, not a trace:\n${run.out}`);
+          assert.ok(lines[0]!.includes(expected), `${lang} ${transport}: ${run.out}`);
+        }
+      }
+    } finally {
+      holder.close();
+    }
+  });
+
   it('refuses a folder that is not empty, a transport with no starter, and an unknown language', async () => {
     const taken = await runCli(['new', 'tron', ROOT, '--lang', 'python']);
     assert.equal(taken.code, 2);

@@ -172,11 +172,15 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     process.exitCode = 1;
   });
   const game: Game = { landscape: [], things: [] };
-  for await (const line of createInterface({ input: socket })) {
-    if (line === 'wait ' || line === 'wait') debug('waiting for more players…');
-    const answer = readLine(game, line);
-    if (answer === 'finished') socket.end(); // the server closes the connection after finished
-    else if (answer) socket.write(answer.map((c) => `${c}\n`).join(''));
+  try {
+    for await (const line of createInterface({ input: socket })) {
+      if (line === 'wait ' || line === 'wait') debug('waiting for more players…');
+      const answer = readLine(game, line);
+      if (answer === 'finished') socket.end(); // the server closes the connection after finished
+      else if (answer) socket.write(answer.map((c) => `${c}\n`).join(''));
+    }
+  } catch {
+    // the socket's error (the loop passes it on), which its handler above has reported in one line
   }
   // The loop ends when the server closes the connection: the process then exits.
 }
