@@ -188,6 +188,27 @@ describe('botarena play', () => {
       assert.match(r.stderr, message, args.join(' '));
     }
   });
+
+  it('an unknown command is refused with exit 2 and the nearest command, --help or not', async () => {
+    // `botarena submit --help` used to print the main help and exit 0, as if submit were a command.
+    const cases: [string[], string][] = [
+      [['submit', '--help'], "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n"],
+      [['--help', 'submit'], "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n"],
+      [['plya', 'tictactoe', '--help'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
+      [['Doctor', 'tron', 'x'], "botarena: unknown command 'Doctor'; did you mean doctor? (botarena --help says what each does)\n"],
+      [['replay', 'shw', '-h'], "botarena: unknown command 'replay shw'; did you mean replay show? (botarena replay --help says what each does)\n"],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, { timeoutMs: 15_000 });
+      assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', message], args.join(' '));
+    }
+    // What is a command still gets its help.
+    for (const args of [['--help'], ['help', 'play'], ['replay', 'show', '--help']]) {
+      const r = await runCli(args, { timeoutMs: 15_000 });
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, /^Usage: botarena/, args.join(' '));
+    }
+  });
 });
 
 describe('botarena games', () => {
