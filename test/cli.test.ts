@@ -507,6 +507,20 @@ describe('botarena replay: results, turns, refeed', () => {
     assert.match(gone.stderr, /refeed failed: turn 0 \(init\): could not get an answer from http:\/\/127\.0\.0\.1:1\/: /);
   });
 
+  it('refeed: a mistyped interpreter could not be started (exit 3, one line); one answer that differs is "1 answer differs"', async () => {
+    // It used to exit 1 with a "crash" difference for every message, and say "1 answers differ".
+    const lh = join(tmp, 'lh-refeed.json');
+    const bot = (mode: string) => `stdio:node test/fixtures/lighthouses/fickle.mjs ${mode}`;
+    assert.equal((await runCli(['play', 'lighthouses', bot('v1'), 'random', '--seed', '4', '--set', 'rounds=3', '--replay', lh, '--json'])).code, 0);
+    const typo = await runCli(['replay', 'refeed', lh, '--slot', '0', 'stdio:nodee-not-here test/fixtures/lighthouses/fickle.mjs v1']);
+    assert.equal(typo.code, 3, typo.stdout + typo.stderr);
+    assert.equal(typo.stdout, '');
+    assert.match(typo.stderr, /^botarena: refeed failed: turn 0 \(init\): stdio:nodee-not-here .* could not be started: process exited with code 127 \(command not found\?\)[^\n]*nodee-not-here[^\n]*\n$/);
+    const crash = await runCli(['replay', 'refeed', lh, '--slot', '0', bot('crash')]);
+    assert.equal(crash.code, 1, crash.stdout + crash.stderr);
+    assert.match(crash.stdout, /^slot 0 \(fickle\): 4 messages sent again to stdio:.*; 1 answer differs:\n/);
+  });
+
   it('a replay that cannot be written after the match still prints the result and says where it could not go', async () => {
     // The folder is there when the match starts (checked) and removed while the bot thinks.
     const folder = mkdtempSync(join(tmp, 'vanishing-'));
