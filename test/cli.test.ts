@@ -52,6 +52,15 @@ describe('botarena play', () => {
     assert.ok(['crash', 'not-json'].includes(j.players[0].fault.kind), j.players[0].fault.kind);
   });
 
+  it('a bot that faults every turn of a game that goes on shows how many times, beside its last fault', async () => {
+    // Lighthouses goes on after an illegal move: the summary showed the 20th fault alone, as if it were the only one.
+    const r = await runCli(['play', 'lighthouses', 'stdio:node test/fixtures/lighthouses/far.mjs', 'random', '--seed', '1', '--set', 'rounds=20']);
+    assert.equal(r.code, 0, r.stderr);
+    const row = r.stdout.split('\n').find((l) => /^0 \S+ +far /.test(l));
+    assert.match(row ?? r.stdout, /20 faults, the last: turn 20: illegal-move: /);
+    assert.match(r.stdout.split('\n').find((l) => /^1 \S+ +random /.test(l)) ?? r.stdout, / -$/, 'a bot without a fault: -');
+  });
+
   it('--log prints every message sent and received, per bot, with timing, on stderr', async () => {
     const r = await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/cli/first-empty.py', 'random', '--seed', '5', '--log']);
     assert.equal(r.code, 0, r.stderr);

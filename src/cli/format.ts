@@ -25,6 +25,10 @@ export function formatMs(ms: number | null): string {
  */
 export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[], state?: unknown): string {
   const r = replay.result;
+  // The result keeps each seat's last fault; in games that go on after one (lighthouses, paint, smart-dog) a
+  // bot may have faulted every turn, which its count says.
+  const faults = replay.seats.map(() => 0);
+  for (const t of replay.turns) for (const m of t.moves) if (m.fault) faults[m.slot]!++;
   const headline = r.draw
     ? `Draw — ${r.reason.replace(/^draw: /, '')}`
     : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : 'Result'} — ${r.reason}`;
@@ -41,7 +45,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
       timing[i]!.answers,
       formatMs(timing[i]!.medianMs),
       formatMs(timing[i]!.worstMs),
-      f ? `turn ${f.turn}: ${f.kind}: ${f.detail}` : '-',
+      f ? `${faults[i]! > 1 ? `${faults[i]} faults, the last: ` : ''}turn ${f.turn}: ${f.kind}: ${f.detail}` : '-',
     ]);
   });
   return `${headline}\n\n${table(rows)}`;
