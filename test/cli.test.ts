@@ -161,6 +161,9 @@ describe('botarena play', () => {
       [['play', 'chess', 'a', 'b'], /unknown game "chess"; the games are: tictactoe, connect4, tron, battleship/],
       [['play', 'tictactoe', 'random'], /tictactoe is played by 2 bots, got 1/],
       [['play', 'tictactoe', 'random', 'nobody'], /tictactoe has no built-in bot "nobody"; its built-in bots are: random, minimax/],
+      // A built-in bot's name mistyped or capitalised: the nearest name (it used to be "cannot read bot spec").
+      [['play', 'tictactoe', 'random', 'Minimax'], /tictactoe has no built-in bot "Minimax" \(did you mean minimax\?\); its built-in bots are: random, minimax/],
+      [['play', 'tron', 'voronio', 'random'], /tron has no built-in bot "voronio" \(did you mean voronoi\?\)/],
       [['play', 'tictactoe', 'random', './bot.py'], /to run a program, write stdio:\.\/bot\.py or exec:\.\/bot\.py/],
       [['play', 'tictactoe', 'random', 'random', '--set', 'size=4'], /unknown config key "size" for tictactoe/],
       [['play', 'tictactoe', 'random', 'random', '--seed', 'abc'], /--seed must be a whole number/],
