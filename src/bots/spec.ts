@@ -137,7 +137,8 @@ function checkDialect(dialect: string, raw: string, game: AnyGame): string {
 
 /** A program's display name: its file name, or its folder's when the file is called bot/main/index… */
 function programName(command: string): string {
-  const words = command.trim().split(/\s+/);
+  // Words as the shell reads them, their quotes removed (`cd 'examples/sdk-python' && …` names sdk-python).
+  const words = (command.match(/(?:'[^']*'?|"[^"]*"?|[^\s'"]+)+/g) ?? ['']).map((w) => w.replace(/['"]/g, ''));
   const file = words.find((w, i) => i > 0 && /[./]/.test(w)) ?? words[0]!;
   const parts = file.split('/');
   const base = parts.pop()!.replace(/\.[a-z0-9]+$/i, '');
