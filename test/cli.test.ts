@@ -438,11 +438,22 @@ describe('botarena play: what a new user runs into', () => {
     assert.ok(Date.now() - t0 < 10_000);
   });
 
+  it('Tron at a 120×45 terminal shows the whole 20×12 grid and takes arrow keys', async () => {
+    // It showed a 21×11 window around the head, and an arrow key was '" is not a direction'.
+    const t = await runCli(['play', 'tron', 'human', 'stupid', '--seed', '2', '--set', 'width=20', '--set', 'height=12', '--json'], { input: '\x1b[A\n\x1b[A\n\x1b[A\n', env: { COLUMNS: '120', LINES: '45' } });
+    assert.equal(t.code, 0, t.stderr);
+    const frame = t.stderr.split('turn 1\n')[1]!.split('\nyou are')[0]!.split('\n');
+    assert.deepEqual(frame.map((r) => r.length), Array(14).fill(22), frame.join('\n'));
+    assert.doesNotMatch(t.stderr, /is not a direction/);
+    const result = JSON.parse(t.stdout) as { players: { fault: unknown }[] };
+    assert.equal(result.players[0]!.fault, null);
+  });
+
   it('the Tron prompt shows walls on all four sides; Battleship shows both grids and the ship lengths', async () => {
     const t = await runCli(['play', 'tron', 'human', 'stupid', '--seed', '2', '--set', 'width=8', '--set', 'height=6', '--json'], { input: 'up\nup\n' });
     assert.equal(t.code, 0, t.stderr);
     const frame = t.stderr.split('turn 1\n')[1]!.split('\nyou are')[0]!.split('\n');
-    assert.equal(frame.length, 11);
+    assert.equal(frame.length, 8, 'the whole 8×6 grid and its walls');
     assert.ok(frame.every((row) => row.startsWith('#') && row.endsWith('#')), 'walls beyond both sides of the 8 columns');
     assert.ok(frame.some((row) => /^#+\.+/.test(row)) && frame.some((row) => /^#+$/.test(row)), 'rows beyond the grid are all wall');
     const cells = frame.join('').replace(/#/g, '').length;
