@@ -52,6 +52,15 @@ describe('botarena play', () => {
     assert.ok(['crash', 'not-json'].includes(j.players[0].fault.kind), j.players[0].fault.kind);
   });
 
+  it('a bot that faults every turn of a game that goes on shows how many times, beside its last fault', async () => {
+    // Lighthouses goes on after an illegal move: the summary showed the 20th fault alone, as if it were the only one.
+    const r = await runCli(['play', 'lighthouses', 'stdio:node test/fixtures/lighthouses/far.mjs', 'random', '--seed', '1', '--set', 'rounds=20']);
+    assert.equal(r.code, 0, r.stderr);
+    const row = r.stdout.split('\n').find((l) => /^0 \S+ +far /.test(l));
+    assert.match(row ?? r.stdout, /turn 20: illegal-move: .* \(20 turns faulted\)/);
+    assert.match(r.stdout.split('\n').find((l) => /^1 \S+ +random /.test(l)) ?? r.stdout, / -$/, 'a bot without a fault: -');
+  });
+
   it('--log prints every message sent and received, per bot, with timing, on stderr', async () => {
     const r = await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/cli/first-empty.py', 'random', '--seed', '5', '--log']);
     assert.equal(r.code, 0, r.stderr);
@@ -152,6 +161,9 @@ describe('botarena play', () => {
       [['play', 'chess', 'a', 'b'], /unknown game "chess"; the games are: tictactoe, connect4, tron, battleship/],
       [['play', 'tictactoe', 'random'], /tictactoe is played by 2 bots, got 1/],
       [['play', 'tictactoe', 'random', 'nobody'], /tictactoe has no built-in bot "nobody"; its built-in bots are: random, minimax/],
+      // A built-in bot's name mistyped or capitalised: the nearest name (it used to be "cannot read bot spec").
+      [['play', 'tictactoe', 'random', 'Minimax'], /tictactoe has no built-in bot "Minimax" \(did you mean minimax\?\); its built-in bots are: random, minimax/],
+      [['play', 'tron', 'voronio', 'random'], /tron has no built-in bot "voronio" \(did you mean voronoi\?\)/],
       [['play', 'tictactoe', 'random', './bot.py'], /to run a program, write stdio:\.\/bot\.py or exec:\.\/bot\.py/],
       [['play', 'tictactoe', 'random', 'random', '--set', 'size=4'], /unknown config key "size" for tictactoe/],
       [['play', 'tictactoe', 'random', 'random', '--seed', 'abc'], /--seed must be a whole number/],
@@ -186,6 +198,27 @@ describe('botarena play', () => {
       const r = await runCli(args, { timeoutMs: 15_000 });
       assert.equal(r.code, 2, `${args.join(' ')} → ${r.code}\n${r.stderr}`);
       assert.match(r.stderr, message, args.join(' '));
+    }
+  });
+
+  it('an unknown command is refused with exit 2 and the nearest command, --help or not', async () => {
+    // `botarena submit --help` used to print the main help and exit 0, as if submit were a command.
+    const cases: [string[], string][] = [
+      [['submit', '--help'], "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n"],
+      [['--help', 'submit'], "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n"],
+      [['plya', 'tictactoe', '--help'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
+      [['Doctor', 'tron', 'x'], "botarena: unknown command 'Doctor'; did you mean doctor? (botarena --help says what each does)\n"],
+      [['replay', 'shw', '-h'], "botarena: unknown command 'replay shw'; did you mean replay show? (botarena replay --help says what each does)\n"],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args, { timeoutMs: 15_000 });
+      assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', message], args.join(' '));
+    }
+    // What is a command still gets its help.
+    for (const args of [['--help'], ['help', 'play'], ['replay', 'show', '--help']]) {
+      const r = await runCli(args, { timeoutMs: 15_000 });
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stdout, /^Usage: botarena/, args.join(' '));
     }
   });
 });
@@ -417,11 +450,22 @@ describe('botarena play: what a new user runs into', () => {
     assert.ok(Date.now() - t0 < 10_000);
   });
 
+  it('Tron at a 120×45 terminal shows the whole 20×12 grid and takes arrow keys', async () => {
+    // It showed a 21×11 window around the head, and an arrow key was '" is not a direction'.
+    const t = await runCli(['play', 'tron', 'human', 'stupid', '--seed', '2', '--set', 'width=20', '--set', 'height=12', '--json'], { input: '\x1b[A\n\x1b[A\n\x1b[A\n', env: { COLUMNS: '120', LINES: '45' } });
+    assert.equal(t.code, 0, t.stderr);
+    const frame = t.stderr.split('turn 1\n')[1]!.split('\nyou are')[0]!.split('\n');
+    assert.deepEqual(frame.map((r) => r.length), Array(14).fill(22), frame.join('\n'));
+    assert.doesNotMatch(t.stderr, /is not a direction/);
+    const result = JSON.parse(t.stdout) as { players: { fault: unknown }[] };
+    assert.equal(result.players[0]!.fault, null);
+  });
+
   it('the Tron prompt shows walls on all four sides; Battleship shows both grids and the ship lengths', async () => {
     const t = await runCli(['play', 'tron', 'human', 'stupid', '--seed', '2', '--set', 'width=8', '--set', 'height=6', '--json'], { input: 'up\nup\n' });
     assert.equal(t.code, 0, t.stderr);
     const frame = t.stderr.split('turn 1\n')[1]!.split('\nyou are')[0]!.split('\n');
-    assert.equal(frame.length, 11);
+    assert.equal(frame.length, 8, 'the whole 8×6 grid and its walls');
     assert.ok(frame.every((row) => row.startsWith('#') && row.endsWith('#')), 'walls beyond both sides of the 8 columns');
     assert.ok(frame.some((row) => /^#+\.+/.test(row)) && frame.some((row) => /^#+$/.test(row)), 'rows beyond the grid are all wall');
     const cells = frame.join('').replace(/#/g, '').length;
@@ -496,6 +540,20 @@ describe('botarena replay: results, turns, refeed', () => {
     const gone = await runCli(['replay', 'refeed', lh, '--slot', '0', 'http://127.0.0.1:1/']);
     assert.equal(gone.code, 3, gone.stdout + gone.stderr);
     assert.match(gone.stderr, /refeed failed: turn 0 \(init\): could not get an answer from http:\/\/127\.0\.0\.1:1\/: /);
+  });
+
+  it('refeed: a mistyped interpreter could not be started (exit 3, one line); one answer that differs is "1 answer differs"', async () => {
+    // It used to exit 1 with a "crash" difference for every message, and say "1 answers differ".
+    const lh = join(tmp, 'lh-refeed.json');
+    const bot = (mode: string) => `stdio:node test/fixtures/lighthouses/fickle.mjs ${mode}`;
+    assert.equal((await runCli(['play', 'lighthouses', bot('v1'), 'random', '--seed', '4', '--set', 'rounds=3', '--replay', lh, '--json'])).code, 0);
+    const typo = await runCli(['replay', 'refeed', lh, '--slot', '0', 'stdio:nodee-not-here test/fixtures/lighthouses/fickle.mjs v1']);
+    assert.equal(typo.code, 3, typo.stdout + typo.stderr);
+    assert.equal(typo.stdout, '');
+    assert.match(typo.stderr, /^botarena: refeed failed: turn 0 \(init\): stdio:nodee-not-here .* could not be started: process exited with code 127 \(command not found\?\)[^\n]*nodee-not-here[^\n]*\n$/);
+    const crash = await runCli(['replay', 'refeed', lh, '--slot', '0', bot('crash')]);
+    assert.equal(crash.code, 1, crash.stdout + crash.stderr);
+    assert.match(crash.stdout, /^slot 0 \(fickle\): 4 messages sent again to stdio:.*; 1 answer differs:\n/);
   });
 
   it('a replay that cannot be written after the match still prints the result and says where it could not go', async () => {

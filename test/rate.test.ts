@@ -132,6 +132,23 @@ describe('botarena rate', () => {
     assert.deepEqual(json.games.tron.map((r) => [r.name, r.rating, r.mu, r.sigma]), rows.map((r) => [r.name, r.ordinal, r.mu, r.sigma]));
   });
 
+  it("rates a tournament's results.jsonl in match order, as the tournament's own table does", async () => {
+    // results.jsonl lists the matches as they finish (completion order under --concurrency); ELO depends on the
+    // order, and `rate` used to follow the file's: its ratings differed a little from the tournament's.
+    const out = join(dir, 'tournament');
+    const run = await runCli(['tournament', 'tictactoe', 'random', 'minimax', 'random', '--games', '4', '--seed', '5', '--concurrency', '1', '--out', out, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const table = JSON.parse(run.stdout) as { standings: { name: string; elo: number }[] };
+    const results = join(out, 'results.jsonl');
+    const lines = readFileSync(results, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(results, lines.reverse().join('\n') + '\n'); // as if they had finished last first
+    const rated = await rate(['--json', results]);
+    assert.equal(rated.code, 0, rated.stderr);
+    const rows = (JSON.parse(rated.stdout) as { games: { tictactoe: { name: string; rating: number }[] } }).games.tictactoe;
+    const elo = (rs: { name: string }[], f: (r: never) => number) => Object.fromEntries(rs.map((r) => [r.name, f(r as never)]));
+    assert.deepEqual(elo(rows, (r: { rating: number }) => Math.round(r.rating * 10) / 10), elo(table.standings, (r: { elo: number }) => r.elo));
+  });
+
   it('usage errors exit 2 naming the file, the line and what was expected', async () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, `${lines[0]}\n${lines[1]}\n{"game":"tictactoe","players":[{"name":"a","rank":1},{"name":"b","rank":"2"}]}\n`);

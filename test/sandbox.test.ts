@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { describe, it, type TestContext } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
@@ -53,6 +55,25 @@ describe('--sandbox: untrusted bot programs under bubblewrap', () => {
     const alone = await runCli(['play', 'tictactoe', 'random', 'random', '--sandbox-memory', '100']);
     assert.equal(alone.code, 2, alone.stderr);
     assert.match(alone.stderr, /--sandbox-bind and --sandbox-memory go with --sandbox/);
+  });
+
+  it('a bot outside the working folder that the sandbox cannot see is told about --sandbox-bind', async (t) => {
+    if (!needSandbox(t)) return;
+    // The fault said "No such file or directory" alone, as if the file were missing.
+    const away = mkdtempSync(join(tmpdir(), 'botarena-away-'));
+    try {
+      copyFileSync('test/fixtures/cli/first-empty.py', join(away, 'bot.py'));
+      const bot = `stdio:python3 ${join(away, 'bot.py')}`;
+      const hidden = await runCli(['play', 'tictactoe', bot, 'random', '--sandbox', '--init-timeout', '5000', '--json']);
+      assert.equal(hidden.code, 0, hidden.stderr);
+      const fault = (JSON.parse(hidden.stdout) as { players: { fault: { detail: string } | null }[] }).players[0]!.fault;
+      assert.match(fault?.detail ?? '', /No such file or directory.*; under --sandbox a bot sees only the system, the working folder \(.*\) and the folders given with --sandbox-bind DIR$/);
+      const bound = await runCli(['play', 'tictactoe', bot, 'random', '--sandbox', '--sandbox-bind', away, '--init-timeout', '5000', '--json']);
+      assert.equal(bound.code, 0, bound.stderr);
+      assert.equal((JSON.parse(bound.stdout) as { players: { fault: unknown }[] }).players[0]!.fault, null, 'with --sandbox-bind it runs');
+    } finally {
+      rmSync(away, { recursive: true, force: true });
+    }
   });
 
   it('plays a match in the sandbox from the CLI, with exec bots too', async (t) => {

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { LANGUAGES, starterDir, starterInfo, type StarterTransport } from '../src/cli/new-command.js';
 import { getGame } from '../src/games/index.js';
@@ -118,7 +118,7 @@ describe('botarena new: every starter, generated, tested and played', () => {
         const made = await runCli(['new', game, dir, '--lang', lang, '--transport', transport]);
         assert.equal(made.code, 0, made.stderr);
         assert.match(made.stdout, new RegExp(`wrote a ${lang} ${game} bot \\(${transport}\\)`));
-        assert.match(made.stdout, new RegExp(`^check it: botarena doctor ${game} `, 'm'));
+        assert.match(made.stdout, new RegExp(`^check it: bin/botarena doctor ${game} `, 'm')); // botarena is not on the PATH in a clone
         assert.ok(!existsSync(join(dir, 'starter.json')), 'starter.json stays in the package');
         const readme = readFileSync(join(dir, 'README.md'), 'utf8');
         assert.doesNotMatch(readme, /\{\{dir\}\}/);
@@ -133,6 +133,61 @@ describe('botarena new: every starter, generated, tested and played', () => {
       });
     }
   }
+
+  it("a smart-dog tcp starter's printed command connects to the port `play` and `doctor` listen on", async () => {
+    // They listen on 3002 when no --port is given (their --help says so); the starter used to print --port 8000.
+    for (const command of ['play', 'doctor']) assert.match((await runCli([command, '--help'])).stdout, /--port <n>\s+[^(]*\(default\s+3002\)/);
+    for (const lang of LANGUAGES) {
+      const made = await runCli(['new', 'smartdog', join(tmp, `port-${lang}`), '--lang', lang]);
+      assert.equal(made.code, 0, made.stderr);
+      assert.match(made.stdout, /^then, in another terminal: .* --port 3002$/m, `${lang}: ${made.stdout}`);
+    }
+  });
+
+  it('a TypeScript starter written outside the clone runs there with the commands it prints', async () => {
+    // A user in another folder, with no botarena on the PATH and no tsx of their own: the printed commands used
+    // to be `botarena …` (not found) and `node --import tsx …` ("Cannot find package 'tsx'").
+    const away = mkdtempSync(join(tmp, 'away-'));
+    const bin = join(ROOT, 'bin', 'botarena');
+    const PATH = dirname(process.execPath) + ':/usr/bin:/bin';
+    const inAway = (command: string) => sh(`cd '${away}' && PATH='${PATH}' && ${command}`, 120_000);
+    const made = await inAway(`node '${bin}' new tron T --lang ts`);
+    assert.equal(made.code, 0, made.out);
+    const line = (label: string) => new RegExp(`^${label}: +(.*)$`, 'm').exec(made.out)?.[1] ?? assert.fail(`no "${label}:" line in\n${made.out}`);
+    assert.equal(resolve(away, line('play it').split(' ')[0]!), bin, 'the play command is the path of bin/botarena');
+    const test = await inAway(line('test it'));
+    assert.equal(test.code, 0, `the printed test command failed:\n${test.out}`);
+    const play = await inAway(`${line('play it')} --set width=20 --set height=12 --init-timeout 20000 --json`);
+    assert.equal(play.code, 0, `the printed play command failed:\n${play.out}`);
+    const result = JSON.parse(play.out) as Result;
+    assert.equal(result.players[0]!.fault, null, `the starter faulted: ${JSON.stringify(result.players[0]!.fault)}`);
+  });
+
+  it('an HTTP starter whose port is taken, and a TCP starter with nobody to connect to, say so in one line', async () => {
+    // They used to end in a Python traceback or a Node stack trace.
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const taken = (holder.address() as { port: number }).port;
+    const nobody = await freePort();
+    try {
+      for (const lang of LANGUAGES) {
+        for (const [game, transport, port, expected] of [
+          ['tron', 'http', taken, `cannot listen on 127.0.0.1:${taken}: the port is taken (is this bot already running?): stop what holds it, or pick another port with --port N`],
+          ['smartdog', 'tcp', nobody, `cannot talk to the server at 127.0.0.1:${nobody}: `],
+        ] as const) {
+          const dir = join(tmp, `busy-${lang}-${transport}`);
+          assert.equal((await runCli(['new', game, dir, '--lang', lang, '--transport', transport])).code, 0);
+          const run = await sh(starterInfo(starterDir(lang, game, transport)!, dir, port).run, 60_000);
+          assert.equal(run.code, 1, `${lang} ${transport}: ${run.out}`);
+          const lines = run.out.trimEnd().split('\n');
+          assert.equal(lines.length, 1, `${lang} ${transport}: one line, not a trace:\n${run.out}`);
+          assert.ok(lines[0]!.includes(expected), `${lang} ${transport}: ${run.out}`);
+        }
+      }
+    } finally {
+      holder.close();
+    }
+  });
 
   it('refuses a folder that is not empty, a transport with no starter, and an unknown language', async () => {
     const taken = await runCli(['new', 'tron', ROOT, '--lang', 'python']);

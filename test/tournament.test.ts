@@ -177,7 +177,7 @@ describe('botarena tournament', () => {
 
     const other = await runCli([...rr.map((x) => (x === '7' ? '8' : x)), '--out', resumed]);
     assert.equal(other.code, 2);
-    assert.match(other.stderr, /holds another tournament \(its seed differ/);
+    assert.match(other.stderr, /holds another tournament \(its seed differs\b/);
   });
 
   it('a results file cut off mid-line by a crash resumes; one damaged in the middle is refused, naming the line', async () => {
@@ -299,6 +299,17 @@ describe('botarena tournament', () => {
     const report = JSON.parse(run.stdout) as Report;
     assert.deepEqual(report.standings.map((s) => s.games), [8, 8, 8, 8]);
     assert.deepEqual(report.standings.map((s) => s.name).sort(), ['random#2', 'random#3', 'stupid', 'voronoi']);
+  });
+
+  it("prints an all-bots tournament's points as a person reads them (thirds to two places)", async () => {
+    // Four bots a match: a rank is worth 0, ⅓, ⅔ or 1 point, and the table printed 3.6666666666666665.
+    const run = await runCli(['tournament', 'tron', 'random', 'random', 'stupid', 'voronoi', '--games', '4', '--set', 'width=8', '--set', 'height=8', '--seed', '3', '--concurrency', '1']);
+    assert.equal(run.code, 0, run.stderr);
+    const rows = run.stdout.split('\n').filter((l) => /^\d+ {2}/.test(l)).map((l) => l.split(/\s{2,}/));
+    assert.equal(rows.length, 4, run.stdout);
+    const points = rows.map((r) => r[4]!);
+    for (const p of points) assert.match(p, /^\d+(\.\d\d?)?$/, run.stdout);
+    assert.ok(points.some((p) => /\.(33|67)$/.test(p)), `thirds in this run: ${points.join(' ')}`);
   });
 
   it('refuses what it cannot do with a clear message and exit 2', async () => {

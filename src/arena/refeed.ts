@@ -119,6 +119,11 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
     if (now.fault?.kind === 'transport' && recorded.fault?.kind !== 'transport') {
       throw new RefeedFailedError(`turn ${d.turn} (${d.phase}): could not get an answer from ${bot}: ${now.fault.detail}`);
     }
+    // A process that ends before its first answer (a mistyped interpreter: exit 127) could not be started: a
+    // failure too, not one "difference" per message it was then sent.
+    if (report.asked === 1 && now.fault?.kind === 'crash' && recorded.fault?.kind !== 'crash') {
+      throw new RefeedFailedError(`turn ${d.turn} (${d.phase}): ${bot} could not be started: ${now.fault.detail}`);
+    }
     const [was, is] = [describe(game, d.phase, recorded), describe(game, d.phase, plainMove(now))];
     if (was !== is) report.differences.push({ turn: d.turn, phase: d.phase, recorded: was, now: is });
   });

@@ -2,6 +2,20 @@ import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import type { AskMessage, BotTransport, OutgoingMessage, Reply, SeatContext, TransportCapabilities } from './transport.js';
 
+/** The most characters a side of the terminal is taken to have: a board is drawn for it, and COLUMNS is anyone's to set. */
+const MAX_SCREEN = 1000;
+
+/**
+ * The person's terminal size: the output's when it is a terminal, else COLUMNS and LINES (as `ls` reads them),
+ * else unknown.
+ */
+export function screenOf(output: Writable, env: NodeJS.ProcessEnv = process.env): { columns: number; rows: number } | undefined {
+  const tty = output as Partial<NodeJS.WriteStream>;
+  const [columns, rows] = tty.isTTY ? [tty.columns, tty.rows] : [Number(env.COLUMNS), Number(env.LINES)];
+  if (!Number.isInteger(columns) || !Number.isInteger(rows) || columns! < 1 || rows! < 1) return undefined;
+  return { columns: Math.min(columns!, MAX_SCREEN), rows: Math.min(rows!, MAX_SCREEN) };
+}
+
 /**
  * A person at the terminal: shows the position, reads a move, and asks again after a typo or an
  * illegal move. People have no deadline. Prompts go to stderr so `--json` output stays clean.
@@ -65,7 +79,7 @@ export class HumanTransport implements BotTransport {
       return { kind: 'fault', fault: { kind: 'transport', detail: `${this.ctx.game.id} cannot be played by a human at the terminal` }, ms: 0 };
     }
     if (msg.phase === 'init' && human.hello) return { kind: 'value', value: human.hello(msg.view, this.ctx.name), ms: 0 };
-    this.output.write(`\n${this.ctx.name} (slot ${this.ctx.slot}), turn ${msg.turn}\n${human.prompt(msg.view, msg.phase, { config: this.ctx.config, answered: this.answered })} `);
+    this.output.write(`\n${this.ctx.name} (slot ${this.ctx.slot}), turn ${msg.turn}\n${human.prompt(msg.view, msg.phase, { config: this.ctx.config, answered: this.answered, screen: screenOf(this.output) })} `);
     for (;;) {
       const line = await this.nextLine();
       if (signal?.aborted) return { kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: performance.now() - t0 };

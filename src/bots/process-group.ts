@@ -195,7 +195,7 @@ export class BotProcess {
     args: string[],
     private readonly log: TranscriptSink,
     private readonly maxStderrBytes: number,
-    sandbox?: SandboxOptions,
+    private readonly sandbox?: SandboxOptions,
   ) {
     hookProcessExit();
     const [file, ...argv] = sandbox ? sandboxArgv(command, args, sandbox) : ['/bin/sh', '-c', command, ...args];
@@ -266,7 +266,10 @@ export class BotProcess {
     if (this.spawnError) return `could not start ${JSON.stringify(this.command)}: ${this.spawnError.code ?? this.spawnError.message}`;
     const e = this.exit!;
     const hint = e.code === 127 ? ' (command not found?)' : '';
-    return [`process ${describeExit(e)}${hint}`, when].filter(Boolean).join(' ') + this.lastStderr();
+    // In the sandbox the bot sees the system, the working folder and the bound folders only: a program or file
+    // it cannot find is most often elsewhere (the bot's own folder, given by its full path).
+    const unseen = this.sandbox && /no such file|not found|can't open|cannot open|ENOENT/i.test(this.stderrTail) ? `; under --sandbox a bot sees only the system, the working folder (${process.cwd()}) and the folders given with --sandbox-bind DIR` : '';
+    return [`process ${describeExit(e)}${hint}`, when].filter(Boolean).join(' ') + this.lastStderr() + unseen;
   }
 
   /**

@@ -29,6 +29,10 @@ describe('bot specs', () => {
     assert.equal(name('stdio:python3 ./my_bot.py'), 'my_bot');
     assert.equal(name('stdio:python3 examples/tictactoe-python/bot.py'), 'tictactoe-python');
     assert.equal(name('exec:./alpha'), 'alpha');
+    // Quoted words lose their quotes (the name used to be "tictactoe-python'"), and a quoted path keeps its spaces.
+    assert.equal(name("stdio:cd 'examples/tictactoe-python' && python3 bot.py"), 'tictactoe-python');
+    assert.equal(name('stdio:cd "my bots/fast" && node bot.mjs'), 'fast');
+    assert.equal(name("stdio:python3 'my folder/my bot.py'"), 'my bot');
     assert.equal(name('http://127.0.0.1:8123/'), '127.0.0.1:8123');
   });
 });

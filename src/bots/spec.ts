@@ -1,5 +1,6 @@
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
+import { nearest } from '../core/nearest.js';
 
 /** A parsed bot spec: which transport carries the seat, where the bot is, and which wire dialect it speaks. */
 export type BotSpec =
@@ -104,8 +105,10 @@ export const builtinForm: SpecForm<Extract<BotSpec, { transport: 'builtin' }>> =
   parse(s, raw, game) {
     const name = s.startsWith('builtin:') ? s.slice(8) : s;
     if (Object.hasOwn(game.bots, name)) return { transport: 'builtin', name, raw };
-    if (s.startsWith('builtin:') || /^[a-z][a-z0-9-]*$/.test(s)) {
-      throw new UsageError(`${game.id} has no built-in bot "${name}"; its built-in bots are: ${Object.keys(game.bots).join(', ')}`);
+    // A bare word close to a built-in bot's name (`Minimax`, `minimx`) is a typo of it, not a program.
+    const guess = /^[a-z][\w-]*$/i.test(name) ? nearest(name, Object.keys(game.bots)) : null;
+    if (s.startsWith('builtin:') || /^[a-z][a-z0-9-]*$/.test(s) || guess) {
+      throw new UsageError(`${game.id} has no built-in bot "${name}"${guess ? ` (did you mean ${guess}?)` : ''}; its built-in bots are: ${Object.keys(game.bots).join(', ')}`);
     }
     return null;
   },
@@ -134,7 +137,8 @@ function checkDialect(dialect: string, raw: string, game: AnyGame): string {
 
 /** A program's display name: its file name, or its folder's when the file is called bot/main/index… */
 function programName(command: string): string {
-  const words = command.trim().split(/\s+/);
+  // Words as the shell reads them, their quotes removed (`cd 'examples/sdk-python' && …` names sdk-python).
+  const words = (command.match(/(?:'[^']*'?|"[^"]*"?|[^\s'"]+)+/g) ?? ['']).map((w) => w.replace(/['"]/g, ''));
   const file = words.find((w, i) => i > 0 && /[./]/.test(w)) ?? words[0]!;
   const parts = file.split('/');
   const base = parts.pop()!.replace(/\.[a-z0-9]+$/i, '');

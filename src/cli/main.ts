@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { ReplayMismatchError, UsageError } from '../core/errors.js';
 import { ENGINE_VERSION } from '../core/version.js';
+import { nearest } from '../core/nearest.js';
 import { BOT_SPEC_HELP } from '../bots/spec.js';
 import { registerGames } from './games-command.js';
 import { registerPlay } from './play-command.js';
@@ -40,9 +41,39 @@ export function buildProgram(): Command {
   return program;
 }
 
+/**
+ * What is wrong when the command words in `args` name no command (`botarena submit`, `botarena replay shw`), or
+ * null. Commander answers `--help` before it looks at the command, so `botarena submit --help` printed the
+ * main help and exited 0: this is checked first.
+ */
+export function unknownCommand(program: Command, args: string[]): string | null {
+  let command = program;
+  const path: string[] = [];
+  for (const arg of args) {
+    if (arg.startsWith('-')) continue;
+    if (!command.commands.length || arg === 'help') return null;
+    const sub = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
+    const names = command.commands.map((c) => c.name());
+    if (!sub) {
+      const guess = nearest(arg, names);
+      const where = [program.name(), ...path].join(' ');
+      return `unknown command '${[...path, arg].join(' ')}'; ${guess ? `did you mean ${[...path, guess].join(' ')}?` : `the commands of ${where} are: ${names.join(', ')}`} (${where} --help says what each does)`;
+    }
+    command = sub;
+    path.push(arg);
+  }
+  return null;
+}
+
 /** Runs the CLI: usage errors print a clear message and exit 2; a finished match exits 0 whoever won. */
 export async function main(argv: string[]): Promise<void> {
   const program = buildProgram();
+  const unknown = unknownCommand(program, argv.slice(2));
+  if (unknown) {
+    process.stderr.write(`botarena: ${unknown}\n`);
+    process.exitCode = 2;
+    return;
+  }
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -8,6 +8,9 @@ import { engineBefore, positionConfig, replayFingerprint } from '../core/positio
 import { ReplayFollower, verifyReplay } from '../core/replay.js';
 import { getGame } from '../games/index.js';
 import { matchHeader, table } from './format.js';
+
+/** `1 answer`, `4 answers`. */
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 import { parseNonNegativeInt, parsePositiveInt } from './options.js';
 import { withMatchOptions, type PlayOptions } from './play-command.js';
 
@@ -208,11 +211,12 @@ export function registerReplay(program: Command): void {
       }
       const who = `slot ${o.slot} (${r.seats[o.slot]!.name})`;
       if (!report.differences.length) {
-        process.stdout.write(`${who}: ${report.asked} messages sent again to ${bot}; every answer is the recorded one\n`);
+        process.stdout.write(`${who}: ${plural(report.asked, 'message')} sent again to ${bot}; every answer is the recorded one\n`);
         return;
       }
       const rows = [['turn', 'phase', 'recorded', 'now'], ...report.differences.map((d) => [String(d.turn), d.phase, d.recorded, d.now])];
-      process.stdout.write(`${who}: ${report.asked} messages sent again to ${bot}; ${report.differences.length} answers differ:\n\n${table(rows)}\n`);
+      const n = report.differences.length;
+      process.stdout.write(`${who}: ${plural(report.asked, 'message')} sent again to ${bot}; ${plural(n, 'answer')} ${n === 1 ? 'differs' : 'differ'}:\n\n${table(rows)}\n`);
       process.exitCode = 1;
     });
 }

@@ -119,7 +119,7 @@ export async function runTournament(game: AnyGame, bots: string[], o: Tournament
         out: o.out,
         onMatch: (_line, t) => {
           const leader = [...t.standings()].sort((a, b) => b.points + b.byes - (a.points + a.byes))[0]!;
-          bar?.update(t.lines.length, t.total, `${leader.name} (${leader.points + leader.byes} pts)`);
+          bar?.update(t.lines.length, t.total, `${leader.name} (${showPoints(leader.points + leader.byes)} pts)`);
         },
       });
       process.stderr.write(`tournament of ${game.id}: ${named.map((b) => b.name).join(', ')} · ${spec.format} · seed ${spec.seed} · ${k} at once${tournament.resumed ? ` · resuming: ${tournament.resumed} matches already played` : ''}\n`);
@@ -179,6 +179,9 @@ export function tournamentReport(spec: TournamentSpec, lines: MatchLine[], t: To
   };
 }
 
+/** Points as a person reads them: all-bots matches give thirds and such, shown to two places (3.67, not 3.6666666666666665). */
+const showPoints = (points: number): string => String(Math.round(points * 100) / 100);
+
 function formatReport(r: ReturnType<typeof tournamentReport>): string {
   const rows: (string | number)[][] = [['#', 'bot', 'games', 'W-D-L', 'points', 'score', 'ELO', 'OpenSkill', 'faults']];
   r.standings.forEach((s, i) => {
@@ -188,7 +191,7 @@ function formatReport(r: ReturnType<typeof tournamentReport>): string {
       s.name,
       s.games,
       `${s.wins}-${s.draws}-${s.losses}`,
-      s.points + s.byes,
+      showPoints(s.points + s.byes),
       s.score === null ? '-' : `${(s.score * 100).toFixed(1)}%`,
       `${s.elo.toFixed(1)}${s.eloMargin !== null ? ` ±${s.eloMargin.toFixed(0)}` : ''}`,
       s.openskill ? `${s.openskill.ordinal.toFixed(1)} (μ ${s.openskill.mu.toFixed(1)} σ ${s.openskill.sigma.toFixed(1)})` : '-',

@@ -174,6 +174,8 @@ export interface LobbyRules {
 export interface HumanSeat {
   config: Readonly<Record<string, unknown>>;
   answered: readonly unknown[];
+  /** the person's terminal, in characters, when known (a board that fits is shown whole) */
+  screen?: { columns: number; rows: number };
 }
 
 /** How a person at a terminal plays: what to show, and how to read a typed line into an answer. */

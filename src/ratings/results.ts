@@ -110,7 +110,8 @@ export function outcomeFromReplay(replay: Replay, where = `replay ${replay.match
 /**
  * Reads a whole file's text into match outcomes, in file order: either one replay (a JSON object whose
  * `format` is the replay format, on one line as botarena writes it or spread over several), or JSON lines,
- * each a `play --json` result or a tournament's results line. Blank lines are skipped; anything else that is
+ * each a `play --json` result or a tournament's results line (when every line has a tournament's `index`, in
+ * index order: the order the tournament rated them). Blank lines are skipped; anything else that is
  * not a result is an error (nothing is ignored silently), a UsageError naming `source`, the line and what
  * was expected. A line longer than MAX_RESULT_LINE_CHARS is refused before it is parsed, and a match with
  * more than MAX_RATED_PLAYERS seats before its seats are read. A file holding no result at all is an error too.
@@ -127,6 +128,9 @@ export function readOutcomes(text: string, source: string): MatchOutcome[] {
     return [outcomeFromReplay(replay, source)];
   }
   const outcomes: MatchOutcome[] = [];
+  // A tournament writes its results as matches finish, and rates them in match order (their `index`): a file
+  // whose every line has an index is rated in that order too, so `rate` agrees with the tournament's table.
+  const indices: (number | null)[] = [];
   let start = 0;
   for (let lineNo = 1; start <= text.length; lineNo++) {
     const nl = text.indexOf('\n', start);
@@ -146,9 +150,12 @@ export function readOutcomes(text: string, source: string): MatchOutcome[] {
       throw new UsageError(`${where} is not valid JSON (${why.length > 120 ? `${why.slice(0, 120)}…` : why}); expected ${RESULTS_EXPECTED}`);
     }
     outcomes.push(outcomeFromJsonResult(value, where));
+    const index = isObj(value) ? own(value, 'index') : undefined;
+    indices.push(Number.isSafeInteger(index) ? (index as number) : null);
   }
   if (!outcomes.length) throw new UsageError(`${source} holds no match result; expected ${RESULTS_EXPECTED}`);
-  return outcomes;
+  if (indices.some((i) => i === null)) return outcomes;
+  return outcomes.map((o, i) => ({ o, at: indices[i]! })).sort((a, b) => a.at - b.at).map(({ o }) => o);
 }
 
 /**

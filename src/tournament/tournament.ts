@@ -342,7 +342,7 @@ function differences(saved: string, spec: TournamentSpec): string {
   try {
     const before = JSON.parse(saved) as Record<string, unknown>;
     const keys = Object.keys(spec).filter((k) => JSON.stringify(before[k]) !== JSON.stringify((spec as unknown as Record<string, unknown>)[k]));
-    return keys.length ? `its ${keys.join(', ')} differ` : 'its settings differ';
+    return keys.length ? `its ${keys.join(', ')} ${keys.length === 1 ? 'differs' : 'differ'}` : 'its settings differ';
   } catch {
     return `its ${OUT_FILES.spec} cannot be read`;
   }

@@ -246,14 +246,37 @@ describe('Tron laps', () => {
 });
 
 describe('Tron terminal play', () => {
+  const prompt = (size: object, seat?: HumanSeat, head: [number, number] = [11, 7]) =>
+    typed.human!.prompt({ 'game-id': '1', action: 'play-turn', game: 'tron', board: [[head], [[1, 1]]], ...size, 'player-index': 0, players: 2 } as TronTurn, 'play', seat).split('\n');
+
   it("draws the grid's edge from the message's size, else from the seat's config, else 100×100", () => {
-    const prompt = (size: object, seat?: HumanSeat) =>
-      typed.human!.prompt({ 'game-id': '1', action: 'play-turn', game: 'tron', board: [[[11, 7]], [[1, 1]]], ...size, 'player-index': 0, players: 2 } as TronTurn, 'play', seat).split('\n');
     const sized = prompt({ width: 12, height: 8 });
-    assert.equal(sized[5], '..........A##########');
-    assert.equal(sized[6], '#'.repeat(21));
-    assert.deepEqual(prompt({}, { config: { width: 12, height: 8 }, answered: [] }).slice(0, 7), sized.slice(0, 7));
-    assert.equal(prompt({})[5], '..........A..........');
+    assert.equal(sized[8], `#${'.'.repeat(11)}A#`);
+    assert.equal(sized[9], '#'.repeat(14));
+    assert.deepEqual(prompt({}, { config: { width: 12, height: 8 }, answered: [] }).slice(0, 10), sized.slice(0, 10));
+    const window = prompt({}, undefined, [50, 50]);
+    assert.equal(window.length, 22, 'a 100×100 grid does not fit 80×24: a window of 79×21 around the head');
+    assert.equal(window[10], `${'.'.repeat(39)}A${'.'.repeat(39)}`);
+  });
+
+  it('shows the whole grid when it fits the terminal, else as much as the terminal holds around the head', () => {
+    // A 20×12 grid in a 120×45 terminal used to show a 21×11 window around the head.
+    const whole = prompt({ width: 20, height: 12 }, { config: {}, answered: [], screen: { columns: 120, rows: 45 } });
+    assert.deepEqual(whole.slice(0, 14).map((r) => r.length), Array(14).fill(22));
+    assert.equal(whole[0], '#'.repeat(22));
+    assert.equal(whole[2], `#.B${'.'.repeat(18)}#`);
+    assert.match(whole[14]!, /^you are A at 11,7; your move/);
+    const big = prompt({ width: 100, height: 100 }, { config: {}, answered: [], screen: { columns: 120, rows: 45 } }, [50, 50]);
+    assert.equal(big.length - 1, 41, 'rows: the terminal less the turn and question lines');
+    assert.ok(big.slice(0, -1).every((r) => r.length === 102), 'columns: the whole width and its walls, 102 of the 120');
+    const corner = prompt({ width: 100, height: 100 }, { config: {}, answered: [], screen: { columns: 120, rows: 45 } }, [0, 0]);
+    assert.equal(corner[0], '#'.repeat(61), 'past the grid, one wall');
+  });
+
+  it('reads an arrow key as its direction, and quotes a line it cannot read', () => {
+    const parse = (line: string) => typed.human!.parse(line, {} as TronTurn, 'play');
+    assert.deepEqual(['\x1b[A', '\x1b[B', '\x1b[C', '\x1b[D', '\x1bOA', '\x1b[A\x1b[D'].map(parse), ['y-', 'y+', 'x+', 'x-', 'y-', 'x-'].map((play) => ({ answer: { play } })));
+    assert.deepEqual(parse('\x1b[Z'), { error: '"\\u001b[Z" is not a direction: type x+, x-, y+, y- (or right, left, down, up, or an arrow key)' });
   });
 });
 

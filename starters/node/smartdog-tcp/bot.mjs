@@ -174,7 +174,9 @@ function main() {
   const socket = createConnection(Number(values.port), values.host);
   socket.setNoDelay(true); // a few short lines a turn: send each at once
   socket.on('connect', () => socket.write(`join ${values.name} ${values.hub}\n`));
-  createInterface({ input: socket }).on('line', (line) => {
+  const lines = createInterface({ input: socket });
+  lines.on('error', () => {}); // it passes on the socket's errors, which the socket's handler below reports
+  lines.on('line', (line) => {
     let replies;
     try {
       replies = onLine(game, line);

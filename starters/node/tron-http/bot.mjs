@@ -147,6 +147,12 @@ function main() {
     });
   });
   server.keepAliveTimeout = 60_000; // the arena reuses its connection between turns
+  server.on('error', (err) => {
+    // One line, not a stack trace: most often another program (or this bot, still running) holds the port.
+    const reason = err.code === 'EADDRINUSE' ? 'the port is taken (is this bot already running?): stop what holds it, or pick another port with --port N' : err.message;
+    console.error(`cannot listen on 127.0.0.1:${values.port}: ${reason}`);
+    process.exit(1);
+  });
   server.listen(Number(values.port), '127.0.0.1', () => {
     console.log(`listening on http://127.0.0.1:${server.address().port}/`);
   });

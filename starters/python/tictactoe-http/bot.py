@@ -13,6 +13,7 @@ The messages (see docs/games/tictactoe.md in the botarena package):
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import sys
 from dataclasses import dataclass
@@ -148,7 +149,12 @@ class Handler(BaseHTTPRequestHandler):
 
 def main() -> None:
     args = parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)  # listening from here on
+    try:
+        server = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)  # listening from here on
+    except OSError as err:
+        # One line, not a traceback: most often another program (or this bot, still running) holds the port.
+        reason = "the port is taken (is this bot already running?): stop what holds it, or pick another port with --port N" if err.errno == errno.EADDRINUSE else (err.strerror or str(err))
+        sys.exit(f"cannot listen on 127.0.0.1:{args.port}: {reason}")
     # Exactly this one line on stdout: tools (and the starter's checks) wait for it.
     print(f"listening on http://127.0.0.1:{server.server_address[1]}/", flush=True)
     try:

@@ -1,7 +1,7 @@
 // A Battleship starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It places a valid fleet for the ship counts the init message asks for, then never fires at the same
 // cell twice: it shoots next to its hits that are not sunk yet, else on a checkerboard, else anywhere new.
-// Run it (HTTP): node --import tsx bot.ts --port 8000, then: botarena play battleship http://127.0.0.1:8000/ random
+// Run it (HTTP): node_modules/.bin/tsx bot.ts --port 8000, then: botarena play battleship http://127.0.0.1:8000/ random
 // Rules and every message: docs/games/battleship.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -113,6 +113,13 @@ export function handle(m: BattleshipMessage): BattleshipInitAnswer | BattleshipA
 // body; the answer is the response body.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '8000' } } });
-  const bot = await serveHttp(handle, { port: Number(values.port), host: '127.0.0.1' });
-  console.log(`listening on ${bot.url}`); // exactly this one line on stdout, once connections are accepted
+  try {
+    const bot = await serveHttp(handle, { port: Number(values.port), host: '127.0.0.1' });
+    console.log(`listening on ${bot.url}`); // exactly this one line on stdout, once connections are accepted
+  } catch (err) {
+    // One line, not a stack trace: most often another program (or this bot, still running) holds the port.
+    const reason = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the port is taken (is this bot already running?): stop what holds it, or pick another port with --port N' : String(err);
+    console.error(`cannot listen on 127.0.0.1:${values.port}: ${reason}`);
+    process.exit(1);
+  }
 }

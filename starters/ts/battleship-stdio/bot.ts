@@ -1,7 +1,7 @@
 // A Battleship starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It places a valid fleet for the ship counts the init message asks for, then never fires at the same
 // cell twice: it shoots next to its hits that are not sunk yet, else on a checkerboard, else anywhere new.
-// Run it (stdio): botarena play battleship "stdio:node --import tsx bot.ts" random
+// Run it (stdio): botarena play battleship "stdio:node_modules/.bin/tsx bot.ts" random
 // Rules and every message: docs/games/battleship.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { serveStdio, type BattleshipAnswer, type BattleshipInit, type BattleshipInitAnswer, type BattleshipMessage, type BattleshipTurn } from 'botarena/sdk';

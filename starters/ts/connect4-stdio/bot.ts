@@ -1,6 +1,6 @@
 // A Connect Four starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It wins when it can, blocks the other bot's four when it must, else plays the non-full column nearest the centre.
-// Run it (stdio): botarena play connect4 "stdio:node --import tsx bot.ts" random
+// Run it (stdio): botarena play connect4 "stdio:node_modules/.bin/tsx bot.ts" random
 // Rules and every message: docs/games/connect4.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { serveStdio, type ConnectFourAnswer, type ConnectFourMessage, type ConnectFourTurn, type InitAnswer } from 'botarena/sdk';

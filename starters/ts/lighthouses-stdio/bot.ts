@@ -2,7 +2,7 @@
 // It walks (along the island, the shortest way) to the nearest lighthouse it does not own, captures it when
 // it has clearly more energy than the lighthouse, links it to the others it owns when the rules allow,
 // and moves on. The result line after each command gets no answer.
-// Run it (stdio): botarena play lighthouses "stdio:node --import tsx bot.ts" random
+// Run it (stdio): botarena play lighthouses "stdio:node_modules/.bin/tsx bot.ts" random
 // Rules and every message: docs/games/lighthouses.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import {

@@ -2,7 +2,7 @@
 // It answers the hello with {"ready":true}; each turn it shoots along a trail of its colour when the shot
 // would paint at least two squares that are not its own, else walks onto a neighbouring square that is not
 // its own yet (unpainted first). Every answer copies the state's `turns_left`.
-// Run it (stdio): botarena play paint "stdio:node --import tsx bot.ts" random
+// Run it (stdio): botarena play paint "stdio:node_modules/.bin/tsx bot.ts" random
 // Rules and every message: docs/games/paint.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { serveStdio, type PaintAnswer, type PaintInitAnswer, type PaintMessage, type PaintTurn } from 'botarena/sdk';

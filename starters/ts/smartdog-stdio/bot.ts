@@ -2,7 +2,7 @@
 // node:readline and writes `do …` / `end` lines typed with the SDK's `SmartDogCommand`.
 // Each turn, each of its dogs walks to the cell behind the nearest sheep that is not in its pen (seen from
 // the pen) and barks from there to push the sheep toward the pen, never barking at sheep already penned.
-// Run it (stdio): botarena play smartdog "stdio:node --import tsx bot.ts" random
+// Run it (stdio): botarena play smartdog "stdio:node_modules/.bin/tsx bot.ts" random
 // Rules and every line: docs/games/smartdog.md in the botarena package.
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';

@@ -5,7 +5,7 @@
 // Each turn, each of its dogs walks to the cell behind the nearest sheep that is not in its pen (seen from
 // the pen) and barks from there to push the sheep toward the pen, never barking at sheep already penned.
 // Run it: botarena play smartdog tcp random    (waits on port 3002 for one bot to join)
-//   then: node --import tsx bot.ts [--port 3002] [--host 127.0.0.1] [--name ts-starter] [--hub duet]
+//   then: node_modules/.bin/tsx bot.ts [--port 3002] [--host 127.0.0.1] [--name ts-starter] [--hub duet]
 // Rules and every line: docs/games/smartdog.md in the botarena package.
 import { createConnection } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -172,11 +172,15 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
     process.exitCode = 1;
   });
   const game: Game = { landscape: [], things: [] };
-  for await (const line of createInterface({ input: socket })) {
-    if (line === 'wait ' || line === 'wait') debug('waiting for more players…');
-    const answer = readLine(game, line);
-    if (answer === 'finished') socket.end(); // the server closes the connection after finished
-    else if (answer) socket.write(answer.map((c) => `${c}\n`).join(''));
+  try {
+    for await (const line of createInterface({ input: socket })) {
+      if (line === 'wait ' || line === 'wait') debug('waiting for more players…');
+      const answer = readLine(game, line);
+      if (answer === 'finished') socket.end(); // the server closes the connection after finished
+      else if (answer) socket.write(answer.map((c) => `${c}\n`).join(''));
+    }
+  } catch {
+    // the socket's error (the loop passes it on), which its handler above has reported in one line
   }
   // The loop ends when the server closes the connection: the process then exits.
 }

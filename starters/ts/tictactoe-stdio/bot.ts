@@ -1,6 +1,6 @@
 // A tic-tac-toe starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It wins when it can, blocks the other bot's line when it must, else takes the centre, a corner, an edge.
-// Run it (stdio): botarena play tictactoe "stdio:node --import tsx bot.ts" random
+// Run it (stdio): botarena play tictactoe "stdio:node_modules/.bin/tsx bot.ts" random
 // Rules and every message: docs/games/tictactoe.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { serveStdio, type InitAnswer, type TicTacToeAnswer, type TicTacToeMessage, type TicTacToeTurn } from 'botarena/sdk';

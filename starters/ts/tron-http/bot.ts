@@ -1,7 +1,7 @@
 // A Tron starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // Each lap it takes a move that neither leaves the grid nor hits a trail, preferring cells away from the
 // other heads (a head-on kills both) and with the most free cells around them.
-// Run it (HTTP): node --import tsx bot.ts --port 8000, then: botarena play tron http://127.0.0.1:8000/ stupid
+// Run it (HTTP): node_modules/.bin/tsx bot.ts --port 8000, then: botarena play tron http://127.0.0.1:8000/ stupid
 // Rules and every message: docs/games/tron.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -67,6 +67,13 @@ export function handle(m: TronMessage): InitAnswer | TronAnswer {
 // body; the answer is the response body.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({ options: { port: { type: 'string', default: '8000' } } });
-  const bot = await serveHttp(handle, { port: Number(values.port), host: '127.0.0.1' });
-  console.log(`listening on ${bot.url}`); // exactly this one line on stdout, once connections are accepted
+  try {
+    const bot = await serveHttp(handle, { port: Number(values.port), host: '127.0.0.1' });
+    console.log(`listening on ${bot.url}`); // exactly this one line on stdout, once connections are accepted
+  } catch (err) {
+    // One line, not a stack trace: most often another program (or this bot, still running) holds the port.
+    const reason = (err as NodeJS.ErrnoException).code === 'EADDRINUSE' ? 'the port is taken (is this bot already running?): stop what holds it, or pick another port with --port N' : String(err);
+    console.error(`cannot listen on 127.0.0.1:${values.port}: ${reason}`);
+    process.exit(1);
+  }
 }

@@ -1,7 +1,7 @@
 // A Tron starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // Each lap it takes a move that neither leaves the grid nor hits a trail, preferring cells away from the
 // other heads (a head-on kills both) and with the most free cells around them.
-// Run it (stdio): botarena play tron "stdio:node --import tsx bot.ts" stupid
+// Run it (stdio): botarena play tron "stdio:node_modules/.bin/tsx bot.ts" stupid
 // Rules and every message: docs/games/tron.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import { serveStdio, type InitAnswer, type TronAnswer, type TronMessage, type TronTurn } from 'botarena/sdk';
