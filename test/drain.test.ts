@@ -118,6 +118,21 @@ describe('SIGTERM drains the matches under way', () => {
   });
 });
 
+describe('SIGTERM to botarena play', () => {
+  // Not a server: nothing to drain. It stops at once (the usual exit by SIGTERM) and its bots go with it; Ctrl-C
+  // cancels the match and exits 130 (test/cli.test.ts).
+  it('stops at once, killed by the signal, and leaves no bot behind', async () => {
+    const marker = `drain-play-${randomUUID()}`;
+    const child = spawn(process.execPath, ['bin/botarena', 'play', 'tictactoe', pace(4, marker), 'random'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    await until('the bot to run', async () => livePidsWith(marker).length > 0, 30_000);
+    const stopped = await terminate(child);
+    assert.deepEqual([stopped.code, stopped.signal], [null, 'SIGTERM']);
+    assert.ok(stopped.ms < 10_000, `it took ${stopped.ms.toFixed(0)} ms to stop`);
+    await until('the bot to be gone', async () => livePidsWith(marker).length === 0, 10_000);
+  });
+});
+
 const pg = await testPostgres();
 const redis = await testRedis();
 const missing = 'missing' in pg ? `Postgres: ${pg.missing}` : 'missing' in redis ? `Redis: ${redis.missing}` : null;
