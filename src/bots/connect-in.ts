@@ -129,9 +129,16 @@ export async function listenForBots(opts: ConnectInOptions): Promise<ConnectInLi
 }
 
 /**
+ * How long `play` and `doctor` wait for tcp bots to join when `--init-timeout` does not say: long enough to
+ * start a bot by hand in another terminal, short enough that a bot connecting to another port (or none
+ * started) is reported, with the port that was listened on, instead of a wait for ever.
+ */
+export const JOIN_WAIT_MS = 60_000;
+
+/**
  * For `botarena play GAME tcp …`: listens until `count` bots have joined (whatever hub they name), telling
  * each but the last to wait, then stops listening and returns them in join order, ready to be seated.
- * Cancelling (`signal`), or `waitMs` passing first, rejects and drops those that joined.
+ * Cancelling (`signal`), or `waitMs` (default JOIN_WAIT_MS) passing first, rejects and drops those that joined.
  */
 export async function acceptJoins(
   opts: { port: number; host: string; lobby: LobbyRules; count: number; waitMs?: number; log?: (line: string) => void },
@@ -158,15 +165,16 @@ export async function acceptJoins(
       if (i >= 0 && joined.length < opts.count) joined.splice(i, 1);
     },
   });
-  log(`waiting for ${opts.count} bot(s) to connect to ${opts.host}:${listener.port} and join`);
+  const waitMs = opts.waitMs ?? JOIN_WAIT_MS;
+  // The default wait is named as such: the user did not choose it, and may want a longer one.
+  const longer = opts.waitMs === undefined ? ' (the default wait: --init-timeout MS gives another)' : '';
+  log(`waiting for ${opts.count} bot(s) to connect to ${opts.host}:${listener.port} and join, ${waitMs / 1000} s at most`);
   let timer: NodeJS.Timeout | undefined;
   const cancelled = new Promise<never>((_, reject) => {
     const onAbort = () => reject(new Error(`cancelled while waiting for bots to join (${joined.length} of ${opts.count})`));
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    if (opts.waitMs !== undefined) {
-      timer = setTimeout(() => reject(new UsageError(`only ${joined.length} of ${opts.count} bots joined on ${opts.host}:${listener.port} within ${opts.waitMs} ms; nothing was played`)), opts.waitMs);
-    }
+    timer = setTimeout(() => reject(new UsageError(`only ${joined.length} of ${opts.count} bots joined on ${opts.host}:${listener.port} within ${waitMs} ms${longer}; nothing was played`)), waitMs);
   });
   try {
     const seated = (await Promise.race([all, cancelled]).finally(() => clearTimeout(timer))).map((j) => ({ name: j.name, connection: j.connection() }));

@@ -21,20 +21,27 @@ function killAllNow(): void {
   if (marks > 0) sweep(true);
 }
 
-/** Kills all bot groups when the arena exits or is told to stop, then lets the signal do its usual work. */
+/**
+ * Kills all bot groups when the arena exits or is told to stop, then lets the signal do its usual work, unless
+ * someone else handles the signal (the CLI's Ctrl-C, the server's and worker's SIGTERM: they let the matches
+ * under way end, and the 'exit' hook kills what is left).
+ */
 function hookProcessExit(): void {
   if (hooked) return;
   hooked = true;
   process.on('exit', killAllNow);
   for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
     const handler = () => {
-      // Someone else handles it gracefully (the CLI's Ctrl-C, the server's SIGTERM): leave it to them.
+      // Someone else handles it gracefully: leave it to them. This handler runs first (it is prepended), so it
+      // counts the listeners the signal found: a graceful handler that runs before it and removes itself (so
+      // that a second signal stops at once) must not make it look like the only one.
       if ((sig === 'SIGINT' || sig === 'SIGTERM') && process.listenerCount(sig) > 1) return;
       killAllNow();
       process.off(sig, handler);
       process.kill(process.pid, sig);
     };
-    process.on(sig, handler);
+    // Hooked when the first bot starts, mostly after the CLI's handlers were added: in front of them.
+    process.prependListener(sig, handler);
   }
 }
 

@@ -25,7 +25,7 @@ export function registerDoctor(program: Command): void {
     .option('--log', 'print every message sent and received, per seat fed, on stderr as it happens')
     .option('--seed <n>', 'feed another canned match (the same built-in bots, another seed)', parseNonNegativeInt('--seed', 0xffffffff))
     .option('--timeout <ms>', "deadline per turn answer (default: the game's)", parsePositiveInt('--timeout', JOB_LIMITS.deadlineMs))
-    .option('--init-timeout <ms>', "deadline for the first answer (default: the game's); for tcp bots also how long to wait for them to join", parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs))
+    .option('--init-timeout <ms>', "deadline for the first answer (default: the game's); for tcp bots also how long to wait for them to join (default: 60 s)", parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs))
     .option('--port <n>', 'for tcp bots: the port the bot connects to and joins (default 3002)', parseNonNegativeInt('--port', 65535))
     .action(async (gameId: string, bot: string, o: DoctorCliOptions) => {
       const game = getGame(gameId);

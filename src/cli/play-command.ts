@@ -38,7 +38,7 @@ export function withMatchOptions(command: Command): Command {
     .option('--seed <n>', 'match seed (0..4294967295); random when absent, always printed', parseNonNegativeInt('--seed', 0xffffffff))
     .option('--set <key=value>', 'game config, repeatable (see `botarena games`)', collectKeyValue('--set'))
     .option('--timeout <ms>', `deadline per turn answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's)`, parsePositiveInt('--timeout', JOB_LIMITS.deadlineMs))
-    .option('--init-timeout <ms>', `deadline for the init answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's); for tcp seats also how long to wait for them to join (default: no limit)`, parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs))
+    .option('--init-timeout <ms>', `deadline for the init answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's); for tcp seats also how long to wait for them to join (default: 60 s)`, parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs))
     .option('--name <slot=name>', 'display name of a seat, repeatable', collectKeyValue('--name'))
     .option('--replay <file>', 'write the replay to FILE (.gz to compress)')
     .option('--log', 'print every message sent and received, per bot, with timing, on stderr as it happens (and keep them in the replay)')
