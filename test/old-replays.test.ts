@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
-import { assertReplayShape, verifyReplay } from '../src/core/replay.js';
+import { assertReplayShape, replayConfig, verifyReplay } from '../src/core/replay.js';
 import { getGame } from '../src/games/index.js';
 import { ROOT } from './run-cli.js';
 
@@ -23,7 +23,8 @@ describe('replays written before the game API changed', () => {
       const game = getGame(replay.game);
       verifyReplay(game, replay);
       if (replay.seats.some((s) => s.bot.startsWith('stdio:'))) return; // a program's answers are its own
-      const again = await runMatch({ game: replay.game, seed: replay.seed, config: replay.config, seats: replay.seats.map((s) => ({ bot: s.bot })), timeouts: {} });
+      // The config it was played by: with the values of keys added since (smart-dog's fearHeading: false).
+      const again = await runMatch({ game: replay.game, seed: replay.seed, config: replayConfig(game, replay.config), seats: replay.seats.map((s) => ({ bot: s.bot })), timeouts: {} });
       // The same moves and the same result; the step fingerprints too, unless the game now chains them
       // (`hashes: "chain"`), whose new replay is then checked by verify instead.
       const sameScheme = (again.replay.hashes ?? 'state') === (replay.hashes ?? 'state');

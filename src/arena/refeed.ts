@@ -2,7 +2,7 @@ import { parseBotSpec, type TranscriptSink } from '../bots/index.js';
 import { MatchEngine, movesOf, plainMove, type RecordedMove } from '../core/engine.js';
 import { ReplayMismatchError } from '../core/errors.js';
 import type { AnyGame, Decision, Move, StreamAction } from '../core/game.js';
-import type { Replay } from '../core/replay.js';
+import { replayConfig, type Replay } from '../core/replay.js';
 import { deadlineFor, OpenSeat, seatContext } from './seat.js';
 
 /** One message where the bot answered otherwise than the recording. */
@@ -57,7 +57,7 @@ export interface FedAnswer {
  * the feed ran to the end or was stopped, at once when it failed. Returns whether it ran to the end.
  */
 export async function feedSeat(game: AnyGame, replay: Replay, slot: number, seat: OpenSeat, onAnswer: (a: FedAnswer) => boolean | void | Promise<boolean | void>): Promise<boolean> {
-  const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length, hashes: replay.hashes ?? 'state' });
+  const engine = new MatchEngine(game, { config: replayConfig(game, replay.config), seed: replay.seed, players: replay.seats.length, hashes: replay.hashes ?? 'state' });
   const view = { matchId: replay.matchId, names: replay.seats.map((s) => s.name) };
   let ended = false;
   let stopped = false;
@@ -109,7 +109,7 @@ export async function feedSeat(game: AnyGame, replay: Replay, slot: number, seat
  */
 export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: string, opts: { log?: TranscriptSink } = {}): Promise<RefeedReport> {
   const spec = parseBotSpec(bot, game);
-  const config = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length, hashes: replay.hashes ?? 'state' }).config;
+  const config = new MatchEngine(game, { config: replayConfig(game, replay.config), seed: replay.seed, players: replay.seats.length, hashes: replay.hashes ?? 'state' }).config;
   const ctx = seatContext(game, { slot, players: replay.seats.length, config, seed: replay.seed, name: replay.seats[slot]?.name ?? `slot ${slot}`, log: opts.log ?? (() => {}) });
   const seat = OpenSeat.open(game, spec, ctx);
   const report: RefeedReport = { asked: 0, differences: [] };

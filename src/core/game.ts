@@ -331,6 +331,12 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
    * (paint's failed hello was ranked with a winner), or null: a replay that recorded it still verifies.
    */
   legacyOutcome?(state: S): Outcome | null;
+  /**
+   * optional: config keys added after replays were first written, each with the value those replays were
+   * played by. A replay holds its match's whole resolved config, so one without such a key predates it and is
+   * read with this value (`replayConfig`): a rules change made behind a new key leaves older replays verifying.
+   */
+  replayConfigDefaults?: Record<string, number | boolean | string>;
   /** the board for a terminal */
   render(state: S): string;
 

@@ -312,6 +312,18 @@ export function assertReplayShape(value: unknown): asserts value is Replay {
  * follows a live match with it; `verifyReplay` follows a whole replay. Throws ReplayMismatchError naming the
  * first step that differs.
  */
+/**
+ * The config a replay's match was played by: its recorded config, with the value of each key the game added
+ * after the replay was written (`replayConfigDefaults`) where it has none.
+ */
+export function replayConfig(game: AnyGame, config: ConfigValues): ConfigValues {
+  const legacy = game.replayConfigDefaults;
+  if (!legacy) return config;
+  const out: ConfigValues = { ...config };
+  for (const key of Object.keys(legacy)) if (!Object.hasOwn(out, key)) out[key] = legacy[key]!;
+  return out;
+}
+
 export class ReplayFollower {
   readonly engine: MatchEngine;
   private steps = 0;
@@ -321,7 +333,7 @@ export class ReplayFollower {
     header: Pick<ReplayHeader, 'game' | 'config' | 'seed' | 'seats' | 'hashes'>,
   ) {
     if (header.game !== game.id) throw new ReplayMismatchError(`replay is for game "${header.game}", not "${game.id}"`, null);
-    this.engine = new MatchEngine(game, { config: header.config, seed: header.seed, players: header.seats.length, hashes: header.hashes ?? 'state' });
+    this.engine = new MatchEngine(game, { config: replayConfig(game, header.config), seed: header.seed, players: header.seats.length, hashes: header.hashes ?? 'state' });
   }
 
   /** Applies one recorded step; `of` (the step count, when known) only improves the error messages. */

@@ -16,6 +16,7 @@ export interface SmartDogConfig extends ConfigValues {
   map: string;
   options: string;
   firstDogId: number;
+  fearHeading: boolean;
   leave: string;
   position: string;
 }
@@ -48,7 +49,7 @@ export function hubOptions(options: string): Record<string, unknown> {
 function stateOf(config: SmartDogConfig, players: number): MatchState {
   const position = config.position.trim() ? config.position : undefined;
   const s = setup({ map: mapText(config.map), players, hubOptions: hubOptions(config.options), firstDogId: config.firstDogId, position });
-  return { ...s, abortOnLeave: config.leave === 'abort', greetTurn: s.turn };
+  return { ...s, keepHeading: !config.fearHeading, abortOnLeave: config.leave === 'abort', greetTurn: s.turn };
 }
 
 /** The lines a seat gets this turn; the match's first turn starts with `start` and `landscape`. */
@@ -86,6 +87,11 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
     map: { type: 'string', default: 'meadow', file: true, description: `a shipped map part (${Object.keys(MAPS).join(', ')})` },
     options: { type: 'string', default: '', description: 'hub options as JSON, e.g. {"turnsLimit":50,"waitForTurn":1000}; the map\'s own line wins' },
     firstDogId: { type: 'int', default: 1, min: 1, max: 1_000_000_000, description: 'the first dog id (a server keeps ids unique across games)' },
+    fearHeading: {
+      type: 'bool',
+      default: true,
+      description: 'a sheep that catches fear from another sheep faces its flight at once, as in the reference server (false: it kept its heading, as botarena did before; replays written then play by false)',
+    },
     leave: { type: 'string', default: 'out', choices: ['out', 'abort'], description: 'a player that times out or disconnects: is out (scores −10) and the others play on, or (abort) ends the game with no winner, as the reference did' },
     position: {
       type: 'string',
@@ -123,7 +129,9 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
   },
   view: (s, slot) => linesFor(s, slot),
   // The greeting turn is how the match began, not where the game stands: a fork must hash like its original.
-  digest: (s) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'greetTurn')),
+  // keepHeading is the config's fearHeading, which the replay records: left out so that whole-state
+  // fingerprints stay those of the replays written before the key existed.
+  digest: (s) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'greetTurn' && k !== 'keepHeading')),
   // What a turn can change, for the chained step fingerprints: everything but the terrain, the territories
   // and the options (fixed at setup) and the occupancy board (an index of where the dogs and sheep stand).
   changes(s) {
@@ -178,6 +186,7 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
     endTurn(s);
     return s;
   },
+  replayConfigDefaults: { fearHeading: false },
   outcome(s) {
     const winner = s.abort ? null : winnerOf(s);
     const scores = s.scores.slice();

@@ -241,4 +241,17 @@ describe('smart-dog sheep: fear', () => {
     turn(s);
     assert.deepEqual(pos(s), ['4,1', '3,2'], 'the lower sheep goes right, not down');
   });
+
+  it('with keepHeading (config fearHeading false, which replays written before the rule play by) the sheep keeps its heading', () => {
+    const s = game(`{"sheepStandBy":1,"sheepScaryTurns":1,"dogBarkingR":1}
+      ........
+      .@*.....
+      ..*.....
+      ........
+      ........`);
+    s.keepHeading = true;
+    turn(s, 'do 1 bark');
+    turn(s);
+    assert.deepEqual(pos(s), ['4,1', '2,3'], 'the lower sheep goes down, its old heading');
+  });
 });

@@ -32,7 +32,7 @@ export function catchFear(s: SmartDogState, i: number): void {
       if (src.chain.includes(i)) return;
       me.fear = s.options.sheepScaryTurns;
       me.fearDir = src.fearDir;
-      me.heading = src.fearDir;
+      if (!s.keepHeading) me.heading = src.fearDir;
       me.chain = [...src.chain, j];
       return;
     }

@@ -84,6 +84,11 @@ export interface SmartDogState {
   out: boolean[];
   scores: number[];
   finished: boolean;
+  /**
+   * a sheep that catches fear keeps its heading (botarena before it followed the reference here; the config's
+   * `fearHeading` false, which older replays play by); absent or false: it faces its flight, as the reference
+   */
+  keepHeading?: boolean;
 }
 
 /** The board cell index of x, y. */
