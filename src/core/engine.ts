@@ -76,8 +76,8 @@ export class MatchEngine {
    * consequences and do not replace it
    */
   readonly faults: (({ turn: number } & Fault) | null)[];
-  /** by slot: whether its last move in a turn was a crash (the next crash continues it) */
-  private readonly crashed: boolean[];
+  /** by slot: its last move's fault, null when it answered (the next fault may continue it: `continuesGone`) */
+  private readonly lastFault: (Fault | null)[];
   /** the latest fault of each slot that the rules ignore (a botsarena hello's: see `InitRules.faultsIgnored`) */
   readonly notes: (({ turn: number } & Fault) | null)[];
 
@@ -105,7 +105,7 @@ export class MatchEngine {
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);
     this.notes = Array.from({ length: players }, () => null);
-    this.crashed = Array.from({ length: players }, () => false);
+    this.lastFault = Array.from({ length: players }, () => null);
     this.state = game.setup({ config: this.config, players, seed: this.seed });
     const chains = game.mixChanges !== undefined || game.changes !== undefined;
     this.hashes = setup.hashes ?? (chains ? 'chain' : 'state');
@@ -177,7 +177,7 @@ export class MatchEngine {
     for (let i = 0; i < ordered.length; i++) {
       const m = ordered[i]!;
       if (m.fault) this.keepFault(m.slot, decision.turn, m.fault, ignored);
-      else if (this.crashed[m.slot]) this.crashed[m.slot] = false;
+      else if (this.lastFault[m.slot]) this.lastFault[m.slot] = null;
       const keep = m.fault === undefined && m.ms === undefined;
       if (!keep && !copied) {
         plain = ordered.slice(0, i);
@@ -208,8 +208,8 @@ export class MatchEngine {
       this.notes[slot] = { turn, ...fault };
       return;
     }
-    const again = fault.kind === 'crash' && this.crashed[slot];
-    this.crashed[slot] = fault.kind === 'crash';
+    const again = continuesGone(this.lastFault[slot]!, fault);
+    this.lastFault[slot] = fault;
     if (!again) this.faults[slot] = { turn, ...fault };
   }
 
@@ -227,6 +227,15 @@ export class MatchEngine {
   lastTurn(): number {
     return this.records.length ? this.records[this.records.length - 1]!.turn : 0;
   }
+}
+
+/**
+ * Whether a seat's fault only continues the fault of its move before (`previous`, null when it answered):
+ * a crash right after a crash is the dead process asked again, and the first one says when it died. The
+ * result keeps the first (the engine's `faults`; the web player's seat status follows the same rule).
+ */
+export function continuesGone(previous: Fault | null, fault: Fault): boolean {
+  return previous !== null && fault.kind === 'crash' && previous.kind === 'crash';
 }
 
 /**
