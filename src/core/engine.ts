@@ -71,9 +71,9 @@ export class MatchEngine {
    */
   readonly records: TurnRecord[] = Array.of<TurnRecord>();
   /**
-   * the latest fault of each slot, with its turn (the one that cost the game, when one did); a crash is
-   * kept where it happened: the crashes of the steps right after it (a dead process asked again) are its
-   * consequences and do not replace it
+   * the latest fault of each slot, with its turn (the one that cost the game, when one did); a crash or a
+   * lost connection is kept where it happened: the same faults of the steps right after it (a bot that is
+   * gone, asked again) are its consequences and do not replace it (`continuesGone`)
    */
   readonly faults: (({ turn: number } & Fault) | null)[];
   /** by slot: its last move's fault, null when it answered (the next fault may continue it: `continuesGone`) */
@@ -201,7 +201,7 @@ export class MatchEngine {
 
   /**
    * Keeps a move's fault in the result: as a note when the rules ignore it (`ignored`); else as the seat's
-   * fault, unless it is a crash right after a crash (the dead process asked again), which the first one says.
+   * fault, unless it continues the fault before it (a bot that is gone, asked again: `continuesGone`), which the first one says.
    */
   private keepFault(slot: number, turn: number, fault: Fault, ignored: boolean): void {
     if (ignored) {
@@ -231,11 +231,14 @@ export class MatchEngine {
 
 /**
  * Whether a seat's fault only continues the fault of its move before (`previous`, null when it answered):
- * a crash right after a crash is the dead process asked again, and the first one says when it died. The
- * result keeps the first (the engine's `faults`; the web player's seat status follows the same rule).
+ * the bot is gone and was asked again, and the first one says when it went. A crash right after a crash is
+ * the dead process asked again; a transport fault right after the same one (its detail too) is a closed
+ * connection or a server that went away, asked again ("the bot disconnected", "connection refused at …").
+ * The result keeps the first (the engine's `faults`; the web player's seat status follows the same rule).
  */
 export function continuesGone(previous: Fault | null, fault: Fault): boolean {
-  return previous !== null && fault.kind === 'crash' && previous.kind === 'crash';
+  if (previous === null || previous.kind !== fault.kind) return false;
+  return fault.kind === 'crash' || (fault.kind === 'transport' && previous.detail === fault.detail);
 }
 
 /**

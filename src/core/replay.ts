@@ -393,7 +393,8 @@ export class ReplayFollower {
     // latest, of any step), or before the game changed its outcome (`legacyOutcome`).
     const legacy = this.game.legacyOutcome?.(engine.state);
     const outcomes = legacy ? [rebuilt, { ...legacy, ...summarise(legacy), faults: rebuilt.faults, notes: rebuilt.notes }] : [rebuilt];
-    const faultLists = Object.hasOwn(result, 'notes') ? [null] : [null, latestFaults(engine)];
+    // ... or before a lost connection was kept at the turn it happened (the latest of its repeats).
+    const faultLists = Object.hasOwn(result, 'notes') ? [null, crashOnlyFaults(engine)] : [null, latestFaults(engine), crashOnlyFaults(engine)];
     for (const o of outcomes) for (const faults of faultLists) if (!firstDifference(result, faults ? { ...o, notes: undefined, faults } : o)) return;
     throw new ReplayMismatchError(differs, null);
   }
@@ -414,6 +415,25 @@ function firstDifference(recorded: ReplayResult, rebuilt: ReplayResult): string 
 function latestFaults(engine: MatchEngine): ReplayResult['faults'] {
   const faults: ReplayResult['faults'] = Array.from({ length: engine.players }, () => null);
   for (const rec of engine.records) for (const m of rec.moves) if (m.fault) faults[m.slot] = { turn: rec.turn, ...m.fault };
+  return faults;
+}
+
+/**
+ * Each seat's fault as replays written before a lost connection was kept where it happened recorded it: a
+ * crash right after a crash continues it, any other fault replaces the one before (hellos the rules ignore
+ * are notes, not faults).
+ */
+function crashOnlyFaults(engine: MatchEngine): ReplayResult['faults'] {
+  const faults: ReplayResult['faults'] = Array.from({ length: engine.players }, () => null);
+  const crashed = Array.from({ length: engine.players }, () => false);
+  const helloIgnored = engine.game.init?.faultsIgnored === true;
+  for (const rec of engine.records) {
+    if (helloIgnored && rec.phase === 'init') continue;
+    for (const m of rec.moves) {
+      if (m.fault && !(m.fault.kind === 'crash' && crashed[m.slot])) faults[m.slot] = { turn: rec.turn, ...m.fault };
+      crashed[m.slot] = m.fault?.kind === 'crash';
+    }
+  }
   return faults;
 }
 
