@@ -24,7 +24,7 @@ describe('a match that ended as an error is neither rated nor scored', () => {
   it('rate skips it and says how many it skipped', async () => {
     const bad = await runCli(['play', 'paint', 'painter', UNREADY, '--seed', '1', '--init-timeout', '500', '--json']);
     assert.equal(bad.code, 1, bad.stderr);
-    assert.equal(JSON.parse(bad.stdout).error, 'unresponsive players: bob');
+    assert.equal(JSON.parse(bad.stdout).error, 'unresponsive players: bob (slot 1)');
     const good = await runCli(['play', 'paint', 'random', 'painter', '--seed', '2', '--json']);
     assert.equal(good.code, 0, good.stderr);
     const file = join(tmp, 'results.jsonl');
@@ -74,7 +74,7 @@ describe('a match that ended as an error is neither rated nor scored', () => {
       const m = await store.createMatch({ game: 'paint', kind: 'ladder', rated: true, seed: job.seed, config: job.config, job: { game: 'paint', seats: job.seats }, seats: bots.map((b) => b.id) });
       assert.ok(await store.startMatch(m.id));
       const { replay } = await runMatch({ ...job, matchId: m.id });
-      assert.equal(replay.result.error, 'unresponsive players: bob');
+      assert.equal(replay.result.error, 'unresponsive players: bob (slot 1)');
       const { stored, seats } = await recordFinishedMatch(store, { ...job, matchId: m.id }, bots, replay, true);
       assert.ok(stored);
       assert.equal(seats[1]!.fault?.kind, 'bad-answer');

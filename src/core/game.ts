@@ -325,10 +325,10 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   /** the outcome; only called when `next` returns null */
   outcome(state: S): Outcome;
   /**
-   * optional: the outcome an earlier version of these rules gave for this final state, where it differs
-   * (paint's failed hello was ranked with a winner), or null: a replay that recorded it still verifies.
+   * optional: the outcome (or outcomes) earlier versions of these rules gave for this final state, where it
+   * differs (paint's failed hello was ranked with a winner), or null: a replay that recorded it still verifies.
    */
-  legacyOutcome?(state: S): Outcome | null;
+  legacyOutcome?(state: S): Outcome | Outcome[] | null;
   /** the board for a terminal */
   render(state: S): string;
 

@@ -391,8 +391,8 @@ export class ReplayFollower {
     if (!differs) return;
     // A replay written by earlier rules: before faults and notes were told apart (its faults are each seat's
     // latest, of any step), or before the game changed its outcome (`legacyOutcome`).
-    const legacy = this.game.legacyOutcome?.(engine.state);
-    const outcomes = legacy ? [rebuilt, { ...legacy, ...summarise(legacy), faults: rebuilt.faults, notes: rebuilt.notes }] : [rebuilt];
+    const legacy = [this.game.legacyOutcome?.(engine.state) ?? []].flat();
+    const outcomes = [rebuilt, ...legacy.map((l) => ({ ...l, ...summarise(l), faults: rebuilt.faults, notes: rebuilt.notes }))];
     // ... or before a lost connection was kept at the turn it happened (the latest of its repeats).
     const faultLists = Object.hasOwn(result, 'notes') ? [null, crashOnlyFaults(engine)] : [null, latestFaults(engine), crashOnlyFaults(engine)];
     for (const o of outcomes) for (const faults of faultLists) if (!firstDifference(result, faults ? { ...o, notes: undefined, faults } : o)) return;
