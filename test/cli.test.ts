@@ -417,10 +417,15 @@ describe('botarena play: what a new user runs into', () => {
     const r = await runCli(['play', 'tictactoe', bot, 'random', '--seed', '1', '--init-timeout', '500', '--timeout', '500']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /turn 1: timeout: no answer within 500 ms/);
-    assert.match(r.stderr, /^botarena: hint: ttt \(slot 0\): its first answer \(the hello\) timed out: if it answers only when its input closes, it does not flush stdout; `botarena doctor tictactoe 'stdio:env -u PYTHONUNBUFFERED python3 test\/fixtures\/doctor\/ttt\.py unflushed'` checks why$/m);
+    assert.match(r.stderr, /^botarena: hint: ttt \(slot 0\): its first answer \(turn 1\) timed out: if it answers only when its input closes, it does not flush stdout; `botarena doctor tictactoe 'stdio:env -u PYTHONUNBUFFERED python3 test\/fixtures\/doctor\/ttt\.py unflushed'` checks why$/m);
     const good = await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/doctor/ttt.py good', 'random', '--seed', '1', '--json']);
     assert.equal(good.code, 0, good.stderr);
     assert.doesNotMatch(good.stderr, /hint/);
+    // Silent at the hello, which the tic-tac-toe rules ignore, then answering every turn: nothing to hint at.
+    const silent = await runCli(['play', 'tictactoe', 'stdio:node test/fixtures/bots/hello-modes.mjs silent', 'random', '--seed', '1', '--init-timeout', '1000']);
+    assert.equal(silent.code, 0, silent.stderr);
+    assert.match(silent.stdout, /^Winner: hello-modes \(slot 0\)/m);
+    assert.doesNotMatch(silent.stderr, /hint/);
   });
 
   it('a hub option the map overrides is warned about, and the match plays', async () => {

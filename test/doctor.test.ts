@@ -79,17 +79,39 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     assert.ok(report.coldStartMs! > 0 && report.latency!.answers >= 4);
   });
 
-  it('silent: no answer to the first message, and the feed stops there', async () => {
+  it('silent: no answer to the hello (ignored by the rules: a warning) nor to its first turn, and the feed stops there', async () => {
     const { code, report } = await doctor('tictactoe', zoo('silent'), FAST);
     assert.equal(code, 1);
     const c = check(report, /^starts/);
-    assert.equal(c.status, 'fail');
-    assert.match(c.detail, /seat 0, turn 0 \(hello\): timeout: no answer within 1000 ms/);
+    assert.equal(c.status, 'warn');
+    assert.match(c.detail, /seat 0, turn 0 \(hello\): timeout: no answer within 1000 ms; the rules of tictactoe ignore a hello's answer and its faults/);
     assert.match(c.detail, /the message was: \{"game-id":"doctor-1","action":"init"/);
-    assert.match(c.fix!, /no answer came at all, not in 2000 ms past the deadline with its input open, nor when its input was closed: it seems stuck, not slow/);
-    assert.match(c.fix!, /read one line from stdin per message and write one line back/);
+    const t = check(report, /first turn/);
+    assert.equal(t.status, 'fail');
+    assert.match(t.detail, /seat 0, turn 1: timeout: no answer within 1000 ms/);
+    assert.match(t.fix!, /no answer came at all, not in 2000 ms past the deadline with its input open, nor when its input was closed: it seems stuck, not slow/);
+    assert.match(t.fix!, /read one line from stdin per message and write one line back/);
     assert.deepEqual(report.canned.seats, [0], 'not fed a second time');
     assert.equal(check(report, /exits/).status, 'skip');
+  });
+
+  it('a fault at the hello that the rules ignore is a warning, and its turns are judged: silent at the hello, or an exec bot that exits 1 there', async () => {
+    // Issue 32: the botsarena rules ignore the hello (the original Go tic-tac-toe bot panics at init, then plays
+    // and wins), so `play` lets such a bot win; the doctor used to fail it at its first message.
+    const silent = await doctor('tictactoe', 'stdio:node test/fixtures/bots/hello-modes.mjs silent', ['--init-timeout', '1000', '--timeout', ROOMY[1]!]);
+    const panic = await doctor('tictactoe', 'exec:python3 test/fixtures/doctor/ttt-exec-panic.py');
+    for (const [{ code, report }, what] of [[silent, /timeout: no answer within 1000 ms/], [panic, /crash: process exited with code 1; last stderr: "panic: runtime error: index out of range"/]] as const) {
+      assert.equal(code, 0, JSON.stringify(report.checks));
+      assert.deepEqual(failed(report), []);
+      assert.deepEqual(report.canned.seats, [0, 1], 'fed from both seats');
+      for (const [name, seat] of [[/^starts/, 0], [/hello/, 1]] as const) {
+        const c = check(report, name);
+        assert.equal(c.status, 'warn');
+        assert.match(c.detail, new RegExp(`^seat ${seat}, turn 0 \\(hello\\): ${what.source}; the rules of tictactoe ignore a hello's answer and its faults, so the match goes on and its turns are judged`));
+      }
+      for (const name of [/first turn/, /mid-game/, /late in the game/, /exits/]) assert.equal(check(report, name).status, 'pass', name.source);
+      assert.ok(report.latency!.answers >= 4);
+    }
   });
 
   it('slow: the answer comes after the deadline, and it is told so (not that it does not flush)', async () => {

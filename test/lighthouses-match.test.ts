@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +11,7 @@ import { verifyReplay } from '../src/core/replay.js';
 import { getGame } from '../src/games/index.js';
 import type { LighthousesState } from '../src/games/lighthouses/rules.js';
 import { livePidsWith } from './processes.js';
-import { runCli } from './run-cli.js';
+import { ROOT, runCli } from './run-cli.js';
 
 const sent = (t: TranscriptEntry[]) => t.filter((e) => e.dir === 'send').map((e) => e.text);
 
@@ -136,6 +138,29 @@ describe('a lighthouses match between real bots', () => {
     const row = text.stdout.split('\n').find((l) => l.startsWith('0 A'))!;
     // answers, median, worst, then the fault: 2 answers (rounds 1 and 2), not 12.
     assert.match(row, /\s2\s+\S+\s+\S+\s+turn 3: crash: .*before answering.* \(10 turns faulted\)$/);
+  });
+
+  it('an HTTP bot whose server goes away after round 3 of 12 is reported at round 4, where its connection was first refused', async () => {
+    const bot = spawn(process.execPath, ['test/fixtures/lighthouses/http-gone.mjs', '3'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const [port] = ((await once(bot.stdout!, 'data')) as [Buffer])[0].toString().trim().split('\n');
+      const dir = mkdtempSync(join(tmpdir(), 'botarena-lh-gone-'));
+      const file = join(dir, 'gone.json');
+      const r = await runCli(['play', 'lighthouses', `http://127.0.0.1:${port}/`, 'random', '--set', 'map=cross', '--set', 'rounds=12', '--seed', '5', '--json', '--replay', file]);
+      assert.equal(r.code, 0, r.stderr);
+      const fault = (JSON.parse(r.stdout) as { players: { fault: { turn: number; kind: string; detail: string } }[] }).players[0]!.fault;
+      // Before: turn 12, the last of the refused requests that followed.
+      assert.deepEqual(fault, { turn: 4, kind: 'transport', detail: `connection refused at http://127.0.0.1:${port}/` });
+      const verify = await runCli(['replay', 'verify', file]);
+      assert.equal(verify.code, 0, verify.stderr);
+      // A replay written before (its fault the latest refusal, turn 12) still verifies.
+      const replay = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as Parameters<typeof verifyReplay>[1];
+      assert.deepEqual(replay.turns.flatMap((t) => t.moves.filter((m) => m.slot === 0 && m.fault).map(() => t.turn)), [4, 5, 6, 7, 8, 9, 10, 11, 12], 'asked again after it went, refused each time');
+      replay.result.faults[0] = { ...replay.result.faults[0]!, turn: 12 };
+      verifyReplay(getGame('lighthouses'), replay);
+    } finally {
+      bot.kill();
+    }
   });
 });
 

@@ -94,8 +94,10 @@ describe('paint matches between real bots', () => {
     assert.deepEqual(replay.turns.map((t) => t.phase), ['init']);
     assert.deepEqual(replay.result.ranks, [1, 2]);
     assert.equal(replay.result.reason, 'error: unresponsive players: bob (bad-answer: expected {"ready":true} to the hello, got {"ready":"yes"}); no turn was played');
-    assert.deepEqual({ winner: replay.result.winner, draw: replay.result.draw, error: replay.result.error }, { winner: null, draw: false, error: 'unresponsive players: bob' });
+    assert.deepEqual({ winner: replay.result.winner, draw: replay.result.draw, error: replay.result.error }, { winner: null, draw: false, error: 'unresponsive players: bob (slot 1)' });
     verifyReplay(getGame('paint'), replay);
+    // Written before the slot was named (issue 32's review): still verifies.
+    verifyReplay(getGame('paint'), { ...replay, result: { ...replay.result, error: 'unresponsive players: bob' } });
     assert.deepEqual(livePidsWith(marker), []);
   });
 
@@ -111,13 +113,21 @@ describe('paint matches between real bots', () => {
       const r = await runCli(['play', 'paint', 'painter', bot!, 'painter', '--seed', '1', '--init-timeout', '500', '--json']);
       assert.equal(r.code, 1, r.stderr);
       const result = JSON.parse(r.stdout) as { winner: unknown; draw: boolean; error: string; reason: string; players: { rank: number; fault: { turn: number } | null }[] };
-      assert.deepEqual({ winner: result.winner, draw: result.draw, error: result.error }, { winner: null, draw: false, error: 'unresponsive players: bob' });
+      // The player entries carry slots, not ids: the error names both (issue 32 review).
+      assert.deepEqual({ winner: result.winner, draw: result.draw, error: result.error }, { winner: null, draw: false, error: 'unresponsive players: bob (slot 1)' });
       assert.match(result.reason, /^error: unresponsive players: bob \(/);
       assert.deepEqual(result.players.map((p) => p.rank), [1, 3, 1]);
       assert.equal(result.players[1]!.fault?.turn, 0);
-      assert.match(r.stderr, /the match ended as an error: unresponsive players: bob/);
+      assert.match(r.stderr, /the match ended as an error: unresponsive players: bob \(slot 1\)/);
     });
   }
+
+  it('play: the headline of a match that ended as an error says "error" once', async () => {
+    const r = await runCli(['play', 'paint', 'painter', `stdio:while read line; do echo '{"ready":1}'; done`, '--seed', '1', '--init-timeout', '500']);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stdout, /^Error — unresponsive players: bob \(bad-answer: expected \{"ready":true\} to the hello, got \{"ready":1\}\); no turn was played$/m);
+    assert.doesNotMatch(r.stdout, /error: unresponsive/i);
+  });
 
   it('runs the examples the way their READMEs say, and a board given as a file', async () => {
     for (const bot of ['stdio:python3 examples/paint-python/bot.py', 'stdio:node examples/paint-node/bot.mjs']) {

@@ -60,6 +60,29 @@ describe('replays', () => {
     swapped.turns[3]!.moves[0]!.slot = 1 - swapped.turns[3]!.moves[0]!.slot;
     fails(swapped, /the rules ask play turn 2 of seats \[\d\], the replay has play turn 2 of seats \[\d\]/, 2);
   });
+
+  it('a replay marked stopped must have the stopped result, and a game not over (issue 32: "stopped" skipped every check of the result)', async () => {
+    const { replay } = await runMatch({ game: 'connect4', seats: [{ bot: 'random' }, { bot: 'random' }], seed: 12 });
+    const game = getGame('connect4');
+    const fails = (r: Replay, pattern: RegExp) => assert.throws(() => verifyReplay(game, r), (e: unknown) => e instanceof ReplayMismatchError && pattern.test(e.message) && e.turn === null);
+    const nobody = (reason: string) => ({ ranks: [1, 1], scores: null, reason: `stopped before the end: ${reason}`, winner: null, draw: false, faults: [null, null] });
+
+    // What Ctrl-C writes: the steps so far, nobody's result. It verifies.
+    const stopped = { ...clone(replay), turns: replay.turns.slice(0, 5), stopped: 'x', result: nobody('x') };
+    verifyReplay(game, stopped);
+
+    // A complete match, marked stopped with a forged winner (the HTML player showed it): refused.
+    const forged = { ...clone(replay), stopped: 'x' };
+    forged.result = { ...forged.result, winner: 1 - (replay.result.winner ?? 0), reason: 'forged' };
+    fails(forged, /^the replay is marked stopped \("x"\), but its game is over after turn \d+: a finished match has a result to check$/);
+    // ... even with the result a stopped match gets.
+    fails({ ...clone(replay), stopped: 'x', result: nobody('x') }, /but its game is over/);
+
+    // Stopped for real, with anything but the stopped result: refused, naming the field.
+    fails({ ...clone(stopped), result: { ...nobody('x'), winner: 0 } }, /^the result differs: recorded winner 0, rebuilt null \(the replay is marked stopped: nobody's result\)$/);
+    fails({ ...clone(stopped), result: { ...nobody('x'), ranks: [1, 2] } }, /^the result differs: recorded ranks \[1,2\], rebuilt \[1,1\]/);
+    fails({ ...clone(stopped), result: nobody('y') }, /^the result differs: recorded reason "stopped before the end: y", rebuilt "stopped before the end: x"/);
+  });
 });
 
 describe('chained step fingerprints (hashes: "chain")', () => {

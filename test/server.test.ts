@@ -68,6 +68,18 @@ describe('botarena serve', () => {
     assert.equal((await api('DELETE', `/api/bots/${id}`, undefined, r.body!.token as string)).status, 204);
   });
 
+  it('a bot that fails at the hello and then plays (as the original Go bot panics at init) is activated: the rules ignore the hello', async () => {
+    const r = await api('POST', '/api/bots', { game: 'tictactoe', name: 'panicky', endpoint: 'exec:python3 test/fixtures/doctor/ttt-exec-panic.py' });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const id = (r.body!.bot as { id: string }).id;
+    const bot = await until('the check', async () => {
+      const b = await api('GET', `/api/bots/${id}`);
+      return b.body!.status !== 'checking' ? b.body : null;
+    });
+    assert.equal(bot.status, 'active', String(bot.statusReason));
+    assert.equal((await api('DELETE', `/api/bots/${id}`, undefined, r.body!.token as string)).status, 204);
+  });
+
   it('plays the ladder: ratings move, the replay downloads and verifies', async () => {
     const board = await until('rated ladder matches', async () => {
       const b = await api('GET', '/api/leaderboards/tictactoe');

@@ -420,6 +420,9 @@ describe('botarena ab', () => {
     const help = await runCli(['ab', '--help']);
     assert.equal(help.code, 0);
     assert.doesNotMatch(help.stdout, /--out/);
+    // Every exit it can end with, the copies' stop and Ctrl-C's included (issue 32 review).
+    const words = help.stdout.replace(/\s+/g, ' ');
+    assert.match(words, /3: undecided, at --max-games or because the games only repeat \(a long run of pairs that copied earlier ones, move for move\); 130: stopped with Ctrl-C/);
     assert.match((await runCli(['tournament', '--help'])).stdout, /--out <dir>/);
     const out = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--out', join(tmp, 'ab-out')]);
     assert.equal(out.code, 2);

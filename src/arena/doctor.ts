@@ -59,6 +59,13 @@ interface Asked {
   turn: number;
   phase: string;
   fault?: Fault;
+  /**
+   * the fault is a hello's that the rules ignore (`init.faultsIgnored`: the botsarena games but Battleship):
+   * the match goes on as if it had answered, so it is a warning and the feed goes on to judge the turns
+   */
+  ignored?: boolean;
+  /** after a timeout (stdio): what the wait for a late answer found (a run may time out twice: a hello, then a turn) */
+  late?: { whileOpen: boolean; waitMs: number; answerMs?: number };
   ms: number;
   /** the message sent, as the log has it */
   sent?: string;
@@ -118,8 +125,10 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
   for (const seat of seats) {
     const run = await feed(game, replay, seat, spec, opts);
     runs.push(run);
-    // A bot that fails its very first message is not fed again: that is the thing to fix first.
-    if (!run.asked[0] || run.asked[0].fault) break;
+    // A bot that fails its very first message is not fed again: that is the thing to fix first. A hello's
+    // fault that the rules ignore does not count: its first turn is then its first message that counts.
+    const counted = run.asked.find((a) => !a.ignored);
+    if (!counted || counted.fault) break;
   }
   const checks: DoctorCheck[] = [];
   const all = runs.flatMap((r) => r.asked);
@@ -149,7 +158,8 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
     const ofKind = all.filter((a) => a.kind === kind && !(a === first && first.fault));
     if (!ofKind.length) continue;
     const name = `answers ${kind === 'hello' ? 'the hello (init) message' : kind === 'turns' ? 'turns in mid-game' : kind === 'late game' ? 'turns late in the game' : 'its first turn'}`;
-    const bad = ofKind.find((a) => a.fault || a.refused.length);
+    // A fault the rules ignore is reported only where no real one is (a warning, not a failure).
+    const bad = ofKind.find((a) => (a.fault && !a.ignored) || a.refused.length) ?? ofKind.find((a) => a.fault);
     if (!bad) checks.push({ name, status: 'pass', detail: `${ofKind.length} answered, all read and legal` });
     else if (bad.fault) checks.push(faultCheck(name, bad, runs.find((r) => r.seat === bad.seat)!, game, spec));
     else {
@@ -254,8 +264,11 @@ async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, 
     const loses = why ? { move: typeof now.action === 'string' ? now.action : JSON.stringify(now.action), why } : undefined;
     asked.push({ seat, kind, turn: decision.turn, phase: decision.phase, fault: now.fault, ms: now.ms, sent, refused, loses });
     endedAt = performance.now() - t0;
-    if (now.fault) faults++;
-    const go = !(now.fault && (STOPPING.includes(now.fault.kind) || faults >= MAX_FAULTS));
+    if (now.fault && !(decision.phase === 'init' && game.init?.faultsIgnored === true)) faults++;
+    const ignored = !!now.fault && decision.phase === 'init' && game.init?.faultsIgnored === true;
+    if (ignored) asked[asked.length - 1]!.ignored = true;
+    // A hello's fault that the rules ignore stops nothing: the match goes on, and so does the feed.
+    const go = !(now.fault && !ignored && (STOPPING.includes(now.fault.kind) || faults >= MAX_FAULTS));
     if (now.fault?.kind === 'timeout' && spec.transport === 'stdio') {
       // A slow bot answers late with its input still open; a bot that does not flush only when it closes.
       const mark = log.length;
@@ -268,6 +281,7 @@ async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, 
       onLate = null;
       lateWhileOpen = log.slice(mark).some((e) => e.dir === 'note' && LATE_LINE.test(e.text));
       if (lateWhileOpen) lateAnswerMs = performance.now() - askedAt;
+      asked[asked.length - 1]!.late = { whileOpen: lateWhileOpen, waitMs: lateWaitMs, answerMs: lateWhileOpen ? lateAnswerMs : undefined };
     }
     if (!go) closedAt = log.length;
     return go;
@@ -280,19 +294,21 @@ function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSp
   const f = a.fault!;
   const where = `seat ${a.seat}, turn ${a.turn}${a.phase === 'init' ? ' (hello)' : ''}`;
   const atExit = unflushed(run);
+  // A run may time out twice (an ignored hello's, then a turn's): each timeout's own wait says what happened.
+  const late = a.late ?? { whileOpen: run.lateWhileOpen, waitMs: run.lateWaitMs, answerMs: run.lateAnswerMs };
   const docs = `docs/games/${game.id}.md`;
   let fix: string;
   switch (f.kind) {
     case 'timeout':
       fix = atExit
         ? `its answer came only when its input was closed: it does not flush its output. ${FLUSH}`
-        : run.lateWhileOpen
-          ? `its answer came late, ${fmt(run.lateAnswerMs!)} after it was asked: it is slow, not stuck; answer sooner (${a === run.asked[0] ? 'load less before the first answer: a lazy import, a smaller table' : 'search with a time budget and answer when it runs out'})`
+        : late.whileOpen
+          ? `its answer came late, ${fmt(late.answerMs!)} after it was asked: it is slow, not stuck; answer sooner (${a === run.asked[0] ? 'load less before the first answer: a lazy import, a smaller table' : 'search with a time budget and answer when it runs out'})`
           : spec.transport === 'http'
           ? 'answer each POST within the deadline, with the move as the body'
           : spec.transport === 'exec'
             ? 'its process did not exit within the deadline (its answer is read when it exits): write the answer and exit sooner'
-            : `${spec.transport === 'stdio' ? `no answer came at all, not in ${fmt(run.lateWaitMs)} past the deadline with its input open, nor when its input was closed: it seems stuck, not slow (waiting for more input than one line? writing nothing?); ` : ''}read one line from stdin per message and write one line back to stdout, ending with a newline, then flush; run it by hand and paste the message shown above to see what it does`;
+            : `${spec.transport === 'stdio' ? `no answer came at all, not in ${fmt(late.waitMs)} past the deadline with its input open${a.ignored ? '' : ', nor when its input was closed'}: it seems stuck, not slow (waiting for more input than one line? writing nothing?); ` : ''}read one line from stdin per message and write one line back to stdout, ending with a newline, then flush; run it by hand and paste the message shown above to see what it does`;
       break;
     case 'crash':
       fix = /could not start/.test(f.detail) ? `check the command runs from this folder: ${spec.raw.replace(/^\w+:/, '')}` : 'it exited: run it by hand, paste the message shown above on its input, and read the error';
@@ -315,6 +331,11 @@ function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSp
       fix = `the answer was read but is not what this message asks for: the answers are in ${docs}`;
   }
   const sent = a.sent ? `\nthe message was: ${clip(a.sent, 300)}` : '';
+  if (a.ignored) {
+    // The rules go on as if it had answered: worth fixing (other arenas may not forgive it), but it costs nothing here.
+    const ignored = `; the rules of ${game.id} ignore a hello's answer and its faults, so the match goes on and its turns are judged`;
+    return { name, status: 'warn', detail: `${where}: ${f.kind}: ${f.detail}${ignored}${sent}`, fix };
+  }
   return { name, status: 'fail', detail: `${where}: ${f.kind}: ${f.detail}${sent}`, fix };
 }
 
@@ -324,7 +345,7 @@ const FLUSH = 'Flush stdout after each answer (Python: print(answer, flush=True)
 /** Whether a feed's bot timed out and its answers came only at its exit, once its input was closed: it does not flush. */
 function unflushed(run: Run): boolean {
   const late = (e: TranscriptEntry) => e.dir === 'note' && LATE_LINE.test(e.text);
-  return run.asked.some((a) => a.fault?.kind === 'timeout') && !run.lateWhileOpen && run.log.slice(run.closedAt).some(late);
+  return run.asked.some((a) => a.fault?.kind === 'timeout' && !a.ignored) && !run.lateWhileOpen && run.log.slice(run.closedAt).some(late);
 }
 
 /** Notes of lines that came when no answer was awaited (late, stray, or cut off at exit). */
@@ -334,7 +355,7 @@ const STRAY_LINE = /^dropped a line sent while no answer was expected: (.*)$/s;
 /** Checks of a line transport's output: flushing, debug text on stdout, one line per message. */
 function lineChecks(runs: Run[], game: AnyGame, spec: BotSpec): DoctorCheck[] {
   const checks: DoctorCheck[] = [];
-  const timedOut = runs.filter((r) => r.asked.some((a) => a.fault?.kind === 'timeout'));
+  const timedOut = runs.filter((r) => r.asked.some((a) => a.fault?.kind === 'timeout' && !a.ignored));
   const held = timedOut.find(unflushed);
   if (held) {
     checks.push({

@@ -77,7 +77,9 @@ describe("HTTP bots under the address policy 'public-only'", () => {
     it(`refuses ${what}: a transport fault with the reason, nothing reaches the server, the match ends at once`, async (t) => {
       const bot = await botServer(t);
       const { replay, ms } = await play(url(bot.port), { addressPolicy: 'public-only' });
-      assert.deepEqual(replay.result.faults[0], { kind: 'transport', detail: `refused to connect to ${url(bot.port)}: ${reason(bot.port)} ${BECAUSE}`, turn: TURNS });
+      // Refused at every turn: the result keeps the first (where it happened), as for a bot that is gone.
+      assert.deepEqual(replay.result.faults[0], { kind: 'transport', detail: `refused to connect to ${url(bot.port)}: ${reason(bot.port)} ${BECAUSE}`, turn: 1 });
+      assert.equal(replay.turns.filter((r) => r.moves[0]?.fault?.kind === 'transport').length, TURNS, 'refused at every turn');
       assert.deepEqual(replay.result.scores, [0, TURNS]);
       assert.deepEqual(bot.seen, { connections: 0, requests: 0 });
       assert.ok(ms < 2000, `a refused bot costs no deadline: the match took ${ms.toFixed(0)} ms (turn deadline 10 s)`);

@@ -27,7 +27,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
   const r = replay.result;
   const headline = r.draw
     ? `Draw — ${r.reason.replace(/^draw: /, '')}`
-    : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : r.error ? 'Error' : 'Result'} — ${r.reason}`;
+    : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : r.error ? 'Error' : 'Result'} — ${r.error ? r.reason.replace(/^error: /, '') : r.reason}`;
   // Notes: failures the rules ignore (a botsarena hello's), shown apart so they never read as what lost a game.
   const notes = r.notes?.some((n) => n !== null) ? r.notes : null;
   const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault', ...(notes ? ['note (ignored by the rules)'] : [])]];

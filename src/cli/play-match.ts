@@ -159,11 +159,13 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
 
 /**
  * A hint for each seat whose very first answer timed out: the match says only "timeout", where the usual
- * cause (a bot that does not flush its answers) is what `doctor` finds and names.
+ * cause (a bot that does not flush its answers) is what `doctor` finds and names. A hello whose faults the
+ * rules ignore (`init.faultsIgnored`) cost nothing: the first answer that counts is then its first turn's.
  */
 function firstTimeoutHints(game: AnyGame, replay: Replay, bots: string[], specs: BotSpec[]): string[] {
+  const skipHello = game.init?.faultsIgnored === true;
   return replay.seats.flatMap((seat, slot) => {
-    const step = replay.turns.find((t) => t.moves.some((m) => m.slot === slot));
+    const step = replay.turns.find((t) => !(skipHello && t.phase === 'init') && t.moves.some((m) => m.slot === slot));
     if (step?.moves.find((m) => m.slot === slot)!.fault?.kind !== 'timeout' || capabilitiesOf(specs[slot]!).values) return [];
     const why = specs[slot]!.transport === 'stdio' ? 'if it answers only when its input closes, it does not flush stdout; ' : '';
     const bot = /^[\w:./@+=-]+$/.test(bots[slot]!) ? bots[slot]! : `'${bots[slot]!.replace(/'/g, "'\\''")}'`;

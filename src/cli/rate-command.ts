@@ -35,7 +35,7 @@ export function registerRate(program: Command): void {
     .argument('<files...>', 'files of JSON result lines (`botarena play --json`, results.jsonl) or replays, rated in file order, then line order')
     .addOption(new Option('--system <system>', 'elo: the botsarena ladder (start 1500, duels lap by lap); openskill: Weng-Lin μ/σ, ranked by μ − 3σ').choices(RATING_SYSTEMS).default('elo'))
     .option('--game <id>', 'rate only the matches of this game')
-    .option('--json', 'print { system, games: { GAME: [rows, best first] } } as one JSON object')
+    .option('--json', 'print { system, games: { GAME: [rows, best first] } } as one JSON object (and skippedErrors: { GAME: N } when matches that ended as an error were skipped)')
     .action(async (files: string[], o: RateOptions) => {
       process.stdout.write(await rateFiles(files, o));
     });
@@ -56,16 +56,21 @@ export async function rateFiles(files: string[], o: RateOptions): Promise<string
   if (o.game !== undefined && !counts.has(o.game)) {
     throw new UsageError(`--game ${o.game}: no match of that game in ${files.join(', ')}; they hold matches of ${[...counts.keys()].join(', ')}`);
   }
-  const rated = o.game === undefined ? outcomes : outcomes.filter((m) => m.game === o.game);
+  // A match that ended as an error (paint's failed ready handshake) has no game to rate: it is skipped, and counted.
+  const errors = new Map<string, number>();
+  for (const m of outcomes) if (m.error) errors.set(m.game, (errors.get(m.game) ?? 0) + 1);
+  const rated = outcomes.filter((m) => !m.error && (o.game === undefined || m.game === o.game));
   const tables = await rateWith(o.system, rated);
   const games = [...counts.keys()].filter((g) => o.game === undefined || g === o.game);
-  if (o.json) return JSON.stringify({ system: o.system, games: Object.fromEntries(games.map((g) => [g, tables(g)])) }) + '\n';
+  const skippedErrors = games.filter((g) => errors.has(g)).map((g) => [g, errors.get(g)!]);
+  if (o.json) return JSON.stringify({ system: o.system, games: Object.fromEntries(games.map((g) => [g, tables(g)])), ...(skippedErrors.length ? { skippedErrors: Object.fromEntries(skippedErrors) } : {}) }) + '\n';
   const { table } = await import('./format.js');
   const blocks = games.map((g) => {
     const rows = tables(g);
     const n = counts.get(g)!;
-    const head = `${g} · ${n} match${n === 1 ? '' : 'es'} · ${o.system === 'elo' ? 'ELO' : 'OpenSkill'}`;
-    if (!rows.length) return `${head}\n(nothing to rate: each match had a single bot in every seat)`;
+    const skipped = errors.get(g) ?? 0;
+    const head = `${g} · ${n} match${n === 1 ? '' : 'es'}${skipped ? ` (${skipped} skipped: ended as an error, not rated)` : ''} · ${o.system === 'elo' ? 'ELO' : 'OpenSkill'}`;
+    if (!rows.length) return `${head}\n(nothing to rate: ${skipped === n ? 'every match ended as an error' : 'each match had a single bot in every seat'})`;
     const cells: (string | number)[][] = [['#', 'name', o.system === 'elo' ? 'rating' : 'ordinal (μ, σ)', 'games', 'W-D-L']];
     rows.forEach((r, i) => {
       const rating = o.system === 'elo' ? r.rating.toFixed(1) : `${r.rating.toFixed(1)} (μ ${r.mu!.toFixed(1)} σ ${r.sigma!.toFixed(1)})`;

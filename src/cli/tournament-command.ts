@@ -66,7 +66,7 @@ export function registerTournament(program: Command): void {
 
   const ab = program
     .command('ab')
-    .description("is the candidate better than the baseline? plays paired games (the same seed, the seats swapped) until a sequential probability ratio test decides or --max-games is reached; prints the Elo difference with its 95 % interval, the likelihood of superiority and the decision. Exit 0: the candidate is better (H1); 1: it is not better by elo1 (H0); 3: undecided at --max-games")
+    .description("is the candidate better than the baseline? plays paired games (the same seed, the seats swapped) until a sequential probability ratio test decides or --max-games is reached; prints the Elo difference with its 95 % interval, the likelihood of superiority and the decision. Exit 0: the candidate is better (H1); 1: it is not better by elo1 (H0); 3: undecided, at --max-games or because the games only repeat (a long run of pairs that copied earlier ones, move for move); 130: stopped with Ctrl-C (what the pairs finished so far say is printed)")
     .argument('<game>', 'game id (see `botarena games`)')
     .argument('<candidate>', 'the new version (a bot spec)')
     .argument('<baseline>', 'the version to beat (a bot spec)')

@@ -9,7 +9,7 @@ import type { AnyGame } from '../core/game.js';
 import { EloLadder, outcomeFromJsonResult, SkillLadder } from '../ratings/index.js';
 import { COPY_RUN, playAb, type AbReport, type AbSpec } from '../tournament/ab.js';
 import { MatchPool } from '../tournament/pool.js';
-import { copiesOf, headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
+import { copiesOf, errorsOf, headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
 import { table } from './format.js';
 import { readConfigFiles } from './options.js';
 import type { AbOptions, ManyOptions, TournamentOptions } from './tournament-command.js';
@@ -145,6 +145,7 @@ export function tournamentReport(spec: TournamentSpec, lines: MatchLine[], t: To
   const skill = new SkillLadder();
   for (const l of lines) {
     const outcome = outcomeFromJsonResult(l);
+    if (outcome.error) continue; // no game was played: not rated
     elo.rate(outcome);
     skill.rate(outcome);
   }
@@ -173,6 +174,8 @@ export function tournamentReport(spec: TournamentSpec, lines: MatchLine[], t: To
     matches: lines.length,
     /** matches that repeated an earlier one move for move (the standings count them all) */
     copies: copiesOf(lines),
+    /** matches that ended as an error (paint's failed ready handshake): neither scored nor rated */
+    errors: errorsOf(lines),
     champion: t.champion !== null ? names[t.champion] : undefined,
     standings,
     headToHead: Object.fromEntries(names.map((a, i) => [a, Object.fromEntries(names.flatMap((b, j) => (i === j ? [] : [[b, h2h[i]![j]!]])))])),
@@ -202,7 +205,8 @@ function formatReport(r: ReturnType<typeof tournamentReport>): string {
   const matrix: string[][] = [['W-D-L vs →', ...names]];
   for (const a of names) matrix.push([a, ...names.map((b) => (a === b ? '·' : ((c) => `${c.wins}-${c.draws}-${c.losses}`)(r.headToHead[a]![b]!)))]);
   const copies = r.copies ? [`${r.copies} of ${r.matches} matches were identical copies of earlier ones, move for move: these bots play the same few games whatever the seed, and the table counts every copy`] : [];
-  return [`${r.game} ${r.format}, seed ${r.seed}: ${r.matches} matches${r.champion ? `; champion: ${r.champion}` : ''}`, ...copies, '', table(rows), '', 'head to head (row against column):', table(matrix)].join('\n');
+  const errors = r.errors ? [`${r.errors} of ${r.matches} matches ended as an error (a player failed the game's handshake; see each one's fault): they are neither scored nor rated`] : [];
+  return [`${r.game} ${r.format}, seed ${r.seed}: ${r.matches} matches${r.champion ? `; champion: ${r.champion}` : ''}`, ...copies, ...errors, '', table(rows), '', 'head to head (row against column):', table(matrix)].join('\n');
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -280,6 +284,7 @@ function abText(report: AbReport, o: AbOptions): string {
     [
       `${c} vs ${b}${against ? ` (both against ${against})` : ''}: ${report.games} games in ${report.pairs} pairs`,
       ...(report.copies ? [`${report.copies} of ${report.games} games were identical copies of earlier ones, move for move: the counts and the test leave them out`] : []),
+      ...(report.errors ? [`${report.errors} of ${report.games} games were in pairs where a match ended as an error (a player failed the game's handshake: see the faults): the counts and the test leave them out`] : []),
       against ? `games against ${against}: ${c} ${record(report)}; ${b} ${record(report.baselineRecord)}` : `games: ${c} ${record(report)} against ${b}`,
       `pairs counted: ${p.reduce((x, y) => x + y, 0)}; by ${c}'s points in the pair, 0: ${p[0]}, ½: ${p[1]}, 1: ${p[2]}, 1½: ${p[3]}, 2: ${p[4]}`,
       `Elo difference: ${signed(e.elo)} (95 % ${signed(e.low)} to ${signed(e.high)}), likelihood of superiority ${(e.los * 100).toFixed(1)} %`,

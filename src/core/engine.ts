@@ -71,13 +71,13 @@ export class MatchEngine {
    */
   readonly records: TurnRecord[] = Array.of<TurnRecord>();
   /**
-   * the latest fault of each slot, with its turn (the one that cost the game, when one did); a crash is
-   * kept where it happened: the crashes of the steps right after it (a dead process asked again) are its
-   * consequences and do not replace it
+   * the latest fault of each slot, with its turn (the one that cost the game, when one did); a crash or a
+   * lost connection is kept where it happened: the same faults of the steps right after it (a bot that is
+   * gone, asked again) are its consequences and do not replace it (`continuesGone`)
    */
   readonly faults: (({ turn: number } & Fault) | null)[];
-  /** by slot: whether its last move in a turn was a crash (the next crash continues it) */
-  private readonly crashed: boolean[];
+  /** by slot: its last move's fault, null when it answered (the next fault may continue it: `continuesGone`) */
+  private readonly lastFault: (Fault | null)[];
   /** the latest fault of each slot that the rules ignore (a botsarena hello's: see `InitRules.faultsIgnored`) */
   readonly notes: (({ turn: number } & Fault) | null)[];
 
@@ -105,7 +105,7 @@ export class MatchEngine {
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);
     this.notes = Array.from({ length: players }, () => null);
-    this.crashed = Array.from({ length: players }, () => false);
+    this.lastFault = Array.from({ length: players }, () => null);
     this.state = game.setup({ config: this.config, players, seed: this.seed });
     const chains = game.mixChanges !== undefined || game.changes !== undefined;
     this.hashes = setup.hashes ?? (chains ? 'chain' : 'state');
@@ -177,7 +177,7 @@ export class MatchEngine {
     for (let i = 0; i < ordered.length; i++) {
       const m = ordered[i]!;
       if (m.fault) this.keepFault(m.slot, decision.turn, m.fault, ignored);
-      else if (this.crashed[m.slot]) this.crashed[m.slot] = false;
+      else if (this.lastFault[m.slot]) this.lastFault[m.slot] = null;
       const keep = m.fault === undefined && m.ms === undefined;
       if (!keep && !copied) {
         plain = ordered.slice(0, i);
@@ -201,15 +201,15 @@ export class MatchEngine {
 
   /**
    * Keeps a move's fault in the result: as a note when the rules ignore it (`ignored`); else as the seat's
-   * fault, unless it is a crash right after a crash (the dead process asked again), which the first one says.
+   * fault, unless it continues the fault before it (a bot that is gone, asked again: `continuesGone`), which the first one says.
    */
   private keepFault(slot: number, turn: number, fault: Fault, ignored: boolean): void {
     if (ignored) {
       this.notes[slot] = { turn, ...fault };
       return;
     }
-    const again = fault.kind === 'crash' && this.crashed[slot];
-    this.crashed[slot] = fault.kind === 'crash';
+    const again = continuesGone(this.lastFault[slot]!, fault);
+    this.lastFault[slot] = fault;
     if (!again) this.faults[slot] = { turn, ...fault };
   }
 
@@ -227,6 +227,18 @@ export class MatchEngine {
   lastTurn(): number {
     return this.records.length ? this.records[this.records.length - 1]!.turn : 0;
   }
+}
+
+/**
+ * Whether a seat's fault only continues the fault of its move before (`previous`, null when it answered):
+ * the bot is gone and was asked again, and the first one says when it went. A crash right after a crash is
+ * the dead process asked again; a transport fault right after the same one (its detail too) is a closed
+ * connection or a server that went away, asked again ("the bot disconnected", "connection refused at …").
+ * The result keeps the first (the engine's `faults`; the web player's seat status follows the same rule).
+ */
+export function continuesGone(previous: Fault | null, fault: Fault): boolean {
+  if (previous === null || previous.kind !== fault.kind) return false;
+  return fault.kind === 'crash' || (fault.kind === 'transport' && previous.detail === fault.detail);
 }
 
 /**

@@ -327,10 +327,10 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
   /** the outcome; only called when `next` returns null */
   outcome(state: S): Outcome;
   /**
-   * optional: the outcome an earlier version of these rules gave for this final state, where it differs
-   * (paint's failed hello was ranked with a winner), or null: a replay that recorded it still verifies.
+   * optional: the outcome (or outcomes) earlier versions of these rules gave for this final state, where it
+   * differs (paint's failed hello was ranked with a winner), or null: a replay that recorded it still verifies.
    */
-  legacyOutcome?(state: S): Outcome | null;
+  legacyOutcome?(state: S): Outcome | Outcome[] | null;
   /**
    * optional: config keys added after replays were first written, each with the value those replays were
    * played by. A replay holds its match's whole resolved config, so one without such a key predates it and is

@@ -381,12 +381,20 @@ export class ReplayFollower {
 
   /**
    * Checks the game is over and its whole result is the recorded one: ranks, scores, winner, draw, reason
-   * and every seat's fault. Throws naming the first field that differs. A match that was `stopped` has
-   * neither an end nor a result to check: its steps are all there is.
+   * and every seat's fault. Throws naming the first field that differs. A match that was `stopped` has no
+   * end: its game must not be over (a finished match forged as stopped would skip the check of its result),
+   * and its result must be exactly the one a stopped match gets (`stoppedResult`: nobody's, the faults so far).
    */
   finish(result: ReplayResult, stopped?: string): void {
-    if (stopped !== undefined) return;
     const engine = this.engine;
+    if (stopped !== undefined) {
+      if (!engine.decision()) {
+        throw new ReplayMismatchError(`the replay is marked stopped (${brief(stopped, 80)}), but its game is over after turn ${engine.lastTurn()}: a finished match has a result to check`, null);
+      }
+      const differs = firstDifference(result, stoppedResult(engine, stopped));
+      if (differs) throw new ReplayMismatchError(`${differs} (the replay is marked stopped: nobody's result)`, null);
+      return;
+    }
     if (engine.decision()) {
       throw new ReplayMismatchError(`the replay ends after turn ${engine.lastTurn()}, but the game is not over`, null);
     }
@@ -395,9 +403,10 @@ export class ReplayFollower {
     if (!differs) return;
     // A replay written by earlier rules: before faults and notes were told apart (its faults are each seat's
     // latest, of any step), or before the game changed its outcome (`legacyOutcome`).
-    const legacy = this.game.legacyOutcome?.(engine.state);
-    const outcomes = legacy ? [rebuilt, { ...legacy, ...summarise(legacy), faults: rebuilt.faults, notes: rebuilt.notes }] : [rebuilt];
-    const faultLists = Object.hasOwn(result, 'notes') ? [null] : [null, latestFaults(engine)];
+    const legacy = [this.game.legacyOutcome?.(engine.state) ?? []].flat();
+    const outcomes = [rebuilt, ...legacy.map((l) => ({ ...l, ...summarise(l), faults: rebuilt.faults, notes: rebuilt.notes }))];
+    // ... or before a lost connection was kept at the turn it happened (the latest of its repeats).
+    const faultLists = Object.hasOwn(result, 'notes') ? [null, crashOnlyFaults(engine)] : [null, latestFaults(engine), crashOnlyFaults(engine)];
     for (const o of outcomes) for (const faults of faultLists) if (!firstDifference(result, faults ? { ...o, notes: undefined, faults } : o)) return;
     throw new ReplayMismatchError(differs, null);
   }
@@ -418,6 +427,25 @@ function firstDifference(recorded: ReplayResult, rebuilt: ReplayResult): string 
 function latestFaults(engine: MatchEngine): ReplayResult['faults'] {
   const faults: ReplayResult['faults'] = Array.from({ length: engine.players }, () => null);
   for (const rec of engine.records) for (const m of rec.moves) if (m.fault) faults[m.slot] = { turn: rec.turn, ...m.fault };
+  return faults;
+}
+
+/**
+ * Each seat's fault as replays written before a lost connection was kept where it happened recorded it: a
+ * crash right after a crash continues it, any other fault replaces the one before (hellos the rules ignore
+ * are notes, not faults).
+ */
+function crashOnlyFaults(engine: MatchEngine): ReplayResult['faults'] {
+  const faults: ReplayResult['faults'] = Array.from({ length: engine.players }, () => null);
+  const crashed = Array.from({ length: engine.players }, () => false);
+  const helloIgnored = engine.game.init?.faultsIgnored === true;
+  for (const rec of engine.records) {
+    if (helloIgnored && rec.phase === 'init') continue;
+    for (const m of rec.moves) {
+      if (m.fault && !(m.fault.kind === 'crash' && crashed[m.slot])) faults[m.slot] = { turn: rec.turn, ...m.fault };
+      crashed[m.slot] = m.fault?.kind === 'crash';
+    }
+  }
   return faults;
 }
 
@@ -457,14 +485,18 @@ export function buildReplay(header: ReplayHeader, engine: MatchEngine, extra: { 
   return replay;
 }
 
+/** The result of a match stopped before its end: nobody's (every seat first, no winner, no draw), the faults so far. */
+export function stoppedResult(engine: MatchEngine, reason: string): ReplayResult {
+  return { ranks: engine.faults.map(() => 1), scores: null, reason: `stopped before the end: ${reason}`, winner: null, draw: false, faults: engine.faults };
+}
+
 /**
  * The replay of a match stopped before its end (Ctrl-C): the steps played so far, marked `stopped` with the
  * reason; nobody's result (every seat first, no winner, no draw), the faults so far.
  */
 export function stoppedReplay(header: ReplayHeader, engine: MatchEngine, reason: string, extra: { durationMs?: number; transcripts?: TranscriptEntry[][] } = {}): Replay {
   const { forkedFrom, ...rest } = header;
-  const result: ReplayResult = { ranks: engine.faults.map(() => 1), scores: null, reason: `stopped before the end: ${reason}`, winner: null, draw: false, faults: engine.faults };
-  const replay: Replay = { ...rest, turns: engine.records, result, stopped: reason };
+  const replay: Replay = { ...rest, turns: engine.records, result: stoppedResult(engine, reason), stopped: reason };
   if (extra.durationMs !== undefined) replay.durationMs = extra.durationMs;
   if (extra.transcripts) replay.transcripts = extra.transcripts;
   if (forkedFrom) replay.forkedFrom = forkedFrom;

@@ -22,6 +22,8 @@ export interface MatchOutcome {
   game: string;
   matchId?: string;
   players: RatedPlayer[];
+  /** set when the match ended as an error (paint: a player failed the ready handshake): it is not rated */
+  error?: string;
 }
 
 /** The most seats a rated match may have (a match job's limit too). */
@@ -88,7 +90,11 @@ export function outcomeFromJsonResult(value: unknown, where = 'match result'): M
     return { name: name as string, rank: rank as number, score: (score as number | null | undefined) ?? null, faultKind };
   });
   const matchId = own(value, 'matchId');
-  return typeof matchId === 'string' ? { game: game as string, matchId, players: out } : { game: game as string, players: out };
+  const outcome: MatchOutcome = typeof matchId === 'string' ? { game: game as string, matchId, players: out } : { game: game as string, players: out };
+  const error = own(value, 'error');
+  if (error !== undefined && error !== null && typeof error !== 'string') bad('error', 'null or what went wrong (a match that ended as an error)', error);
+  if (error) outcome.error = error as string;
+  return outcome;
 }
 
 /**
@@ -102,6 +108,7 @@ export function outcomeFromReplay(replay: Replay, where = `replay ${replay.match
   const line = {
     game: replay.game,
     matchId: replay.matchId,
+    error: r.error ?? null,
     players: replay.seats.map((s, i) => ({ slot: i, name: s.name, rank: r.ranks[i], score: r.scores ? r.scores[i] : null, fault: r.faults[i] ?? null })),
   };
   return outcomeFromJsonResult(line, where);

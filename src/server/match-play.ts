@@ -70,8 +70,10 @@ export async function recordFinishedMatch(store: Store, job: MatchJob, bots: Bot
     seats,
     replayGz: gzipSync(JSON.stringify(publicReplay)),
     logs,
-    // Only test matches have seats without a bot (a URL, a person's), and they are never rated.
-    rate: rated ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId!, rank: s.rank })), kept) : undefined,
+    // Only test matches have seats without a bot (a URL, a person's), and they are never rated. A match that
+    // ended as an error (paint's failed ready handshake) played no game: it is recorded (its seats and faults,
+    // which the pause rule reads) but changes no rating.
+    rate: rated && !replay.result.error ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId!, rank: s.rank })), kept) : undefined,
   });
   return { stored, seats };
 }

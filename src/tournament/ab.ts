@@ -58,6 +58,11 @@ export interface AbReport {
   /** games that repeated an earlier pair's games move for move; their pairs are in `pairs` and `games` only */
   copies: number;
   /**
+   * games of pairs where a game ended as an error (paint's failed ready handshake): no game was played, so
+   * the pair is left out of the counts and the test; they are in `pairs`, `games` and `faults` only
+   */
+  errors: number;
+  /**
    * why play stopped without a decision before the cap: `copies` after `COPY_RUN` repeated pairs in a row;
    * `interrupted` when the user stopped it (Ctrl-C): the figures are those of the pairs finished in order
    */
@@ -130,6 +135,7 @@ export async function playAb(
     sprt: sprt([0, 0, 0, 0, 0], spec.bounds),
     decision: null,
     copies: 0,
+    errors: 0,
     stopped: null,
     faults: { candidate: {}, baseline: {} },
   };
@@ -153,13 +159,17 @@ export async function playAb(
         opts.onPair?.(report);
         continue;
       }
-      seen.add(f.key);
-      copyRun = 0;
-      report.pentanomial = addPair(report.pentanomial, f.points);
+      const error = f.lines.some((l) => l.error);
+      if (error) report.errors += f.lines.length;
+      else {
+        seen.add(f.key);
+        copyRun = 0;
+        report.pentanomial = addPair(report.pentanomial, f.points);
+      }
       f.lines.forEach((line, k) => {
         line.players.forEach((p, slot) => {
           const who = f.seats[k]![slot];
-          if (who) {
+          if (who && !error) {
             const v = resultOf(line, slot);
             const record = who === 'candidate' ? report : report.baselineRecord;
             if (v === 1) record.wins++;
@@ -169,6 +179,10 @@ export async function playAb(
           if (who && p.fault) report.faults[who][p.fault.kind] = (report.faults[who][p.fault.kind] ?? 0) + 1;
         });
       });
+      if (error) {
+        opts.onPair?.(report);
+        continue;
+      }
       report.sprt = sprt(report.pentanomial, spec.bounds);
       report.estimate = eloEstimate(report.pentanomial);
       report.decision = report.sprt.decision;

@@ -274,7 +274,7 @@ function sameDuel(l: MatchLine, a: number, b: number): boolean {
 /** The points bot `bot` made in these duels. */
 function pointsIn(lines: MatchLine[], bot: number): number {
   let p = 0;
-  for (const l of lines) p += matchPoints(l, l.seats.indexOf(bot));
+  for (const l of lines) if (!l.error) p += matchPoints(l, l.seats.indexOf(bot));
   return p;
 }
 
@@ -286,7 +286,10 @@ function matchPoints(l: MatchLine, slot: number): number {
   return (n - rank) / (n - 1);
 }
 
-/** Standings from match lines: games, wins/draws/losses, points, byes and faults by kind, per bot. */
+/**
+ * Standings from match lines: games, wins/draws/losses, points, byes and faults by kind, per bot. A match that
+ * ended as an error (`error`: paint's failed ready handshake) is no game: only its faults are counted.
+ */
 export function standingsOf(spec: TournamentSpec, lines: MatchLine[], byes: Set<number> = new Set()): Standing[] {
   const rows: Standing[] = spec.bots.map((b, i) => ({ name: b.name, bot: b.bot, games: 0, wins: 0, draws: 0, losses: 0, points: 0, byes: byes.has(i) ? 1 : 0, faults: {} }));
   for (const l of lines) {
@@ -294,15 +297,21 @@ export function standingsOf(spec: TournamentSpec, lines: MatchLine[], byes: Set<
     l.seats.forEach((bot, slot) => {
       const row = rows[bot]!;
       const p = l.players[slot]!;
+      if (p.fault) row.faults[p.fault.kind] = (row.faults[p.fault.kind] ?? 0) + 1;
+      if (l.error) return;
       row.games++;
       if (p.rank === 1 && firsts === 1) row.wins++;
       else if (p.rank === 1) row.draws++;
       else row.losses++;
       row.points += matchPoints(l, slot);
-      if (p.fault) row.faults[p.fault.kind] = (row.faults[p.fault.kind] ?? 0) + 1;
     });
   }
   return rows;
+}
+
+/** The matches that ended as an error (paint's failed ready handshake): neither scored nor rated. */
+export function errorsOf(lines: MatchLine[]): number {
+  return lines.filter((l) => l.error).length;
 }
 
 /** The matches (by schedule order) that repeat an earlier one move for move; lines without a key are never copies. */
@@ -322,6 +331,7 @@ export function headToHead(spec: TournamentSpec, lines: MatchLine[]): { wins: nu
   const n = spec.bots.length;
   const m = Array.from({ length: n }, () => Array.from({ length: n }, () => ({ wins: 0, draws: 0, losses: 0 })));
   for (const l of lines) {
+    if (l.error) continue; // no game was played
     for (let i = 0; i < l.seats.length; i++) {
       for (let j = 0; j < l.seats.length; j++) {
         const [a, b] = [l.seats[i]!, l.seats[j]!];

@@ -116,5 +116,7 @@ export function timelineOf(replay: Replay): Timeline {
   const t = new Timeline(game, header);
   for (const rec of turns) t.push(rec);
   t.result = result;
+  // A match stopped before its end (Ctrl-C) has nobody's result: it is shown as stopped, not as won.
+  t.stopped = replay.stopped ?? null;
   return t;
 }

@@ -103,7 +103,8 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
       // does this, with nobody winning. The players that answered still share the first rank and the
       // unresponsive ones the last, so where ranks are counted a broken bot never gains from its failure.
       const who = s.unresponsive.map((u) => `${s.ids[u.slot]} (${u.detail})`).join('; ');
-      const ids = s.unresponsive.map((u) => s.ids[u.slot]).join(', ');
+      // Each by its id (the game's name for it) and its slot (what `--json`'s player entries are listed by).
+      const ids = s.unresponsive.map((u) => `${s.ids[u.slot]} (slot ${u.slot})`).join(', ');
       return { ranks: helloRanks(s), scores: null, winner: null, error: `unresponsive players: ${ids}`, reason: `error: unresponsive players: ${who}; no turn was played` };
     }
     const sc = scores(s);
@@ -113,11 +114,16 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
     const head = best.length === 1 ? `${best[0]} wins` : `${best.join(' and ')} share the lead`;
     return { ranks, scores: sc, reason: `${head} after ${s.turns} turns (squares: ${table})` };
   },
-  // Replays written before issue 32 ranked a failed hello with a winner when one player answered.
+  // Replays written before issue 32 ranked a failed hello with a winner when one player answered; those
+  // written before its review named the unresponsive players in `error` by their ids only.
   legacyOutcome(s) {
     if (!s.unresponsive.length) return null;
     const who = s.unresponsive.map((u) => `${s.ids[u.slot]} (${u.detail})`).join('; ');
-    return { ranks: helloRanks(s), scores: null, reason: `unresponsive players: ${who}; no turn was played` };
+    const ids = s.unresponsive.map((u) => s.ids[u.slot]).join(', ');
+    return [
+      { ranks: helloRanks(s), scores: null, reason: `unresponsive players: ${who}; no turn was played` },
+      { ranks: helloRanks(s), scores: null, winner: null, error: `unresponsive players: ${ids}`, reason: `error: unresponsive players: ${who}; no turn was played` },
+    ];
   },
   // The board in the wire form, history included: the match's other keys (turns, ids) agree with it.
   position: { write: (s) => ({ board: encodeJson(s, 0, { phase: 'play', matchId: '', names: [] }) }) },

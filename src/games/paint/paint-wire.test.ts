@@ -232,7 +232,7 @@ describe('paint ready handshake', () => {
     assert.deepEqual(o.ranks, [1, 2, 2]);
     assert.equal(o.scores, null);
     assert.equal(o.reason, 'error: unresponsive players: bob (timeout: no answer within 5000 ms); charlie (bad-answer: expected {"ready":true} to the hello, got {"ready":false}); no turn was played');
-    assert.deepEqual({ winner: o.winner, error: o.error }, { winner: null, error: 'unresponsive players: bob, charlie' });
+    assert.deepEqual({ winner: o.winner, error: o.error }, { winner: null, error: 'unresponsive players: bob (slot 1), charlie (slot 2)' });
     assert.match(paint.render(e.state), /no turn played: unresponsive bob, charlie/);
   });
 });

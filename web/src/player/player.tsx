@@ -184,7 +184,10 @@ export function Player(p: PlayerProps) {
                   <span class="swatch" style={{ background: seatColour(slot) }} /> {timeline.game.seatLabel?.(slot) ?? slot}
                 </td>
                 <td>{s.name}</td>
-                <td class={st.fault ? 'fault' : ''}>{st.fault ? `${st.fault.kind} on turn ${st.fault.turn}: ${st.fault.detail}` : st.text}</td>
+                <td class={st.fault ? 'fault' : ''}>
+                  {st.fault ? `${st.fault.kind} on turn ${st.fault.turn}: ${st.fault.detail}` : st.text}
+                  {st.note ? <span class="note" title="the rules ignore it: it cost nothing">{` (ignored by the rules: ${st.note.kind} on turn ${st.note.turn})`}</span> : null}
+                </td>
                 <td>
                   {st.lastMs === null ? '–' : st.lastMs.toFixed(1)}
                   {st.medianMs === null ? '' : ` (median ${st.medianMs.toFixed(1)})`}

@@ -1,39 +1,61 @@
+import { continuesGone } from '../../../src/core/engine.js';
 import type { Fault } from '../../../src/core/game.js';
 import type { Timeline } from '../timeline.js';
 
 /** What the player shows of one seat at one step. */
 export interface SeatStatus {
-  /** the latest fault up to this step, with its turn */
+  /** the fault the result keeps up to this step, with its turn (the match's own once it is over) */
   fault: (Fault & { turn: number }) | null;
+  /** the latest fault the rules ignore (a botsarena hello's), which cost nothing */
+  note: (Fault & { turn: number }) | null;
   /** the answer time of its move in this step, ms (null: not asked, or not timed) */
   lastMs: number | null;
   medianMs: number | null;
-  /** playing, or its place once the match is over */
+  /** playing, stopped, or its place once the match is over */
   text: string;
 }
 
-/** Each seat's status after `index` steps: a scan of the steps so far (a 5 000-step match scans in well under a millisecond). */
+/**
+ * Each seat's status after `index` steps: a scan of the steps so far (a 5 000-step match scans in well under a
+ * millisecond). Faults are kept by the engine's rules: a hello's that the rules ignore is a note, and a fault
+ * that only continues the one before it (a dead process asked again) leaves that one in place; once the match
+ * is over, its result says.
+ */
 export function seatStatus(timeline: Timeline, index: number): SeatStatus[] {
   const n = timeline.header.seats.length;
   const faults: SeatStatus['fault'][] = Array.from({ length: n }, () => null);
+  const notes: SeatStatus['note'][] = Array.from({ length: n }, () => null);
+  const lastFault: (Fault | null)[] = Array.from({ length: n }, () => null);
   const times: number[][] = Array.from({ length: n }, () => []);
   const last: (number | null)[] = Array.from({ length: n }, () => null);
   const upto = Math.min(index, timeline.records.length);
+  const helloIgnored = timeline.game.init?.faultsIgnored === true;
   for (let i = 0; i < upto; i++) {
     const rec = timeline.records[i]!;
+    const ignored = helloIgnored && rec.phase === 'init';
     for (const m of rec.moves) {
       if (m.slot < 0 || m.slot >= n) continue;
-      if (m.fault) faults[m.slot] = { ...m.fault, turn: rec.turn };
+      if (m.fault && ignored) notes[m.slot] = { ...m.fault, turn: rec.turn };
+      else if (m.fault) {
+        if (!continuesGone(lastFault[m.slot]!, m.fault)) faults[m.slot] = { ...m.fault, turn: rec.turn };
+        lastFault[m.slot] = m.fault;
+      } else lastFault[m.slot] = null;
       if (typeof m.ms === 'number') times[m.slot]!.push(m.ms);
       if (i === upto - 1) last[m.slot] = typeof m.ms === 'number' ? m.ms : null;
     }
   }
-  const over = timeline.result && upto === timeline.records.length;
+  const end = upto === timeline.records.length;
+  // A stopped match's result is nobody's (every seat first): it has no places to show.
+  const over = timeline.result && end && !timeline.stopped;
+  const result = timeline.result;
   return times.map((t, slot) => {
     const sorted = t.slice().sort((a, b) => a - b);
-    const rank = timeline.result?.ranks[slot];
-    const score = timeline.result?.scores?.[slot];
-    const text = over ? `${rank === 1 ? (timeline.result!.draw ? 'draw' : 'won') : `rank ${rank}`}${score != null ? `, score ${score}` : ''}` : timeline.stopped ? 'stopped' : 'playing';
-    return { fault: faults[slot]!, lastMs: last[slot]!, medianMs: sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null, text };
+    const rank = result?.ranks[slot];
+    const score = result?.scores?.[slot];
+    const text = over ? `${rank === 1 ? (result!.draw ? 'draw' : 'won') : `rank ${rank}`}${score != null ? `, score ${score}` : ''}` : timeline.stopped && end ? 'stopped' : 'playing';
+    // At the end, the result's own faults and notes (a replay may come from rules that kept them otherwise).
+    const fault = result && end ? (result.faults[slot] ?? null) : faults[slot]!;
+    const note = result && end ? (result.notes?.[slot] ?? null) : notes[slot]!;
+    return { fault, note, lastMs: last[slot]!, medianMs: sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null, text };
   });
 }

@@ -1,0 +1,64 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { MatchCancelledError, runMatch } from '../../../src/arena/run-match.js';
+import type { Replay } from '../../../src/core/replay.js';
+import type { LiveEvents } from '../../../src/live/events.js';
+import { timelineOf } from '../timeline.js';
+import { seatStatus } from './seat-status.js';
+
+// What the web player's seat table says of each seat, on replays that real bots made (issue 32's review:
+// it rebuilt each seat's fault as its latest of any step, and read no notes and no `stopped`).
+
+/** The status of every seat at the last step, and at step `index`. */
+function statuses(replay: Replay, index?: number) {
+  const t = timelineOf(replay);
+  return seatStatus(t, index ?? t.records.length);
+}
+
+describe('the web player: each seat\'s status', () => {
+  it('a tic-tac-toe bot silent at the hello (which the rules ignore) that wins shows "won", with the note, at every step', async () => {
+    const { replay } = await runMatch({ game: 'tictactoe', seats: [{ bot: 'stdio:node test/fixtures/bots/hello-modes.mjs silent' }, { bot: 'random' }], seed: 1, timeouts: { initMs: 1000 } });
+    assert.equal(replay.result.winner, 0, 'the silent bot wins this seed');
+    const [silent] = statuses(replay);
+    assert.equal(silent!.fault, null);
+    assert.match(silent!.text, /^won/);
+    assert.deepEqual({ kind: silent!.note?.kind, turn: silent!.note?.turn }, { kind: 'timeout', turn: 0 });
+    // Mid-match too: the hello's timeout is a note, not a fault.
+    const mid = statuses(replay, 2)[0]!;
+    assert.equal(mid.fault, null);
+    assert.equal(mid.note?.kind, 'timeout');
+    assert.equal(mid.text, 'playing');
+  });
+
+  it('a lighthouses bot that exits on round 3 of 12 shows its crash on round 3, at the end and at any step after it', async () => {
+    const { replay } = await runMatch({ game: 'lighthouses', seats: [{ bot: 'stdio:node test/fixtures/lighthouses/fickle.mjs crash' }, { bot: 'random' }], seed: 5, config: { map: 'cross', rounds: 12 } });
+    assert.equal(replay.result.faults[0]?.turn, 3);
+    const last = replay.turns.at(-1)!.turn;
+    assert.ok(last > 5, `${last} turns`);
+    for (const index of [undefined, replay.turns.length - 1, replay.turns.findIndex((r) => r.turn === 5) + 1]) {
+      const [fickle] = statuses(replay, index);
+      assert.deepEqual({ kind: fickle!.fault?.kind, turn: fickle!.fault?.turn }, { kind: 'crash', turn: 3 }, `after step ${index ?? 'last'}`);
+      assert.match(fickle!.fault!.detail, /before answering/);
+    }
+  });
+
+  it('a match stopped with Ctrl-C (a replay marked stopped) shows "stopped", not ["won", "won"]', async () => {
+    // The match is cancelled once its third step is played: the replay has those steps, marked stopped.
+    const abort = new AbortController();
+    const live: LiveEvents = {
+      publish: (_id, audience, event) => void (audience === 'public' && event.type === 'step' && event.index >= 2 && abort.abort()),
+      subscribe: () => () => {},
+      history: () => Promise.resolve(null),
+      close: () => Promise.resolve(),
+    };
+    const err = await runMatch({ game: 'connect4', seats: [{ bot: 'random' }, { bot: 'random' }], seed: 3 }, { signal: abort.signal, live }).then(
+      () => assert.fail('the match was not cancelled'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof MatchCancelledError && err.replay, String(err));
+    const replay = err.replay;
+    assert.ok(replay.stopped);
+    assert.deepEqual(statuses(replay).map((s) => s.text), ['stopped', 'stopped']);
+    assert.equal(timelineOf(replay).stopped, replay.stopped);
+  });
+});
