@@ -55,6 +55,20 @@ describe('a match that ended as an error is neither rated nor scored', () => {
     assert.match(text.stdout, new RegExp(`^${t.matches} of ${t.matches} matches ended as an error \\(a player failed the game's handshake; see each one's fault\\): they are neither scored nor rated$`, 'm'));
   });
 
+  it('knockout: the bot that failed the handshake does not go on, even as the better seed', async () => {
+    // The unready bot is seed 1: with error games left out of the points both sides tied at 0, and the better
+    // seed went on, crowning the bot that never played (issue 32, second review, item 1).
+    const r = await runCli(['tournament', 'paint', UNREADY, 'painter', '--format', 'knockout', '--init-timeout', '10000', '--seed', '1', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const t = JSON.parse(r.stdout) as { champion: string; matches: number; errors: number; standings: { name: string; games: number; points: number }[] };
+    assert.equal(t.champion, 'painter');
+    assert.equal(t.errors, t.matches);
+    // Deciding the pairing scores nothing: the standings still leave the error games out.
+    for (const s of t.standings) assert.deepEqual([s.name, s.games, s.points], [s.name, 0, 0]);
+    const text = await runCli(['tournament', 'paint', UNREADY, 'painter', '--format', 'knockout', '--init-timeout', '10000', '--seed', '1']);
+    assert.match(text.stdout, /; champion: painter$/m);
+  });
+
   it('ab: the pairs are left out of the counts and the test, and the report says how many games', async () => {
     const r = await runCli(['ab', 'paint', UNREADY, 'painter', '--max-games', '4', '--init-timeout', '500', '--json']);
     assert.equal(r.code, 3, r.stderr);
