@@ -561,6 +561,18 @@ describe('botarena replay: results, turns, refeed', () => {
     assert.match(crash.stdout, /^slot 0 \(fickle\): 4 messages sent again to stdio:.*; 1 answer differs:\n/);
   });
 
+  it('refeed: an exec: bot that fails only the hello the rules ignore was started: its answers are compared (not exit 3)', async () => {
+    // Only a program that never ran (not spawned, exit 126/127) "could not be started"; this one exits 1 at the
+    // hello, as the original Go tic-tac-toe bot panics at init, and then plays (issue 32, second review, item 2).
+    const ttt = join(tmp, 'ttt-refeed.json');
+    assert.equal((await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/doctor/ttt.py good', 'random', '--seed', '1', '--replay', ttt, '--json'])).code, 0);
+    const panic = await runCli(['replay', 'refeed', ttt, '--slot', '0', 'exec:python3 test/fixtures/doctor/ttt-exec-panic.py']);
+    assert.equal(panic.code, 1, panic.stdout + panic.stderr);
+    assert.doesNotMatch(panic.stderr, /could not be started/);
+    assert.match(panic.stdout, /; 1 answer differs:\n/);
+    assert.match(panic.stdout, /^0 +init +null +crash: process exited with code 1; last stderr: "panic: runtime error: index out of range"$/m);
+  });
+
   it('a replay that cannot be written after the match still prints the result and says where it could not go', async () => {
     // The folder is there when the match starts (checked) and removed while the bot thinks.
     const folder = mkdtempSync(join(tmp, 'vanishing-'));
