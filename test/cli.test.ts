@@ -209,13 +209,16 @@ describe('botarena play', () => {
       [['plya', 'tictactoe', '--help'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
       [['Doctor', 'tron', 'x'], "botarena: unknown command 'Doctor'; did you mean doctor? (botarena --help says what each does)\n"],
       [['replay', 'shw', '-h'], "botarena: unknown command 'replay shw'; did you mean replay show? (botarena replay --help says what each does)\n"],
+      // `help WORDS` as `WORDS --help` (it printed the main help on stderr, with no "did you mean").
+      [['help', 'plya'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
+      [['help', 'replay', 'shw'], "botarena: unknown command 'replay shw'; did you mean replay show? (botarena replay --help says what each does)\n"],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(args, { timeoutMs: 15_000 });
       assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', message], args.join(' '));
     }
     // What is a command still gets its help.
-    for (const args of [['--help'], ['help', 'play'], ['replay', 'show', '--help']]) {
+    for (const args of [['--help'], ['help'], ['help', 'play'], ['help', 'replay', 'show'], ['replay', 'show', '--help']]) {
       const r = await runCli(args, { timeoutMs: 15_000 });
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stdout, /^Usage: botarena/, args.join(' '));
