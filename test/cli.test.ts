@@ -209,13 +209,16 @@ describe('botarena play', () => {
       [['plya', 'tictactoe', '--help'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
       [['Doctor', 'tron', 'x'], "botarena: unknown command 'Doctor'; did you mean doctor? (botarena --help says what each does)\n"],
       [['replay', 'shw', '-h'], "botarena: unknown command 'replay shw'; did you mean replay show? (botarena replay --help says what each does)\n"],
+      // `help WORDS` as `WORDS --help` (it printed the main help on stderr, with no "did you mean").
+      [['help', 'plya'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
+      [['help', 'replay', 'shw'], "botarena: unknown command 'replay shw'; did you mean replay show? (botarena replay --help says what each does)\n"],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(args, { timeoutMs: 15_000 });
       assert.deepEqual([r.code, r.stdout, r.stderr], [2, '', message], args.join(' '));
     }
     // What is a command still gets its help.
-    for (const args of [['--help'], ['help', 'play'], ['replay', 'show', '--help']]) {
+    for (const args of [['--help'], ['help'], ['help', 'play'], ['help', 'replay', 'show'], ['replay', 'show', '--help']]) {
       const r = await runCli(args, { timeoutMs: 15_000 });
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
       assert.match(r.stdout, /^Usage: botarena/, args.join(' '));
@@ -559,6 +562,18 @@ describe('botarena replay: results, turns, refeed', () => {
     const crash = await runCli(['replay', 'refeed', lh, '--slot', '0', bot('crash')]);
     assert.equal(crash.code, 1, crash.stdout + crash.stderr);
     assert.match(crash.stdout, /^slot 0 \(fickle\): 4 messages sent again to stdio:.*; 1 answer differs:\n/);
+  });
+
+  it('refeed: an exec: bot that fails only the hello the rules ignore was started: its answers are compared (not exit 3)', async () => {
+    // Only a program that never ran (not spawned, exit 126/127) "could not be started"; this one exits 1 at the
+    // hello, as the original Go tic-tac-toe bot panics at init, and then plays (issue 32, second review, item 2).
+    const ttt = join(tmp, 'ttt-refeed.json');
+    assert.equal((await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/doctor/ttt.py good', 'random', '--seed', '1', '--replay', ttt, '--json'])).code, 0);
+    const panic = await runCli(['replay', 'refeed', ttt, '--slot', '0', 'exec:python3 test/fixtures/doctor/ttt-exec-panic.py']);
+    assert.equal(panic.code, 1, panic.stdout + panic.stderr);
+    assert.doesNotMatch(panic.stderr, /could not be started/);
+    assert.match(panic.stdout, /; 1 answer differs:\n/);
+    assert.match(panic.stdout, /^0 +init +null +crash: process exited with code 1; last stderr: "panic: runtime error: index out of range"$/m);
   });
 
   it('a replay that cannot be written after the match still prints the result and says where it could not go', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -59,6 +59,15 @@ async function startBoth(base: string, markers: { quick: string; long: string })
   const long = await start(['long', 'long'], markers.long);
   const quick = await start(['quick', 'random'], markers.quick);
   return { quick, long };
+}
+
+/** A process's command line, its arguments joined by spaces ('' once it is gone). */
+function cmdlineOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '';
+  }
 }
 
 /** Sends SIGTERM and waits (60 s at most) for the process to exit: its exit code and signal, and how long it took. */
@@ -125,11 +134,18 @@ describe('SIGTERM to botarena play', () => {
     const marker = `drain-play-${randomUUID()}`;
     const child = spawn(process.execPath, ['bin/botarena', 'play', 'tictactoe', pace(4, marker), 'random'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     children.add(child);
-    await until('the bot to run', async () => livePidsWith(marker).length > 0, 30_000);
+    // The marker is in the CLI's own argv too: wait for the bot's process (its script and the marker, not the
+    // CLI), so the signal comes once a bot runs (it used to land before any bot had started).
+    const bot = () => livePidsWith(marker).filter((pid) => pid !== child.pid && cmdlineOf(pid).includes('ttt-pace.py'));
+    await until('the bot to run', async () => bot().length > 0, 30_000);
+    const started = bot();
     const stopped = await terminate(child);
+    // Killed by the signal: what a shell reports as exit 143.
     assert.deepEqual([stopped.code, stopped.signal], [null, 'SIGTERM']);
     assert.ok(stopped.ms < 10_000, `it took ${stopped.ms.toFixed(0)} ms to stop`);
-    await until('the bot to be gone', async () => livePidsWith(marker).length === 0, 10_000);
+    await until('the bot to be gone', async () => livePidsWith(marker).length === 0, 10_000).catch(() => {
+      assert.fail(`bot processes left running after play exited: ${livePidsWith(marker).join(', ')} (the bot was ${started.join(', ')})`);
+    });
   });
 });
 

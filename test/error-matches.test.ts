@@ -17,12 +17,16 @@ import { runCli } from './run-cli.js';
 const tmp = mkdtempSync(join(tmpdir(), 'botarena-error-matches-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** A paint board player that answers the hello with {"ready":1}: the rules end the match as an error. */
+/**
+ * A paint board player that answers the hello with {"ready":1}: the rules end the match as an error. It answers at
+ * once, so the hello's deadline is long (10 s costs nothing): a slow start on a loaded machine must not turn its
+ * bad-answer into a timeout, nor a real bot's cold start fail the handshake.
+ */
 const UNREADY = `stdio:while read line; do echo '{"ready":1}'; done`;
 
 describe('a match that ended as an error is neither rated nor scored', () => {
   it('rate skips it and says how many it skipped', async () => {
-    const bad = await runCli(['play', 'paint', 'painter', UNREADY, '--seed', '1', '--init-timeout', '500', '--json']);
+    const bad = await runCli(['play', 'paint', 'painter', UNREADY, '--seed', '1', '--init-timeout', '10000', '--json']);
     assert.equal(bad.code, 1, bad.stderr);
     assert.equal(JSON.parse(bad.stdout).error, 'unresponsive players: bob (slot 1)');
     const good = await runCli(['play', 'paint', 'random', 'painter', '--seed', '2', '--json']);
@@ -44,24 +48,38 @@ describe('a match that ended as an error is neither rated nor scored', () => {
   });
 
   it('tournament: no games, points or ratings from them; the failed player\'s faults are counted, and the matches', async () => {
-    const r = await runCli(['tournament', 'paint', 'painter', 'random', UNREADY, '--games', '2', '--init-timeout', '500', '--seed', '1', '--json']);
+    const r = await runCli(['tournament', 'paint', 'painter', 'random', UNREADY, '--games', '2', '--init-timeout', '10000', '--seed', '1', '--json']);
     assert.equal(r.code, 0, r.stderr);
     const t = JSON.parse(r.stdout) as { matches: number; errors: number; standings: { name: string; games: number; points: number; elo: number; faults: Record<string, number> }[] };
     assert.equal(t.errors, t.matches);
     assert.ok(t.matches >= 1);
     for (const s of t.standings) assert.deepEqual([s.name, s.games, s.points, s.elo], [s.name, 0, 0, 1500], s.name);
     assert.deepEqual(t.standings.find((s) => s.name === 'while')!.faults, { 'bad-answer': t.matches });
-    const text = await runCli(['tournament', 'paint', 'painter', 'random', UNREADY, '--games', '2', '--init-timeout', '500', '--seed', '1']);
+    const text = await runCli(['tournament', 'paint', 'painter', 'random', UNREADY, '--games', '2', '--init-timeout', '10000', '--seed', '1']);
     assert.match(text.stdout, new RegExp(`^${t.matches} of ${t.matches} matches ended as an error \\(a player failed the game's handshake; see each one's fault\\): they are neither scored nor rated$`, 'm'));
   });
 
+  it('knockout: the bot that failed the handshake does not go on, even as the better seed', async () => {
+    // The unready bot is seed 1: with error games left out of the points both sides tied at 0, and the better
+    // seed went on, crowning the bot that never played (issue 32, second review, item 1).
+    const r = await runCli(['tournament', 'paint', UNREADY, 'painter', '--format', 'knockout', '--init-timeout', '10000', '--seed', '1', '--json']);
+    assert.equal(r.code, 0, r.stderr);
+    const t = JSON.parse(r.stdout) as { champion: string; matches: number; errors: number; standings: { name: string; games: number; points: number }[] };
+    assert.equal(t.champion, 'painter');
+    assert.equal(t.errors, t.matches);
+    // Deciding the pairing scores nothing: the standings still leave the error games out.
+    for (const s of t.standings) assert.deepEqual([s.name, s.games, s.points], [s.name, 0, 0]);
+    const text = await runCli(['tournament', 'paint', UNREADY, 'painter', '--format', 'knockout', '--init-timeout', '10000', '--seed', '1']);
+    assert.match(text.stdout, /; champion: painter$/m);
+  });
+
   it('ab: the pairs are left out of the counts and the test, and the report says how many games', async () => {
-    const r = await runCli(['ab', 'paint', UNREADY, 'painter', '--max-games', '4', '--init-timeout', '500', '--json']);
+    const r = await runCli(['ab', 'paint', UNREADY, 'painter', '--max-games', '4', '--init-timeout', '10000', '--json']);
     assert.equal(r.code, 3, r.stderr);
     const ab = JSON.parse(r.stdout) as { games: number; errors: number; wins: number; losses: number; pentanomial: number[]; faults: { candidate: Record<string, number> } };
     assert.deepEqual({ games: ab.games, errors: ab.errors, wins: ab.wins, losses: ab.losses, pentanomial: ab.pentanomial }, { games: 4, errors: 4, wins: 0, losses: 0, pentanomial: [0, 0, 0, 0, 0] });
     assert.deepEqual(ab.faults.candidate, { 'bad-answer': 4 });
-    const text = await runCli(['ab', 'paint', UNREADY, 'painter', '--max-games', '4', '--init-timeout', '500']);
+    const text = await runCli(['ab', 'paint', UNREADY, 'painter', '--max-games', '4', '--init-timeout', '10000']);
     assert.match(text.stdout, /^4 of 4 games were in pairs where a match ended as an error .*: the counts and the test leave them out$/m);
   });
 
@@ -70,7 +88,7 @@ describe('a match that ended as an error is neither rated nor scored', () => {
     try {
       const bot = (name: string, endpoint: string) => store.createBot({ game: 'paint', name, endpoint, status: 'active', tokenHash: 'scrypt$salt$hash', capacity: 2, ownerContact: 'owner@example.org' });
       const bots: BotRow[] = [await bot('good', 'stdio:node examples/paint-node/bot.mjs'), await bot('unready', UNREADY)];
-      const job = newJob({ game: 'paint', seats: bots.map((b) => ({ bot: b.endpoint, name: b.name })), seed: 1, timeouts: { initMs: 1000 } });
+      const job = newJob({ game: 'paint', seats: bots.map((b) => ({ bot: b.endpoint, name: b.name })), seed: 1, timeouts: { initMs: 10_000 } });
       const m = await store.createMatch({ game: 'paint', kind: 'ladder', rated: true, seed: job.seed, config: job.config, job: { game: 'paint', seats: job.seats }, seats: bots.map((b) => b.id) });
       assert.ok(await store.startMatch(m.id));
       const { replay } = await runMatch({ ...job, matchId: m.id });

@@ -88,7 +88,8 @@ describe('paint matches between real bots', () => {
       game: 'paint',
       seed: 1,
       config: { board: '10x10' },
-      timeouts: { initMs: 1500 },
+      // Both answer at once: a long hello deadline costs nothing, and a cold node start on a loaded machine needs it.
+      timeouts: { initMs: 10_000 },
       seats: [{ bot: `stdio:node examples/paint-node/bot.mjs ${marker}` }, { bot: `stdio:while read line; do echo '{"ready":"yes"}'; done # ${marker}` }],
     });
     assert.deepEqual(replay.turns.map((t) => t.phase), ['init']);
@@ -104,13 +105,15 @@ describe('paint matches between real bots', () => {
   // The spec: the first line must be {"ready":true}, within the hello's deadline; if any player fails, no
   // turn is played and the match ends as an error naming the unresponsive players (the reference answered
   // {"error":"unresponsive_players","players":[ids]}).
-  for (const [how, bot] of [
-    ['answers something else first', `stdio:while read line; do echo '{"hello":1}'; echo '{"ready":true}'; done`],
-    ['answers {"ready":1}', `stdio:while read line; do echo '{"ready":1}'; done`],
-    ['is silent', `stdio:while read line; do :; done`],
+  // The hello's deadline: long for the bots that answer at once (a slow start must not turn a bad answer into a
+  // timeout), short for the silent one, which waits it out.
+  for (const [how, bot, initMs] of [
+    ['answers something else first', `stdio:while read line; do echo '{"hello":1}'; echo '{"ready":true}'; done`, '10000'],
+    ['answers {"ready":1}', `stdio:while read line; do echo '{"ready":1}'; done`, '10000'],
+    ['is silent', `stdio:while read line; do :; done`, '500'],
   ]) {
     it(`play --json: a board player that ${how} at the hello is named by its id, nobody wins, and play exits 1`, async () => {
-      const r = await runCli(['play', 'paint', 'painter', bot!, 'painter', '--seed', '1', '--init-timeout', '500', '--json']);
+      const r = await runCli(['play', 'paint', 'painter', bot!, 'painter', '--seed', '1', '--init-timeout', initMs!, '--json']);
       assert.equal(r.code, 1, r.stderr);
       const result = JSON.parse(r.stdout) as { winner: unknown; draw: boolean; error: string; reason: string; players: { rank: number; fault: { turn: number } | null }[] };
       // The player entries carry slots, not ids: the error names both (issue 32 review).
@@ -123,7 +126,7 @@ describe('paint matches between real bots', () => {
   }
 
   it('play: the headline of a match that ended as an error says "error" once', async () => {
-    const r = await runCli(['play', 'paint', 'painter', `stdio:while read line; do echo '{"ready":1}'; done`, '--seed', '1', '--init-timeout', '500']);
+    const r = await runCli(['play', 'paint', 'painter', `stdio:while read line; do echo '{"ready":1}'; done`, '--seed', '1', '--init-timeout', '10000']);
     assert.equal(r.code, 1, r.stderr);
     assert.match(r.stdout, /^Error — unresponsive players: bob \(bad-answer: expected \{"ready":true\} to the hello, got \{"ready":1\}\); no turn was played$/m);
     assert.doesNotMatch(r.stdout, /error: unresponsive/i);

@@ -149,6 +149,29 @@ describe('botarena rate', () => {
     assert.deepEqual(elo(rows, (r: { rating: number }) => Math.round(r.rating * 10) / 10), elo(table.standings, (r: { elo: number }) => r.elo));
   });
 
+  it('two tournaments concatenated in one file: each in its match order, one after the other (not interleaved by index)', async () => {
+    // A run of lines of one tournament is sorted by index; the tournaments keep their file order. The third has
+    // the second's seed (the same match ids): an index that comes again starts another tournament.
+    const files: string[] = [];
+    for (const [seed, bots] of [['5', ['random', 'minimax', 'random']], ['6', ['minimax', 'random']], ['6', ['random', 'random', 'minimax']]] as const) {
+      const out = join(dir, `concat-${files.length}`);
+      const run = await runCli(['tournament', 'tictactoe', ...bots, '--games', '2', '--seed', seed, '--concurrency', '1', '--out', out]);
+      assert.equal(run.code, 0, run.stderr);
+      files.push(join(out, 'results.jsonl'));
+    }
+    const [a, b, c] = files.map((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { index: number; matchId: string }));
+    const inOrder = [...a!, ...b!, ...c!].map((l) => l.matchId);
+    // As if each had finished last match first.
+    const both = join(dir, 'concat.jsonl');
+    writeFileSync(both, [a!, b!, c!].map((t) => t.slice().reverse().map((l) => JSON.stringify(l) + '\n').join('')).join(''));
+    assert.deepEqual(readOutcomes(readFileSync(both, 'utf8'), both).map((o) => o.matchId), inOrder);
+    // The CLI agrees with rating the three files one after the other.
+    const together = await rate(['--json', both]);
+    const apart = await rate(['--json', ...files]);
+    assert.equal(together.code, 0, together.stderr);
+    assert.equal(together.stdout, apart.stdout);
+  });
+
   it('usage errors exit 2 naming the file, the line and what was expected', async () => {
     const bad = join(dir, 'bad.jsonl');
     writeFileSync(bad, `${lines[0]}\n${lines[1]}\n{"game":"tictactoe","players":[{"name":"a","rank":1},{"name":"b","rank":"2"}]}\n`);

@@ -68,6 +68,11 @@ describe('--sandbox: untrusted bot programs under bubblewrap', () => {
       assert.equal(hidden.code, 0, hidden.stderr);
       const fault = (JSON.parse(hidden.stdout) as { players: { fault: { detail: string } | null }[] }).players[0]!.fault;
       assert.match(fault?.detail ?? '', /No such file or directory.*; under --sandbox a bot sees only the system, the working folder \(.*\) and the folders given with --sandbox-bind DIR$/);
+      // The text tells the hint once, in the fault (it was in the headline and the hello's note too).
+      const text = await runCli(['play', 'tictactoe', bot, 'random', '--sandbox', '--init-timeout', '5000']);
+      assert.equal(text.code, 0, text.stderr);
+      assert.equal(text.stdout.split('--sandbox-bind DIR').length - 1, 1, text.stdout);
+      assert.match(text.stdout, /^0 .* turn 1: crash: .*--sandbox-bind DIR +turn 0: crash: .*No such file or directory"$/m);
       const bound = await runCli(['play', 'tictactoe', bot, 'random', '--sandbox', '--sandbox-bind', away, '--init-timeout', '5000', '--json']);
       assert.equal(bound.code, 0, bound.stderr);
       assert.equal((JSON.parse(bound.stdout) as { players: { fault: unknown }[] }).players[0]!.fault, null, 'with --sandbox-bind it runs');

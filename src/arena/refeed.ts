@@ -1,4 +1,5 @@
 import { parseBotSpec, type TranscriptSink } from '../bots/index.js';
+import { neverStarted } from '../bots/process-group.js';
 import { MatchEngine, movesOf, plainMove, type RecordedMove } from '../core/engine.js';
 import { ReplayMismatchError } from '../core/errors.js';
 import type { AnyGame, Decision, Move, StreamAction } from '../core/game.js';
@@ -113,17 +114,22 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
   const ctx = seatContext(game, { slot, players: replay.seats.length, config, seed: replay.seed, name: replay.seats[slot]?.name ?? `slot ${slot}`, log: opts.log ?? (() => {}) });
   const seat = OpenSeat.open(game, spec, ctx);
   const report: RefeedReport = { asked: 0, differences: [] };
+  let answered = false;
   await feedSeat(game, replay, slot, seat, ({ decision: d, recorded, now }) => {
     report.asked++;
     // The bot could not be reached (not started, connection refused): that is a failure, not an answer.
     if (now.fault?.kind === 'transport' && recorded.fault?.kind !== 'transport') {
       throw new RefeedFailedError(`turn ${d.turn} (${d.phase}): could not get an answer from ${bot}: ${now.fault.detail}`);
     }
-    // A process that ends before its first answer (a mistyped interpreter: exit 127) could not be started: a
-    // failure too, not one "difference" per message it was then sent.
-    if (report.asked === 1 && now.fault?.kind === 'crash' && recorded.fault?.kind !== 'crash') {
+    // A program that never ran before its first answer (not spawned, or exit 126/127: a mistyped interpreter)
+    // could not be started: a failure too, not one "difference" per message it was then sent. Any other exit is
+    // the bot's own (an exec: bot that fails the hello, as the original Go tic-tac-toe bot panics at init), and a
+    // hello whose faults the rules ignore does not decide it: the next message does.
+    const ignored = d.phase === 'init' && game.init?.faultsIgnored === true;
+    if (!answered && !ignored && now.fault?.kind === 'crash' && recorded.fault?.kind !== 'crash' && neverStarted(now.fault.detail)) {
       throw new RefeedFailedError(`turn ${d.turn} (${d.phase}): ${bot} could not be started: ${now.fault.detail}`);
     }
+    if (!now.fault) answered = true;
     const [was, is] = [describe(game, d.phase, recorded), describe(game, d.phase, plainMove(now))];
     if (was !== is) report.differences.push({ turn: d.turn, phase: d.phase, recorded: was, now: is });
   });

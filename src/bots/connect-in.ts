@@ -136,14 +136,27 @@ export async function listenForBots(opts: ConnectInOptions): Promise<ConnectInLi
 export const JOIN_WAIT_MS = 60_000;
 
 /**
+ * The join wait when `--init-timeout` does not say: JOIN_WAIT_MS, or BOTARENA_JOIN_WAIT_MS (milliseconds) when it
+ * is set. That variable is for tests, which watch the default wait run out without spending a minute on it.
+ */
+export function defaultJoinWaitMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.BOTARENA_JOIN_WAIT_MS;
+  if (raw === undefined || raw === '') return JOIN_WAIT_MS;
+  const ms = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!(ms >= 1 && ms <= 2 ** 31 - 1)) throw new UsageError(`BOTARENA_JOIN_WAIT_MS=${JSON.stringify(raw.slice(0, 40))}: expected a whole number of milliseconds, 1 to 2147483647 (it replaces the default 60 s wait for tcp bots to join; meant for tests)`);
+  return ms;
+}
+
+/**
  * For `botarena play GAME tcp …`: listens until `count` bots have joined (whatever hub they name), telling
  * each but the last to wait, then stops listening and returns them in join order, ready to be seated.
- * Cancelling (`signal`), or `waitMs` (default JOIN_WAIT_MS) passing first, rejects and drops those that joined.
+ * Cancelling (`signal`), or `waitMs` (default defaultJoinWaitMs()) passing first, rejects and drops those that joined.
  */
 export async function acceptJoins(
   opts: { port: number; host: string; lobby: LobbyRules; count: number; waitMs?: number; log?: (line: string) => void },
   signal?: AbortSignal,
 ): Promise<{ name: string; connection: { open(ctx: ByteSeatContext): BotTransport } }[]> {
+  const waitMs = opts.waitMs ?? defaultJoinWaitMs(); // before listening: a bad value leaves nothing open
   const joined: Joiner[] = [];
   const log = opts.log ?? (() => {});
   let done!: (j: Joiner[]) => void;
@@ -165,7 +178,6 @@ export async function acceptJoins(
       if (i >= 0 && joined.length < opts.count) joined.splice(i, 1);
     },
   });
-  const waitMs = opts.waitMs ?? JOIN_WAIT_MS;
   // The default wait is named as such: the user did not choose it, and may want a longer one.
   const longer = opts.waitMs === undefined ? ' (the default wait: --init-timeout MS gives another)' : '';
   log(`waiting for ${opts.count} bot(s) to connect to ${opts.host}:${listener.port} and join, ${waitMs / 1000} s at most`);

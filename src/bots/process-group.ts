@@ -149,6 +149,14 @@ export function describeExit(e: ExitInfo): string {
   return e.signal ? `killed by signal ${e.signal}` : `exited with code ${e.code}`;
 }
 
+/**
+ * Whether a crash's detail (a `deathNote`) says the program never ran: it could not be spawned, or the shell found
+ * no such command (127) or could not execute it (126). Any other exit is the bot's own doing.
+ */
+export function neverStarted(detail: string): boolean {
+  return /^could not start |^process exited with code 12[67]\b/.test(detail);
+}
+
 /** The line Node prints last, after its report of an uncaught exception: `Node.js v20.20.2`. */
 const NODE_VERSION_LINE = /^Node\.js v\d/;
 /** The line of `^` that Node's report puts under the source line where the value was thrown. */

@@ -19,15 +19,24 @@ export function formatMs(ms: number | null): string {
   return `${(ms / 1000).toFixed(1)}s`;
 }
 
+/** The hint a bot's crash under --sandbox ends with (process-group.ts's deathNote), at the end of a detail. */
+const SANDBOX_HINT = /; under --sandbox a bot sees only the system, the working folder \(.*?\) and the folders given with --sandbox-bind DIR$/;
+/** The same hint inside a longer text (a reason quoting the fault's detail in parentheses). */
+const SANDBOX_HINT_ANYWHERE = /; under --sandbox a bot sees only the system, the working folder \(.*?\) and the folders given with --sandbox-bind DIR/g;
+
 /**
  * The readable end-of-match summary: who won and why, then one row per seat (with its label in the game:
  * a mark, a colour, paint's player id, from the final state) with timing and fault.
  */
 export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[], state?: unknown): string {
   const r = replay.result;
+  // The sandbox's hint (--sandbox-bind) is told once, in the fault: not again in the headline nor in the note.
+  const hinted = r.faults.some((f) => f && SANDBOX_HINT.test(f.detail));
+  const unhint = (text: string) => (hinted ? text.replace(SANDBOX_HINT_ANYWHERE, '') : text);
+  const reason = unhint(r.reason);
   const headline = r.draw
-    ? `Draw — ${r.reason.replace(/^draw: /, '')}`
-    : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : r.error ? 'Error' : 'Result'} — ${r.error ? r.reason.replace(/^error: /, '') : r.reason}`;
+    ? `Draw — ${reason.replace(/^draw: /, '')}`
+    : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : r.error ? 'Error' : 'Result'} — ${r.error ? reason.replace(/^error: /, '') : reason}`;
   // Notes: failures the rules ignore (a botsarena hello's), shown apart so they never read as what lost a game.
   const notes = r.notes?.some((n) => n !== null) ? r.notes : null;
   const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault', ...(notes ? ['note (ignored by the rules)'] : [])]];
@@ -45,7 +54,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
       formatMs(timing[i]!.medianMs),
       formatMs(timing[i]!.worstMs),
       f ? `turn ${f.turn}: ${f.kind}: ${f.detail}${timing[i]!.faults > 1 ? ` (${timing[i]!.faults} turns faulted)` : ''}` : '-',
-      ...(notes ? [n ? `turn ${n.turn}: ${n.kind}: ${n.detail}` : '-'] : []),
+      ...(notes ? [n ? `turn ${n.turn}: ${n.kind}: ${unhint(n.detail)}` : '-'] : []),
     ]);
   });
   return `${headline}\n\n${table(rows)}`;

@@ -44,14 +44,16 @@ export function buildProgram(): Command {
 /**
  * What is wrong when the command words in `args` name no command (`botarena submit`, `botarena replay shw`), or
  * null. Commander answers `--help` before it looks at the command, so `botarena submit --help` printed the
- * main help and exited 0: this is checked first.
+ * main help and exited 0: this is checked first. `help WORDS` is checked as `WORDS --help`.
  */
 export function unknownCommand(program: Command, args: string[]): string | null {
   let command = program;
   const path: string[] = [];
   for (const arg of args) {
     if (arg.startsWith('-')) continue;
-    if (!command.commands.length || arg === 'help') return null;
+    if (!command.commands.length) return null;
+    // `botarena help plya` asks for a command's help as `plya --help` does: the words after `help` are checked too.
+    if (arg === 'help') continue;
     const sub = command.commands.find((c) => c.name() === arg || c.aliases().includes(arg));
     const names = command.commands.map((c) => c.name());
     if (!sub) {

@@ -32,7 +32,7 @@ export function registerRate(program: Command): void {
   program
     .command('rate')
     .description("rate the bots of finished matches, per game: botsarena ELO (default) or OpenSkill, from `play --json` output, a tournament's results.jsonl, or replays (.json, .json.gz), in the order given")
-    .argument('<files...>', 'files of JSON result lines (`botarena play --json`, results.jsonl) or replays, rated in file order, then line order')
+    .argument('<files...>', 'files of JSON result lines (`botarena play --json`, results.jsonl) or replays, rated in file order, then line order (a tournament\'s lines in match order, as its table: results.jsonl lists them as they finished)')
     .addOption(new Option('--system <system>', 'elo: the botsarena ladder (start 1500, duels lap by lap); openskill: Weng-Lin μ/σ, ranked by μ − 3σ').choices(RATING_SYSTEMS).default('elo'))
     .option('--game <id>', 'rate only the matches of this game')
     .option('--json', 'print { system, games: { GAME: [rows, best first] } } as one JSON object (and skippedErrors: { GAME: N } when matches that ended as an error were skipped)')
@@ -42,7 +42,8 @@ export function registerRate(program: Command): void {
 }
 
 /**
- * Reads every file, then rates their matches in file order and line order, and returns what `rate` prints: per
+ * Reads every file, then rates their matches in file order and line order (a tournament's run of lines in match
+ * order, its `index`: see readOutcomes), and returns what `rate` prints: per
  * game (in the order the games first appear) a table of the bots, best first; or the JSON object. Every file
  * is read before anything is rated, so a bad line anywhere stops the command with nothing printed but the
  * error (a UsageError naming the file and the line).

@@ -118,7 +118,7 @@ export function outcomeFromReplay(replay: Replay, where = `replay ${replay.match
  * Reads a whole file's text into match outcomes, in file order: either one replay (a JSON object whose
  * `format` is the replay format, on one line as botarena writes it or spread over several), or JSON lines,
  * each a `play --json` result or a tournament's results line (when every line has a tournament's `index`, in
- * index order: the order the tournament rated them). Blank lines are skipped; anything else that is
+ * index order within each tournament's run of lines: the order the tournament rated them). Blank lines are skipped; anything else that is
  * not a result is an error (nothing is ignored silently), a UsageError naming `source`, the line and what
  * was expected. A line longer than MAX_RESULT_LINE_CHARS is refused before it is parsed, and a match with
  * more than MAX_RATED_PLAYERS seats before its seats are read. A file holding no result at all is an error too.
@@ -137,7 +137,11 @@ export function readOutcomes(text: string, source: string): MatchOutcome[] {
   const outcomes: MatchOutcome[] = [];
   // A tournament writes its results as matches finish, and rates them in match order (their `index`): a file
   // whose every line has an index is rated in that order too, so `rate` agrees with the tournament's table.
+  // Several tournaments' results in one file (concatenated) keep their file order: each run of lines of one
+  // tournament is sorted on its own (tournamentRuns).
   const indices: (number | null)[] = [];
+  const matchIds: unknown[] = [];
+  const seated: [number, string][][] = [];
   let start = 0;
   for (let lineNo = 1; start <= text.length; lineNo++) {
     const nl = text.indexOf('\n', start);
@@ -159,10 +163,58 @@ export function readOutcomes(text: string, source: string): MatchOutcome[] {
     outcomes.push(outcomeFromJsonResult(value, where));
     const index = isObj(value) ? own(value, 'index') : undefined;
     indices.push(Number.isSafeInteger(index) ? (index as number) : null);
+    matchIds.push(isObj(value) ? own(value, 'matchId') : undefined);
+    seated.push(seatsOf(value));
   }
   if (!outcomes.length) throw new UsageError(`${source} holds no match result; expected ${RESULTS_EXPECTED}`);
   if (indices.some((i) => i === null)) return outcomes;
-  return outcomes.map((o, i) => ({ o, at: indices[i]! })).sort((a, b) => a.at - b.at).map(({ o }) => o);
+  return tournamentRuns(indices as number[], matchIds, seated).flatMap((run) => run.sort((a, b) => indices[a]! - indices[b]!).map((i) => outcomes[i]!));
+}
+
+/**
+ * Splits a results file's lines (by position) into runs of consecutive lines of one tournament. A tournament's
+ * lines have match ids `t<seed>-<index>` and seat its bots by their place in its list (`seats`), each with one
+ * name: a run ends where the part before `-<index>` changes, where an index comes again (a second tournament with
+ * the same seed), or where a bot's place and name no longer agree with the run's (another list of bots).
+ */
+function tournamentRuns(indices: number[], matchIds: unknown[], seated: [number, string][][]): number[][] {
+  const runs: number[][] = [];
+  let key: string | null = null;
+  let seen = new Set<number>();
+  let nameAt = new Map<number, string>();
+  let placeOf = new Map<string, number>();
+  indices.forEach((index, i) => {
+    const id = matchIds[i];
+    const k = typeof id === 'string' && id.endsWith(`-${index}`) ? id.slice(0, -`-${index}`.length) : '';
+    const clash = seated[i]!.some(([place, name]) => (nameAt.get(place) ?? name) !== name || (placeOf.get(name) ?? place) !== place);
+    if (!runs.length || k !== key || seen.has(index) || clash) {
+      runs.push([]);
+      key = k;
+      seen = new Set();
+      nameAt = new Map();
+      placeOf = new Map();
+    }
+    runs.at(-1)!.push(i);
+    seen.add(index);
+    for (const [place, name] of seated[i]!) {
+      nameAt.set(place, name);
+      placeOf.set(name, place);
+    }
+  });
+  return runs;
+}
+
+/** A tournament line's bots as [place in its list, name], by seat; [] when it has no such `seats`. */
+function seatsOf(value: unknown): [number, string][] {
+  if (!isObj(value)) return [];
+  const seats = own(value, 'seats');
+  const players = own(value, 'players');
+  if (!Array.isArray(seats) || !Array.isArray(players) || seats.length !== players.length) return [];
+  return seats.flatMap((place: unknown, slot): [number, string][] => {
+    const p: unknown = players[slot];
+    const name = isObj(p) ? own(p, 'name') : undefined;
+    return Number.isSafeInteger(place) && typeof name === 'string' ? [[place as number, name]] : [];
+  });
 }
 
 /**

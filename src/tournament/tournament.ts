@@ -136,6 +136,8 @@ export class Tournament {
       }
     } else {
       // Knockout: each pairing plays its games; a tie gets up to two more pairs of games, then the better seed goes on.
+      // A game that ended as an error counts against the seat(s) it names as faulty (knockoutPoints): the bot that
+      // failed the handshake must not go on by seed.
       let pairs: [number, number | null][] = knockoutFirstRound(n);
       for (let round = 0; pairs.length; round++) {
         const live = pairs.filter((p): p is [number, number] => p[1] !== null);
@@ -146,7 +148,7 @@ export class Tournament {
         for (let tb = 0; tb <= 2 && tied.length; tb++) {
           const still: [number, number][] = [];
           for (const [a, b] of tied) {
-            const [pa, pb] = [a, b].map((x) => pointsIn(extra.filter((l) => sameDuel(l, a, b)), x)) as [number, number];
+            const [pa, pb] = [a, b].map((x) => knockoutPoints(extra.filter((l) => sameDuel(l, a, b)), x)) as [number, number];
             if (pa !== pb) winners.set(pairKey(a, b), pa > pb ? a : b);
             else if (tb === 2) winners.set(pairKey(a, b), Math.min(a, b));
             else still.push([a, b]);
@@ -271,11 +273,32 @@ function sameDuel(l: MatchLine, a: number, b: number): boolean {
   return l.seats.length === 2 && l.seats.includes(a) && l.seats.includes(b);
 }
 
-/** The points bot `bot` made in these duels. */
-function pointsIn(lines: MatchLine[], bot: number): number {
+/**
+ * The points bot `bot` made in these duels, to decide a knockout pairing. A game that ended as an error was not
+ * played, but someone must go on: it is lost by the seat(s) named as faulty and won by the other (both faulty:
+ * neither scores). Standings and ratings still leave such games out (standingsOf).
+ */
+function knockoutPoints(lines: MatchLine[], bot: number): number {
   let p = 0;
-  for (const l of lines) if (!l.error) p += matchPoints(l, l.seats.indexOf(bot));
+  for (const l of lines) {
+    const slot = l.seats.indexOf(bot);
+    if (!l.error) p += matchPoints(l, slot);
+    else {
+      const faulty = faultySlots(l);
+      if (faulty.size && !faulty.has(slot)) p += 1;
+    }
+  }
   return p;
+}
+
+/**
+ * The seats a match that ended as an error names as faulty: "(slot N)" in its error text (paint's "unresponsive
+ * players: bob (slot 1)"); lines written before the slot was named give ids only, so then the seats with a fault.
+ */
+function faultySlots(l: MatchLine): Set<number> {
+  const named = [...(l.error ?? '').matchAll(/\(slot (\d+)\)/g)].map((m) => Number(m[1])).filter((s) => s < l.seats.length);
+  if (named.length) return new Set(named);
+  return new Set(l.players.flatMap((p, slot) => (p.fault ? [slot] : [])));
 }
 
 /** A seat's points in a match: 1 for a lone first place, shared first places split… in duels ½; else by rank. */

@@ -42,6 +42,20 @@ describe('the web player: each seat\'s status', () => {
     }
   });
 
+  it('a paint match that ended as an error (a failed ready handshake) shows no winner: the error, and the faulty seat\'s fault', async () => {
+    // It used to show [["won", null], ["rank 2", "bad-answer"]] (issue 32, second review, item 4).
+    const unready = `stdio:while read line; do echo '{"ready":1}'; done`;
+    const { replay } = await runMatch({ game: 'paint', seats: [{ bot: 'painter' }, { bot: unready }], seed: 1, timeouts: { initMs: 10_000 } });
+    assert.equal(replay.result.error, 'unresponsive players: bob (slot 1)');
+    assert.deepEqual(
+      statuses(replay).map((s) => [s.text, s.fault?.kind ?? null]),
+      [
+        ['error: no game played', null],
+        ['error: no game played', 'bad-answer'],
+      ],
+    );
+  });
+
   it('a match stopped with Ctrl-C (a replay marked stopped) shows "stopped", not ["won", "won"]', async () => {
     // The match is cancelled once its third step is played: the replay has those steps, marked stopped.
     const abort = new AbortController();
