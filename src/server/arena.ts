@@ -16,10 +16,10 @@ import type { MatchQueue } from '../queue/bullmq.js';
 import type { BotRow, MatchKind, MatchRow, Store } from '../store/index.js';
 import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from './errors.js';
 import { guestBot, isBotUrl, ViewerTokens } from './guest-seats.js';
-import { botsOfMatch, connectedSeats, FEED, playAndRecord, withFeed } from './match-play.js';
+import { botsOfMatch, connectedSeats, FEED, playAndRecord, withFeed } from '../matches/play.js';
 import { hashToken, isAdminToken, newToken, verifyToken } from './tokens.js';
 
-export { FEED, recordFinishedMatch } from './match-play.js';
+export { FEED, recordFinishedMatch } from '../matches/play.js';
 
 /** How the server runs: what it lets bots be, how many matches at once, who the admin is. */
 export interface ArenaOptions {

@@ -12,7 +12,7 @@ import { pauseReason } from '../ladder/pick.js';
 import { rateFinishedMatch } from '../ladder/rating-update.js';
 import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
 import type { BotRow, MatchRow, SeatResult, Store } from '../store/index.js';
-import { guestBot } from './guest-seats.js';
+import { guestBot } from './guest.js';
 
 // Playing one stored match and recording it: the same path whether the server plays it in its own process
 // or a `botarena worker` took it from the queue.
