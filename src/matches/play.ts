@@ -14,8 +14,8 @@ import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
 import type { BotRow, MatchRow, SeatResult, Store } from '../store/index.js';
 import { guestBot } from './guest.js';
 
-// Playing one stored match and recording it: the same path whether the server plays it in its own process
-// or a `botarena worker` took it from the queue.
+// Playing one stored match and recording it: the same path whichever queue took it (the server's own match
+// threads, or a `botarena worker` on BullMQ).
 
 /** The live-events channel of the global feed (`GET /api/events`): every match's `started`, `ended`, `stopped`. */
 export const FEED = 'feed';
@@ -130,6 +130,11 @@ export interface PlayContext {
   signal: AbortSignal;
   /** seats opened from a connection (a person's), by slot */
   connections?: (SeatConnection | undefined)[];
+  /**
+   * plays the match somewhere else and resolves with its replay (a match thread: see queue/local.ts); by
+   * default runMatch in this thread
+   */
+  run?: (job: MatchJob) => Promise<Replay>;
 }
 
 /**
@@ -138,11 +143,13 @@ export interface PlayContext {
  * (MatchCancelledError) and a failure to reach the store are thrown for the caller to decide.
  */
 export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRow[], rated: boolean): Promise<{ replay: Replay; stored: boolean }> {
-  const report = await runMatch(job, { signal: ctx.signal, live: ctx.live, connections: ctx.connections, log: (line) => ctx.log.warn({ match: job.matchId }, line), addressPolicy: ctx.addressPolicy });
-  const { stored, seats } = await recordFinishedMatch(ctx.store, job, bots, report.replay, rated);
+  const replay = ctx.run
+    ? await ctx.run(job)
+    : (await runMatch(job, { signal: ctx.signal, live: ctx.live, connections: ctx.connections, log: (line) => ctx.log.warn({ match: job.matchId }, line), addressPolicy: ctx.addressPolicy })).replay;
+  const { stored, seats } = await recordFinishedMatch(ctx.store, job, bots, replay, rated);
   ctx.log.info({ match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored }, stored ? 'match ended' : 'match ended, but it had been recorded or aborted already: this result is dropped');
   if (stored && rated) await pauseFaulty(ctx.store, ctx.log, [...new Set(bots.filter((b) => !b.builtin && b.id).map((b) => b.id))]);
-  return { replay: report.replay, stored };
+  return { replay, stored };
 }
 
 /** Pauses bots whose recent ladder matches fault too often, with the reason their owner reads. */

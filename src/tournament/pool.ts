@@ -1,10 +1,12 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MatchJob } from '../arena/match-job.js';
 import { MatchCancelledError } from '../arena/run-match.js';
 import { UsageError } from '../core/errors.js';
 import type { Replay } from '../core/replay.js';
+import type { LiveEvents } from '../live/events.js';
 import type { WorkerReply, WorkerRequest } from './match-worker.js';
 
 type RunOpts = Extract<WorkerRequest, { type: 'run' }>['opts'];
@@ -18,9 +20,27 @@ function workerFile(): URL {
   throw new Error('internal: the match worker (match-worker.cjs/.js/.ts) is missing beside pool');
 }
 
+/** What a run may hear from its thread as the match goes: its live events and its log lines. */
+export interface RunHooks {
+  live?: Pick<LiveEvents, 'publish'>;
+  log?: (line: string) => void;
+}
+
+/**
+ * Starts a worker thread on `file`. The source itself (tests under `node --import tsx`) needs tsx inside the
+ * thread too: a worker does not inherit the loader the main thread registered, so it registers it first.
+ */
+function startThread(file: URL): Worker {
+  if (!file.pathname.endsWith('.ts')) return new Worker(file);
+  // require.resolve finds tsx's CommonJS entry; its ES one (which registers the ES loader) is beside it.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(file.href)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+}
+
 interface Slot {
   worker: Worker;
-  busy: { id: number; resolve: (r: Replay) => void; reject: (e: Error) => void } | null;
+  busy: { id: number; resolve: (r: Replay) => void; reject: (e: Error) => void; hooks?: RunHooks } | null;
 }
 
 /**
@@ -28,6 +48,7 @@ interface Slot {
  * one computes in-process (built-in bots, the rules) never holds up another's deadlines. `run` waits for a free
  * worker. `cancel` stops every match under way (their bots are shut down first) and refuses new ones; `close`
  * ends the threads. A worker that dies takes only its match with it: that match fails, a new thread replaces it.
+ * With `lazy`, threads start when a match first needs one (a server that plays nothing starts none).
  */
 export class MatchPool {
   private readonly slots: Slot[] = [];
@@ -40,16 +61,19 @@ export class MatchPool {
     private readonly opts: RunOpts = {},
     /** the worker's module (default: match-worker beside this file; the benches point at dist/'s) */
     private readonly worker: URL = workerFile(),
+    lazy = false,
   ) {
     if (!Number.isInteger(size) || size < 1) throw new UsageError(`the number of matches at once must be a whole number from 1, got ${size}`);
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    if (!lazy) for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(this.worker), busy: null };
+    const slot: Slot = { worker: startThread(this.worker), busy: null };
     slot.worker.on('message', (reply: WorkerReply) => {
       const busy = slot.busy;
       if (!busy || busy.id !== reply.id) return;
+      if (reply.type === 'live') return busy.hooks?.live?.publish(reply.matchId, reply.audience, reply.event);
+      if (reply.type === 'log') return busy.hooks?.log?.(reply.line);
       slot.busy = null;
       if (reply.type === 'done') busy.resolve(reply.replay);
       else busy.reject(reply.cancelled ? new MatchCancelledError(reply.message) : Object.assign(new Error(reply.message), { name: reply.name }));
@@ -69,16 +93,18 @@ export class MatchPool {
     return slot;
   }
 
-  /** Runs a match on the next free worker; resolves with its replay. */
-  async run(job: MatchJob): Promise<Replay> {
+  /** Runs a match on the next free worker; resolves with its replay. `hooks` hear its live events and log lines. */
+  async run(job: MatchJob, hooks?: RunHooks): Promise<Replay> {
     for (;;) {
-      if (this.cancelled) throw new MatchCancelledError('the tournament was stopped');
-      const slot = this.slots.find((s) => !s.busy);
+      if (this.cancelled) throw new MatchCancelledError(this.stopReason);
+      let slot = this.slots.find((s) => !s.busy);
+      if (!slot && this.slots.length < this.size) this.slots.push((slot = this.spawn()));
       if (slot) {
         const id = ++this.nextId;
+        const s = slot;
         return new Promise<Replay>((resolve, reject) => {
-          slot.busy = { id, resolve, reject };
-          slot.worker.postMessage({ type: 'run', id, job, opts: this.opts } satisfies WorkerRequest);
+          s.busy = { id, resolve, reject, hooks };
+          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks } satisfies WorkerRequest);
         });
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -90,9 +116,13 @@ export class MatchPool {
     return this.slots.filter((s) => s.busy).length;
   }
 
+  /** what a match refused or cancelled by `cancel` is told */
+  private stopReason = 'the tournament was stopped';
+
   /** Stops every match under way (their bots shut down) and refuses new ones; resolves once they have all ended. */
-  async cancel(): Promise<void> {
+  async cancel(reason?: string): Promise<void> {
     this.cancelled = true;
+    if (reason) this.stopReason = reason;
     const ending = this.slots.filter((s) => s.busy).map((s) => new Promise<void>((resolve) => {
       const busy = s.busy!;
       const [res, rej] = [busy.resolve, busy.reject];
