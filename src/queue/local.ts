@@ -206,7 +206,8 @@ export class LocalMatchQueue implements MatchQueue {
           addressPolicy: this.o.addressPolicy,
           signal: controller.signal,
           connections: here ? job.seats.map((_, slot) => this.o.connection?.(matchId, slot)) : undefined,
-          run: here ? undefined : (j) => this.pool.run(j, { live, log: lines }),
+          // Only the public events come back from a thread: a server streams nothing else (as publicOnly for workers).
+          run: here ? undefined : (j) => this.pool.run(j, { live, log: lines, publicOnly: true }),
         },
         job,
         found.bots,

@@ -11,7 +11,7 @@ import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
  * down). Messages out: `live` and `log` (when forwarded), `done` (the replay), `failed` (the error's name and
  * message; `cancelled` for a cancelled match).
  */
-export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>; forward?: boolean } | { type: 'cancel' };
+export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>; forward?: boolean; publicOnly?: boolean } | { type: 'cancel' };
 export type WorkerReply =
   | { type: 'done'; id: number; replay: Replay }
   | { type: 'failed'; id: number; name: string; message: string; cancelled: boolean }
@@ -31,9 +31,13 @@ port.on('message', (msg: WorkerRequest) => {
   current = controller;
   const { id } = msg;
   // The live events go to the thread that owns the real LiveEvents (the server's): only publishing travels.
+  // `publicOnly`: the others stay here (a server streams only the public audience; in Tron the seats' messages,
+  // the whole board each lap for each seat, would cost the server's thread more every lap).
   const live: LiveEvents | undefined = msg.forward
     ? {
-        publish: (matchId, audience, event) => port.postMessage({ type: 'live', id, matchId, audience, event } satisfies WorkerReply),
+        publish: (matchId, audience, event) => {
+          if (audience === 'public' || !msg.publicOnly) port.postMessage({ type: 'live', id, matchId, audience, event } satisfies WorkerReply);
+        },
         subscribe: () => () => {},
         history: () => Promise.resolve(null),
         close: () => Promise.resolve(),

@@ -23,6 +23,8 @@ function workerFile(): URL {
 /** What a run may hear from its thread as the match goes: its live events and its log lines. */
 export interface RunHooks {
   live?: Pick<LiveEvents, 'publish'>;
+  /** only the public audience's events are sent back (see match-worker.ts) */
+  publicOnly?: boolean;
   log?: (line: string) => void;
 }
 
@@ -37,6 +39,9 @@ function startThread(file: URL): Worker {
   const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(file.href)});`;
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
 }
+
+/** How long a cancelled match's thread gets to stop it (its bots shut down) before the thread is ended. */
+const CANCEL_WAIT_MS = 2000;
 
 interface Slot {
   worker: Worker;
@@ -104,7 +109,7 @@ export class MatchPool {
         const s = slot;
         return new Promise<Replay>((resolve, reject) => {
           s.busy = { id, resolve, reject, hooks };
-          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks } satisfies WorkerRequest);
+          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks, publicOnly: hooks?.publicOnly } satisfies WorkerRequest);
         });
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -130,8 +135,18 @@ export class MatchPool {
       busy.reject = (e) => (rej(e), resolve());
     }));
     for (const s of this.slots) s.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
+    // A thread whose match never waits on anything outside it (built-in bots only: every answer is a resolved
+    // promise) never reads the cancel: past CANCEL_WAIT_MS it is ended, and its match with it.
+    const timers = this.slots.filter((s) => s.busy).map((s) => setTimeout(() => {
+      const busy = s.busy;
+      if (!busy) return;
+      s.busy = null;
+      void s.worker.terminate();
+      busy.reject(new MatchCancelledError(this.stopReason));
+    }, CANCEL_WAIT_MS));
     for (const w of this.waiting.splice(0)) w();
     await Promise.all(ending);
+    for (const t of timers) clearTimeout(t);
   }
 
   /** Ends the worker threads (after `cancel`, or once every match has ended). */
