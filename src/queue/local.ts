@@ -207,7 +207,9 @@ export class LocalMatchQueue implements MatchQueue {
           signal: controller.signal,
           connections: here ? job.seats.map((_, slot) => this.o.connection?.(matchId, slot)) : undefined,
           // Only the public events come back from a thread: a server streams nothing else (as publicOnly for workers).
-          run: here ? undefined : (j) => this.pool.run(j, { live, log: lines, publicOnly: true }),
+          // and the replay comes packed for the store: serializing and gzipping a long match's messages is the
+          // thread's work, not the server's (a 6 000-lap Tron match held the server's thread for half a second).
+          run: here ? undefined : (j) => this.pool.play(j, { live, log: lines, publicOnly: true, pack: true }),
         },
         job,
         found.bots,

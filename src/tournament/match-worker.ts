@@ -1,6 +1,7 @@
 import { parentPort } from 'node:worker_threads';
 import { MatchCancelledError, runMatch, type RunOptions } from '../arena/run-match.js';
 import type { MatchJob } from '../arena/match-job.js';
+import { packReplay, type PackedReplay } from '../arena/replay-pack.js';
 import type { Replay } from '../core/replay.js';
 import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
 
@@ -11,9 +12,9 @@ import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
  * down). Messages out: `live` and `log` (when forwarded), `done` (the replay), `failed` (the error's name and
  * message; `cancelled` for a cancelled match).
  */
-export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>; forward?: boolean; publicOnly?: boolean } | { type: 'cancel' };
+export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>; forward?: boolean; publicOnly?: boolean; pack?: boolean } | { type: 'cancel' };
 export type WorkerReply =
-  | { type: 'done'; id: number; replay: Replay }
+  | { type: 'done'; id: number; replay: Replay; packed?: PackedReplay }
   | { type: 'failed'; id: number; name: string; message: string; cancelled: boolean }
   | { type: 'live'; id: number; matchId: string; audience: Audience; event: LiveEvent }
   | { type: 'log'; id: number; line: string };
@@ -45,7 +46,14 @@ port.on('message', (msg: WorkerRequest) => {
     : undefined;
   const log = msg.forward ? (line: string) => port.postMessage({ type: 'log', id, line } satisfies WorkerReply) : undefined;
   runMatch(msg.job, { ...msg.opts, signal: controller.signal, live, log }).then(
-    (report) => port.postMessage({ type: 'done', id: msg.id, replay: report.replay } satisfies WorkerReply),
+    (report) => {
+      if (!msg.pack) return port.postMessage({ type: 'done', id: msg.id, replay: report.replay } satisfies WorkerReply);
+      // Packed here, and the transcripts left here: the receiving thread gets only the gzipped bytes. (Copied,
+      // not transferred: a small Buffer shares Node's pool, which must not be detached.)
+      const packed = packReplay(report.replay);
+      const { transcripts: _kept, ...replay } = report.replay;
+      port.postMessage({ type: 'done', id: msg.id, replay, packed } satisfies WorkerReply);
+    },
     (err: unknown) => {
       const e = err instanceof Error ? err : new Error(String(err));
       port.postMessage({ type: 'failed', id: msg.id, name: e.name, message: e.message, cancelled: err instanceof MatchCancelledError } satisfies WorkerReply);

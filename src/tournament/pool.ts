@@ -5,6 +5,7 @@ import { Worker } from 'node:worker_threads';
 import type { MatchJob } from '../arena/match-job.js';
 import { MatchCancelledError } from '../arena/run-match.js';
 import { UsageError } from '../core/errors.js';
+import type { PackedReplay } from '../arena/replay-pack.js';
 import type { Replay } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
 import type { WorkerReply, WorkerRequest } from './match-worker.js';
@@ -25,6 +26,8 @@ export interface RunHooks {
   live?: Pick<LiveEvents, 'publish'>;
   /** only the public audience's events are sent back (see match-worker.ts) */
   publicOnly?: boolean;
+  /** the thread packs the replay for the store (see replay-pack.ts): `packed` comes with it, without its transcripts */
+  pack?: boolean;
   log?: (line: string) => void;
 }
 
@@ -43,9 +46,15 @@ function startThread(file: URL): Worker {
 /** How long a cancelled match's thread gets to stop it (its bots shut down) before the thread is ended. */
 const CANCEL_WAIT_MS = 2000;
 
+/** A match played in a thread: its replay, packed too when the run asked for it. */
+export interface Finished {
+  replay: Replay;
+  packed?: PackedReplay;
+}
+
 interface Slot {
   worker: Worker;
-  busy: { id: number; resolve: (r: Replay) => void; reject: (e: Error) => void; hooks?: RunHooks } | null;
+  busy: { id: number; resolve: (r: Finished) => void; reject: (e: Error) => void; hooks?: RunHooks } | null;
 }
 
 /**
@@ -80,7 +89,7 @@ export class MatchPool {
       if (reply.type === 'live') return busy.hooks?.live?.publish(reply.matchId, reply.audience, reply.event);
       if (reply.type === 'log') return busy.hooks?.log?.(reply.line);
       slot.busy = null;
-      if (reply.type === 'done') busy.resolve(reply.replay);
+      if (reply.type === 'done') busy.resolve({ replay: reply.replay, packed: reply.packed });
       else busy.reject(reply.cancelled ? new MatchCancelledError(reply.message) : Object.assign(new Error(reply.message), { name: reply.name }));
       this.waiting.shift()?.();
     });
@@ -98,8 +107,13 @@ export class MatchPool {
     return slot;
   }
 
-  /** Runs a match on the next free worker; resolves with its replay. `hooks` hear its live events and log lines. */
-  async run(job: MatchJob, hooks?: RunHooks): Promise<Replay> {
+  /** Runs a match on the next free worker; resolves with its replay. */
+  async run(job: MatchJob): Promise<Replay> {
+    return (await this.play(job)).replay;
+  }
+
+  /** Runs a match on the next free worker; `hooks` hear its live events and log lines, and may have it packed. */
+  async play(job: MatchJob, hooks?: RunHooks): Promise<Finished> {
     for (;;) {
       if (this.cancelled) throw new MatchCancelledError(this.stopReason);
       let slot = this.slots.find((s) => !s.busy);
@@ -107,9 +121,9 @@ export class MatchPool {
       if (slot) {
         const id = ++this.nextId;
         const s = slot;
-        return new Promise<Replay>((resolve, reject) => {
+        return new Promise<Finished>((resolve, reject) => {
           s.busy = { id, resolve, reject, hooks };
-          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks, publicOnly: hooks?.publicOnly } satisfies WorkerRequest);
+          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks, publicOnly: hooks?.publicOnly, pack: hooks?.pack } satisfies WorkerRequest);
         });
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
