@@ -6,7 +6,7 @@ import type { Job } from 'bullmq';
 import { pino } from 'pino';
 import { newJob } from '../src/arena/match-job.js';
 import { LocalLiveEvents } from '../src/live/local.js';
-import { MatchQueue, type MatchJobData } from '../src/queue/bullmq.js';
+import { BullMatchQueue, type MatchJobData } from '../src/queue/bullmq.js';
 import { MatchWorker } from '../src/queue/worker.js';
 import { Arena } from '../src/server/arena.js';
 import { openStore, type Store } from '../src/store/index.js';
@@ -220,7 +220,7 @@ if (missing) {
       const at = await place();
       const real = await openStore(at.database);
       const quiet = pino({ level: 'silent' });
-      const queue = new MatchQueue({ url: rd.url, prefix: at.prefix });
+      const queue = new BullMatchQueue({ url: rd.url, prefix: at.prefix });
       const live = new LocalLiveEvents();
       // The store as the arena sees it, with creating a match slowed down: the stop comes in the middle of it.
       let creating!: () => void;
@@ -313,7 +313,7 @@ if (missing) {
   /** The matches queued or running in the place's database, with their jobs' states (for a failure's message). */
   async function underWay(at: ClusterPlace): Promise<string> {
     const store = await openStore(at.database);
-    const queue = new MatchQueue({ url: at.redis, prefix: at.prefix });
+    const queue = new BullMatchQueue({ url: at.redis, prefix: at.prefix });
     try {
       const rows = [...(await store.listMatches({ status: 'running', limit: 20 })).items, ...(await store.listMatches({ status: 'queued', limit: 20 })).items];
       const said = await Promise.all(rows.map(async (m) => `${m.id} ${m.status} (worker ${m.worker ?? '-'}, tries ${m.tries}, job ${await queue.state(m.id)})`));

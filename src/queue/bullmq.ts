@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redactRedisUrl } from '../live/redis.js';
+import type { JobState, MatchQueue } from './port.js';
 
 // The match queue on BullMQ (Redis): the server enqueues a match by its id, `botarena worker`s play it. The
 // store is the truth about a match (its job, its status, its tries); the queue only says who should play
@@ -59,7 +60,9 @@ export function bullConnection(url: string): Redis {
  * queue (which server leads the ladder; which server processes are alive, for the matches they play in
  * their own process: a person's, the smart-dog gateway's).
  */
-export class MatchQueue {
+export class BullMatchQueue implements MatchQueue {
+  /** `botarena worker` processes take its matches, and several servers may enqueue on it */
+  readonly shared = true;
   readonly prefix: string;
   readonly maxTries: number;
   private readonly queue: Queue<MatchJobData>;
@@ -109,7 +112,7 @@ export class MatchQueue {
   }
 
   /** A match's job state: waiting, active, delayed, completed, failed… or 'unknown' when Redis has no job for it. */
-  async state(matchId: string): Promise<string> {
+  async state(matchId: string): Promise<JobState> {
     return this.queue.getJobState(matchId);
   }
 
@@ -152,6 +155,9 @@ export class MatchQueue {
   async alive(node: string): Promise<boolean> {
     return (await this.redis.exists(`${this.prefix}:node:${node}`)) === 1;
   }
+
+  /** The server plays none of this queue's matches: nothing to wait for (the workers have their own grace). */
+  async stop(): Promise<void> {}
 
   async close(): Promise<void> {
     await this.queue.close().catch(() => {});

@@ -6,7 +6,7 @@ import type { MatchJob } from '../arena/match-job.js';
 import { MatchCancelledError } from '../arena/run-match.js';
 import type { LiveEvents } from '../live/events.js';
 import type { Store } from '../store/index.js';
-import { botsOfMatch, commandSeats, connectedSeats, playAndRecord, publicOnly, withFeed } from '../server/match-play.js';
+import { botsOfMatch, commandSeats, connectedSeats, playAndRecord, publicOnly, withFeed } from '../matches/play.js';
 import { redactRedisUrl } from '../live/redis.js';
 import { bullConnection, DEFAULT_PREFIX, QUEUE_NAME, type MatchJobData } from './bullmq.js';
 

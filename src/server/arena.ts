@@ -3,27 +3,28 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { doctor, type DoctorReport } from '../arena/doctor.js';
 import { newJob, randomSeed, type MatchJob } from '../arena/match-job.js';
-import { MatchCancelledError } from '../arena/run-match.js';
 import { BrowserTransport, parseBotSpec, PersonDesk, type PersonLimits, type SeatContext } from '../bots/index.js';
 import { urlRefusal } from '../bots/address-policy.js';
 import type { AnyGame } from '../core/game.js';
+import type { Replay } from '../core/replay.js';
 import type { SeatConnection } from '../arena/seat.js';
 import { resultLine } from '../core/replay.js';
 import { games, getGame } from '../games/index.js';
 import { ladderMatchSeed, ladderRng, pickMatch, type LadderBot } from '../ladder/pick.js';
 import { newSince, type LiveEvent, type LiveEvents } from '../live/events.js';
-import type { MatchQueue } from '../queue/bullmq.js';
+import { LocalMatchQueue } from '../queue/local.js';
+import type { MatchQueue } from '../queue/port.js';
 import type { BotRow, MatchKind, MatchRow, Store } from '../store/index.js';
 import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from './errors.js';
 import { guestBot, isBotUrl, ViewerTokens } from './guest-seats.js';
-import { botsOfMatch, connectedSeats, FEED, playAndRecord, withFeed } from './match-play.js';
+import { botsOfMatch, connectedSeats, FEED, withFeed } from '../matches/play.js';
 import { hashToken, isAdminToken, newToken, verifyToken } from './tokens.js';
 
-export { FEED, recordFinishedMatch } from './match-play.js';
+export { FEED, recordFinishedMatch } from '../matches/play.js';
 
 /** How the server runs: what it lets bots be, how many matches at once, who the admin is. */
 export interface ArenaOptions {
-  /** ladder and on-demand matches running at once (default 2) */
+  /** matches played at once, ladder, on-demand and test alike (default 2); a person's match is not counted */
   concurrency: number;
   /** whether bots may be commands (stdio:, exec:) on this machine: only when the operator says so */
   allowCommands: boolean;
@@ -51,8 +52,9 @@ export interface ArenaOptions {
   /** a person's limits in the browser: away (no page open) while asked, and per move (default 30 s, 10 min) */
   person?: PersonLimits;
   /**
-   * the match queue (botarena serve --queue): matches go to `botarena worker`s instead of being played here,
-   * except those whose players connect to this server (a person's, the smart-dog gateway's)
+   * the match queue every match goes through; default a LocalMatchQueue (this process's match threads).
+   * With a shared one (botarena serve --queue: BullMQ) `botarena worker`s play them, except the matches whose
+   * players connect to this server (a person's), which this server's local queue plays
    */
   queue?: MatchQueue | null;
   /** this server process's name in the store's `worker` column and in Redis (default: host name and pid) */
@@ -112,7 +114,6 @@ const NODE_TTL_MS = 30_000;
  * store transaction with its result, replay, logs and rating changes (rated from the ratings kept before it).
  */
 export class Arena {
-  private readonly running = new Map<string, { controller: AbortController; seats: string[] }>();
   /** by match id, then slot: the person seats of matches queued or running here */
   private readonly persons = new Map<string, Map<number, PersonSeat>>();
   /** who started each test match reads its logs with these (guest-seats.ts) */
@@ -120,12 +121,14 @@ export class Arena {
   private readonly rngs = new Map<string, ReturnType<typeof ladderRng>>();
   private ladderTimer: NodeJS.Timeout | null = null;
   private stopping = false;
-  private readonly idle = new Set<() => void>();
   /** doctor checks under way (stop() waits for them within its grace) */
   private readonly checks = new Set<Promise<unknown>>();
   /** the live events with the global feed: what the matches played here publish to */
   private readonly publish: LiveEvents;
-  private readonly queue: MatchQueue | null;
+  /** where every match goes */
+  private readonly queue: MatchQueue;
+  /** the matches played in this process: the queue itself, or (with a shared queue) the persons' matches */
+  private readonly here: LocalMatchQueue;
   /** this server process's name (the store's `worker` of the matches it plays itself) */
   readonly node: string;
   private reconcileTimer: NodeJS.Timeout | null = null;
@@ -139,17 +142,27 @@ export class Arena {
     private readonly log: FastifyBaseLogger,
   ) {
     this.publish = withFeed(live);
-    this.queue = opts.queue ?? null;
     this.node = opts.node ?? `server@${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    this.here = new LocalMatchQueue({
+      store,
+      live: this.publish,
+      log,
+      concurrency: opts.concurrency,
+      node: this.node,
+      addressPolicy: opts.allowPrivateBots ? 'any' : 'public-only',
+      connection: (matchId, slot) => this.personConnection(matchId, slot),
+      settled: (matchId, outcome) => this.matchSettled(matchId, outcome),
+    });
+    this.queue = opts.queue ?? this.here;
   }
 
   /**
-   * Registers the built-in bots and starts the ladder. On its own, it first aborts what an earlier run left
-   * running and plays again what it left queued; with a queue the workers may be playing those, so the
-   * reconciler (`reconcile`) looks after them instead.
+   * Registers the built-in bots and starts the ladder. With its own queue, it first aborts what an earlier run
+   * left running and plays again what it left queued; with a shared queue the workers may be playing those, so
+   * the reconciler (`reconcile`) looks after them instead.
    */
   async start(): Promise<void> {
-    if (this.queue) {
+    if (this.queue.shared) {
       if (!(await this.queue.ready())) this.log.warn(`the queue's Redis (${this.queue.describe()}) is not reachable yet; matches wait in the database until it is`);
       // A match ending on a worker wakes the ladder (there is no match ending in this process to do it).
       this.unfeed = this.live.subscribe(FEED, 'public', (e) => {
@@ -200,16 +213,15 @@ export class Arena {
         continue;
       }
       this.log.info({ match: m.id, game: m.game }, 'match queued by the last run started again');
-      void this.play(m.job as MatchJob, found.bots, m.rated);
+      await this.queue.enqueue(m.id);
     }
   }
 
-  // ——— with a queue ———
+  // ——— with a shared queue ———
 
-  /** Marks this server alive in Redis (its own matches are not someone else's to abort). */
+  /** Marks this server alive in the queue (its own matches are not someone else's to abort). */
   private async beat(): Promise<void> {
-    if (!this.queue) return;
-    await this.queue.beat(this.node, NODE_TTL_MS).catch((err: unknown) => this.log.warn({ err }, `cannot reach the queue's Redis (${this.queue!.describe()}): ${(err as Error).message}`));
+    await this.queue.beat(this.node, NODE_TTL_MS).catch((err: unknown) => this.log.warn({ err }, `cannot reach the queue (${this.queue.describe()}): ${(err as Error).message}`));
     if (!this.stopping) {
       this.beatTimer = setTimeout(() => void this.beat(), NODE_TTL_MS / 3);
       this.beatTimer.unref();
@@ -236,14 +248,14 @@ export class Arena {
   async reconcile(): Promise<{ requeued: string[]; aborted: string[] }> {
     const queue = this.queue;
     const out = { requeued: [] as string[], aborted: [] as string[] };
-    if (!queue) return out;
+    if (!queue.shared) return out;
     for (const status of ['running', 'queued'] as const) {
       let cursor: string | null = null;
       do {
         const page = await this.store.listMatches({ status, limit: 100, cursor });
         cursor = page.next;
         for (const m of page.items) {
-          if (this.running.has(m.id)) continue;
+          if (this.here.plays(m.id)) continue;
           const abort = async (reason: string) => {
             if (await this.store.abortMatch(m.id, reason)) {
               out.aborted.push(m.id);
@@ -284,20 +296,18 @@ export class Arena {
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
     if (this.beatTimer) clearTimeout(this.beatTimer);
     this.unfeed?.();
+    const t0 = Date.now();
     const grace = new Promise((r) => setTimeout(r, graceMs).unref());
     // A ladder fill under way ends after the match it is creating (it looks at `stopping` before each): wait
-    // for it, so that match is enqueued (or started here, and given its grace) before the queue and the store
-    // close under it.
-    const ended = (async () => {
+    // for it, so that match is enqueued before the queue and the store close under it.
+    await Promise.race([(async () => {
       await this.fillRun;
-      await Promise.all([this.settled(), Promise.allSettled([...this.checks])]);
-    })();
-    await Promise.race([ended, grace]);
-    for (const [id, m] of this.running) {
-      this.log.warn({ match: id }, 'match cancelled at shutdown');
-      m.controller.abort();
-    }
-    await this.settled();
+      await Promise.allSettled([...this.checks]);
+    })(), grace]);
+    // The matches played here get what is left of the grace, then are cancelled (marked aborted).
+    const left = Math.max(0, graceMs - (Date.now() - t0));
+    await Promise.all([this.here.stop(left), this.queue === this.here ? null : this.queue.stop(left)]);
+    await this.here.close();
   }
 
   // ——— bots ———
@@ -512,11 +522,6 @@ export class Arena {
     };
   }
 
-  /** Resolves once no match runs. */
-  async settled(): Promise<void> {
-    while (this.running.size) await new Promise<void>((resolve) => this.idle.add(resolve));
-  }
-
   private async launch(game: AnyGame, bots: BotRow[], o: { matchId?: string; kind: MatchKind; rated: boolean; seed?: number; config: Record<string, unknown> }): Promise<MatchRow> {
     const seed = o.seed ?? randomSeed();
     const matchId = o.matchId ?? crypto.randomUUID();
@@ -530,36 +535,18 @@ export class Arena {
       transcripts: true,
     });
     const row = await this.store.createMatch({ id: matchId, game: game.id, kind: o.kind, rated: o.rated, seed, config: o.config, job, seats: bots.map((b) => b.id || { botId: null, name: b.name }) });
-    if (this.queue && !this.persons.get(matchId)?.size) {
-      // If Redis is away, the match stays queued in the store and the reconciler enqueues it when it is back.
-      await this.queue.enqueue(matchId).catch((err: unknown) => this.log.warn({ match: matchId, err }, `the match could not be enqueued now (${(err as Error).message}); it will be when the queue is reachable`));
-    } else void this.play(job, bots, o.rated);
+    // A person's seat is a desk this server holds: that match is played here, whatever the queue.
+    const queue = this.persons.get(matchId)?.size ? this.here : this.queue;
+    // If the queue is away (Redis), the match stays queued in the store and the reconciler enqueues it when it is back.
+    await queue.enqueue(matchId).catch((err: unknown) => this.log.warn({ match: matchId, err }, `the match could not be enqueued now (${(err as Error).message}); it will be when the queue is reachable`));
     return row;
   }
 
-  /** Plays a match in this process (without a queue, or a match whose players connected here). */
-  private async play(job: MatchJob, bots: BotRow[], rated: boolean): Promise<void> {
-    const controller = new AbortController();
-    const entry = { controller, seats: bots.flatMap((b) => (b.id ? [b.id] : [])) };
-    this.running.set(job.matchId, entry);
-    try {
-      if (!(await this.store.startMatch(job.matchId, this.node))) return;
-      this.log.info({ match: job.matchId, game: job.game, bots: bots.map((b) => b.name) }, 'match started');
-      const connections = job.seats.map((_, slot) => this.personConnection(job.matchId, slot));
-      const { replay } = await playAndRecord({ store: this.store, live: this.publish, log: this.log, addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only', signal: controller.signal, connections }, job, bots, rated);
-      this.endPersons(job.matchId, { reason: 'the match is over', result: resultLine(replay) });
-    } catch (err) {
-      const reason = err instanceof MatchCancelledError ? 'the server stopped before the match ended' : `the arena failed: ${err instanceof Error ? err.message : String(err)}`;
-      this.endPersons(job.matchId, { reason: `the match was stopped: ${reason}` });
-      if (!(err instanceof MatchCancelledError)) this.log.error({ match: job.matchId, err }, 'match failed');
-      await this.store.abortMatch(job.matchId, reason).catch((e: unknown) => this.log.error({ match: job.matchId, err: e }, 'could not mark the match aborted'));
-    } finally {
-      this.endPersons(job.matchId, { reason: 'the match was stopped' });
-      this.running.delete(job.matchId);
-      for (const wake of this.idle) wake();
-      this.idle.clear();
-      if (this.opts.ladder && !this.stopping) this.scheduleLadder(0);
-    }
+  /** A match played here is over (recorded, or not played): its people are told, and the ladder looks again. */
+  private matchSettled(matchId: string, outcome: { replay: Replay } | { reason: string }): void {
+    if ('replay' in outcome) this.endPersons(matchId, { reason: 'the match is over', result: resultLine(outcome.replay) });
+    else this.endPersons(matchId, { reason: `the match was stopped: ${outcome.reason}` });
+    if (this.opts.ladder && !this.stopping) this.scheduleLadder(0);
   }
 
   /** The seat of a person of this match, opened from its desk (undefined for a bot's seat). */
@@ -631,8 +618,8 @@ export class Arena {
    * again (null: when a match ends).
    */
   private async fillLadder(): Promise<number | null> {
-    // With a queue, several servers may run: one leads the ladder at a time (another takes over if it dies).
-    if (this.queue && !(await this.queue.lead(this.node, 15_000))) return 5000;
+    // With a shared queue, several servers may run: one leads the ladder at a time (another takes over if it dies).
+    if (!(await this.queue.lead(this.node, 15_000))) return 5000;
     const gameIds = Object.keys(games).filter((g) => !LADDER_GAMES_SKIP.has(g));
     let idleGames = 0;
     let turn = 0;
@@ -649,26 +636,21 @@ export class Arena {
       const rng = this.rng(game.id);
       await this.launch(game, seats, { kind: 'ladder', rated: true, seed: ladderMatchSeed(rng), config: this.opts.ladderConfig?.[game.id] ?? {} });
     }
-    // With a queue, matches ending on workers wake the ladder through the feed; it also looks every second
-    // (a worker's end event lost while Redis was away, a lead to renew).
-    if (this.queue) return 1000;
+    // With a shared queue, matches ending on workers wake the ladder through the feed; it also looks every
+    // second (a worker's end event lost while Redis was away, a lead to renew).
+    if (this.queue.shared) return 1000;
     return (await this.busy()) < this.opts.concurrency ? 2000 : null;
   }
 
   private nextGame = 0;
 
   /**
-   * Matches that use the machine: a match with a person mostly waits for them, so it leaves the ladder its
-   * place. With a queue, the matches queued or running anywhere (every worker's), less this server's own.
+   * Matches that use the machines: those queued or running (every worker's, with a shared queue), less the
+   * persons' (a match with a person mostly waits for them, so it leaves the ladder its place).
    */
   private async busy(): Promise<number> {
-    if (this.queue) {
-      const [queued, running] = await Promise.all([this.store.countMatches({ status: 'queued' }), this.store.countMatches({ status: 'running' })]);
-      return queued + running - this.running.size;
-    }
-    let n = 0;
-    for (const id of this.running.keys()) if (!this.persons.get(id)?.size) n++;
-    return n;
+    const [queued, running] = await Promise.all([this.store.countMatches({ status: 'queued' }), this.store.countMatches({ status: 'running' })]);
+    return queued + running - this.persons.size;
   }
 
   private rng(game: string) {
@@ -690,10 +672,8 @@ export class Arena {
     const now = Date.now();
     const recent = await this.store.recentMatchCounts(game.id, now - 3_600_000);
     const lately = burst < limit ? await this.store.recentMatchCounts(game.id, now - (3_600_000 * burst) / limit) : recent;
-    // A bot's matches under way count against its capacity: with a queue, every worker's (from the store).
-    let busy = new Map<string, number>();
-    if (this.queue) busy = await this.store.activeMatchCounts();
-    else for (const m of this.running.values()) for (const id of new Set(m.seats)) busy.set(id, (busy.get(id) ?? 0) + 1);
+    // A bot's matches queued or under way count against its capacity (every worker's, with a shared queue).
+    const busy = await this.store.activeMatchCounts();
     const ladderBots: LadderBot[] = active
       .filter((b) => !isPersonBot(b))
       .filter((b) => b.builtin || ((recent.get(b.id) ?? 0) < limit && (lately.get(b.id) ?? 0) < burst))

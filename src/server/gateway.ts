@@ -7,7 +7,7 @@ import type { Replay } from '../core/replay.js';
 import { getGame } from '../games/index.js';
 import { defaultHubs, SmartdogHubPlan, type SmartdogHub } from '../games/smartdog/hubs.js';
 import { ConflictError, LIMITS, type BotRow, type Store } from '../store/index.js';
-import { recordFinishedMatch } from './match-play.js';
+import { recordFinishedMatch } from '../matches/play.js';
 
 /** How the server's smart-dog gateway runs. */
 export interface GatewayOptions {

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { pino, type Level } from 'pino';
 import type { LiveEvents } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
-import type { MatchQueue } from '../queue/bullmq.js';
+import type { MatchQueue } from '../queue/port.js';
 import { openStore } from '../store/index.js';
 import { buildApp } from './app.js';
 import { Arena, type ArenaOptions } from './arena.js';
@@ -60,9 +60,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let queue: MatchQueue | null = null;
   if (o.queueUrl) {
     // Loaded only here: a server without a queue never loads BullMQ or ioredis.
-    const [{ MatchQueue: Queue, checkQueueUrl }, { RedisLiveEvents }] = await Promise.all([import('../queue/bullmq.js'), import('../live/redis.js')]);
+    const [{ BullMatchQueue, checkQueueUrl }, { RedisLiveEvents }] = await Promise.all([import('../queue/bullmq.js'), import('../live/redis.js')]);
     checkQueueUrl(o.queueUrl);
-    queue = new Queue({ url: o.queueUrl, prefix: o.redisPrefix, maxTries: o.maxTries });
+    queue = new BullMatchQueue({ url: o.queueUrl, prefix: o.redisPrefix, maxTries: o.maxTries });
     live = new RedisLiveEvents({ url: o.queueUrl, prefix: o.redisPrefix, log: (line) => logger.warn(line) });
   } else live = new LocalLiveEvents({ log: (line) => logger.warn(line) });
   const allowPrivateBots = o.allowPrivateBots ?? (o.host === '127.0.0.1' || o.host === 'localhost' || o.host === '::1');

@@ -1,16 +1,23 @@
 import { parentPort } from 'node:worker_threads';
 import { MatchCancelledError, runMatch, type RunOptions } from '../arena/run-match.js';
 import type { MatchJob } from '../arena/match-job.js';
+import { packReplay, type PackedReplay } from '../arena/replay-pack.js';
 import type { Replay } from '../core/replay.js';
+import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
 
 /**
  * A match-pool worker thread (see pool.ts): runs one match at a time, on its own event loop, so a built-in
  * bot's search in one match never delays another match's deadlines. Messages in: `run` (a job and its
- * options), `cancel` (stop the match: its bots are shut down). Messages out: `done` (the replay), `failed`
- * (the error's name and message; `cancelled` for a cancelled match).
+ * options; `forward`: send its live events and log lines back), `cancel` (stop the match: its bots are shut
+ * down). Messages out: `live` and `log` (when forwarded), `done` (the replay), `failed` (the error's name and
+ * message; `cancelled` for a cancelled match).
  */
-export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'> } | { type: 'cancel' };
-export type WorkerReply = { type: 'done'; id: number; replay: Replay } | { type: 'failed'; id: number; name: string; message: string; cancelled: boolean };
+export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>; forward?: boolean; publicOnly?: boolean; pack?: boolean } | { type: 'cancel' };
+export type WorkerReply =
+  | { type: 'done'; id: number; replay: Replay; packed?: PackedReplay }
+  | { type: 'failed'; id: number; name: string; message: string; cancelled: boolean }
+  | { type: 'live'; id: number; matchId: string; audience: Audience; event: LiveEvent }
+  | { type: 'log'; id: number; line: string };
 
 const port = parentPort;
 if (!port) throw new Error('match-worker.ts runs as a worker thread of the match pool');
@@ -23,8 +30,30 @@ port.on('message', (msg: WorkerRequest) => {
   }
   const controller = new AbortController();
   current = controller;
-  runMatch(msg.job, { ...msg.opts, signal: controller.signal }).then(
-    (report) => port.postMessage({ type: 'done', id: msg.id, replay: report.replay } satisfies WorkerReply),
+  const { id } = msg;
+  // The live events go to the thread that owns the real LiveEvents (the server's): only publishing travels.
+  // `publicOnly`: the others stay here (a server streams only the public audience; in Tron the seats' messages,
+  // the whole board each lap for each seat, would cost the server's thread more every lap).
+  const live: LiveEvents | undefined = msg.forward
+    ? {
+        publish: (matchId, audience, event) => {
+          if (audience === 'public' || !msg.publicOnly) port.postMessage({ type: 'live', id, matchId, audience, event } satisfies WorkerReply);
+        },
+        subscribe: () => () => {},
+        history: () => Promise.resolve(null),
+        close: () => Promise.resolve(),
+      }
+    : undefined;
+  const log = msg.forward ? (line: string) => port.postMessage({ type: 'log', id, line } satisfies WorkerReply) : undefined;
+  runMatch(msg.job, { ...msg.opts, signal: controller.signal, live, log }).then(
+    (report) => {
+      if (!msg.pack) return port.postMessage({ type: 'done', id: msg.id, replay: report.replay } satisfies WorkerReply);
+      // Packed here, and the transcripts left here: the receiving thread gets only the gzipped bytes. (Copied,
+      // not transferred: a small Buffer shares Node's pool, which must not be detached.)
+      const packed = packReplay(report.replay);
+      const { transcripts: _kept, ...replay } = report.replay;
+      port.postMessage({ type: 'done', id: msg.id, replay, packed } satisfies WorkerReply);
+    },
     (err: unknown) => {
       const e = err instanceof Error ? err : new Error(String(err));
       port.postMessage({ type: 'failed', id: msg.id, name: e.name, message: e.message, cancelled: err instanceof MatchCancelledError } satisfies WorkerReply);

@@ -1,10 +1,13 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { MatchJob } from '../arena/match-job.js';
 import { MatchCancelledError } from '../arena/run-match.js';
 import { UsageError } from '../core/errors.js';
+import type { PackedReplay } from '../arena/replay-pack.js';
 import type { Replay } from '../core/replay.js';
+import type { LiveEvents } from '../live/events.js';
 import type { WorkerReply, WorkerRequest } from './match-worker.js';
 
 type RunOpts = Extract<WorkerRequest, { type: 'run' }>['opts'];
@@ -18,9 +21,40 @@ function workerFile(): URL {
   throw new Error('internal: the match worker (match-worker.cjs/.js/.ts) is missing beside pool');
 }
 
+/** What a run may hear from its thread as the match goes: its live events and its log lines. */
+export interface RunHooks {
+  live?: Pick<LiveEvents, 'publish'>;
+  /** only the public audience's events are sent back (see match-worker.ts) */
+  publicOnly?: boolean;
+  /** the thread packs the replay for the store (see replay-pack.ts): `packed` comes with it, without its transcripts */
+  pack?: boolean;
+  log?: (line: string) => void;
+}
+
+/**
+ * Starts a worker thread on `file`. The source itself (tests under `node --import tsx`) needs tsx inside the
+ * thread too: a worker does not inherit the loader the main thread registered, so it registers it first.
+ */
+function startThread(file: URL): Worker {
+  if (!file.pathname.endsWith('.ts')) return new Worker(file);
+  // require.resolve finds tsx's CommonJS entry; its ES one (which registers the ES loader) is beside it.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(file.href)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+}
+
+/** How long a cancelled match's thread gets to stop it (its bots shut down) before the thread is ended. */
+const CANCEL_WAIT_MS = 2000;
+
+/** A match played in a thread: its replay, packed too when the run asked for it. */
+export interface Finished {
+  replay: Replay;
+  packed?: PackedReplay;
+}
+
 interface Slot {
   worker: Worker;
-  busy: { id: number; resolve: (r: Replay) => void; reject: (e: Error) => void } | null;
+  busy: { id: number; resolve: (r: Finished) => void; reject: (e: Error) => void; hooks?: RunHooks } | null;
 }
 
 /**
@@ -28,6 +62,7 @@ interface Slot {
  * one computes in-process (built-in bots, the rules) never holds up another's deadlines. `run` waits for a free
  * worker. `cancel` stops every match under way (their bots are shut down first) and refuses new ones; `close`
  * ends the threads. A worker that dies takes only its match with it: that match fails, a new thread replaces it.
+ * With `lazy`, threads start when a match first needs one (a server that plays nothing starts none).
  */
 export class MatchPool {
   private readonly slots: Slot[] = [];
@@ -40,18 +75,21 @@ export class MatchPool {
     private readonly opts: RunOpts = {},
     /** the worker's module (default: match-worker beside this file; the benches point at dist/'s) */
     private readonly worker: URL = workerFile(),
+    lazy = false,
   ) {
     if (!Number.isInteger(size) || size < 1) throw new UsageError(`the number of matches at once must be a whole number from 1, got ${size}`);
-    for (let i = 0; i < size; i++) this.slots.push(this.spawn());
+    if (!lazy) for (let i = 0; i < size; i++) this.slots.push(this.spawn());
   }
 
   private spawn(): Slot {
-    const slot: Slot = { worker: new Worker(this.worker), busy: null };
+    const slot: Slot = { worker: startThread(this.worker), busy: null };
     slot.worker.on('message', (reply: WorkerReply) => {
       const busy = slot.busy;
       if (!busy || busy.id !== reply.id) return;
+      if (reply.type === 'live') return busy.hooks?.live?.publish(reply.matchId, reply.audience, reply.event);
+      if (reply.type === 'log') return busy.hooks?.log?.(reply.line);
       slot.busy = null;
-      if (reply.type === 'done') busy.resolve(reply.replay);
+      if (reply.type === 'done') busy.resolve({ replay: reply.replay, packed: reply.packed });
       else busy.reject(reply.cancelled ? new MatchCancelledError(reply.message) : Object.assign(new Error(reply.message), { name: reply.name }));
       this.waiting.shift()?.();
     });
@@ -71,14 +109,21 @@ export class MatchPool {
 
   /** Runs a match on the next free worker; resolves with its replay. */
   async run(job: MatchJob): Promise<Replay> {
+    return (await this.play(job)).replay;
+  }
+
+  /** Runs a match on the next free worker; `hooks` hear its live events and log lines, and may have it packed. */
+  async play(job: MatchJob, hooks?: RunHooks): Promise<Finished> {
     for (;;) {
-      if (this.cancelled) throw new MatchCancelledError('the tournament was stopped');
-      const slot = this.slots.find((s) => !s.busy);
+      if (this.cancelled) throw new MatchCancelledError(this.stopReason);
+      let slot = this.slots.find((s) => !s.busy);
+      if (!slot && this.slots.length < this.size) this.slots.push((slot = this.spawn()));
       if (slot) {
         const id = ++this.nextId;
-        return new Promise<Replay>((resolve, reject) => {
-          slot.busy = { id, resolve, reject };
-          slot.worker.postMessage({ type: 'run', id, job, opts: this.opts } satisfies WorkerRequest);
+        const s = slot;
+        return new Promise<Finished>((resolve, reject) => {
+          s.busy = { id, resolve, reject, hooks };
+          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks, publicOnly: hooks?.publicOnly, pack: hooks?.pack } satisfies WorkerRequest);
         });
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
@@ -90,9 +135,13 @@ export class MatchPool {
     return this.slots.filter((s) => s.busy).length;
   }
 
+  /** what a match refused or cancelled by `cancel` is told */
+  private stopReason = 'the tournament was stopped';
+
   /** Stops every match under way (their bots shut down) and refuses new ones; resolves once they have all ended. */
-  async cancel(): Promise<void> {
+  async cancel(reason?: string): Promise<void> {
     this.cancelled = true;
+    if (reason) this.stopReason = reason;
     const ending = this.slots.filter((s) => s.busy).map((s) => new Promise<void>((resolve) => {
       const busy = s.busy!;
       const [res, rej] = [busy.resolve, busy.reject];
@@ -100,8 +149,18 @@ export class MatchPool {
       busy.reject = (e) => (rej(e), resolve());
     }));
     for (const s of this.slots) s.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
+    // A thread whose match never waits on anything outside it (built-in bots only: every answer is a resolved
+    // promise) never reads the cancel: past CANCEL_WAIT_MS it is ended, and its match with it.
+    const timers = this.slots.filter((s) => s.busy).map((s) => setTimeout(() => {
+      const busy = s.busy;
+      if (!busy) return;
+      s.busy = null;
+      void s.worker.terminate();
+      busy.reject(new MatchCancelledError(this.stopReason));
+    }, CANCEL_WAIT_MS));
     for (const w of this.waiting.splice(0)) w();
     await Promise.all(ending);
+    for (const t of timers) clearTimeout(t);
   }
 
   /** Ends the worker threads (after `cancel`, or once every match has ended). */

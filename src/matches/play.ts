@@ -1,21 +1,21 @@
-import { gzipSync } from 'node:zlib';
+import { packReplay, type PackedReplay } from '../arena/replay-pack.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MatchJob } from '../arena/match-job.js';
 import { runMatch } from '../arena/run-match.js';
 import type { SeatConnection } from '../arena/seat.js';
 import { parseBotSpec, schemeOf } from '../bots/index.js';
 import type { AddressPolicy } from '../bots/address-policy.js';
-import type { Replay, TranscriptEntry } from '../core/replay.js';
+import type { Replay } from '../core/replay.js';
 import { resultLine } from '../core/replay.js';
 import { games } from '../games/index.js';
 import { pauseReason } from '../ladder/pick.js';
 import { rateFinishedMatch } from '../ladder/rating-update.js';
 import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
 import type { BotRow, MatchRow, SeatResult, Store } from '../store/index.js';
-import { guestBot } from './guest-seats.js';
+import { guestBot } from './guest.js';
 
-// Playing one stored match and recording it: the same path whether the server plays it in its own process
-// or a `botarena worker` took it from the queue.
+// Playing one stored match and recording it: the same path whichever queue took it (the server's own match
+// threads, or a `botarena worker` on BullMQ).
 
 /** The live-events channel of the global feed (`GET /api/events`): every match's `started`, `ended`, `stopped`. */
 export const FEED = 'feed';
@@ -60,15 +60,15 @@ export function publicOnly(live: LiveEvents): LiveEvents {
  * recorded by another worker that played it too). The arena's matches, the workers' and the smart-dog
  * gateway's games (gateway.ts) are all recorded by this one function.
  */
-export async function recordFinishedMatch(store: Store, job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean): Promise<{ stored: boolean; seats: SeatResult[] }> {
-  const { transcripts, ...publicReplay } = replay;
+export async function recordFinishedMatch(store: Store, job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean, packed?: PackedReplay): Promise<{ stored: boolean; seats: SeatResult[] }> {
+  const { replayGz, logs: gzLogs } = packed ?? packReplay(replay);
   const result = resultLine(replay);
   const seats = result.players.map((p, slot) => ({ slot, botId: bots[slot]!.id || null, name: p.name, rank: p.rank, score: p.score ?? null, fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null }));
-  const logs = (transcripts ?? []).map((t: TranscriptEntry[], slot: number) => ({ slot, gz: gzipSync(JSON.stringify(t)) }));
+  const logs = gzLogs.map((gz, slot) => ({ slot, gz }));
   const stored = await store.finishMatch(job.matchId, {
     result,
     seats,
-    replayGz: gzipSync(JSON.stringify(publicReplay)),
+    replayGz,
     logs,
     // Only test matches have seats without a bot (a URL, a person's), and they are never rated. A match that
     // ended as an error (paint's failed ready handshake) played no game: it is recorded (its seats and faults,
@@ -132,6 +132,11 @@ export interface PlayContext {
   signal: AbortSignal;
   /** seats opened from a connection (a person's), by slot */
   connections?: (SeatConnection | undefined)[];
+  /**
+   * plays the match somewhere else and resolves with its replay (a match thread: see queue/local.ts); by
+   * default runMatch in this thread
+   */
+  run?: (job: MatchJob) => Promise<{ replay: Replay; packed?: PackedReplay }>;
 }
 
 /**
@@ -140,11 +145,14 @@ export interface PlayContext {
  * (MatchCancelledError) and a failure to reach the store are thrown for the caller to decide.
  */
 export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRow[], rated: boolean): Promise<{ replay: Replay; stored: boolean }> {
-  const report = await runMatch(job, { signal: ctx.signal, live: ctx.live, connections: ctx.connections, log: (line) => ctx.log.warn({ match: job.matchId }, line), addressPolicy: ctx.addressPolicy });
-  const { stored, seats } = await recordFinishedMatch(ctx.store, job, bots, report.replay, rated);
+  const played: { replay: Replay; packed?: PackedReplay } = ctx.run
+    ? await ctx.run(job)
+    : { replay: (await runMatch(job, { signal: ctx.signal, live: ctx.live, connections: ctx.connections, log: (line) => ctx.log.warn({ match: job.matchId }, line), addressPolicy: ctx.addressPolicy })).replay };
+  const { replay, packed } = played;
+  const { stored, seats } = await recordFinishedMatch(ctx.store, job, bots, replay, rated, packed);
   ctx.log.info({ match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored }, stored ? 'match ended' : 'match ended, but it had been recorded or aborted already: this result is dropped');
   if (stored && rated) await pauseFaulty(ctx.store, ctx.log, [...new Set(bots.filter((b) => !b.builtin && b.id).map((b) => b.id))]);
-  return { replay: report.replay, stored };
+  return { replay, stored };
 }
 
 /** Pauses bots whose recent ladder matches fault too often, with the reason their owner reads. */

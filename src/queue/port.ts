@@ -1,0 +1,46 @@
+// The match queue as a port: the server hands every match it creates (ladder, on-demand, test, a person's) to
+// one of these by its id, and somebody plays it. The store is the truth about a match (its job, its status,
+// its tries); a queue only says who plays what next. Two implementations, one contract (contract.kit.ts):
+// LocalMatchQueue (the default: a bounded pool of match threads in the server's process, off its main
+// thread) and BullMatchQueue (BullMQ on Redis: `botarena worker` processes play, possibly on other machines).
+
+/**
+ * What a queue knows of a match's job: 'waiting' (to be played), 'active' (being played), 'completed' (played
+ * or given up: the store has why), 'failed' (the player failed with it: see `failedReason`), or 'unknown' (the
+ * queue never had it, or lost it: a Redis restart, a server restart). BullMQ may say 'delayed' or
+ * 'prioritized' too; they are waiting.
+ */
+export type JobState = 'waiting' | 'active' | 'completed' | 'failed' | 'unknown' | (string & {});
+
+/** The queue's side of the arena: what the server calls. Every method but `describe` may fail while its backend is away. */
+export interface MatchQueue {
+  /** whether other processes take matches from it: then what is under way is read from the store, and servers lead the ladder by turns */
+  readonly shared: boolean;
+  /** how many times a match is started before it is given up */
+  readonly maxTries: number;
+  /** where the queue is, for logs (secrets hidden) */
+  describe(): string;
+  /** resolves true once the queue can take matches, false after `ms` if it still cannot */
+  ready(ms?: number): Promise<boolean>;
+  /** hands over a match queued in the store; one that has a job already is not added twice */
+  enqueue(matchId: string): Promise<void>;
+  /** what the queue knows of a match's job */
+  state(matchId: string): Promise<JobState>;
+  /** why a failed job failed, or null */
+  failedReason(matchId: string): Promise<string | null>;
+  /** puts a match back: its ended job (failed, completed, or lost) is replaced by a new one */
+  requeue(matchId: string): Promise<void>;
+  /** whether server `node` leads the ladder for the next `ttlMs` (always, for a queue no other process shares) */
+  lead(node: string, ttlMs: number): Promise<boolean>;
+  /** says that server `node` is alive for the next `ttlMs` */
+  beat(node: string, ttlMs: number): Promise<void>;
+  /** whether server `node` said it was alive within its last beat's time */
+  alive(node: string): Promise<boolean>;
+  /**
+   * Stops taking matches; the matches this process plays get `graceMs` to end, then are cancelled (and marked
+   * aborted). Resolves once none is played here.
+   */
+  stop(graceMs: number): Promise<void>;
+  /** releases what the queue holds (connections, threads); after `stop` */
+  close(): Promise<void>;
+}
