@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { newJob } from '../src/arena/match-job.js';
 import { runMatch } from '../src/arena/run-match.js';
-import { recordFinishedMatch } from '../src/server/match-play.js';
+import { recordFinishedMatch } from '../src/matches/play.js';
 import { openStore } from '../src/store/open.js';
 import type { BotRow } from '../src/store/store.js';
 import { runCli } from './run-cli.js';
