@@ -55,8 +55,9 @@ describe('botarena serve', () => {
     assert.match(String(bot.statusReason), /^the doctor check failed: /);
   });
 
-  it('an exec: bot (one process per message) passes the check and is activated', async () => {
-    const r = await api('POST', '/api/bots', { game: 'tictactoe', name: 'execbot', endpoint: 'exec:python3 test/fixtures/doctor/ttt-exec.py' });
+  /** Registers a tic-tac-toe bot, waits for its check, expects it active, and deletes it again. */
+  async function activatedThenDeleted(name: string, endpoint: string): Promise<void> {
+    const r = await api('POST', '/api/bots', { game: 'tictactoe', name, endpoint });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     const id = (r.body!.bot as { id: string }).id;
     const bot = await until('the check', async () => {
@@ -66,18 +67,14 @@ describe('botarena serve', () => {
     assert.equal(bot.status, 'active', String(bot.statusReason));
     // Off the ladder again: the tests below count the first bot's matches.
     assert.equal((await api('DELETE', `/api/bots/${id}`, undefined, r.body!.token as string)).status, 204);
+  }
+
+  it('an exec: bot (one process per message) passes the check and is activated', async () => {
+    await activatedThenDeleted('execbot', 'exec:python3 test/fixtures/doctor/ttt-exec.py');
   });
 
   it('a bot that fails at the hello and then plays (as the original Go bot panics at init) is activated: the rules ignore the hello', async () => {
-    const r = await api('POST', '/api/bots', { game: 'tictactoe', name: 'panicky', endpoint: 'exec:python3 test/fixtures/doctor/ttt-exec-panic.py' });
-    assert.equal(r.status, 201, JSON.stringify(r.body));
-    const id = (r.body!.bot as { id: string }).id;
-    const bot = await until('the check', async () => {
-      const b = await api('GET', `/api/bots/${id}`);
-      return b.body!.status !== 'checking' ? b.body : null;
-    });
-    assert.equal(bot.status, 'active', String(bot.statusReason));
-    assert.equal((await api('DELETE', `/api/bots/${id}`, undefined, r.body!.token as string)).status, 204);
+    await activatedThenDeleted('panicky', 'exec:python3 test/fixtures/doctor/ttt-exec-panic.py');
   });
 
   it('plays the ladder: ratings move, the replay downloads and verifies', async () => {

@@ -1,3 +1,7 @@
+// The doctor, whole on purpose for now (about 500 lines): one check-up that feeds a canned match to a bot and
+// turns what it did into checks with advice; the feed, the fault checks, the line and exit checks and the HTTP
+// checks all read the same per-seat runs it records. The HTTP checks (httpChecks) and the line/exit checks are
+// the parts to move out first when it grows again; issue 33 (the house) splits the application floors.
 import { capabilitiesOf, ForbiddenAddressError, hostRefusal, parseBotSpec, PUBLIC_ONLY, publicOnlyLookup, type AddressPolicy, type BotSpec } from '../bots/index.js';
 import type { TranscriptEntry } from '../core/replay.js';
 import { MatchEngine } from '../core/engine.js';

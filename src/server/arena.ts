@@ -1,3 +1,6 @@
+// The server's application code in one class (740 lines, untouched by issue 32): registering bots, creating
+// matches, persons' seats, the ladder, the reconciler. Issue 33 moves it out of server/ into an application
+// layer (src/matches/, src/ladder/, src/live/); its first part is on the branch i33-queue, not yet landed.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
