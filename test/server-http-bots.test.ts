@@ -100,34 +100,39 @@ describe('botarena serve with HTTP bots', () => {
     await until('the check', async () => (await api('GET', `/api/bots/${id}`)).body!.status === 'active', 60_000);
     const feed = new AbortController();
     const feedText = readFeed(feed.signal);
-    const m = await api('POST', '/api/matches', { game: 'tictactoe', seats: ['slow', 'random'], test: true });
-    assert.equal(m.status, 201, JSON.stringify(m.body));
-    const matchId = m.body!.id as string;
-    const res = await fetch(`${local.url}/api/matches/${matchId}/events`);
-    assert.equal(res.headers.get('content-type')?.split(';')[0], 'text/event-stream');
-    const reader = res.body!.getReader();
-    const arrivals: { at: number; text: string }[] = [];
-    let text = '';
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += Buffer.from(value).toString();
-      arrivals.push({ at: Date.now(), text });
+    try {
+      const m = await api('POST', '/api/matches', { game: 'tictactoe', seats: ['slow', 'random'], test: true });
+      assert.equal(m.status, 201, JSON.stringify(m.body));
+      const matchId = m.body!.id as string;
+      const res = await fetch(`${local.url}/api/matches/${matchId}/events`);
+      assert.equal(res.headers.get('content-type')?.split(';')[0], 'text/event-stream');
+      const reader = res.body!.getReader();
+      const arrivals: { at: number; text: string }[] = [];
+      let text = '';
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        text += Buffer.from(value).toString();
+        arrivals.push({ at: Date.now(), text });
+      }
+      assert.match(text, /^event: started\n/);
+      assert.match(text, /event: ended\ndata: \{.*"result"/);
+      const stepsBeforeEnd = arrivals.filter((a) => /event: step/.test(a.text) && !/event: ended/.test(a.text));
+      assert.ok(stepsBeforeEnd.length >= 1, 'steps arrived while the match was still playing');
+      // A viewer told the match ended finds it recorded (the end is announced after the store has it).
+      const done = await api('GET', `/api/matches/${matchId}`);
+      assert.equal(done.body!.status, 'finished');
+      assert.ok(Date.parse(done.body!.finishedAt as string) >= stepsBeforeEnd[0]!.at - 50, 'the first step came before the match finished');
+      // The global feed told of its start and its end, and no step of it.
+      const global = await until('the feed to show the end', async () => {
+        const t = await feedText.text();
+        return t.includes(`"type":"ended","matchId":"${matchId}"`) ? t : null;
+      });
+      assert.match(global, new RegExp(`event: started\ndata: \\{"type":"started","matchId":"${matchId}"`));
+      assert.ok(!global.includes('event: step'));
+    } finally {
+      feed.abort(); // a failed check must not leave the feed open: the server's close would wait for it
     }
-    assert.match(text, /^event: started\n/);
-    assert.match(text, /event: ended\ndata: \{.*"result"/);
-    const stepsBeforeEnd = arrivals.filter((a) => /event: step/.test(a.text) && !/event: ended/.test(a.text));
-    assert.ok(stepsBeforeEnd.length >= 1, 'steps arrived while the match was still playing');
-    const done = await api('GET', `/api/matches/${matchId}`);
-    assert.ok(Date.parse(done.body!.finishedAt as string) >= stepsBeforeEnd[0]!.at - 50, 'the first step came before the match finished');
-    // The global feed told of its start and its end, and no step of it.
-    const global = await until('the feed to show the end', async () => {
-      const t = await feedText.text();
-      return t.includes(`"type":"ended","matchId":"${matchId}"`) ? t : null;
-    });
-    feed.abort();
-    assert.match(global, new RegExp(`event: started\ndata: \\{"type":"started","matchId":"${matchId}"`));
-    assert.ok(!global.includes('event: step'));
   });
 });
 

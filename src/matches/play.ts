@@ -136,7 +136,32 @@ export interface PlayContext {
    * plays the match somewhere else and resolves with its replay (a match thread: see queue/local.ts); by
    * default runMatch in this thread
    */
-  run?: (job: MatchJob) => Promise<{ replay: Replay; packed?: PackedReplay }>;
+  run?: (job: MatchJob, live: LiveEvents) => Promise<{ replay: Replay; packed?: PackedReplay }>;
+}
+
+/**
+ * The live events of one match with its public `ended` held back until `release()`: the runner announces
+ * the end as soon as the last step is played, but a viewer told that a match ended (its SSE stream, the
+ * global feed) must find it finished in the store. Released whether or not the recording succeeded.
+ */
+export function holdingEnd(live: LiveEvents, matchId: string): { live: LiveEvents; release: () => void } {
+  const held: [Audience, LiveEvent][] = [];
+  let released = false;
+  return {
+    live: {
+      publish(id: string, audience: Audience, event: LiveEvent) {
+        if (!released && id === matchId && event.type === 'ended') held.push([audience, event]);
+        else live.publish(id, audience, event);
+      },
+      subscribe: (id, audience, listener) => live.subscribe(id, audience, listener),
+      history: (id) => live.history(id),
+      close: () => live.close(),
+    },
+    release() {
+      released = true;
+      for (const [audience, event] of held.splice(0)) live.publish(matchId, audience, event);
+    },
+  };
 }
 
 /**
@@ -145,11 +170,17 @@ export interface PlayContext {
  * (MatchCancelledError) and a failure to reach the store are thrown for the caller to decide.
  */
 export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRow[], rated: boolean): Promise<{ replay: Replay; stored: boolean }> {
-  const played: { replay: Replay; packed?: PackedReplay } = ctx.run
-    ? await ctx.run(job)
-    : { replay: (await runMatch(job, { signal: ctx.signal, live: ctx.live, connections: ctx.connections, log: (line) => ctx.log.warn({ match: job.matchId }, line), addressPolicy: ctx.addressPolicy })).replay };
-  const { replay, packed } = played;
-  const { stored, seats } = await recordFinishedMatch(ctx.store, job, bots, replay, rated, packed);
+  const hold = holdingEnd(ctx.live, job.matchId);
+  let recorded: { replay: Replay; stored: boolean; seats: SeatResult[] };
+  try {
+    const { replay, packed } = ctx.run
+      ? await ctx.run(job, hold.live)
+      : { replay: (await runMatch(job, { signal: ctx.signal, live: hold.live, connections: ctx.connections, log: (line) => ctx.log.warn({ match: job.matchId }, line), addressPolicy: ctx.addressPolicy })).replay, packed: undefined };
+    recorded = { replay, ...(await recordFinishedMatch(ctx.store, job, bots, replay, rated, packed)) };
+  } finally {
+    hold.release();
+  }
+  const { replay, stored, seats } = recorded;
   ctx.log.info({ match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored }, stored ? 'match ended' : 'match ended, but it had been recorded or aborted already: this result is dropped');
   if (stored && rated) await pauseFaulty(ctx.store, ctx.log, [...new Set(bots.filter((b) => !b.builtin && b.id).map((b) => b.id))]);
   return { replay, stored };

@@ -195,13 +195,12 @@ export class LocalMatchQueue implements MatchQueue {
     if (tries === null) return { reason: 'the match ended meanwhile' };
     if (tries > this.maxTries) return abort(`it was started ${this.maxTries} times and never finished`);
     log.info({ match: matchId, game: m.game, bots: found.bots.map((b) => b.name) }, 'match started');
-    const live = this.o.live;
     const lines = (line: string) => log.warn({ match: matchId }, line);
     try {
       const { replay } = await playAndRecord(
         {
           store,
-          live,
+          live: this.o.live,
           log,
           addressPolicy: this.o.addressPolicy,
           signal: controller.signal,
@@ -209,7 +208,7 @@ export class LocalMatchQueue implements MatchQueue {
           // Only the public events come back from a thread: a server streams nothing else (as publicOnly for workers).
           // and the replay comes packed for the store: serializing and gzipping a long match's messages is the
           // thread's work, not the server's (a 6 000-lap Tron match held the server's thread for half a second).
-          run: here ? undefined : (j) => this.pool.play(j, { live, log: lines, publicOnly: true, pack: true }),
+          run: here ? undefined : (j, held) => this.pool.play(j, { live: held, log: lines, publicOnly: true, pack: true }),
         },
         job,
         found.bots,
