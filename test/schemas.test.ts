@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Ajv2020, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { MatchEngine } from '../src/core/engine.js';
@@ -15,6 +17,7 @@ import type { LighthousesResult, LighthousesTurn } from '../src/games/lighthouse
 import type { PaintTurn } from '../src/games/paint/wire.js';
 import type { TicTacToeTurn } from '../src/games/tictactoe/wire.js';
 import type { TronTurn } from '../src/games/tron/wire.js';
+import { COMMAND, ROOT, staleFiles } from '../scripts/gen-schemas.mjs';
 
 /** The games whose wire is JSON, and the schema files each must have (schemas/<game>/<name>.schema.json). */
 const BASIC = ['init', 'turn', 'init-answer', 'turn-answer'];
@@ -219,6 +222,27 @@ describe('wire schemas', () => {
     const known = Object.entries(EXPECTED).flatMap(([game, names]) => names.map((n) => `${game}/${n}.schema.json`));
     assert.deepEqual(onDisk.sort(), known.sort());
     assert.ok(readFileSync(new URL('README.md', DIR), 'utf8').length > 0);
+  });
+
+  it('are current: each is what `npm run generate` writes from the TypeBox values in src/games/*/schema.ts, and so is the SDK\'s src/sdk/messages.ts', async () => {
+    const stale = await staleFiles();
+    assert.deepEqual(stale, [], stale.map((path) => `${path} is not current: run \`${COMMAND}\``).join('\n'));
+  });
+
+  it('a generated file edited by hand, or a schema file no value generates, is named as not current', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'botarena-schemas-'));
+    try {
+      cpSync(join(ROOT, 'schemas'), join(copy, 'schemas'), { recursive: true });
+      cpSync(join(ROOT, 'src/sdk'), join(copy, 'src/sdk'), { recursive: true });
+      assert.deepEqual(await staleFiles(copy), []);
+      const turn = join(copy, 'schemas/tron/turn.schema.json');
+      writeFileSync(turn, readFileSync(turn, 'utf8').replace('"maxItems": 12', '"maxItems": 16'));
+      writeFileSync(join(copy, 'schemas/tron/lap.schema.json'), '{}');
+      rmSync(join(copy, 'src/sdk/messages.ts'));
+      assert.deepEqual((await staleFiles(copy)).sort(), ['schemas/tron/lap.schema.json', 'schemas/tron/turn.schema.json', 'src/sdk/messages.ts']);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('tic-tac-toe: every message and answer of real matches validates', () => {
