@@ -127,6 +127,7 @@ function formatJson(value: Json, indent = '', key = ''): string {
   const entries = Object.entries(value as { [key: string]: Json });
   return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${formatJson(v, inner, k)}`).join(',\n')}\n${indent}}`;
 }
+/** `value` on one line, with a space inside braces and after commas, as the hand-written files had it. */
 function inline(value: Json): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return value.length ? `[${value.map(inline).join(', ')}]` : '[]';
@@ -134,6 +135,7 @@ function inline(value: Json): string {
   return entries.length ? `{ ${entries.map(([k, v]) => `${JSON.stringify(k)}: ${inline(v)}`).join(', ')} }` : '{}';
 }
 
+/** Writes the generated files (removing stray schema files), or with `--check` only names those not current. */
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   if (check) {

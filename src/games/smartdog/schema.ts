@@ -10,7 +10,9 @@
  */
 import { Type, type Static } from 'typebox';
 
+/** A whole number from `minimum`, with what it is. */
 const Int = (description: string, minimum = 0) => Type.Integer({ minimum, description });
+/** A dog's or a sheep's direction. */
 const Direction = Type.Enum(['up', 'down', 'left', 'right']);
 
 /** `start ARG`, the first line of your first turn: who you are, the board, your territory and the options. */
