@@ -1,11 +1,12 @@
 #!/usr/bin/env node
+// Generated from starters/src/node/games/battleship/bot.mjs + node/shims/json-http.txt by npm run gen:starters: edit those, not this file.
 // A Battleship starter bot for Botarena over HTTP, in plain Node (standard library only).
 // It hides its fleet at random (always a valid fleet for the message's ship counts and grid size), then
 // shoots around its hits that have not sunk a ship yet, else at unshot cells of a checkerboard.
 // Run: node bot.mjs [--port 8000]
 import { createServer } from 'node:http';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /**
  * The match settings. Numbers come as JSON STRINGS, as on botsarena ("10", "2").

@@ -1,11 +1,12 @@
 #!/usr/bin/env node
+// Generated from starters/src/node/games/tron/bot.mjs + node/shims/json-http.txt by npm run gen:starters: edit those, not this file.
 // A Tron starter bot for Botarena over HTTP, in plain Node (standard library only).
 // Each lap it takes the safe move (on the grid, onto no trail) that leaves the most room to move in,
 // and avoids cells another head could also reach this lap (a head-on kills both).
 // Run: node bot.mjs [--port 8000]
 import { createServer } from 'node:http';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /**
  * A cell, `[x, y]`.
