@@ -108,18 +108,28 @@ function schemaDoc(game: string, schemas: Record<string, Schema> | null, ref: st
   return text;
 }
 
-/** Wraps text at `width` columns, counting `prefix`, which each line gets. */
-function wrap(text: string, prefix: string, width = 110): string[] {
+/** Wraps text at `width` columns: the first line after `first`, the others after `next`. */
+function wrap(text: string, first: string, next: string, width = 110): string[] {
   const out: string[] = [];
   let line = '';
+  const room = () => width - (out.length ? next : first).length;
   for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && prefix.length + line.length + 1 + word.length > width) {
+    if (line && line.length + 1 + word.length > room()) {
       out.push(line);
       line = word;
     } else line = line ? `${line} ${word}` : word;
   }
-  if (line) out.push(line);
-  return out.map((l) => (prefix + l).trimEnd());
+  out.push(line);
+  return out.map((l, i) => ((i ? next : first) + l).trimEnd());
+}
+
+/** What a comment's second line starts with, from what its first line starts with: `"""`, `#`, `//`, `/**`, ` * `. */
+function continuation(prefix: string): string {
+  const m = /^(\s*)("""|#|\/\/|\/\*\*|\*)?/.exec(prefix)!;
+  const [, ws, mark] = m as unknown as [string, string, string | undefined];
+  if (mark === '"""' || mark === undefined) return ws;
+  if (mark === '/**' || mark === '*') return `${ws}${mark === '*' ? '' : ' '}* ${/@(property|param|returns)\b/.test(prefix) ? '  ' : ''}`;
+  return `${ws}${mark} `;
 }
 
 /**
@@ -136,16 +146,18 @@ function fill(template: string, values: Record<string, string>, doc: (ref: strin
   };
   const out: string[] = [];
   for (const line of template.split('\n')) {
+    // A schema's description, last on its line, is wrapped there: the lines after go on in the same comment.
+    const last = /^(.*?)<%doc:([\w.-]+)%>([^%]*)$/.exec(line);
+    if (last && !last[1]!.includes('<%')) {
+      const [, prefix, ref, rest] = last as unknown as [string, string, string, string];
+      out.push(...wrap(doc(ref) + rest, prefix, continuation(prefix)));
+      continue;
+    }
     const alone = /^(.*?)<%([\w:.-]+)%>(.*)$/.exec(line);
     if (alone && !alone[3]!.includes('<%') && !/\S/.test(alone[1]!.replace(/^\s*(#|\/\/|\*|\/\*\*|""")?\s*/, ''))) {
       const [, prefix, name, rest] = alone as unknown as [string, string, string, string];
       const v = value(name);
       if (v === '' && rest.trim() === '') continue;
-      if (name.startsWith('doc:')) {
-        const lines = wrap(v + rest, prefix);
-        out.push(...lines);
-        continue;
-      }
       const lines = v.split('\n');
       lines[lines.length - 1] += rest;
       out.push(...lines.map((l) => (l === '' ? prefix.trimEnd() : prefix + l)));

@@ -32,16 +32,16 @@ import { parseArgs } from 'node:util';
  * @property {'battleship'} game
  * @property {'init'} action
  * @property {number} players       always 2
- * @property {number} player-index  0 (P1, shoots first) or 1 (P2)
+ * @property {number} player-index  Your seat: 0 (P1) shoots first.
  * @property {Settings} board
  */
 /**
  * Sent each time it is your turn to shoot. (`game` is "Battleship" with a capital B here.)
  * @typedef {object} PlayTurnMessage
- * @property {'Battleship'} game
- * @property {number} game-id
+ * @property {'Battleship'} game Capital B, as botsarena sent it.
+ * @property {number} game-id The same number as in the init message.
  * @property {'play-turn'} action
- * @property {number} player-index
+ * @property {number} player-index Your seat.
  * @property {Settings & {your_strikes: Strike[], his_strikes: Strike[]}} board
  */
 /** @typedef {InitMessage | PlayTurnMessage} Message */

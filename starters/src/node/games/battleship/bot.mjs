@@ -28,16 +28,16 @@
  * @property {'battleship'} game
  * @property {'init'} action
  * @property {number} players       always 2
- * @property {number} player-index  0 (P1, shoots first) or 1 (P2)
+ * @property {number} player-index  <%doc:init.player-index%>
  * @property {Settings} board
  */
 /**
  * Sent each time it is your turn to shoot. (`game` is "Battleship" with a capital B here.)
  * @typedef {object} PlayTurnMessage
- * @property {'Battleship'} game
- * @property {number} game-id
+ * @property {'Battleship'} game <%doc:turn.game%>
+ * @property {number} game-id <%doc:turn.game-id%>
  * @property {'play-turn'} action
- * @property {number} player-index
+ * @property {number} player-index <%doc:turn.player-index%>
  * @property {Settings & {your_strikes: Strike[], his_strikes: Strike[]}} board
  */
 /** @typedef {InitMessage | PlayTurnMessage} Message */

@@ -10,24 +10,24 @@
 /**
  * Sent once before the first turn. Its answer is read but not used.
  * @typedef {object} InitMessage
- * @property {string} game-id       the match id (opaque)
+ * @property {string} game-id       <%doc:init.game-id%>
  * @property {'init'} action
  * @property {'connectfour'} game   the wire's name for the game
  * @property {number} players       always 2
- * @property {''} board             always the empty string
- * @property {number} player-index  your slot: 0 (X, moves first) or 1 (O)
+ * @property {''} board             <%doc:init.board%>
+ * @property {number} player-index  <%doc:init.player-index%>
  */
 /**
  * Sent each time it is your turn.
  * @typedef {object} PlayTurnMessage
- * @property {string} game-id
+ * @property {string} game-id     <%doc:turn.game-id%>
  * @property {'play-turn'} action
  * @property {'connectfour'} game
  * @property {number} players
- * @property {string} opponent    the other seat's display name
- * @property {'X' | 'O'} you      your mark
- * @property {Mark[][]} board     6 rows of 7 cells, board[row][col], row 0 at the BOTTOM
- * @property {number} player-index
+ * @property {string} opponent    <%doc:turn.opponent%>
+ * @property {'X' | 'O'} you      <%doc:turn.you%>
+ * @property {Mark[][]} board     <%doc:turn.board%> 6 rows of 7 cells, board[row][col].
+ * @property {number} player-index <%doc:turn.player-index%>
  */
 /** @typedef {InitMessage | PlayTurnMessage} Message */
 /** @typedef {{name: string}} InitAnswer */

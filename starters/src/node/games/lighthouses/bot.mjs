@@ -8,11 +8,11 @@
 /**
  * Sent once, before round 1. Answer with your name within 2 s.
  * @typedef {object} InitMessage
- * @property {number} player_num     your player number (your slot, from 0)
- * @property {number} player_count   how many players there are
- * @property {Point} position        your start cell
- * @property {number[][]} map        map[y][x]: 1 island, 0 water; row 0 is the bottom row
- * @property {Point[]} lighthouses   every lighthouse
+ * @property {number} player_num     <%doc:init.player_num%>
+ * @property {number} player_count   <%doc:init.player_count%>
+ * @property {Point} position        <%doc:init.position%>
+ * @property {number[][]} map        <%doc:init.map%>
+ * @property {Point[]} lighthouses   <%doc:init.lighthouses%>
  */
 /**
  * A lighthouse, as seen in a turn state.
@@ -26,11 +26,11 @@
 /**
  * Sent each round on your turn. Answer with one command within 500 ms.
  * @typedef {object} StateMessage
- * @property {Point} position        where you stand
- * @property {number} score
- * @property {number} energy         your energy
- * @property {number[][]} view       7×7 cell energies around you: view[dy+3][dx+3] (row 0 is 3 cells below)
- * @property {Lighthouse[]} lighthouses
+ * @property {Point} position        <%doc:turn.position%>
+ * @property {number} score          <%doc:turn.score%>
+ * @property {number} energy         <%doc:turn.energy%>
+ * @property {number[][]} view       <%doc:turn.view%>
+ * @property {Lighthouse[]} lighthouses <%doc:turn.lighthouses%>
  */
 /**
  * Sent right after each command. Do NOT answer it.

@@ -12,13 +12,13 @@
 /**
  * The state, sent to every player at once each turn. Answer within 500 ms.
  * @typedef {object} StateMessage
- * @property {number} width
- * @property {number} height
- * @property {Record<string, Square>} player_positions   player id → square
- * @property {(string | null)[][]} colors                colors[i][j]: a player id, or null
- * @property {Record<string, {type: 'walk' | 'shoot', direction: Direction}>[]} previous_actions
- * @property {number} turns_left                         copy it into your answer
- * @property {Square[]} [obstacles]                      only on boards with obstacles
+ * @property {number} width                              <%doc:turn.width%>
+ * @property {number} height                             <%doc:turn.height%>
+ * @property {Record<string, Square>} player_positions   <%doc:turn.player_positions%>
+ * @property {(string | null)[][]} colors                <%doc:turn.colors%>
+ * @property {Record<string, {type: 'walk' | 'shoot', direction: Direction}>[]} previous_actions <%doc:turn.previous_actions%>
+ * @property {number} turns_left                         <%doc:turn.turns_left%>
+ * @property {Square[]} [obstacles]                      <%doc:turn.obstacles%>
  */
 /** @typedef {HelloMessage | StateMessage} Message */
 /** @typedef {{turns_left: number, type: 'walk' | 'shoot', direction: Direction}} Move */

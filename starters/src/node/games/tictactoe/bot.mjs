@@ -10,23 +10,23 @@
 /**
  * Sent once before the first turn. Its answer is read but not used.
  * @typedef {object} InitMessage
- * @property {string} game-id       the match id (opaque)
+ * @property {string} game-id       <%doc:init.game-id%>
  * @property {'init'} action
  * @property {'tictactoe'} game
  * @property {number} players       always 2
- * @property {''} board             always the empty string
- * @property {number} player-index  your slot: 0 (X, moves first) or 1 (O)
+ * @property {''} board             <%doc:init.board%>
+ * @property {number} player-index  <%doc:init.player-index%>
  */
 /**
  * Sent each time it is your turn.
  * @typedef {object} PlayTurnMessage
- * @property {string} game-id
+ * @property {string} game-id              <%doc:turn.game-id%>
  * @property {'play-turn'} action
  * @property {'tictactoe'} game
  * @property {number} players
  * @property {Record<string, Mark>} board  nine keys "0-0" … "2-2" ("row-col", row 0 at the top)
- * @property {'X' | 'O'} you               your mark
- * @property {number} player-index
+ * @property {'X' | 'O'} you               <%doc:turn.you%>
+ * @property {number} player-index         <%doc:turn.player-index%>
  */
 /** @typedef {InitMessage | PlayTurnMessage} Message */
 /** @typedef {{name: string}} InitAnswer */

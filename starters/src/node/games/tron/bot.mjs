@@ -11,26 +11,26 @@
 /**
  * Sent once before the first lap. Its answer is read but not used.
  * @typedef {object} InitMessage
- * @property {string} game-id       the match id (opaque)
+ * @property {string} game-id       <%doc:init.game-id%>
  * @property {'init'} action
  * @property {'tron'} game
- * @property {''} board             always the empty string
- * @property {number} [width]       grid width; only sent when the grid is not 100×100
- * @property {number} [height]      grid height; only sent when the grid is not 100×100
- * @property {number} players       how many bots play
- * @property {number} player-index  your slot
+ * @property {''} board             <%doc:init.board%>
+ * @property {number} [width]       <%doc:init.width%>
+ * @property {number} [height]      <%doc:init.height%>
+ * @property {number} players       <%doc:init.players%>
+ * @property {number} player-index  <%doc:init.player-index%>
  */
 /**
  * Sent every lap while you are alive, to every bot at once.
  * @typedef {object} PlayTurnMessage
- * @property {string} game-id
+ * @property {string} game-id       <%doc:turn.game-id%>
  * @property {'play-turn'} action
  * @property {'tron'} game
- * @property {Cell[][]} board       one trail per slot, HEAD FIRST; a dead bot's trail is []
- * @property {number} [width]       only when the grid is not 100×100 (then default 100)
- * @property {number} [height]
- * @property {number} player-index  your trail is board[player-index]
- * @property {number} players
+ * @property {Cell[][]} board       <%doc:turn.board%> Each trail HEAD FIRST; a dead bot's trail is [].
+ * @property {number} [width]       <%doc:turn.width%>
+ * @property {number} [height]      <%doc:turn.height%>
+ * @property {number} player-index  <%doc:turn.player-index%>
+ * @property {number} players       <%doc:turn.players%>
  */
 /** @typedef {InitMessage | PlayTurnMessage} Message */
 /** @typedef {'x+' | 'x-' | 'y+' | 'y-'} Move */

@@ -66,7 +66,7 @@ class Init:
     game_id: int
     """The match id (a number here): opaque."""
     player_index: int
-    """Your slot: 0 (P1, shoots first) or 1 (P2)."""
+    """<%doc:init.player-index%> 1 is P2."""
     settings: Settings
 
     @staticmethod
@@ -79,7 +79,9 @@ class PlayTurn:
     """The `play-turn` message, each time it is your turn to shoot. Answer {"play": "x,y"}."""
 
     game_id: int
+    """<%doc:turn.game-id%>"""
     player_index: int
+    """<%doc:turn.player-index%>"""
     settings: Settings
     your_strikes: List[Strike] = field(default_factory=list)
     """Every shot you fired, oldest first."""

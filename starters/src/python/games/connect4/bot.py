@@ -24,9 +24,9 @@ class Init:
     """The `init` message, sent once before the first turn. Its answer is read but not used."""
 
     game_id: str
-    """The match id: opaque, the same in every message of the match."""
+    """<%doc:init.game-id%> Opaque: the same in every message of the match."""
     player_index: int
-    """Your slot: 0 (you play X and move first) or 1 (you play O)."""
+    """<%doc:init.player-index%>"""
 
     @staticmethod
     def parse(message: dict) -> "Init":
@@ -40,13 +40,13 @@ class PlayTurn:
     game_id: str
     """As in `init`."""
     board: List[List[str]]
-    """6 rows of 7 cells, board[row][col]; row 0 is the BOTTOM row. Each cell "", "X" or "O"."""
+    """<%doc:turn.board%> 6 rows of 7 cells, board[row][col]; row 0 is the BOTTOM row. Each cell "", "X" or "O"."""
     you: str
-    """Your mark: "X" (slot 0) or "O" (slot 1)."""
+    """<%doc:turn.you%> "X" (seat 0) or "O" (seat 1)."""
     opponent: str
-    """The other seat's display name."""
+    """<%doc:turn.opponent%>"""
     player_index: int
-    """Your slot, as in `init`."""
+    """<%doc:turn.player-index%>"""
 
     @staticmethod
     def parse(message: dict) -> "PlayTurn":

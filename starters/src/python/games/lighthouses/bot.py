@@ -29,15 +29,15 @@ class Init:
     """The `init` message, sent once before round 1. Answer {"name": ...} within 2 s."""
 
     player_num: int
-    """Your player number (your slot, from 0)."""
+    """<%doc:init.player_num%>"""
     player_count: int
-    """How many players there are."""
+    """<%doc:init.player_count%>"""
     position: Point
-    """Your start cell."""
+    """<%doc:init.position%>"""
     island: List[List[int]]
-    """island[y][x]: 1 island, 0 water; row 0 is the BOTTOM row."""
+    """The `map` field. <%doc:init.map%>"""
     lighthouses: List[Point]
-    """Every lighthouse, sorted by y, then x."""
+    """<%doc:init.lighthouses%>"""
 
     @staticmethod
     def parse(message: dict) -> "Init":
@@ -79,13 +79,15 @@ class State:
     """The turn state, once a round when it is your turn. Answer one command within 500 ms."""
 
     position: Point
-    """Where you stand."""
+    """<%doc:turn.position%>"""
     score: int
+    """<%doc:turn.score%>"""
     energy: int
-    """Your energy, to spend on attacks."""
+    """<%doc:turn.energy%> Spend it on attacks."""
     view: List[List[int]]
-    """Cell energy around you: view[dy + 3][dx + 3]; row 0 is 3 cells BELOW you; -1 out of sight."""
+    """<%doc:turn.view%> Row 0 is 3 cells BELOW you."""
     lighthouses: List[Lighthouse]
+    """<%doc:turn.lighthouses%>"""
 
     @staticmethod
     def parse(message: dict) -> "State":

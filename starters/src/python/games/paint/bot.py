@@ -28,7 +28,7 @@ class Hello:
     """The first line. Answer {"ready": true} within 5 s."""
 
     player_id: str
-    """Your id: your colour in `colors` and your key in `player_positions`."""
+    """<%doc:init.player_id%> Your colour in `colors` and your key in `player_positions`."""
 
 
 @dataclass
@@ -36,19 +36,19 @@ class State:
     """The state, every turn, to every player at once. Answer within 500 ms."""
 
     width: int
-    """Columns."""
+    """<%doc:turn.width%>"""
     height: int
-    """Rows."""
+    """<%doc:turn.height%>"""
     player_positions: Dict[str, Square]
-    """Player id -> [row, column]."""
+    """<%doc:turn.player_positions%> [row, column]."""
     colors: List[List[Optional[str]]]
-    """colors[i][j]: a player id, or None when unpainted."""
+    """<%doc:turn.colors%>"""
     previous_actions: List[dict]
-    """One entry per turn played: player id -> {"type": ..., "direction": [di, dj]}."""
+    """<%doc:turn.previous_actions%> Player id -> {"type": ..., "direction": [di, dj]}."""
     turns_left: int
-    """Turns left, this one included: copy it into the answer."""
+    """<%doc:turn.turns_left%>"""
     obstacles: Set[Square] = field(default_factory=set)
-    """Squares nobody can stand on, paint or shoot through (only on boards with obstacles)."""
+    """<%doc:turn.obstacles%> Nobody can stand on, paint or shoot through them."""
 
     @staticmethod
     def parse(message: dict) -> "State":

@@ -30,9 +30,9 @@ class Init:
     """The `init` message, sent once before the first turn. Its answer is read but not used."""
 
     game_id: str
-    """The match id: opaque, the same in every message of the match."""
+    """<%doc:init.game-id%> Opaque: the same in every message of the match."""
     player_index: int
-    """Your slot: 0 (you play X and move first) or 1 (you play O)."""
+    """<%doc:init.player-index%>"""
 
     @staticmethod
     def parse(message: dict) -> "Init":
@@ -48,9 +48,9 @@ class PlayTurn:
     board: Dict[str, str]
     """Nine keys "0-0" .. "2-2" (row first); each value "" (empty), "X" or "O"."""
     you: str
-    """Your mark: "X" (slot 0) or "O" (slot 1)."""
+    """<%doc:turn.you%> "X" (seat 0) or "O" (seat 1)."""
     player_index: int
-    """Your slot, as in `init`."""
+    """<%doc:turn.player-index%>"""
 
     @staticmethod
     def parse(message: dict) -> "PlayTurn":

@@ -29,15 +29,15 @@ class Init:
     """The `init` message, sent once before the first lap. Its answer is read but not used."""
 
     game_id: str
-    """The match id: opaque, the same in every message of the match."""
+    """<%doc:init.game-id%> Opaque: the same in every message of the match."""
     players: int
-    """How many bots are in the match (2 to 12)."""
+    """<%doc:init.players%> From 2 to 12."""
     player_index: int
-    """Your slot, 0 to players - 1."""
+    """<%doc:init.player-index%>"""
     width: int
-    """Grid width (x is 0 .. width - 1); 100 when the message leaves it out."""
+    """<%doc:init.width%> 100 when the message leaves it out."""
     height: int
-    """Grid height (y is 0 .. height - 1); 100 when the message leaves it out."""
+    """<%doc:init.height%> 100 when the message leaves it out."""
 
     @staticmethod
     def parse(message: dict) -> "Init":
@@ -57,15 +57,15 @@ class PlayTurn:
     game_id: str
     """As in `init`."""
     board: List[List[Cell]]
-    """One trail per slot, HEAD FIRST: board[player_index][0] is your head. A dead bot's trail is []."""
+    """<%doc:turn.board%> Each trail HEAD FIRST: board[player_index][0] is your head. A dead bot's trail is []."""
     player_index: int
-    """Your slot: your trail is board[player_index]."""
+    """<%doc:turn.player-index%>"""
     players: int
-    """How many bots the match started with (dead ones included)."""
+    """<%doc:turn.players%>"""
     width: int
-    """Grid width; 100 when the message leaves it out."""
+    """<%doc:turn.width%> 100 when the message leaves it out."""
     height: int
-    """Grid height; 100 when the message leaves it out."""
+    """<%doc:turn.height%> 100 when the message leaves it out."""
 
     @staticmethod
     def parse(message: dict) -> "PlayTurn":
