@@ -3,7 +3,7 @@
 // its README paragraph) and one transport shim per transport (the message loop: stdio, http, and smart-dog's
 // text lines over stdio and tcp), plus the README template and starter.json's commands. The message
 // structures the README documents come from the game's JSON Schemas, schemas/GAME/*.schema.json.
-// `npm run gen:starters` writes them; `--check` only says which files are not current (exit 1).
+// `npm run generate:starters` writes them; `--check` only says which files are not current (exit 1).
 // starters/src/README.md says how the pieces fit.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -13,7 +13,7 @@ export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STARTERS = join(ROOT, 'starters');
 const SRC = join(STARTERS, 'src');
 /** The command that rewrites the starters, named by every generated file and by the check. */
-export const REGENERATE = 'npm run gen:starters';
+export const REGENERATE = 'npm run generate:starters';
 /** What starts the one header line of a generated file; `botarena new` drops that line from a user's copy. */
 export const GENERATED_MARK = 'Generated from starters/src/';
 

@@ -16,9 +16,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'botarena-gen-starters-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the generated starters', () => {
-  it('are what starters/src/ and schemas/ make (else: npm run gen:starters)', async () => {
+  it('are what starters/src/ and schemas/ make (else: npm run generate:starters)', async () => {
     const problems = await staleStarters();
-    assert.deepEqual(problems, [], `${problems.join('\n')}\nthe starters are not current: run npm run gen:starters`);
+    assert.deepEqual(problems, [], `${problems.join('\n')}\nthe starters are not current: run npm run generate:starters`);
   });
 
   it('the check names a hand-edited file, a missing one and a stray one, and the command that rewrites them', () => {
@@ -32,7 +32,7 @@ describe('the generated starters', () => {
     assert.match(check.stderr, /python\/tron-http\/bot\.py is not what starters\/src\/ makes/);
     assert.match(check.stderr, /ts\/paint-stdio\/README\.md is missing/);
     assert.match(check.stderr, /node\/tron-stdio\/extra\.mjs comes from no source in starters\/src\//);
-    assert.match(check.stderr, /the starters are not current: run npm run gen:starters$/m);
+    assert.match(check.stderr, /the starters are not current: run npm run generate:starters$/m);
     assert.equal(check.stderr.split('\n').filter((l) => l.includes('tron-stdio/bot.mjs')).length, 0, 'the files that are current are not named');
   });
 
@@ -65,7 +65,7 @@ describe('the generated starters', () => {
       const text = readFileSync(join(ROOT, 'starters', file), 'utf8');
       assert.equal(text.match(new RegExp(GENERATED_LINE.source, 'gm'))?.length, 1, `${file}: one generated-from line`);
     }
-    assert.match(readFileSync(join(ROOT, 'starters/python/tron-http/bot.py'), 'utf8'), /^#!\/usr\/bin\/env python3\n# Generated from starters\/src\/python\/games\/tron\/bot\.py \+ python\/shims\/json-http\.txt by npm run gen:starters/);
+    assert.match(readFileSync(join(ROOT, 'starters/python/tron-http/bot.py'), 'utf8'), /^#!\/usr\/bin\/env python3\n# Generated from starters\/src\/python\/games\/tron\/bot\.py \+ python\/shims\/json-http\.txt by npm run generate:starters/);
     const dir = join(tmp, 'user-copy');
     const files = writeStarter(join(ROOT, 'starters', 'python', 'tron-http'), dir, 'botarena');
     for (const f of files) assert.doesNotMatch(readFileSync(join(dir, f), 'utf8'), /Generated from starters\/src\//, f);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generated from starters/src/node/games/battleship/bot.mjs + node/shims/json-stdio.txt by npm run gen:starters: edit those, not this file.
+// Generated from starters/src/node/games/battleship/bot.mjs + node/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Battleship starter bot for Botarena over stdio, in plain Node (standard library only).
 // It hides its fleet at random (always a valid fleet for the message's ship counts and grid size), then
 // shoots around its hits that have not sunk a ship yet, else at unshot cells of a checkerboard.

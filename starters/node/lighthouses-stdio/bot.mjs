@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generated from starters/src/node/games/lighthouses/bot.mjs + node/shims/json-stdio.txt by npm run gen:starters: edit those, not this file.
+// Generated from starters/src/node/games/lighthouses/bot.mjs + node/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Lighthouses starter bot for Botarena over stdio, in plain Node (standard library only).
 // It walks to the nearest lighthouse it does not own and captures it when it has the energy; on its own
 // lighthouse it links to another of its lighthouses whose key it holds, when the rules allow the link.

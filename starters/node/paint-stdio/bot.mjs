@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generated from starters/src/node/games/paint/bot.mjs + node/shims/json-stdio.txt by npm run gen:starters: edit those, not this file.
+// Generated from starters/src/node/games/paint/bot.mjs + node/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Paint starter bot for Botarena over stdio, in plain Node (standard library only).
 // Greedy: each turn, the walk or shot that paints the most squares not yet of its colour.
 // Run: node bot.mjs   (the arena runs it: stdio:node bot.mjs)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generated from starters/src/node/games/tictactoe/bot.mjs + node/shims/json-stdio.txt by npm run gen:starters: edit those, not this file.
+// Generated from starters/src/node/games/tictactoe/bot.mjs + node/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Tic-tac-toe starter bot for Botarena over stdio, in plain Node (standard library only).
 // It wins when it can, blocks the other side's line, else takes the centre, a corner, then any cell.
 // Run: node bot.mjs   (the arena runs it: stdio:node bot.mjs)

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generated from starters/src/node/games/tron/bot.mjs + node/shims/json-stdio.txt by npm run gen:starters: edit those, not this file.
+// Generated from starters/src/node/games/tron/bot.mjs + node/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Tron starter bot for Botarena over stdio, in plain Node (standard library only).
 // Each lap it takes the safe move (on the grid, onto no trail) that leaves the most room to move in,
 // and avoids cells another head could also reach this lap (a head-on kills both).

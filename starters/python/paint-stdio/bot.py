@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Generated from starters/src/python/games/paint/bot.py + python/shims/json-stdio.txt by npm run gen:starters: edit those, not this file.
+# Generated from starters/src/python/games/paint/bot.py + python/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 """A Paint starter bot for Botarena, over stdio, in plain Python 3 (standard library only).
 
 The arena starts this program once per match. Each message is one line of JSON on stdin; the bot

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Generated from starters/src/python/games/tron/bot.py + python/shims/json-http.txt by npm run gen:starters: edit those, not this file.
+# Generated from starters/src/python/games/tron/bot.py + python/shims/json-http.txt by npm run generate:starters: edit those, not this file.
 """A Tron starter bot for Botarena, as a web service (HTTP), in plain Python 3 (standard library only).
 
 Run it with `python3 bot.py --port 8000`, then name `http://127.0.0.1:8000/` as a bot in `botarena play`.

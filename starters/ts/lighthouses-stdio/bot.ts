@@ -1,4 +1,4 @@
-// Generated from starters/src/ts/games/lighthouses/bot.ts + ts/shims/json-stdio.txt by npm run gen:starters: edit those, not this file.
+// Generated from starters/src/ts/games/lighthouses/bot.ts + ts/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A lighthouses starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It walks (along the island, the shortest way) to the nearest lighthouse it does not own, captures it when
 // it has clearly more energy than the lighthouse, links it to the others it owns when the rules allow,
