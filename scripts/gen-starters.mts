@@ -267,8 +267,8 @@ export async function generateStarters(schemasDir = join(ROOT, 'schemas')): Prom
         };
         const dir = `${lang}/${game}-${transport}`;
         const where = `${relative(ROOT, botSource)} with ${relative(ROOT, shimPath)}`;
-        // The shim's loop follows the game part, unless the game part has a loop of its own (Python's paint and
-        // lighthouses keep state between messages and, for lighthouses, answer no result line).
+        // The shim's loop follows the game part, unless the game part has a loop of its own (Python's lighthouses:
+        // its handle() passes the bot's state along, and a result line gets no answer).
         const ownLoop = lang === 'python' && part.includes('\nif __name__ == "__main__":');
         const gap = lang === 'python' ? '\n\n\n' : '\n\n';
         const composed = ownLoop ? part : `${part.trimEnd()}${gap}${code.trim()}\n`;

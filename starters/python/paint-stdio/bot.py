@@ -128,14 +128,22 @@ class Bot:
         return {"turns_left": state.turns_left, "type": kind, "direction": [di, dj]}
 
 
+BOT = Bot()
+"""The one bot of this run: it remembers its id from the hello for every turn."""
+
+
+def handle(message: dict) -> dict:
+    """One message in, one answer out."""
+    return BOT.handle(message)
+
+
 def main() -> None:
-    bot = Bot()
-    for line in sys.stdin:  # ends when the arena closes stdin after the last turn
+    for line in sys.stdin:  # ends when the arena closes stdin at the end of the match
         if not line.strip():
             continue
         try:
-            answer = bot.handle(json.loads(line))
-        except Exception as err:  # a bug should show in the log, not cost the turn's deadline
+            answer = handle(json.loads(line))
+        except Exception as err:  # a bug should show in the log, not hang the match
             log(f"error: {err!r}")
             answer = {}
         sys.stdout.write(json.dumps(answer) + "\n")

@@ -121,19 +121,10 @@ class Bot:
         return {"turns_left": state.turns_left, "type": kind, "direction": [di, dj]}
 
 
-def main() -> None:
-    bot = Bot()
-    for line in sys.stdin:  # ends when the arena closes stdin after the last turn
-        if not line.strip():
-            continue
-        try:
-            answer = bot.handle(json.loads(line))
-        except Exception as err:  # a bug should show in the log, not cost the turn's deadline
-            log(f"error: {err!r}")
-            answer = {}
-        sys.stdout.write(json.dumps(answer) + "\n")
-        sys.stdout.flush()
+BOT = Bot()
+"""The one bot of this run: it remembers its id from the hello for every turn."""
 
 
-if __name__ == "__main__":
-    main()
+def handle(message: dict) -> dict:
+    """One message in, one answer out."""
+    return BOT.handle(message)
