@@ -28,10 +28,10 @@ export type BotParams = Static<typeof BotParams>;
 export const BotListQuery = Type.Object({ game: Type.Optional(Type.String({ maxLength: 64 })), status: Type.Optional(Type.String({ maxLength: 16 })) }, { additionalProperties: false });
 export type BotListQuery = Static<typeof BotListQuery>;
 
-// Answers.
+// Answers. Their enums are `enum` lists, their nullables `type` lists: the serialiser reads both with plain tests (a union of literals or with null is an `anyOf`, which it checks branch by branch with a validator).
 
 /** A bot's status: checked by the doctor first, active on the ladder, paused (by its owner or a rule), deleted. */
-export const BotStatus = Type.Union([Type.Literal('checking'), Type.Literal('active'), Type.Literal('paused'), Type.Literal('deleted')]);
+export const BotStatus = Type.Enum(['checking', 'active', 'paused', 'deleted']);
 export type BotStatus = Static<typeof BotStatus>;
 
 const publicBotFields = {
@@ -55,7 +55,7 @@ export type PublicBot = Static<typeof PublicBot>;
 export const ratingRowFields = {
   botId: Type.String(),
   game: Type.String(),
-  system: Type.Union([Type.Literal('elo'), Type.Literal('openskill')]),
+  system: Type.Enum(['elo', 'openskill']),
   rating: Type.Number({ description: 'ELO value, or the OpenSkill ordinal μ − 3σ' }),
   mu: Nullable(Type.Number()),
   sigma: Nullable(Type.Number()),
@@ -77,7 +77,7 @@ export type RatingRow = Static<typeof RatingRow>;
 /** One line of the doctor's checklist. */
 export const DoctorCheck = Type.Object({
   name: Type.String(),
-  status: Type.Union([Type.Literal('pass'), Type.Literal('fail'), Type.Literal('warn'), Type.Literal('skip')]),
+  status: Type.Enum(['pass', 'fail', 'warn', 'skip']),
   detail: Type.String(),
   fix: Type.Optional(Type.String({ description: 'what to change (failures and warnings)' })),
 });

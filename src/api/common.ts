@@ -9,8 +9,12 @@ export const ErrorBody = Type.Object({
 });
 export type ErrorBody = Static<typeof ErrorBody>;
 
-/** A value or null (JSON Schema `anyOf`). */
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/**
+ * A value or null: the schema with `null` added to its `type` (`{ "type": ["string", "null"] }`), which the
+ * serialiser reads with a `=== null` test; an `anyOf` would be checked branch by branch with a validator, ten
+ * times as slow on a match's answer. The OpenAPI 3.0 document shows it as `nullable: true`.
+ */
+export const Nullable = <T extends TSchema & { type: string }>(schema: T) => Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type, 'null'] });
 
 /** An answer that is not JSON (an event stream, an HTML page), for the OpenAPI document: its media type and what it is. */
 export const NotJson = (mediaType: string, description: string) => ({ description, content: { [mediaType]: { schema: Type.String() } } });
