@@ -59,6 +59,17 @@ describe('the HTTP API and its schemas', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('keeps its schemas in a pure module: src/api imports typebox, itself, and only types of src/core and src/games', () => {
+    for (const file of readdirSync('src/api')) {
+      const code = readFileSync(join('src/api', file), 'utf8');
+      for (const [, typeOnly, from] of code.matchAll(/^(?:import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'/gm)) {
+        const allowed = from === 'typebox' || /^\.\/[a-z-]+\.js$/.test(from!) || (!!typeOnly && /^\.\.\/(core|games)\//.test(from!));
+        assert.ok(allowed, `src/api/${file} imports ${typeOnly ? 'types of ' : ''}${from}: the web app bundles what src/api imports (it may use typebox, itself, and types of src/core and src/games)`);
+      }
+      assert.doesNotMatch(code, /\b(process|Buffer|require)\b|node:/, `src/api/${file} uses Node`);
+    }
+  });
+
   it('serves the OpenAPI document it served before the schemas moved, plus a schema for every 2xx answer', async () => {
     const served = await api('GET', '/docs/json');
     assert.equal(served.status, 200);
