@@ -42,7 +42,7 @@ export function playRoutes(arena: Arena) {
       },
       async (req, reply) => {
         const { id, slot } = req.params as Static<typeof Seat>;
-        const desk = arena.personDesk(id, slot, tokenOf(req, (req.query as Static<typeof TokenQuery>).token));
+        const desk = arena.persons.desk(id, slot, tokenOf(req, (req.query as Static<typeof TokenQuery>).token));
         // The desk sends the pending ask as soon as the page listens; an open stream is what keeps the person "present".
         sse<DeskNotice>(req, reply, [], (send) => desk.listen(send), (n) => n.type === 'ended');
       },
@@ -63,7 +63,7 @@ export function playRoutes(arena: Arena) {
       async (req) => {
         const { id, slot } = req.params as Static<typeof Seat>;
         const body = req.body as Static<typeof Move>;
-        const desk = arena.personDesk(id, slot, tokenOf(req, body.token));
+        const desk = arena.persons.desk(id, slot, tokenOf(req, body.token));
         const taken = desk.submit(body.line);
         if (taken.ok) return { accepted: true as const };
         if (taken.why === 'bad') throw badRequest(taken.error);

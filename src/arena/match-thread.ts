@@ -1,12 +1,12 @@
 import { parentPort } from 'node:worker_threads';
-import { MatchCancelledError, runMatch, type RunOptions } from '../arena/run-match.js';
-import type { MatchJob } from '../arena/match-job.js';
-import { packReplay, type PackedReplay } from '../arena/replay-pack.js';
+import { MatchCancelledError, runMatch, type RunOptions } from './run-match.js';
+import type { MatchJob } from './match-job.js';
+import { packReplay, type PackedReplay } from './replay-pack.js';
 import type { Replay } from '../core/replay.js';
 import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
 
 /**
- * A match-pool worker thread (see pool.ts): runs one match at a time, on its own event loop, so a built-in
+ * A match thread of the match pool (see match-pool.ts): runs one match at a time, on its own event loop, so a built-in
  * bot's search in one match never delays another match's deadlines. Messages in: `run` (a job and its
  * options; `forward`: send its live events and log lines back), `cancel` (stop the match: its bots are shut
  * down). Messages out: `live` and `log` (when forwarded), `done` (the replay), `failed` (the error's name and
@@ -20,7 +20,7 @@ export type WorkerReply =
   | { type: 'log'; id: number; line: string };
 
 const port = parentPort;
-if (!port) throw new Error('match-worker.ts runs as a worker thread of the match pool');
+if (!port) throw new Error('match-thread.ts runs as a worker thread of the match pool');
 let current: AbortController | null = null;
 
 port.on('message', (msg: WorkerRequest) => {
