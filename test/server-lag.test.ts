@@ -90,4 +90,77 @@ describe('the server while a 12-bot Tron match plays on the largest grid', () =>
     t.diagnostic(`event-loop delay: max ${maxMs.toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms over ${(m.result as { turns: number }).turns} laps`);
     assert.ok(p99Ms < 100, `the event loop's delay reached ${p99Ms.toFixed(1)} ms at the 99th percentile (max ${maxMs.toFixed(1)} ms)`);
   });
+  it("plays a person's match in a match thread too: the server answers while the bots at the person's table think", async (t) => {
+    // A person and 11 Voronoi bots on a 300×300 Tron grid: every lap, while the person is asked, the bots search
+    // the grid in the match's thread (a second or so of work a lap). The person's desk is here, the match there.
+    const side = 300;
+    const r = await api('POST', '/api/matches', { game: 'tron', seats: ['person', ...Array(11).fill('voronoi')], test: true, seed: 3, config: { width: side, height: side } });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    const id = r.body!.id as string;
+    const token = (r.body!.persons as { slot: number; token: string }[])[0]!.token;
+    const asks = await askStream(`/api/matches/${id}/seats/0/play?token=${token}`);
+    try {
+      // The first ask comes once the match plays; the page's first answer compiles the move route's serializer.
+      const play = async () => {
+        const view = (await asks.nextAsk()).view as { board: number[][][]; 'player-index': number };
+        const answer = await api('POST', `/api/matches/${id}/seats/0/move`, { line: safeMove(view, side) }, token);
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      };
+      await play();
+      const delay = monitorEventLoopDelay({ resolution: 10 });
+      delay.enable();
+      let moves = 0;
+      const t0 = performance.now();
+      while (performance.now() - t0 < 4000 && moves < 6) {
+        await play();
+        moves++;
+        assert.equal((await api('GET', '/healthz')).status, 200);
+      }
+      delay.disable();
+      const { maxMs, p99Ms } = delays(delay);
+      t.diagnostic(`event-loop delay: max ${maxMs.toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms; the person played ${moves} laps`);
+      assert.ok(moves >= 2, `the person played ${moves} laps in 4 s`);
+      assert.ok(p99Ms < 100, `the event loop's delay reached ${p99Ms.toFixed(1)} ms at the 99th percentile (max ${maxMs.toFixed(1)} ms) while a person's match played`);
+    } finally {
+      asks.close();
+    }
+  });
 });
+
+/** A person's play stream (SSE) as a page reads it: `nextAsk` is the next `ask` event's data. */
+async function askStream(path: string) {
+  const abort = new AbortController();
+  const res = await fetch(server.url + path, { signal: abort.signal });
+  assert.equal(res.status, 200, await (res.status === 200 ? Promise.resolve('') : res.text()));
+  const reader = res.body!.getReader();
+  let buffer = '';
+  return {
+    async nextAsk(): Promise<Record<string, unknown>> {
+      for (;;) {
+        const block = /^([\s\S]*?)\n\n/.exec(buffer);
+        if (block) {
+          buffer = buffer.slice(block[0].length);
+          const data = /^data: (.+)$/m.exec(block[1]!)?.[1];
+          if (/^event: ask$/m.test(block[1]!) && data) return JSON.parse(data) as Record<string, unknown>;
+          if (/^event: ended$/m.test(block[1]!)) assert.fail(`the person's seat ended: ${data}`);
+          continue;
+        }
+        const { done, value } = await reader.read();
+        if (done) assert.fail('the play stream ended');
+        buffer += Buffer.from(value).toString();
+      }
+    },
+    close: () => abort.abort(),
+  };
+}
+
+/** A Tron move that keeps the person alive this lap: the first free cell next to its head, inside the grid. */
+function safeMove(view: { board: number[][][]; 'player-index': number }, side: number): string {
+  const taken = new Set(view.board.flatMap((trail) => trail.map(([x, y]) => `${x},${y}`)));
+  const [hx, hy] = view.board[view['player-index']]![0]! as [number, number];
+  const free = ([['x+', 1, 0], ['x-', -1, 0], ['y+', 0, 1], ['y-', 0, -1]] as const).find(([, dx, dy]) => {
+    const [x, y] = [hx + dx, hy + dy];
+    return x >= 0 && y >= 0 && x < side && y < side && !taken.has(`${x},${y}`);
+  });
+  return free?.[0] ?? 'x+';
+}

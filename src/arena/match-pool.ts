@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { Worker, type MessagePort } from 'node:worker_threads';
+import type { PersonLimits } from '../bots/browser-transport.js';
 import type { MatchJob } from './match-job.js';
 import { MatchCancelledError } from './run-match.js';
 import { UsageError } from '../core/errors.js';
@@ -31,6 +32,9 @@ export interface RunHooks {
   log?: (line: string) => void;
   /** cancels this match alone: its thread stops it (its bots shut down), and the run rejects with MatchCancelledError */
   signal?: AbortSignal;
+  /** a person's seats, by slot: the match thread's ends of their desks' channels (desk-bridge.ts), moved to the thread */
+  persons?: { slot: number; port: MessagePort }[];
+  personLimits?: PersonLimits;
 }
 
 /**
@@ -128,7 +132,8 @@ export class MatchPool {
         const onAbort = () => this.stopSlot(s, id);
         return new Promise<Finished>((resolve, reject) => {
           s.busy = { id, resolve, reject, hooks };
-          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks, publicOnly: hooks?.publicOnly, pack: hooks?.pack } satisfies WorkerRequest);
+          const persons = hooks?.persons;
+          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks, publicOnly: hooks?.publicOnly, pack: hooks?.pack, persons, personLimits: hooks?.personLimits } satisfies WorkerRequest, persons?.map((p) => p.port));
           signal?.addEventListener('abort', onAbort, { once: true });
         }).finally(() => signal?.removeEventListener('abort', onAbort));
       }

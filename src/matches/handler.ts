@@ -2,7 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MatchJob } from '../arena/match-job.js';
 import type { MatchPool } from '../arena/match-pool.js';
 import { MatchCancelledError } from '../arena/run-match.js';
-import type { SeatConnection } from '../arena/seat.js';
+import type { MessagePort } from 'node:worker_threads';
+import type { PersonLimits } from '../bots/browser-transport.js';
 import type { AddressPolicy } from '../bots/address-policy.js';
 import type { Replay } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
@@ -33,8 +34,12 @@ export interface HandlerOptions {
   pool?: MatchPool;
   /** why this process does not play a match (a worker: players who connect to a server), or null */
   refuse?: (job: MatchJob) => string | null;
-  /** the seat of a match that a player connected to this process for (a person's page), or undefined */
-  connection?: (matchId: string, slot: number) => SeatConnection | undefined;
+  /**
+   * the person seats of the matches played here: each one's channel to its desk (matches/persons.ts), the
+   * person's limits, and the threads a person's match plays in (default `pool`: a person's match holds its
+   * thread for as long as the person thinks, so the server gives them threads of their own)
+   */
+  persons?: { port: (matchId: string, slot: number) => MessagePort | undefined; limits?: PersonLimits; pool?: MatchPool };
   /** told once a match it took is over: recorded, or not played */
   settled?: (matchId: string, outcome: Settled) => void;
 }
@@ -44,8 +49,8 @@ export interface HandlerOptions {
  * from its stored job (same seed, same seats) and records it (playAndRecord: result, replay, logs and ratings
  * in one transaction, at most once per match). The store decides who may play: a match that ended is skipped;
  * one somebody left running (a worker that died) is played again from the start, up to `maxTries` starts,
- * then aborted with the reason. A match whose players connected to this process (a person's seats) plays on
- * this thread, beside the desks the HTTP routes hold; every other match plays in the pool's threads.
+ * then aborted with the reason. With a pool, every match plays in a match thread, a person's too: its seats
+ * talk to their desks (which the HTTP routes hold here) over a MessagePort; without one, on this thread.
  */
 export function matchHandler(o: HandlerOptions): MatchHandler {
   return async (matchId, signal) => {
@@ -87,8 +92,12 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
   if (tries === null) return ['the match ended meanwhile', { reason: 'the match ended meanwhile' }];
   if (tries > o.maxTries) return abort(o.cancelled === 'retry' ? `it was started ${o.maxTries} times and no worker finished it (each stopped or died mid-match)` : `it was started ${o.maxTries} times and never finished`);
   log.info({ match: matchId, game: m.game, worker: o.node, try: tries, bots: found.bots.map((b) => b.name) }, tries > 1 ? `match started again (try ${tries}): it was stopped mid-match before` : 'match started');
-  const here = connectedSeats(job).length > 0 || !o.pool;
   const pool = o.pool;
+  const personPorts = pool && connectedSeats(job).length ? job.seats.flatMap((_, slot) => {
+    const port = o.persons?.port(matchId, slot);
+    return port ? [{ slot, port }] : [];
+  }) : undefined;
+  const threads = personPorts?.length ? (o.persons?.pool ?? pool) : pool;
   const lines = (line: string) => log.warn({ match: matchId }, line);
   try {
     const { replay, stored } = await playAndRecord(
@@ -98,11 +107,10 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         log,
         addressPolicy: o.addressPolicy,
         signal,
-        connections: here ? job.seats.map((_, slot) => o.connection?.(matchId, slot)) : undefined,
         // Only the public events come back from a thread: a server streams nothing else. And the replay comes
         // packed for the store: serializing and gzipping a long match's messages is the thread's work, not the
         // server's (a 6 000-lap Tron match held the server's thread for half a second).
-        run: here || !pool ? undefined : (j, held, s) => pool.play(j, { live: held, log: lines, publicOnly: true, pack: true, signal: s }),
+        run: threads ? (j, held, s) => threads.play(j, { live: held, log: lines, publicOnly: true, pack: true, signal: s, persons: personPorts, personLimits: o.persons?.limits }) : undefined,
       },
       job,
       found.bots,

@@ -22,6 +22,9 @@ import type { Store } from '../store/index.js';
 // The server's composition root: the application services (src/registry/, src/matches/, src/ladder/,
 // src/live/) wired to the store, the live events and the queue, for the routes to call. The logic is in them.
 
+/** Persons' matches played at once in their own match threads; more wait for a thread. */
+const PERSON_THREADS = 8;
+
 /** How the server runs: what it lets bots be, how many matches at once, who the admin is. */
 export interface ArenaOptions {
   /** matches played at once, ladder, on-demand and test alike (default 2); a person's match is not counted */
@@ -87,6 +90,8 @@ export class Arena {
   private readonly here: LocalMatchQueue;
   /** the match threads the matches played here run in */
   private readonly pool: MatchPool;
+  /** the match threads of the persons' matches */
+  private readonly personPool: MatchPool;
   private upkeep: QueueUpkeep | null = null;
   private unfeed: (() => void) | null = null;
   private stopping = false;
@@ -100,9 +105,11 @@ export class Arena {
     this.publish = withFeed(live);
     this.node = opts.node ?? `server@${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     const addressPolicy = opts.allowPrivateBots ? 'any' : 'public-only';
-    this.persons = new PersonSeats(opts.person);
+    this.persons = new PersonSeats();
     // Threads start when a match first needs one: a server whose matches all play on workers starts none.
     this.pool = new MatchPool(opts.concurrency, { addressPolicy }, undefined, true);
+    // A person's match is outside --concurrency (it mostly waits for the person): it gets threads of its own.
+    this.personPool = new MatchPool(PERSON_THREADS, { addressPolicy }, undefined, true);
     const handler = matchHandler({
       store,
       live: this.publish,
@@ -112,7 +119,7 @@ export class Arena {
       maxTries: 3,
       cancelled: 'abort',
       pool: this.pool,
-      connection: (matchId, slot) => this.persons.connection(matchId, slot),
+      persons: { port: (matchId, slot) => this.persons.port(matchId, slot), limits: opts.person, pool: this.personPool },
       settled: (matchId, outcome) => this.settled(matchId, outcome),
     });
     this.here = new LocalMatchQueue({ handler, concurrency: opts.concurrency, node: this.node, unbounded: (matchId) => this.persons.has(matchId) });
@@ -167,7 +174,7 @@ export class Arena {
     const left = Math.max(0, graceMs - (Date.now() - t0));
     await Promise.all([this.here.stop(left), this.queue === this.here ? null : this.queue.stop(left)]);
     await this.here.close();
-    await this.pool.close();
+    await Promise.all([this.pool.close(), this.personPool.close()]);
   }
 
   /** A match played here is over (recorded, or not played): its people are told, and the ladder looks again. */

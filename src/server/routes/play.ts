@@ -64,7 +64,7 @@ export function playRoutes(arena: Arena) {
         const { id, slot } = req.params as Static<typeof Seat>;
         const body = req.body as Static<typeof Move>;
         const desk = arena.persons.desk(id, slot, tokenOf(req, body.token));
-        const taken = desk.submit(body.line);
+        const taken = await desk.submit(body.line);
         if (taken.ok) return { accepted: true as const };
         if (taken.why === 'bad') throw badRequest(taken.error);
         if (taken.why === 'idle') throw conflict(`seat ${slot} of match ${id}: ${taken.error}`);
