@@ -30,6 +30,38 @@ function localQueue(store: Store, live: LiveEvents, log: FastifyBaseLogger, conc
 describe('the local match queue (match threads in this process)', () => {
   matchQueueContract(async ({ store, live, concurrency, log }) => localQueue(store, live, log, concurrency, 'test-node'));
 
+  it('carries match ids to the handler it is given: each once, at most `concurrency` at once, the unbounded ones at once', async () => {
+    // The queue knows nothing of matches: whatever the composition root gives it is called with each id.
+    const started: string[] = [];
+    const release = new Map<string, () => void>();
+    let most = 0;
+    const queue = new LocalMatchQueue({
+      concurrency: 2,
+      node: 'n',
+      unbounded: (id) => id.startsWith('person'),
+      handler: (id) => {
+        started.push(id);
+        most = Math.max(most, [...release.keys()].filter((k) => !k.startsWith('person')).length + (id.startsWith('person') ? 0 : 1));
+        return new Promise<string>((resolve) => release.set(id, () => (release.delete(id), resolve(`played ${id}`))));
+      },
+    });
+    for (const id of ['a', 'b', 'c', 'a']) await queue.enqueue(id);
+    assert.deepEqual(started, ['a', 'b'], 'two at once; "a" handed over twice is taken once');
+    assert.deepEqual([await queue.state('a'), await queue.state('c')], ['active', 'waiting']);
+    await queue.enqueue('person-1');
+    assert.deepEqual(started, ['a', 'b', 'person-1'], 'an unbounded match is not kept waiting');
+    release.get('a')!();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(started, ['a', 'b', 'person-1', 'c'], 'the next one starts when a place is free');
+    assert.equal(await queue.state('a'), 'completed');
+    assert.equal(most, 2);
+    const stopping = queue.stop(50);
+    for (const done of [...release.values()]) done();
+    await stopping;
+    await queue.enqueue('d');
+    assert.equal(await queue.state('d'), 'unknown', 'a stopped queue takes nothing more');
+  });
+
   it('stop(grace): a match still playing after the grace is cancelled and marked aborted, saying the server stopped', async () => {
     const store = await openStore(':memory:');
     const live = new LocalLiveEvents();
