@@ -8,12 +8,12 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runMatch } from '../src/arena/run-match.js';
 import { getGame } from '../src/games/index.js';
-import { MatchPool } from '../src/tournament/pool.js';
+import { MatchPool } from '../src/arena/match-pool.js';
 import { Tournament, type TournamentSpec } from '../src/tournament/tournament.js';
 
 // The pool's threads run the worker as it ships (tsc's output), as the CLI's do: `npm run bench` builds nothing,
 // so run `npm run build` first.
-const WORKER = pathToFileURL(resolve('dist/tournament/match-worker.js'));
+const WORKER = pathToFileURL(resolve('dist/arena/match-thread.js'));
 
 /** Plays one tournament on a fresh pool of K threads; milliseconds from the pool's start to the last result. */
 async function timeTournament(spec: TournamentSpec, k: number, out?: string): Promise<{ ms: number; matches: number }> {

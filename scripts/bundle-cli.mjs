@@ -28,8 +28,8 @@ const lazyChildProcess = {
 };
 
 await build({
-  // The match pool's worker thread is loaded by file name (tournament/pool.ts), so it is an entry of its own.
-  entryPoints: { main: 'dist/cli/main.js', 'match-worker': 'dist/tournament/match-worker.js' },
+  // The match pool's thread is loaded by file name (arena/match-pool.ts), so it is an entry of its own.
+  entryPoints: { main: 'dist/cli/main.js', 'match-thread': 'dist/arena/match-thread.js' },
   outdir: 'dist/cli-bundle',
   outExtension: { '.js': '.cjs' },
   bundle: true,

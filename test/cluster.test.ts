@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { newJob } from '../src/arena/match-job.js';
 import { LocalLiveEvents } from '../src/live/local.js';
 import { BullMatchQueue, type MatchJobData } from '../src/queue/bullmq.js';
-import { MatchWorker } from '../src/queue/worker.js';
+import { MatchWorker } from '../src/worker/worker.js';
 import { Arena } from '../src/server/arena.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { testPostgres, type TestPostgres } from '../src/store/pg.kit.js';

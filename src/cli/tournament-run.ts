@@ -8,7 +8,7 @@ import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { EloLadder, outcomeFromJsonResult, SkillLadder } from '../ratings/index.js';
 import { COPY_RUN, playAb, type AbReport, type AbSpec } from '../tournament/ab.js';
-import { MatchPool } from '../tournament/pool.js';
+import { MatchPool } from '../arena/match-pool.js';
 import { copiesOf, errorsOf, headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
 import { table } from './format.js';
 import { readConfigFiles } from './options.js';

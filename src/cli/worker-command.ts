@@ -37,7 +37,7 @@ export function registerWorker(program: Command): void {
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
-      const { startWorker } = await import('../queue/start-worker.js');
+      const { startWorker } = await import('../worker/start.js');
       const worker = await startWorker({ url: o.queue, database: o.database, concurrency: o.concurrency, name: o.name, lockMs: o.lockMs, maxTries: o.maxTries, allowCommands: o.allowCommands ?? false, allowPrivateBots: o.allowPrivateBots ?? false, prefix: o.redisPrefix, logLevel: o.logLevel });
       // SIGINT/SIGTERM: take no more matches, let those under way end (10 s at most); the rest go back to the queue.
       await new Promise<void>((resolve) => {

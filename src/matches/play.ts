@@ -15,42 +15,8 @@ import type { BotRow, MatchRow, SeatResult, Store } from '../store/index.js';
 import { guestBot } from './guest.js';
 
 // Playing one stored match and recording it: the same path whichever queue took it (the server's own match
-// threads, or a `botarena worker` on BullMQ).
-
-/** The live-events channel of the global feed (`GET /api/events`): every match's `started`, `ended`, `stopped`. */
-export const FEED = 'feed';
-
-/**
- * The live events with the global feed added: a match's public `started`, `ended` and `stopped` go to its own
- * channel and to FEED, from whichever process plays it.
- */
-export function withFeed(live: LiveEvents): LiveEvents {
-  return {
-    publish(matchId: string, audience: Audience, event: LiveEvent) {
-      live.publish(matchId, audience, event);
-      if (audience === 'public' && matchId !== FEED && (event.type === 'started' || event.type === 'ended' || event.type === 'stopped')) live.publish(FEED, 'public', event);
-    },
-    subscribe: (matchId, audience, listener) => live.subscribe(matchId, audience, listener),
-    history: (matchId) => live.history(matchId),
-    close: () => live.close(),
-  };
-}
-
-/**
- * The live events a worker publishes: only the public audience (with the feed). Servers stream nothing else
- * (the owners' messages are in the stored logs), and in Tron the per-seat messages carrying the board each
- * lap were three quarters of a worker's traffic to Redis.
- */
-export function publicOnly(live: LiveEvents): LiveEvents {
-  return {
-    publish(matchId: string, audience: Audience, event: LiveEvent) {
-      if (audience === 'public') live.publish(matchId, audience, event);
-    },
-    subscribe: (matchId, audience, listener) => live.subscribe(matchId, audience, listener),
-    history: (matchId) => live.history(matchId),
-    close: () => live.close(),
-  };
-}
+// threads, or a `botarena worker` on BullMQ). handler.ts wraps it as the queues' handler (read, claim, play,
+// record); the smart-dog gateway records its games with recordFinishedMatch.
 
 /**
  * Records a finished match (created and started in the store already) in one transaction: its result, its
@@ -133,10 +99,10 @@ export interface PlayContext {
   /** seats opened from a connection (a person's), by slot */
   connections?: (SeatConnection | undefined)[];
   /**
-   * plays the match somewhere else and resolves with its replay (a match thread: see queue/local.ts); by
-   * default runMatch in this thread
+   * plays the match somewhere else and resolves with its replay (a match thread of arena/match-pool.ts: see
+   * handler.ts); by default runMatch in this thread
    */
-  run?: (job: MatchJob, live: LiveEvents) => Promise<{ replay: Replay; packed?: PackedReplay }>;
+  run?: (job: MatchJob, live: LiveEvents, signal: AbortSignal) => Promise<{ replay: Replay; packed?: PackedReplay }>;
 }
 
 /**
@@ -174,7 +140,7 @@ export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRo
   let recorded: { replay: Replay; stored: boolean; seats: SeatResult[] };
   try {
     const { replay, packed } = ctx.run
-      ? await ctx.run(job, hold.live)
+      ? await ctx.run(job, hold.live, ctx.signal)
       : { replay: (await runMatch(job, { signal: ctx.signal, live: hold.live, connections: ctx.connections, log: (line) => ctx.log.warn({ match: job.matchId }, line), addressPolicy: ctx.addressPolicy })).replay, packed: undefined };
     recorded = { replay, ...(await recordFinishedMatch(ctx.store, job, bots, replay, rated, packed)) };
   } finally {

@@ -2,7 +2,7 @@ import { after, describe, it } from 'node:test';
 import { redisMissing, testRedis } from '../../test/redis.kit.js';
 import { BullMatchQueue } from './bullmq.js';
 import { matchQueueContract } from './contract.kit.js';
-import { MatchWorker } from './worker.js';
+import { MatchWorker } from '../worker/worker.js';
 
 // The queue contract on BullMQ: a real redis-server of the test's own, and a `MatchWorker` (what `botarena
 // worker` runs) in this process on the same store. Without Redis the tests skip saying why; under CI they fail.

@@ -1,8 +1,17 @@
 // The match queue as a port: the server hands every match it creates (ladder, on-demand, test, a person's) to
 // one of these by its id, and somebody plays it. The store is the truth about a match (its job, its status,
-// its tries); a queue only says who plays what next. Two implementations, one contract (contract.kit.ts):
-// LocalMatchQueue (the default: a bounded pool of match threads in the server's process, off its main
-// thread) and BullMatchQueue (BullMQ on Redis: `botarena worker` processes play, possibly on other machines).
+// its tries); a queue only carries match ids to a MatchHandler, which the composition root gives it (the
+// application layer's: src/matches/handler.ts reads, claims, plays and records). Two implementations, one
+// contract (contract.kit.ts): LocalMatchQueue (the default: bounded, in the server's process, its handler
+// plays in match threads off the main thread) and BullMatchQueue (BullMQ on Redis: `botarena worker`
+// processes run BullMatchConsumer with the same kind of handler, possibly on other machines).
+
+/**
+ * Plays the match a queue hands over, by its id: resolves saying what became of it (played, or why not), and
+ * rejects when it could not be played now (the queue marks its job failed: BullMQ retries it, the server's
+ * reconciler looks at it). `signal` aborts when the queue stops: the match is then cancelled.
+ */
+export type MatchHandler = (matchId: string, signal: AbortSignal) => Promise<string>;
 
 /**
  * What a queue knows of a match's job: 'waiting' (to be played), 'active' (being played), 'completed' (played

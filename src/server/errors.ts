@@ -1,26 +1,12 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { StoreError } from '../store/errors.js';
+import { ApiError } from '../core/request-errors.js';
 
-/**
- * Every error the API sends has one shape: `{ "error": { "status", "code", "message" } }`, the message a
- * sentence a person can act on (what was wrong, where, what is expected). Handlers throw ApiError; schema
- * validation failures and Fastify's own errors are turned into the same shape by `errorHandler`.
- */
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-export const notFound = (what: string) => new ApiError(404, 'not-found', what);
-export const badRequest = (message: string) => new ApiError(400, 'bad-request', message);
-export const forbidden = (message: string) => new ApiError(403, 'forbidden', message);
-export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
-export const conflict = (message: string) => new ApiError(409, 'conflict', message);
+// Every error the API sends has one shape: `{ "error": { "status", "code", "message" } }`, the message a
+// sentence a person can act on (what was wrong, where, what is expected). Handlers and the application layer
+// throw ApiError (core/request-errors.ts); schema validation failures and Fastify's own errors are turned into
+// the same shape by `errorHandler`.
+export { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from '../core/request-errors.js';
 
 /** Validation errors, read as a person would say them: "body.name: must be at most 64 characters". */
 function validationMessage(err: FastifyError): string {

@@ -35,7 +35,7 @@ export function botRoutes(arena: Arena, limits: { registrations: number }) {
         config: { rateLimit: { max: limits.registrations, timeWindow: '1 minute' } },
       },
       async (req, reply) => {
-        const { bot, token } = await arena.registerBot(req.body);
+        const { bot, token } = await arena.bots.register(req.body);
         void reply.status(201);
         return { bot: publicBot(bot), token, note: 'keep the token: it is shown only now, and editing, pausing or deleting the bot needs it (Authorization: Bearer TOKEN)' };
       },
@@ -60,19 +60,19 @@ export function botRoutes(arena: Arena, limits: { registrations: number }) {
     });
 
     app.patch('/api/bots/:id', { schema: { tags: ['bots'], summary: "edit a bot (owner or admin): a new endpoint is checked again; status 'paused' takes it off the ladder, 'active' re-checks it", params: BotParams, body: BotPatchBody, security: [{ owner: [] }], response: { 200: PublicBot, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody } } }, async (req) => {
-      const bot = await arena.authorise(req.params.id, bearer(req));
-      return publicBot(await arena.updateBot(bot, req.body));
+      const bot = await arena.bots.authorise(req.params.id, bearer(req));
+      return publicBot(await arena.bots.update(bot, req.body));
     });
 
     app.delete('/api/bots/:id', { schema: { tags: ['bots'], summary: 'delete a bot (owner or admin); its matches and ratings stay in the history', params: BotParams, security: [{ owner: [] }], response: { 204: NoContent, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody } } }, async (req, reply) => {
-      const bot = await arena.authorise(req.params.id, bearer(req));
+      const bot = await arena.bots.authorise(req.params.id, bearer(req));
       await arena.store.deleteBot(bot.id);
       void reply.status(204);
     });
 
     app.post('/api/bots/:id/check', { schema: { tags: ['bots'], summary: 'run the doctor check again now (owner or admin); resolves with the report', params: BotParams, security: [{ owner: [] }], response: { 200: CheckAnswer } }, config: { rateLimit: { max: limits.registrations, timeWindow: '1 minute' } } }, async (req) => {
-      const bot = await arena.authorise(req.params.id, bearer(req));
-      return { report: await arena.check(bot.id), bot: publicBot((await arena.store.getBot(bot.id))!) };
+      const bot = await arena.bots.authorise(req.params.id, bearer(req));
+      return { report: await arena.bots.check(bot.id), bot: publicBot((await arena.store.getBot(bot.id))!) };
     });
 
     app.get('/api/bots/:id/ratings', { schema: { tags: ['ratings'], summary: "a bot's rating after each rated match (ELO and OpenSkill), oldest first", params: BotParams, response: { 200: RatingHistory } } }, async (req) => {

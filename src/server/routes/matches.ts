@@ -55,7 +55,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       async (req, reply) => {
         const b = req.body;
         if (b.test && b.rated) throw badRequest('a test match is never rated: give "test" or "rated", not both');
-        const { match, persons, viewerToken } = await arena.requestMatch({ game: b.game, seats: b.seats, rated: b.rated ?? false, kind: b.test ? 'test' : 'challenge', seed: b.seed, config: b.config });
+        const { match, persons, viewerToken } = await arena.matches.request({ game: b.game, seats: b.seats, rated: b.rated ?? false, kind: b.test ? 'test' : 'challenge', seed: b.seed, config: b.config });
         void reply.status(201);
         // Each person's token is shown here once: it opens that seat's play stream and sends its moves.
         return { ...publicMatch(match), ...(persons.length ? { persons } : {}), ...(viewerToken ? { viewerToken } : {}) };
@@ -94,9 +94,9 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       if (!seat) throw notFound(`match ${id} has no seat ${slot}`);
       const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
       // Who started a test match reads all its logs (its viewer token); otherwise the seat's owner or the admin.
-      if (!arena.viewers.check(id, bearer) && !arena.isAdmin(bearer)) {
+      if (!arena.viewers.check(id, bearer) && !arena.bots.isAdmin(bearer)) {
         if (!seat.botId) throw bearer ? forbidden(`seat ${slot} was a bot given by its URL: its log is for who started the match (the match's viewerToken) or the admin`) : unauthorized(`this needs the match's viewerToken (test matches), the seat's bot's owner token, or the admin token: "Authorization: Bearer TOKEN"`);
-        await arena.authorise(seat.botId, bearer).catch((err: unknown) => {
+        await arena.bots.authorise(seat.botId, bearer).catch((err: unknown) => {
           throw err instanceof Error && 'status' in err && (err as { status: number }).status === 404 ? forbidden(`seat ${slot}'s bot no longer exists: its logs are for the admin`) : err;
         });
       }
@@ -108,7 +108,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
     app.get('/api/events', { schema: { tags: ['matches'], summary: 'the global feed (SSE): `started` of every match running now, then every match\'s `started`, `ended` and `stopped` as they happen', response: { 200: EventStream } } }, async (req, reply) => {
       const early: LiveEvent[] = [];
       let send: ((e: LiveEvent) => void) | null = null;
-      const stop = await arena.followFeed((e) => (send ? send(e) : void early.push(e)));
+      const stop = await arena.follow.feed((e) => (send ? send(e) : void early.push(e)));
       sse(req, reply, early, (s) => {
         send = s;
         return stop;
@@ -120,7 +120,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       if (m.status === 'queued' || m.status === 'running') {
         // Wherever it runs (here, or a worker): what it published so far, then the rest as it comes.
         let send: ((e: LiveEvent) => void) | null = null;
-        const followed = await arena.followMatch(m.id, (e) => send?.(e));
+        const followed = await arena.follow.match(m.id, (e) => send?.(e));
         if (followed) {
           return sse(req, reply, followed.history, (s) => {
             send = s;

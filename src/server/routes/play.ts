@@ -34,7 +34,7 @@ export function playRoutes(arena: Arena) {
       },
       async (req, reply) => {
         const { id, slot } = req.params;
-        const desk = arena.personDesk(id, slot, tokenOf(req, req.query.token));
+        const desk = arena.persons.desk(id, slot, tokenOf(req, req.query.token));
         // The desk sends the pending ask as soon as the page listens; an open stream is what keeps the person "present".
         sse<DeskNotice>(req, reply, [], (send) => desk.listen(send), (n) => n.type === 'ended');
       },
@@ -55,8 +55,8 @@ export function playRoutes(arena: Arena) {
       async (req) => {
         const { id, slot } = req.params;
         const body = req.body;
-        const desk = arena.personDesk(id, slot, tokenOf(req, body.token));
-        const taken = desk.submit(body.line);
+        const desk = arena.persons.desk(id, slot, tokenOf(req, body.token));
+        const taken = await desk.submit(body.line);
         if (taken.ok) return { accepted: true as const };
         if (taken.why === 'bad') throw badRequest(taken.error);
         if (taken.why === 'idle') throw conflict(`seat ${slot} of match ${id}: ${taken.error}`);

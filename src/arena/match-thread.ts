@@ -1,18 +1,35 @@
-import { parentPort } from 'node:worker_threads';
-import { MatchCancelledError, runMatch, type RunOptions } from '../arena/run-match.js';
-import type { MatchJob } from '../arena/match-job.js';
-import { packReplay, type PackedReplay } from '../arena/replay-pack.js';
+import { parentPort, type MessagePort } from 'node:worker_threads';
+import { BrowserTransport, type PersonLimits } from '../bots/browser-transport.js';
+import type { SeatContext } from '../bots/transport.js';
+import { PortDesk } from './desk-bridge.js';
+import type { SeatConnection } from './seat.js';
+import { MatchCancelledError, runMatch, type RunOptions } from './run-match.js';
+import type { MatchJob } from './match-job.js';
+import { packReplay, type PackedReplay } from './replay-pack.js';
 import type { Replay } from '../core/replay.js';
 import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
 
 /**
- * A match-pool worker thread (see pool.ts): runs one match at a time, on its own event loop, so a built-in
+ * A match thread of the match pool (see match-pool.ts): runs one match at a time, on its own event loop, so a built-in
  * bot's search in one match never delays another match's deadlines. Messages in: `run` (a job and its
  * options; `forward`: send its live events and log lines back), `cancel` (stop the match: its bots are shut
  * down). Messages out: `live` and `log` (when forwarded), `done` (the replay), `failed` (the error's name and
  * message; `cancelled` for a cancelled match).
  */
-export type WorkerRequest = { type: 'run'; id: number; job: MatchJob; opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>; forward?: boolean; publicOnly?: boolean; pack?: boolean } | { type: 'cancel' };
+export type WorkerRequest =
+  | {
+      type: 'run';
+      id: number;
+      job: MatchJob;
+      opts: Pick<RunOptions, 'sandbox' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>;
+      forward?: boolean;
+      publicOnly?: boolean;
+      pack?: boolean;
+      /** a person's seats: each slot's end of the channel to its desk on the thread that serves the pages (desk-bridge.ts) */
+      persons?: { slot: number; port: MessagePort }[];
+      personLimits?: PersonLimits;
+    }
+  | { type: 'cancel' };
 export type WorkerReply =
   | { type: 'done'; id: number; replay: Replay; packed?: PackedReplay }
   | { type: 'failed'; id: number; name: string; message: string; cancelled: boolean }
@@ -20,7 +37,7 @@ export type WorkerReply =
   | { type: 'log'; id: number; line: string };
 
 const port = parentPort;
-if (!port) throw new Error('match-worker.ts runs as a worker thread of the match pool');
+if (!port) throw new Error('match-thread.ts runs as a worker thread of the match pool');
 let current: AbortController | null = null;
 
 port.on('message', (msg: WorkerRequest) => {
@@ -45,7 +62,13 @@ port.on('message', (msg: WorkerRequest) => {
       }
     : undefined;
   const log = msg.forward ? (line: string) => port.postMessage({ type: 'log', id, line } satisfies WorkerReply) : undefined;
-  runMatch(msg.job, { ...msg.opts, signal: controller.signal, live, log }).then(
+  // A person's seat: its BrowserTransport plays here, on a desk whose pages are on the other end of the port.
+  let connections: (SeatConnection | undefined)[] | undefined;
+  for (const { slot, port: deskPort } of msg.persons ?? []) {
+    connections ??= [];
+    connections[slot] = { open: (ctx) => new BrowserTransport(ctx as SeatContext, new PortDesk(deskPort), msg.personLimits) };
+  }
+  runMatch(msg.job, { ...msg.opts, signal: controller.signal, live, log, connections }).then(
     (report) => {
       if (!msg.pack) return port.postMessage({ type: 'done', id: msg.id, replay: report.replay } satisfies WorkerReply);
       // Packed here, and the transcripts left here: the receiving thread gets only the gzipped bytes. (Copied,

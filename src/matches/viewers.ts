@@ -1,7 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export { guestBot, isBotUrl } from '../matches/guest.js';
-
 /** The most viewer tokens kept; the oldest are forgotten first (a test page reads its logs soon after). */
 const MAX_VIEWERS = 10_000;
 

@@ -1,34 +1,40 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import type { MatchJob } from '../arena/match-job.js';
-import { MatchCancelledError } from '../arena/run-match.js';
+import { Worker, type MessagePort } from 'node:worker_threads';
+import type { PersonLimits } from '../bots/browser-transport.js';
+import type { MatchJob } from './match-job.js';
+import { MatchCancelledError } from './run-match.js';
 import { UsageError } from '../core/errors.js';
-import type { PackedReplay } from '../arena/replay-pack.js';
+import type { PackedReplay } from './replay-pack.js';
 import type { Replay } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
-import type { WorkerReply, WorkerRequest } from './match-worker.js';
+import type { WorkerReply, WorkerRequest } from './match-thread.js';
 
 type RunOpts = Extract<WorkerRequest, { type: 'run' }>['opts'];
 
 /** The worker's file beside this module: the CLI bundle's .cjs, tsc's .js, or the source under tsx. */
 function workerFile(): URL {
   for (const ext of ['.cjs', '.js', '.ts']) {
-    const url = new URL(`./match-worker${ext}`, import.meta.url);
+    const url = new URL(`./match-thread${ext}`, import.meta.url);
     if (existsSync(fileURLToPath(url))) return url;
   }
-  throw new Error('internal: the match worker (match-worker.cjs/.js/.ts) is missing beside pool');
+  throw new Error('internal: the match thread (match-thread.cjs/.js/.ts) is missing beside match-pool');
 }
 
 /** What a run may hear from its thread as the match goes: its live events and its log lines. */
 export interface RunHooks {
   live?: Pick<LiveEvents, 'publish'>;
-  /** only the public audience's events are sent back (see match-worker.ts) */
+  /** only the public audience's events are sent back (see match-thread.ts) */
   publicOnly?: boolean;
   /** the thread packs the replay for the store (see replay-pack.ts): `packed` comes with it, without its transcripts */
   pack?: boolean;
   log?: (line: string) => void;
+  /** cancels this match alone: its thread stops it (its bots shut down), and the run rejects with MatchCancelledError */
+  signal?: AbortSignal;
+  /** a person's seats, by slot: the match thread's ends of their desks' channels (desk-bridge.ts), moved to the thread */
+  persons?: { slot: number; port: MessagePort }[];
+  personLimits?: PersonLimits;
 }
 
 /**
@@ -58,7 +64,7 @@ interface Slot {
 }
 
 /**
- * K worker threads, each running one match at a time (match-worker.ts): matches run side by side, and what
+ * K worker threads, each running one match at a time (match-thread.ts): matches run side by side, and what
  * one computes in-process (built-in bots, the rules) never holds up another's deadlines. `run` waits for a free
  * worker. `cancel` stops every match under way (their bots are shut down first) and refuses new ones; `close`
  * ends the threads. A worker that dies takes only its match with it: that match fails, a new thread replaces it.
@@ -73,7 +79,7 @@ export class MatchPool {
   constructor(
     readonly size: number,
     private readonly opts: RunOpts = {},
-    /** the worker's module (default: match-worker beside this file; the benches point at dist/'s) */
+    /** the thread's module (default: match-thread beside this file; the benches point at dist/'s) */
     private readonly worker: URL = workerFile(),
     lazy = false,
   ) {
@@ -118,13 +124,18 @@ export class MatchPool {
       if (this.cancelled) throw new MatchCancelledError(this.stopReason);
       let slot = this.slots.find((s) => !s.busy);
       if (!slot && this.slots.length < this.size) this.slots.push((slot = this.spawn()));
+      if (hooks?.signal?.aborted) throw new MatchCancelledError('the match was cancelled before it started');
       if (slot) {
         const id = ++this.nextId;
         const s = slot;
+        const signal = hooks?.signal;
+        const onAbort = () => this.stopSlot(s, id);
         return new Promise<Finished>((resolve, reject) => {
           s.busy = { id, resolve, reject, hooks };
-          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks, publicOnly: hooks?.publicOnly, pack: hooks?.pack } satisfies WorkerRequest);
-        });
+          const persons = hooks?.persons;
+          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks, publicOnly: hooks?.publicOnly, pack: hooks?.pack, persons, personLimits: hooks?.personLimits } satisfies WorkerRequest, persons?.map((p) => p.port));
+          signal?.addEventListener('abort', onAbort, { once: true });
+        }).finally(() => signal?.removeEventListener('abort', onAbort));
       }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
@@ -148,19 +159,34 @@ export class MatchPool {
       busy.resolve = (r) => (res(r), resolve());
       busy.reject = (e) => (rej(e), resolve());
     }));
-    for (const s of this.slots) s.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
-    // A thread whose match never waits on anything outside it (built-in bots only: every answer is a resolved
-    // promise) never reads the cancel: past CANCEL_WAIT_MS it is ended, and its match with it.
-    const timers = this.slots.filter((s) => s.busy).map((s) => setTimeout(() => {
-      const busy = s.busy;
-      if (!busy) return;
-      s.busy = null;
-      void s.worker.terminate();
-      busy.reject(new MatchCancelledError(this.stopReason));
-    }, CANCEL_WAIT_MS));
+    for (const s of this.slots) if (s.busy) this.stopSlot(s, s.busy.id);
     for (const w of this.waiting.splice(0)) w();
     await Promise.all(ending);
-    for (const t of timers) clearTimeout(t);
+  }
+
+  /**
+   * Stops the match `id` if slot `s` still plays it. A thread whose match never waits on anything outside it
+   * (built-in bots only: every answer is a resolved promise) never reads the cancel: past CANCEL_WAIT_MS it
+   * is ended, and its match with it (a fresh thread takes its place).
+   */
+  private stopSlot(s: Slot, id: number): void {
+    if (s.busy?.id !== id) return;
+    s.worker.postMessage({ type: 'cancel' } satisfies WorkerRequest);
+    const timer = setTimeout(() => {
+      const busy = s.busy;
+      if (!busy || busy.id !== id) return;
+      s.busy = null;
+      void s.worker.terminate();
+      const i = this.slots.indexOf(s);
+      if (i >= 0 && !this.cancelled) this.slots[i] = this.spawn();
+      busy.reject(new MatchCancelledError(this.stopReason));
+      this.waiting.shift()?.();
+    }, CANCEL_WAIT_MS);
+    timer.unref();
+    const busy = s.busy;
+    const [res, rej] = [busy.resolve, busy.reject];
+    busy.resolve = (r) => (clearTimeout(timer), res(r));
+    busy.reject = (e) => (clearTimeout(timer), rej(e));
   }
 
   /** Ends the worker threads (after `cancel`, or once every match has ended). */

@@ -1,0 +1,133 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { MatchJob } from '../arena/match-job.js';
+import type { MatchPool } from '../arena/match-pool.js';
+import { MatchCancelledError } from '../arena/run-match.js';
+import type { MessagePort } from 'node:worker_threads';
+import type { PersonLimits } from '../bots/browser-transport.js';
+import type { AddressPolicy } from '../bots/address-policy.js';
+import type { Replay } from '../core/replay.js';
+import type { LiveEvents } from '../live/events.js';
+import type { MatchHandler } from '../queue/port.js';
+import type { Store } from '../store/index.js';
+import { botsOfMatch, connectedSeats, playAndRecord } from './play.js';
+
+/** What a match that was taken became: recorded (its replay), or not played (why). */
+export type Settled = { replay: Replay } | { reason: string };
+
+/** How the matches a queue hands over are played, in the process that takes them. */
+export interface HandlerOptions {
+  store: Store;
+  /** the live events its matches publish to (with the feed: live/feed.ts) */
+  live: LiveEvents;
+  log: FastifyBaseLogger;
+  /** this process's name: the store's `worker` of the matches it plays */
+  node: string;
+  addressPolicy: AddressPolicy;
+  /** a match started more often than this is aborted instead (the store counts the starts) */
+  maxTries: number;
+  /**
+   * a match cancelled (the queue stopped past its grace): 'abort' marks it aborted (the server's own queue:
+   * nobody else would play it), 'retry' rejects, so its job goes back to the queue for another worker
+   */
+  cancelled: 'abort' | 'retry';
+  /** the match threads that play a match off this thread; without, matches play on this thread (a worker's) */
+  pool?: MatchPool;
+  /** why this process does not play a match (a worker: players who connect to a server), or null */
+  refuse?: (job: MatchJob) => string | null;
+  /**
+   * the person seats of the matches played here: each one's channel to its desk (matches/persons.ts), the
+   * person's limits, and the threads a person's match plays in (default `pool`: a person's match holds its
+   * thread for as long as the person thinks, so the server gives them threads of their own)
+   */
+  persons?: { port: (matchId: string, slot: number) => MessagePort | undefined; limits?: PersonLimits; pool?: MatchPool };
+  /** told once a match it took is over: recorded, or not played */
+  settled?: (matchId: string, outcome: Settled) => void;
+}
+
+/**
+ * The queues' handler: reads a match from the store, claims it (a start counted in its `tries`), plays it
+ * from its stored job (same seed, same seats) and records it (playAndRecord: result, replay, logs and ratings
+ * in one transaction, at most once per match). The store decides who may play: a match that ended is skipped;
+ * one somebody left running (a worker that died) is played again from the start, up to `maxTries` starts,
+ * then aborted with the reason. With a pool, every match plays in a match thread, a person's too: its seats
+ * talk to their desks (which the HTTP routes hold here) over a MessagePort; without one, on this thread.
+ */
+export function matchHandler(o: HandlerOptions): MatchHandler {
+  return async (matchId, signal) => {
+    try {
+      const [said, outcome] = await handle(o, matchId, signal);
+      o.settled?.(matchId, outcome);
+      return said;
+    } catch (err) {
+      if (!(err instanceof HandOver)) {
+        o.log.error({ match: matchId, err }, 'the match could not be played or recorded');
+        o.settled?.(matchId, { reason: err instanceof Error ? err.message : String(err) });
+      }
+      throw err;
+    }
+  };
+}
+
+/** A cancelled match handed back to the queue (cancelled: 'retry'). */
+class HandOver extends Error {}
+
+async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): Promise<[string, Settled]> {
+  const { store, log } = o;
+  const m = await store.getMatch(matchId);
+  if (!m) return ['no such match in the store: dropped', { reason: 'no such match in the store' }];
+  if (m.status !== 'queued' && m.status !== 'running') return [`the match is ${m.status} already`, { reason: `the match is ${m.status} already` }];
+  const job = m.job as MatchJob;
+  const abort = async (reason: string): Promise<[string, Settled]> => {
+    if (await store.abortMatch(matchId, reason)) {
+      log.warn({ match: matchId, worker: o.node }, `match aborted: ${reason}`);
+      o.live.publish(matchId, 'public', { type: 'stopped', matchId, reason });
+    }
+    return [`aborted: ${reason}`, { reason }];
+  };
+  const refused = o.refuse?.(job);
+  if (refused) return abort(refused);
+  const found = await botsOfMatch(store, m);
+  if ('missing' in found) return abort(found.missing);
+  const tries = await store.claimMatch(matchId, o.node);
+  if (tries === null) return ['the match ended meanwhile', { reason: 'the match ended meanwhile' }];
+  if (tries > o.maxTries) return abort(o.cancelled === 'retry' ? `it was started ${o.maxTries} times and no worker finished it (each stopped or died mid-match)` : `it was started ${o.maxTries} times and never finished`);
+  log.info({ match: matchId, game: m.game, worker: o.node, try: tries, bots: found.bots.map((b) => b.name) }, tries > 1 ? `match started again (try ${tries}): it was stopped mid-match before` : 'match started');
+  const pool = o.pool;
+  const personPorts = pool && connectedSeats(job).length ? job.seats.flatMap((_, slot) => {
+    const port = o.persons?.port(matchId, slot);
+    return port ? [{ slot, port }] : [];
+  }) : undefined;
+  const threads = personPorts?.length ? (o.persons?.pool ?? pool) : pool;
+  const lines = (line: string) => log.warn({ match: matchId }, line);
+  try {
+    const { replay, stored } = await playAndRecord(
+      {
+        store,
+        live: o.live,
+        log,
+        addressPolicy: o.addressPolicy,
+        signal,
+        // Only the public events come back from a thread: a server streams nothing else. And the replay comes
+        // packed for the store: serializing and gzipping a long match's messages is the thread's work, not the
+        // server's (a 6 000-lap Tron match held the server's thread for half a second).
+        run: threads ? (j, held, s) => threads.play(j, { live: held, log: lines, publicOnly: true, pack: true, signal: s, persons: personPorts, personLimits: o.persons?.limits }) : undefined,
+      },
+      job,
+      found.bots,
+      m.rated,
+    );
+    return [stored ? 'finished' : 'finished, but it had been recorded already', { replay }];
+  } catch (err) {
+    if (err instanceof MatchCancelledError) {
+      // Handed back: the job fails and the queue gives it to another worker (the store counted the try).
+      if (o.cancelled === 'retry') throw new HandOver(`worker ${o.node} stopped before the match ended`, { cause: err });
+      log.warn({ match: matchId }, 'match cancelled at shutdown');
+      const reason = 'the server stopped before the match ended';
+      // The match's own `stopped` event went out from the runner already.
+      await store.abortMatch(matchId, reason);
+      return [`aborted: ${reason}`, { reason }];
+    }
+    log.error({ match: matchId, err }, 'match failed');
+    return abort(`the arena failed: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

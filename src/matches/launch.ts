@@ -1,0 +1,130 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { newJob, randomSeed } from '../arena/match-job.js';
+import type { AnyGame } from '../core/game.js';
+import { ApiError, badRequest, conflict } from '../core/request-errors.js';
+import type { MatchQueue } from '../queue/port.js';
+import { isPersonBot, PERSON } from '../registry/builtins.js';
+import { checkEndpoint, requireGame, type EndpointPolicy } from '../registry/endpoints.js';
+import type { BotRow, MatchKind, MatchRow, Store } from '../store/index.js';
+import { guestBot, isBotUrl } from './guest.js';
+import type { PersonSeats } from './persons.js';
+import { ViewerTokens } from './viewers.js';
+
+/** A match request from the API. */
+export interface MatchRequest {
+  game: string;
+  /** bot ids or names (of this game), or built-in bot names, by seat */
+  seats: string[];
+  rated?: boolean;
+  kind?: MatchKind;
+  seed?: number;
+  config?: Record<string, unknown>;
+}
+
+/** How matches are made here. */
+export interface MatchesOptions extends EndpointPolicy {
+  /** deadlines of ladder and on-demand matches (default: each game's) */
+  timeouts?: { initMs?: number; turnMs?: number };
+  /** the port of the smart-dog gateway this server runs (null: none), named when an on-demand smart-dog match is refused */
+  gatewayPort?: number | null;
+}
+
+/** What a match is launched with besides its game and bots. */
+export interface LaunchOptions {
+  matchId?: string;
+  kind: MatchKind;
+  rated: boolean;
+  seed?: number;
+  config: Record<string, unknown>;
+}
+
+/**
+ * Making matches: a request from the API checked seat by seat (registered bots, built-in bots, a bot's URL
+ * or a person in a test match), then launched: its job and its row written to the store (queued), and
+ * handed to the queue. A match with a person's seat goes to `here` (this process's own queue: the person's
+ * desk is here); every other to `queue` (the same one, or BullMQ's workers).
+ */
+export class Matches {
+  /** who started each test match reads its logs with these */
+  readonly viewers = new ViewerTokens();
+
+  constructor(
+    private readonly store: Store,
+    private readonly queue: MatchQueue,
+    private readonly here: MatchQueue,
+    private readonly persons: PersonSeats,
+    private readonly opts: MatchesOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /**
+   * Starts an on-demand or test match between chosen bots, and people (seat "person", test matches only);
+   * resolves with its row once it is queued, and each person seat's token (shown once).
+   */
+  async request(req: MatchRequest): Promise<{ match: MatchRow; persons: { slot: number; token: string }[]; viewerToken: string | null }> {
+    const game = requireGame(req.game);
+    const personSlots = req.seats.flatMap((s, slot) => (s === PERSON ? [slot] : []));
+    if (personSlots.length && (req.kind !== 'test' || req.rated)) {
+      throw badRequest(`seats[${personSlots[0]}]: a person plays test matches only: give "test": true (a person's matches are never rated)`);
+    }
+    // Smart-dog bots connect in to the gateway; a test match of built-in bots and people is played here.
+    const builtinsOnly = req.kind === 'test' && req.seats.every((s) => s === PERSON || Object.hasOwn(game.bots, s));
+    if (game.id === 'smartdog' && !builtinsOnly) {
+      const where = this.opts.gatewayPort != null ? `the gateway on port ${this.opts.gatewayPort}` : 'a smart-dog gateway (this server runs none: it was started with --no-gateway)';
+      throw badRequest(`smartdog matches are not started on demand: smart-dog bots connect in over TCP to ${where} ("join NAME HUB") and play when their hub fills`);
+    }
+    if (req.seats.length < game.players.min || req.seats.length > game.players.max) {
+      throw badRequest(`${game.id} is played by ${game.players.min === game.players.max ? game.players.min : `${game.players.min} to ${game.players.max}`} bots; got ${req.seats.length} seats`);
+    }
+    const bots: BotRow[] = [];
+    for (const [i, s] of req.seats.entries()) bots.push(await this.seat(game, req, i, s));
+    const matchId = crypto.randomUUID();
+    const persons = this.persons.open(matchId, personSlots);
+    try {
+      const match = await this.launch(game, bots, { matchId, kind: req.kind ?? 'challenge', rated: req.rated ?? false, seed: req.seed, config: req.config ?? {} });
+      return { match, persons, viewerToken: req.kind === 'test' ? this.viewers.issue(matchId) : null };
+    } catch (err) {
+      this.persons.end(matchId, { reason: 'the match could not be started' });
+      throw err;
+    }
+  }
+
+  /** The bot of seat `i` of a request: a registered or built-in bot of the game, a bot's URL or a person (test matches). */
+  private async seat(game: AnyGame, req: MatchRequest, i: number, s: string): Promise<BotRow> {
+    if (isBotUrl(s)) {
+      if (req.kind !== 'test') throw badRequest(`seats[${i}]: a bot given by its URL plays test matches only ("test": true); register it to play other matches`);
+      await checkEndpoint(game, s, this.opts).catch((err: unknown) => {
+        if (err instanceof ApiError) throw new ApiError(err.status, err.code, err.message.replace(/^endpoint:/, `seats[${i}]:`));
+        throw err;
+      });
+      return guestBot(game.id, s);
+    }
+    const bot = (await this.store.getBot(s)) ?? (await this.store.getBotByName(game.id, s));
+    if (!bot || bot.status === 'deleted' || bot.game !== game.id) throw badRequest(`seats[${i}]: no ${game.id} bot "${s}" (give a bot id or name of this game; the built-in bots are ${Object.keys(game.bots).join(', ')})`);
+    if (s === PERSON && !isPersonBot(bot)) throw conflict(`seats[${i}]: "${PERSON}" is a registered ${game.id} bot on this server, so a person cannot take a seat in ${game.id} here`);
+    if (isPersonBot(bot) && s !== PERSON) throw badRequest(`seats[${i}]: a person's seat is named "${PERSON}", not by its bot id`);
+    if (req.rated && bot.status !== 'active') throw conflict(`seats[${i}]: ${bot.name} is ${bot.status}${bot.statusReason ? ` (${bot.statusReason})` : ''}: it plays rated matches once active`);
+    return bot;
+  }
+
+  /** Writes a match (queued) with its job to the store and hands it to the queue; resolves with its row. */
+  async launch(game: AnyGame, bots: BotRow[], o: LaunchOptions): Promise<MatchRow> {
+    const seed = o.seed ?? randomSeed();
+    const matchId = o.matchId ?? crypto.randomUUID();
+    const job = newJob({
+      matchId,
+      game: game.id,
+      seed,
+      config: o.config,
+      seats: bots.map((b) => ({ bot: b.endpoint, name: b.name })),
+      timeouts: { ...this.opts.timeouts },
+      transcripts: true,
+    });
+    const row = await this.store.createMatch({ id: matchId, game: game.id, kind: o.kind, rated: o.rated, seed, config: o.config, job, seats: bots.map((b) => b.id || { botId: null, name: b.name }) });
+    // A person's seat is a desk this process holds: that match is played here, whatever the queue.
+    const queue = this.persons.has(matchId) ? this.here : this.queue;
+    // If the queue is away (Redis), the match stays queued in the store and the reconciler enqueues it when it is back.
+    await queue.enqueue(matchId).catch((err: unknown) => this.log.warn({ match: matchId, err }, `the match could not be enqueued now (${(err as Error).message}); it will be when the queue is reachable`));
+    return row;
+  }
+}

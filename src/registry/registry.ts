@@ -1,0 +1,137 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { doctor, type DoctorReport } from '../arena/doctor.js';
+import { forbidden, notFound, unauthorized } from '../core/request-errors.js';
+import type { BotRow, Store } from '../store/index.js';
+import { checkEndpoint, requireGame, type EndpointPolicy } from './endpoints.js';
+import { hashToken, isAdminToken, newToken, verifyToken } from './tokens.js';
+
+/** What a person registers. */
+export interface NewBot {
+  game: string;
+  name: string;
+  endpoint: string;
+  description?: string;
+  owner?: string;
+  capacity?: number;
+}
+
+/** How the registry runs. */
+export interface RegistryOptions extends EndpointPolicy {
+  /** the admin token (BOTARENA_ADMIN_TOKEN): may do everything an owner may, to every bot */
+  adminToken?: string;
+  /** whether doctor checks run before a bot plays (default true; tests of other parts may turn it off) */
+  checkBots?: boolean;
+}
+
+/**
+ * The bot registry: registering a bot (its endpoint checked against what the server allows, its owner
+ * token shown once and kept hashed), the doctor check that activates it (or pauses it, saying why), editing,
+ * and who may act on a bot (its owner's token, or the admin's).
+ */
+export class BotRegistry {
+  /** doctor checks under way (settle() waits for them) */
+  private readonly checks = new Set<Promise<unknown>>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly opts: RegistryOptions,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Registers a bot: checked (doctor) before it plays; returns its row and the owner token, shown once. */
+  async register(input: NewBot): Promise<{ bot: BotRow; token: string }> {
+    const game = requireGame(input.game);
+    await checkEndpoint(game, input.endpoint, this.opts);
+    const token = newToken();
+    const bot = await this.store.createBot({
+      game: game.id,
+      name: input.name,
+      endpoint: input.endpoint,
+      description: input.description ?? '',
+      ownerContact: input.owner ?? '',
+      tokenHash: await hashToken(token),
+      status: this.opts.checkBots === false ? 'active' : 'checking',
+      capacity: input.capacity ?? 2,
+    });
+    this.log.info({ bot: bot.id, game: bot.game, name: bot.name }, 'bot registered');
+    if (this.opts.checkBots !== false) this.checkLater(bot.id);
+    return { bot, token };
+  }
+
+  /** Runs the doctor check on a bot; it is activated when every check passes, and the report is kept. */
+  async check(botId: string): Promise<DoctorReport | null> {
+    const bot = await this.store.getBot(botId);
+    if (!bot) return null;
+    let report: DoctorReport;
+    try {
+      report = await doctor(requireGame(bot.game), bot.endpoint, { log: () => {}, addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only' });
+    } catch (err) {
+      await this.store.updateBot(botId, { status: 'paused', statusReason: `the check could not run: ${err instanceof Error ? err.message : String(err)}` });
+      return null;
+    }
+    const failed = report.checks.filter((c) => c.status === 'fail');
+    const reason = failed.length ? `the doctor check failed: ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}` : null;
+    const current = await this.store.getBot(botId);
+    if (!current || current.status === 'deleted') return report;
+    await this.store.updateBot(botId, { status: reason ? 'paused' : current.status === 'checking' ? 'active' : current.status, statusReason: reason, doctorReport: JSON.stringify(report) });
+    this.log.info({ bot: botId, ok: !reason }, reason ? `bot check failed: ${reason.slice(0, 300)}` : 'bot check passed');
+    return report;
+  }
+
+  /** Checks the caller may act on a bot: its owner token or the admin token. */
+  async authorise(botId: string, bearer: string | undefined): Promise<BotRow> {
+    const bot = await this.store.getBot(botId);
+    if (!bot || bot.status === 'deleted') throw notFound(`no bot ${botId}`);
+    if (!bearer) throw unauthorized('this needs the bot\'s owner token: send "Authorization: Bearer TOKEN" (the token shown when the bot was registered)');
+    if (isAdminToken(bearer, this.opts.adminToken)) return bot;
+    if (bot.builtin) throw forbidden('built-in bots are changed by the admin only');
+    if (!(await verifyToken(bearer, bot.tokenHash))) throw forbidden(`the token is not the owner token of bot ${botId}`);
+    return bot;
+  }
+
+  /** Whether a bearer token is the admin's. */
+  isAdmin(bearer: string | undefined): boolean {
+    return !!bearer && isAdminToken(bearer, this.opts.adminToken);
+  }
+
+  /** Edits a bot; a new endpoint is checked again before the bot plays rated matches. */
+  async update(bot: BotRow, patch: { endpoint?: string; description?: string; owner?: string; capacity?: number; status?: 'active' | 'paused' }): Promise<BotRow> {
+    const game = requireGame(bot.game);
+    const changes: Parameters<Store['updateBot']>[1] = {};
+    if (patch.description !== undefined) changes.description = patch.description;
+    if (patch.owner !== undefined) changes.ownerContact = patch.owner;
+    if (patch.capacity !== undefined) changes.capacity = patch.capacity;
+    let recheck = false;
+    if (patch.endpoint !== undefined && patch.endpoint !== bot.endpoint) {
+      await checkEndpoint(game, patch.endpoint, this.opts);
+      changes.endpoint = patch.endpoint;
+      recheck = this.opts.checkBots !== false;
+      if (recheck) Object.assign(changes, { status: 'checking', statusReason: null });
+    }
+    if (patch.status === 'paused') Object.assign(changes, { status: 'paused', statusReason: 'paused by its owner' });
+    if (patch.status === 'active' && !recheck) {
+      if (this.opts.checkBots === false) Object.assign(changes, { status: 'active', statusReason: null });
+      else {
+        // Re-activating goes through the check again: the reason it was paused may be fixed or not.
+        Object.assign(changes, { status: 'checking', statusReason: null });
+        recheck = true;
+      }
+    }
+    const updated = await this.store.updateBot(bot.id, changes);
+    if (recheck) this.checkLater(bot.id);
+    return updated;
+  }
+
+  /** Resolves once the checks under way have ended (the server's stop waits for them within its grace). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.checks]);
+  }
+
+  /** Runs the check in the background; a failure of the arena itself (the store closing under it) is logged. */
+  private checkLater(botId: string): void {
+    const p = this.check(botId)
+      .catch((err: unknown) => this.log.error({ bot: botId, err }, 'the bot check could not finish'))
+      .finally(() => this.checks.delete(p));
+    this.checks.add(p);
+  }
+}

@@ -1,0 +1,95 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Job } from 'bullmq';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MatchJob } from '../arena/match-job.js';
+import { publicOnly, withFeed } from '../live/feed.js';
+import type { LiveEvents } from '../live/events.js';
+import { redactRedisUrl } from '../live/redis.js';
+import { matchHandler } from '../matches/handler.js';
+import { commandSeats, connectedSeats } from '../matches/play.js';
+import type { MatchJobData } from '../queue/bullmq.js';
+import { BullMatchConsumer } from '../queue/bullmq-consumer.js';
+import type { Store } from '../store/index.js';
+
+/** How a worker runs. */
+export interface WorkerOptions {
+  /** redis://… : the queue the server enqueues on */
+  url: string;
+  prefix?: string;
+  store: Store;
+  /** the live events (RedisLiveEvents on the same Redis, so every server streams this worker's matches) */
+  live: LiveEvents;
+  log: FastifyBaseLogger;
+  /** matches played at once (default 1) */
+  concurrency?: number;
+  /** this worker's name, recorded with each match it plays (default: host name, pid and a random tag) */
+  name?: string;
+  /**
+   * how long a match stays this worker's without it saying it is alive (default 30 s): a worker killed
+   * mid-match loses it that long after, and another worker plays it again from the start
+   */
+  lockMs?: number;
+  /** a match started this many times (by workers that died or stopped) is aborted instead (default 3) */
+  maxTries?: number;
+  /** whether bots may be commands on this machine (stdio:, exec:), as the server's --allow-commands */
+  allowCommands?: boolean;
+  /** whether HTTP bots may be at private addresses, as the server's --allow-private-bots */
+  allowPrivateBots?: boolean;
+}
+
+/** Why a match is not played by a worker, or null when it may be. */
+function refusal(job: MatchJob, allowCommands: boolean): string | null {
+  if (connectedSeats(job).length) return 'its players connect to a server (a person, smart-dog TCP bots), and a worker cannot seat them';
+  const cmds = commandSeats(job);
+  if (cmds.length && !allowCommands) return `seat ${cmds[0]} is a command (stdio:/exec:) and this worker runs no commands: start the workers with --allow-commands, as the server`;
+  return null;
+}
+
+/**
+ * A match worker (`botarena worker`), the worker app's composition: a BullMQ consumer of the match queue
+ * (queue/bullmq-consumer.ts) whose handler is the application layer's (matches/handler.ts: read, claim,
+ * play, record, the same path as the server's). A match cancelled when the worker stops goes back to the
+ * queue for another worker, not aborted.
+ */
+export class MatchWorker {
+  readonly name: string;
+  private readonly consumer: BullMatchConsumer;
+
+  constructor(private readonly o: WorkerOptions) {
+    this.name = o.name ?? `worker@${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    const allowCommands = o.allowCommands ?? false;
+    const handler = matchHandler({
+      store: o.store,
+      live: withFeed(publicOnly(o.live)),
+      log: o.log,
+      node: this.name,
+      addressPolicy: o.allowPrivateBots ? 'any' : 'public-only',
+      maxTries: o.maxTries ?? 3,
+      cancelled: 'retry',
+      refuse: (job) => refusal(job, allowCommands),
+    });
+    this.consumer = new BullMatchConsumer({ url: o.url, prefix: o.prefix, handler, log: o.log, concurrency: o.concurrency, lockMs: o.lockMs, maxTries: o.maxTries });
+  }
+
+  /** Starts taking matches from the queue. */
+  start(): void {
+    this.consumer.start();
+    this.o.log.info({ worker: this.name, queue: redactRedisUrl(this.o.url), concurrency: this.o.concurrency ?? 1, database: this.o.store.describe() }, `botarena worker ${this.name} takes matches from ${redactRedisUrl(this.o.url)}`);
+  }
+
+  /** Matches being played now, by id. */
+  get active(): string[] {
+    return this.consumer.active;
+  }
+
+  /** Stops taking matches; those under way get `graceMs` to end, then go back to the queue for another worker. */
+  stop(graceMs = 10_000): Promise<void> {
+    return this.consumer.stop(graceMs);
+  }
+
+  /** Plays one match job; returns what became of it (BullMQ keeps it as the job's return value). */
+  process(job: Pick<Job<MatchJobData>, 'data'>): Promise<string> {
+    return this.consumer.process(job);
+  }
+}
