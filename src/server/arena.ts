@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { MatchPool } from '../arena/match-pool.js';
 import type { PersonLimits } from '../bots/index.js';
@@ -18,6 +16,7 @@ import type { MatchQueue } from '../queue/port.js';
 import { ensureBuiltins } from '../registry/builtins.js';
 import { BotRegistry } from '../registry/registry.js';
 import type { Store } from '../store/index.js';
+import { nodeName } from '../matches/node-name.js';
 
 // The server's composition root: the application services (src/registry/, src/matches/, src/ladder/,
 // src/live/) wired to the store, the live events and the queue, for the routes to call. The logic is in them.
@@ -103,7 +102,7 @@ export class Arena {
     private readonly log: FastifyBaseLogger,
   ) {
     this.publish = withFeed(live);
-    this.node = opts.node ?? `server@${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    this.node = opts.node ?? nodeName('server');
     const addressPolicy = opts.allowPrivateBots ? 'any' : 'public-only';
     this.persons = new PersonSeats();
     // Threads start when a match first needs one: a server whose matches all play on workers starts none.

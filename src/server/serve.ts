@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import { pino, type Level } from 'pino';
 import type { LiveEvents } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
@@ -11,6 +9,7 @@ import { startGateway, type Gateway, type GatewayOptions } from './gateway.js';
 import { botRoutes } from './routes/bots.js';
 import { matchRoutes } from './routes/matches.js';
 import { playRoutes } from './routes/play.js';
+import { nodeName } from '../matches/node-name.js';
 
 /** How `botarena serve` (and tests) start a server. */
 export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' | 'queue'>> {
@@ -55,7 +54,7 @@ export interface RunningServer {
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const logger = pino({ level: o.logLevel ?? 'info', base: undefined }, o.logStream as never);
   const store = await openStore(o.database ?? process.env.DATABASE_URL);
-  const node = o.node ?? `server@${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  const node = o.node ?? nodeName('server');
   let live: LiveEvents;
   let queue: MatchQueue | null = null;
   if (o.queueUrl) {

@@ -1,5 +1,3 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
 import type { Job } from 'bullmq';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MatchJob } from '../arena/match-job.js';
@@ -11,6 +9,7 @@ import { commandSeats, connectedSeats } from '../matches/play.js';
 import type { MatchJobData } from '../queue/bullmq.js';
 import { BullMatchConsumer } from '../queue/bullmq-consumer.js';
 import type { Store } from '../store/index.js';
+import { nodeName } from '../matches/node-name.js';
 
 /** How a worker runs. */
 export interface WorkerOptions {
@@ -57,7 +56,7 @@ export class MatchWorker {
   private readonly consumer: BullMatchConsumer;
 
   constructor(private readonly o: WorkerOptions) {
-    this.name = o.name ?? `worker@${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    this.name = o.name ?? nodeName('worker');
     const allowCommands = o.allowCommands ?? false;
     const handler = matchHandler({
       store: o.store,
