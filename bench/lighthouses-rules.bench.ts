@@ -90,11 +90,14 @@ function handLoop(start: LighthousesState, steps: TurnRecord[]): Ending {
       if (l >= 0) key[s * L + l] = 1;
     }
     for (let s = 0; s < P; s++) onCell[py[s]! * w + px[s]!] = 0;
-    for (let s = 0; s < P; s++) onCell[py[s]! * w + px[s]!]++;
-    for (let s = 0; s < P; s++) pEnergy[s] += Math.floor(energy[py[s]! * w + px[s]!]! / onCell[py[s]! * w + px[s]!]!);
+    for (let s = 0; s < P; s++) {
+      const cell = py[s]! * w + px[s]!;
+      onCell[cell] = onCell[cell]! + 1;
+    }
+    for (let s = 0; s < P; s++) pEnergy[s] = pEnergy[s]! + Math.floor(energy[py[s]! * w + px[s]!]! / onCell[py[s]! * w + px[s]!]!);
     for (let s = 0; s < P; s++) energy[py[s]! * w + px[s]!] = 0;
     for (let i = 0; i < L; i++) {
-      lEnergy[i] -= 10;
+      lEnergy[i] = lEnergy[i]! - 10;
       if (lEnergy[i]! <= 0) neutralise(i);
     }
   };
@@ -107,23 +110,23 @@ function handLoop(start: LighthousesState, steps: TurnRecord[]): Ending {
     const s = m.slot;
     const c = m.fault ? null : (m.action as Command);
     if (c?.command === 'move') {
-      px[s] += c.x as number;
-      py[s] += c.y as number;
+      px[s] = px[s]! + (c.x as number);
+      py[s] = py[s]! + (c.y as number);
     } else if (c?.command === 'attack') {
       const i = at[py[s]! * w + px[s]!]!;
       let n = Math.min(c.energy as number, pEnergy[s]!);
-      pEnergy[s] -= n;
+      pEnergy[s] = pEnergy[s]! - n;
       let taken = false;
       if (owner[i] !== -1 && owner[i] !== s) {
         const d = Math.min(lEnergy[i]!, n);
-        lEnergy[i] -= d;
+        lEnergy[i] = lEnergy[i]! - d;
         if (lEnergy[i] === 0) neutralise(i);
         n -= d;
         taken = n === 0;
       }
       if (!taken && n > 0) {
         owner[i] = s;
-        lEnergy[i] += n;
+        lEnergy[i] = lEnergy[i]! + n;
       }
     } else if (c?.command === 'connect') {
       const [dx, dy] = c.destination as [number, number];
@@ -147,7 +150,7 @@ function handLoop(start: LighthousesState, steps: TurnRecord[]): Ending {
         for (let i = 0; i < L; i++) if (owner[i] === p) points += 2;
         for (let k = 0; k < links.length; k += 2) if (owner[links[k]!] === p) points += 2;
         for (let k = 0; k < triangles.length; k += 5) if (triangles[k + 3] === p) points += triangles[k + 4]!;
-        score[p] += points;
+        score[p] = score[p]! + points;
       }
       round++;
       current = 0;

@@ -233,7 +233,7 @@ async function fill(url: string, n: number, workers: number): Promise<{ botId: s
   }
 }
 
-const ENDPOINTS = (botId: string, its: number | string) => [
+const ENDPOINTS = (botId: string, its: number | string): [string, string][] => [
   ['GET /api/leaderboards/tictactoe', '/api/leaderboards/tictactoe'],
   ['GET /api/matches?limit=20', '/api/matches?limit=20'],
   [`GET /api/matches?bot=ID&status=finished (a bot of ${its} matches)`, `/api/matches?bot=${botId}&status=finished`],

@@ -40,7 +40,7 @@ describe('seeded RNG', () => {
   });
 
   it('shuffles exactly as Fisher–Yates with one rngInt per swap, and leaves the generator where that would', () => {
-    for (const [seed, n] of [[3, 5], [7, 1], [11, 3600], [0xffffffff, 97]]) {
+    for (const [seed, n] of [[3, 5], [7, 1], [11, 3600], [0xffffffff, 97]] as const) {
       const items = Array.from({ length: n }, (_, i) => i);
       const a = rngCreate(seed);
       const shuffled = rngShuffle(a, items);

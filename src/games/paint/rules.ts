@@ -145,7 +145,10 @@ function walk(f: Field, actions: readonly (PaintAction | null)[], notes: number[
   // Every walker aiming at a shared square goes back; the others stay, so the loop ends.
   for (let cancelled = true; cancelled; ) {
     cancelled = false;
-    for (let s = 0; s < n; s++) count[moving[s] ? target[s]! : from[s]!]++;
+    for (let s = 0; s < n; s++) {
+      const at = moving[s] ? target[s]! : from[s]!;
+      count[at] = count[at]! + 1;
+    }
     for (let s = 0; s < n; s++) {
       if (moving[s] && count[target[s]!]! > 1) {
         moving[s] = 0;
@@ -207,12 +210,12 @@ function shoot(f: Field, actions: readonly (PaintAction | null)[], notes: number
     // Each shot moves one square: `where` it is now (-1: off the board).
     for (let x = 0; x < live; x++) {
       const k = 6 * x;
-      const i = (shots[k + I] += shots[k + DI]!);
-      const j = (shots[k + J] += shots[k + DJ]!);
-      shots[k + RANGE]--;
+      const i = (shots[k + I] = shots[k + I]! + shots[k + DI]!);
+      const j = (shots[k + J] = shots[k + J]! + shots[k + DJ]!);
+      shots[k + RANGE] = shots[k + RANGE]! - 1;
       const sq = i >= 0 && j >= 0 && i < h && j < w ? i * w + j : -1;
       where[x] = sq;
-      if (sq >= 0) count[sq]++;
+      if (sq >= 0) count[sq] = count[sq]! + 1;
     }
     // Which shots survive this step, decided before any paints: two shots meeting in a square both die unpainted.
     for (let x = 0; x < live; x++) {

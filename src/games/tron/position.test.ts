@@ -93,7 +93,7 @@ describe('Tron positions: chosen starts and boards', () => {
     const fresh = started({}, 3);
     assert.deepEqual(Object.keys(tron.position!.write(fresh.state)), ['starts', 'trails']);
     assert.equal(tron.position!.write(fresh.state).trails, '');
-    assert.match(tron.position!.write(fresh.state).starts, /^\d+,\d+;\d+,\d+;\d+,\d+$/);
+    assert.match(tron.position!.write(fresh.state).starts!, /^\d+,\d+;\d+,\d+;\d+,\d+$/);
     const later = started({ trails: '[[[3,1],[2,1]],[],[[8,6]]]' }, 3);
     assert.deepEqual(tron.position!.write(later.state), {
       starts: '',
