@@ -12,7 +12,7 @@ export function publicBot(b: BotRow): PublicBot {
     id: b.id,
     game: b.game,
     name: b.name,
-    endpoint: b.builtin ? `built-in: ${b.endpoint}` : b.endpoint.startsWith('http') ? b.endpoint : b.endpoint.split(' ')[0],
+    endpoint: b.builtin ? `built-in: ${b.endpoint}` : b.endpoint.startsWith('http') ? b.endpoint : b.endpoint.split(' ')[0]!,
     builtin: b.builtin,
     description: b.description,
     status: b.status,
