@@ -40,8 +40,8 @@ export function gameFacts(game: AnyGame): GameFacts {
     summary: game.summary,
     players: game.players,
     timeouts: game.timeouts,
-    hello: !!game.init,
-    dialects: ['json', ...Object.keys(game.dialects ?? {})],
+    hello: !!game.rules.init,
+    dialects: ['json', ...Object.keys(game.wire.dialects ?? {})],
     config: Object.fromEntries(Object.entries(game.config).map(([k, f]) => [k, { ...f }])),
     bots: Object.fromEntries(Object.entries(game.bots).map(([k, b]) => [k, b.description])),
   };
@@ -64,7 +64,7 @@ export interface ExampleAt {
 
 /** The hello (when the game has one) and the first turn. */
 function wireExamples(game: AnyGame): WireExample[] {
-  const wanted: ExampleAt[] = game.init ? [{ phase: 'init' }, { phase: 'play' }] : [{ phase: 'play' }];
+  const wanted: ExampleAt[] = game.rules.init ? [{ phase: 'init' }, { phase: 'play' }] : [{ phase: 'play' }];
   return examplesAt(game, wanted).filter((e): e is WireExample => e !== null);
 }
 
@@ -77,7 +77,7 @@ export function examplesAt(game: AnyGame, wanted: readonly ExampleAt[]): (WireEx
   const players = Math.max(2, game.players.min);
   const seed = 1;
   const engine = new MatchEngine(game, { config: {}, seed, players });
-  const dialect = getDialect(game, game.defaultDialect ?? 'json');
+  const dialect = getDialect(game, game.wire.defaultDialect ?? 'json');
   const botName = Object.keys(game.bots)[0]!;
   const names = Array.from({ length: players }, () => botName);
   const bots = names.map((name, slot) => game.bots[name]!.create({ slot, players, config: engine.config, seed: builtinBotSeed(seed, name, slot) }));

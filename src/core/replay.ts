@@ -99,7 +99,7 @@ const brief = (value: unknown, max = 60): string => describeValue(value, max);
  * after the replay was written (`replayConfigDefaults`) where it has none.
  */
 export function replayConfig(game: AnyGame, config: ConfigValues): ConfigValues {
-  const legacy = game.replayConfigDefaults;
+  const legacy = game.replay?.configDefaults;
   if (!legacy) return config;
   const out: ConfigValues = { ...config };
   for (const key of Object.keys(legacy)) if (!Object.hasOwn(out, key)) out[key] = legacy[key]!;
@@ -185,7 +185,7 @@ export class ReplayFollower {
     if (!differs) return;
     // A replay written by earlier rules: before faults and notes were told apart (its faults are each seat's
     // latest, of any step), or before the game changed its outcome (`legacyOutcome`).
-    const legacy = [this.game.legacyOutcome?.(engine.state) ?? []].flat();
+    const legacy = [this.game.replay?.legacyOutcome?.(engine.state) ?? []].flat();
     const outcomes = [rebuilt, ...legacy.map((l) => ({ ...l, ...summarise(l), faults: rebuilt.faults, notes: rebuilt.notes }))];
     // ... or before a lost connection was kept at the turn it happened (the latest of its repeats).
     const faultLists = Object.hasOwn(result, 'notes') ? [null, crashOnlyFaults(engine)] : [null, latestFaults(engine), crashOnlyFaults(engine)];
@@ -220,7 +220,7 @@ function latestFaults(engine: MatchEngine): ReplayResult['faults'] {
 function crashOnlyFaults(engine: MatchEngine): ReplayResult['faults'] {
   const faults: ReplayResult['faults'] = Array.from({ length: engine.players }, () => null);
   const crashed = Array.from({ length: engine.players }, () => false);
-  const helloIgnored = engine.game.init?.faultsIgnored === true;
+  const helloIgnored = engine.game.rules.init?.faultsIgnored === true;
   for (const rec of engine.records) {
     if (helloIgnored && rec.phase === 'init') continue;
     for (const m of rec.moves) {

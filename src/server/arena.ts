@@ -6,7 +6,7 @@ import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { doctor, type DoctorReport } from '../arena/doctor.js';
 import { newJob, randomSeed, type MatchJob } from '../arena/match-job.js';
-import { BrowserTransport, parseBotSpec, PersonDesk, type PersonLimits, type SeatContext } from '../bots/index.js';
+import { BrowserTransport, parseBotSpec, PersonDesk, runsCommand, type PersonLimits, type SeatContext } from '../bots/index.js';
 import { urlRefusal } from '../bots/address-policy.js';
 import type { AnyGame } from '../core/game.js';
 import type { Replay } from '../core/replay.js';
@@ -183,7 +183,7 @@ export class Arena {
     const { conflicts } = await this.store.ensureBuiltinBots(
       Object.values(games).flatMap((g) => [
         ...Object.keys(g.bots).map((name) => ({ game: g.id, name, endpoint: name, description: `built-in: ${g.bots[name]!.description}` })),
-        ...(g.human || g.stream ? [{ game: g.id, name: PERSON, endpoint: PERSON_ENDPOINT, description: 'a person playing from the web page (test matches only; never on the ladder, never rated)' }] : []),
+        ...(g.presentation.human || g.rules.stream ? [{ game: g.id, name: PERSON, endpoint: PERSON_ENDPOINT, description: 'a person playing from the web page (test matches only; never on the ladder, never rated)' }] : []),
       ]),
     );
     for (const c of conflicts) this.log.warn(c);
@@ -421,7 +421,7 @@ export class Arena {
     }
     // Smart-dog bots connect in to the gateway; a test match of built-in bots and people is played here.
     const builtinsOnly = req.kind === 'test' && req.seats.every((s) => s === PERSON || Object.hasOwn(game.bots, s));
-    if (game.id === 'smartdog' && !builtinsOnly) {
+    if (game.wire.lobby && !builtinsOnly) {
       const where = this.opts.gatewayPort != null ? `the gateway on port ${this.opts.gatewayPort}` : 'a smart-dog gateway (this server runs none: it was started with --no-gateway)';
       throw badRequest(`smartdog matches are not started on demand: smart-dog bots connect in over TCP to ${where} ("join NAME HUB") and play when their hub fills`);
     }
@@ -705,7 +705,7 @@ export class Arena {
       throw badRequest(`endpoint: ${err instanceof Error ? err.message : String(err)}`);
     }
     const kind = spec.transport;
-    if ((kind === 'stdio' || kind === 'exec') && !this.opts.allowCommands) throw forbidden('endpoint: this server runs no commands for bots (stdio:, exec:); give an http(s):// URL, or ask the operator to start the server with --allow-commands');
+    if (runsCommand(spec) && !this.opts.allowCommands) throw forbidden('endpoint: this server runs no commands for bots (stdio:, exec:); give an http(s):// URL, or ask the operator to start the server with --allow-commands');
     if (kind === 'builtin') throw badRequest(`endpoint: "${endpoint}" is a built-in bot, registered already; give your bot's http(s):// URL`);
     if (kind === 'tcp') throw badRequest('endpoint: tcp bots connect in: join the smart-dog gateway instead of registering a URL');
     if (kind === 'human' || kind === 'browser') throw badRequest(`endpoint: people play from the web page (seat "${PERSON}" of a test match), not through a registered bot`);
