@@ -4,7 +4,6 @@
 // and old replays, tooling for `botarena doctor` and `replay position`. `defineGame` is the one way to make one.
 import type { ConfigSpec, ConfigValues } from './config.js';
 import type { AskPhase, Decision, SetupContext, ViewContext } from './decision.js';
-import type { WireDialect } from './dialect.js';
 import type { BuiltinBotFactory, HumanPlay, InitRules, LobbyRules, SpectatorRules } from './game-parts.js';
 import type { Move, Outcome, Parsed } from './moves.js';
 
@@ -40,6 +39,17 @@ export interface GameRules<C extends ConfigValues, S, A, I> {
   };
   /** the outcome; only called when `next` returns null */
   outcome(state: S): Outcome;
+}
+
+/** A way of writing messages to bytes and reading answers back, other than the default JSON. */
+export interface WireDialect<S, A, I = never> {
+  /** sent as the HTTP Content-Type */
+  contentType: string;
+  encode(state: S, slot: number, ctx: ViewContext): string;
+  /** reads a turn answer */
+  decode(body: string, state: S, slot: number): Parsed<A>;
+  /** reads a hello answer; when absent, the body is read as JSON by the game's `init.parse` */
+  decodeInit?(body: string, state: S, slot: number): Parsed<I>;
 }
 
 /**

@@ -1,22 +1,10 @@
 // The game's wire as bytes: the default JSON dialect (with its bounds on a bot's answer) and the choice of a
 // game's other dialects.
-import type { ViewContext } from './decision.js';
-import type { GameDefinition } from './definition.js';
+import type { GameDefinition, WireDialect } from './definition.js';
 import type { ConfigValues } from './config.js';
 import type { InitRules } from './game-parts.js';
 import type { Parsed } from './moves.js';
 import { preview } from './describe.js';
-
-/** A way of writing messages to bytes and reading answers back, other than the default JSON. */
-export interface WireDialect<S, A, I = never> {
-  /** sent as the HTTP Content-Type */
-  contentType: string;
-  encode(state: S, slot: number, ctx: ViewContext): string;
-  /** reads a turn answer */
-  decode(body: string, state: S, slot: number): Parsed<A>;
-  /** reads a hello answer; when absent, the body is read as JSON by the game's `init.parse` */
-  decodeInit?(body: string, state: S, slot: number): Parsed<I>;
-}
 
 /** How deeply a bot's JSON answer may nest (arrays and objects); no game's answer needs more than a few levels. */
 export const MAX_ANSWER_DEPTH = 32;

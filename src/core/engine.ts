@@ -2,25 +2,12 @@ import { resolveConfig, type ConfigValues } from './config.js';
 import { UsageError } from './errors.js';
 import { decodeInit, initRules, type AnyGame, type AskPhase, type Decision, type Fault, type Move, type Outcome, type Parsed, type ViewContext, type WireDialect } from './game.js';
 import { chainFingerprint, fingerprint, hex } from './hash.js';
+import type { RecordedMove, TurnRecord } from './replay-format.js';
 
-/** One recorded move: an action or a fault, and how long the answer took (ms, absent for replays rebuilt in memory). */
-export interface RecordedMove {
-  slot: number;
-  action?: unknown;
-  fault?: Fault;
-  ms?: number;
-}
+export type { RecordedMove, TurnRecord } from './replay-format.js';
 
 /** The number a chain of step fingerprints starts from (FNV's offset basis). */
 const START = 0x811c9dc5;
-
-/** One recorded step of a match: the decision it answered, the moves, and the fingerprint of the state after it. */
-export interface TurnRecord {
-  turn: number;
-  phase: AskPhase;
-  moves: RecordedMove[];
-  hash: string;
-}
 
 /**
  * A move as the rules take it, from anything that carries one (a recorded move, a move with its timing):

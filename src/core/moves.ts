@@ -11,6 +11,17 @@ export type FaultKind =
   | 'bad-answer' // parseable, but a missing or wrong field
   | 'illegal-move'; // well-formed, but the rules forbid it in this position
 
+/** Every fault kind (the replay's schema accepts these; the record's keys make the compiler check none is missing). */
+export const FAULT_KINDS = Object.keys({
+  timeout: 0,
+  crash: 0,
+  transport: 0,
+  'too-large': 0,
+  'not-json': 0,
+  'bad-answer': 0,
+  'illegal-move': 0,
+} satisfies Record<FaultKind, 0>) as FaultKind[];
+
 /** A failed answer: what kind of failure, and a sentence for people. */
 export interface Fault {
   kind: FaultKind;
