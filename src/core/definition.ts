@@ -220,14 +220,34 @@ export interface GameDefinition<C extends ConfigValues = ConfigValues, S = unkno
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyGame = GameDefinition<any, any, any, any, any>;
 
+/** The members that live in a group, by name: a definition that has one at its top level was written flat. */
+const GROUP_OF: Record<string, keyof GameDefinition> = {};
+for (const [group, members] of Object.entries({
+  rules: ['validateConfig', 'configWarnings', 'setup', 'next', 'init', 'parseAnswer', 'check', 'apply', 'stream', 'outcome'],
+  wire: ['view', 'encodeJson', 'parseAnswerText', 'dialects', 'defaultDialect', 'skipAnswer', 'strictPairing', 'answerPhase', 'ack', 'farewell', 'lobby'],
+  presentation: ['render', 'seatLabel', 'spectator', 'human'],
+  replay: ['digest', 'changes', 'mixChanges', 'legacyOutcome', 'configDefaults', 'replayConfigDefaults'],
+  tooling: ['losesAtOnce', 'doctor', 'position'],
+} as const)) {
+  for (const member of members) GROUP_OF[member] = group as keyof GameDefinition;
+}
+
 /**
  * Declares a game. Built-in games use this exactly as a third-party game would; it checks the
- * definition's own consistency so a mistake shows up at load time, not mid-match.
+ * definition's own consistency so a mistake shows up at load time, not mid-match (a member written at the
+ * top level that belongs in a group, as definitions were written before the groups, is named with its group).
  */
 export function defineGame<C extends ConfigValues, S, A, V, I = never>(def: GameDefinition<C, S, A, V, I>): GameDefinition<C, S, A, V, I> {
   if (!/^[a-z][a-z0-9-]*$/.test(def.id)) throw new Error(`game id "${def.id}" must be lower-case letters, digits and dashes`);
   if (def.players.min < 1 || def.players.max < def.players.min) {
     throw new Error(`game ${def.id}: bad player range ${def.players.min}..${def.players.max}`);
+  }
+  for (const key of Object.keys(def)) {
+    const group = Object.hasOwn(GROUP_OF, key) ? GROUP_OF[key] : undefined;
+    if (group) throw new Error(`game ${def.id}: "${key}" belongs in the "${group}" group (${group}: { ${key === 'replayConfigDefaults' ? 'configDefaults' : key}, … })`);
+  }
+  for (const group of ['rules', 'wire', 'presentation'] as const) {
+    if (def[group] === null || typeof def[group] !== 'object') throw new Error(`game ${def.id}: the "${group}" group is missing`);
   }
   if (def.wire.dialects && 'json' in def.wire.dialects) throw new Error(`game ${def.id}: the json dialect is built in`);
   return def;
