@@ -1,7 +1,9 @@
-// A game's definition: who plays it and with what settings, then its members in named groups (rules, wire,
-// presentation, replay, tooling), each group one concern and one reader: the rules are what the engine runs,
-// the wire is what the transports and the runner speak, presentation is for people, replay for fingerprints
-// and old replays, tooling for `botarena doctor` and `replay position`. `defineGame` is the one way to make one.
+// A game's definition: what a match of it is (id, players, config, default deadlines) and its built-in bots
+// at the top, as every reader needs them (the deadlines and bots are chosen per match like the config, so
+// they are neither rules nor wire), then its members in named groups, each one concern and one reader: the
+// rules are what the engine runs, the wire what the transports and the runner speak, presentation is for
+// people, replay for fingerprints and old replays, tooling for `botarena doctor` and `replay position`.
+// `defineGame` is the one way to make one.
 import type { ConfigSpec, ConfigValues } from './config.js';
 import type { AskPhase, Decision, SetupContext, ViewContext } from './decision.js';
 import type { BuiltinBotFactory, HumanPlay, InitRules, LobbyRules, SpectatorRules } from './game-parts.js';
@@ -48,7 +50,7 @@ export interface WireDialect<S, A, I = never> {
   encode(state: S, slot: number, ctx: ViewContext): string;
   /** reads a turn answer */
   decode(body: string, state: S, slot: number): Parsed<A>;
-  /** reads a hello answer; when absent, the body is read as JSON by the game's `init.parse` */
+  /** reads a hello answer; when absent, the body is read as JSON by the game's `rules.init.parse` */
   decodeInit?(body: string, state: S, slot: number): Parsed<I>;
 }
 

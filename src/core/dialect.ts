@@ -35,7 +35,7 @@ function readJson<T>(body: string, then: (value: unknown) => Parsed<T>): Parsed<
   return then(value);
 }
 
-/** The default wire: the view as JSON text, answers parsed as JSON then read by `parseAnswer` (hellos by `init.parse`). */
+/** The default wire: the view as JSON text, answers parsed as JSON then read by `rules.parseAnswer` (hellos by `rules.init.parse`). */
 export function jsonDialect<S, A, I>(game: GameDefinition<ConfigValues, S, A, unknown, I>): WireDialect<S, A, I> {
   return {
     contentType: 'application/json',
@@ -45,7 +45,7 @@ export function jsonDialect<S, A, I>(game: GameDefinition<ConfigValues, S, A, un
   };
 }
 
-/** Reads a hello answer's bytes in `dialect`: its own reader, else JSON read by the game's `init.parse`. */
+/** Reads a hello answer's bytes in `dialect`: its own reader, else JSON read by the game's `rules.init.parse`. */
 export function decodeInit<S, A, I>(game: GameDefinition<ConfigValues, S, A, unknown, I>, dialect: WireDialect<S, A, I>, body: string, state: S, slot: number): Parsed<I> {
   if (dialect.decodeInit) return dialect.decodeInit(body, state, slot);
   return readJson(body, (value) => initRules(game).parse(value, state, slot));
