@@ -1,16 +1,10 @@
 // The replay format as one TypeBox schema: the types of a replay are derived from it, and `assertReplayShape`
-// (replay-shape.ts) checks a parsed file against it. Each part's `description` is what it must be, in the
+// (replay-shape.ts) checks a parsed file against it. Only that check loads it at run time (replay.ts
+// re-exports its types), so the CLI starts without typebox. Each part's `description` is what it must be, in the
 // words of the error message that names it; `{slots}` and `{perSeat}` are filled in with the replay's seats.
 import { Type, type Static } from 'typebox';
 import { FAULT_KINDS } from './moves.js';
-
-/** The replay format tag; bump the number when the shape changes incompatibly. */
-export const REPLAY_FORMAT = 'botarena-replay/1';
-
-/** The largest seed a replay may hold: the range `botarena play --seed` takes. */
-export const MAX_SEED = 0xffff_ffff;
-/** The longest deadline a replay may record, in ms (the `--timeout` range). */
-export const MAX_DEADLINE_MS = 3_600_000;
+import { MAX_DEADLINE_MS, MAX_SEED, REPLAY_FORMAT } from './replay-limits.js';
 
 const text = () => Type.String({ description: 'a string' });
 const count = () => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'an integer ≥ 0' });

@@ -5,7 +5,8 @@
 import { Compile, type Validator } from 'typebox/schema';
 import { ReplayMismatchError } from './errors.js';
 import { describeValue } from './describe.js';
-import { REPLAY_FORMAT, ReplaySchema, type Replay } from './replay-format.js';
+import { ReplaySchema, type Replay } from './replay-format.js';
+import { REPLAY_FORMAT } from './replay-limits.js';
 
 /** How deeply a replay may nest arrays and objects anywhere (a real one needs about ten levels). */
 export const MAX_REPLAY_DEPTH = 64;

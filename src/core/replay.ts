@@ -1,13 +1,14 @@
 // Writing replays: the replay of a finished match, or of one stopped before its end. The format is
 // replay-format.ts (its schema and types), checking a file replay-shape.ts, re-running one replay-verify.ts,
-// the result block replay-result.ts; all are exported from here.
+// the result block replay-result.ts; all but the schema and the check (which load typebox: import them from
+// their files) are exported from here.
 import type { MatchEngine } from './engine.js';
 import type { Replay, ReplayHeader, TranscriptEntry } from './replay-format.js';
 import { resultOf, stoppedResult } from './replay-result.js';
 
-export * from './replay-format.js';
+export type { MatchTimeouts, RecordedMove, Replay, ReplayHeader, ReplayResult, ReplaySeat, TranscriptEntry, TurnRecord } from './replay-format.js';
+export * from './replay-limits.js';
 export * from './replay-result.js';
-export { assertReplayShape, MAX_REPLAY_DEPTH } from './replay-shape.js';
 export { replayConfig, ReplayFollower, verifyReplay } from './replay-verify.js';
 
 /**
