@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Ajv2020, type ErrorObject, type SchemaObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { MatchEngine } from '../src/core/engine.js';
@@ -15,6 +17,11 @@ import type { LighthousesResult, LighthousesTurn } from '../src/games/lighthouse
 import type { PaintTurn } from '../src/games/paint/wire.js';
 import type { TicTacToeTurn } from '../src/games/tictactoe/wire.js';
 import type { TronTurn } from '../src/games/tron/wire.js';
+import { COMMAND, ROOT, staleFiles } from '../scripts/gen-schemas.mjs';
+import { streamOrder } from '../src/core/game.js';
+import { SmartDogCommand, SmartDogFinished, SmartDogLandscape, SmartDogObject, SmartDogStart, SmartDogTurnState } from '../src/games/smartdog/schema.js';
+import type { SmartDogState } from '../src/games/smartdog/state.js';
+import { finishedLine } from '../src/games/smartdog/view.js';
 
 /** The games whose wire is JSON, and the schema files each must have (schemas/<game>/<name>.schema.json). */
 const BASIC = ['init', 'turn', 'init-answer', 'turn-answer'];
@@ -219,6 +226,27 @@ describe('wire schemas', () => {
     const known = Object.entries(EXPECTED).flatMap(([game, names]) => names.map((n) => `${game}/${n}.schema.json`));
     assert.deepEqual(onDisk.sort(), known.sort());
     assert.ok(readFileSync(new URL('README.md', DIR), 'utf8').length > 0);
+  });
+
+  it('are current: each is what `npm run generate` writes from the TypeBox values in src/games/*/schema.ts, and so is the SDK\'s src/sdk/messages.ts', async () => {
+    const stale = await staleFiles();
+    assert.deepEqual(stale, [], stale.map((path) => `${path} is not current: run \`${COMMAND}\``).join('\n'));
+  });
+
+  it('a generated file edited by hand, or a schema file no value generates, is named as not current', async () => {
+    const copy = mkdtempSync(join(tmpdir(), 'botarena-schemas-'));
+    try {
+      cpSync(join(ROOT, 'schemas'), join(copy, 'schemas'), { recursive: true });
+      cpSync(join(ROOT, 'src/sdk'), join(copy, 'src/sdk'), { recursive: true });
+      assert.deepEqual(await staleFiles(copy), []);
+      const turn = join(copy, 'schemas/tron/turn.schema.json');
+      writeFileSync(turn, readFileSync(turn, 'utf8').replace('"maxItems": 12', '"maxItems": 16'));
+      writeFileSync(join(copy, 'schemas/tron/lap.schema.json'), '{}');
+      rmSync(join(copy, 'src/sdk/messages.ts'));
+      assert.deepEqual((await staleFiles(copy)).sort(), ['schemas/tron/lap.schema.json', 'schemas/tron/turn.schema.json', 'src/sdk/messages.ts']);
+    } finally {
+      rmSync(copy, { recursive: true, force: true });
+    }
   });
 
   it('tic-tac-toe: every message and answer of real matches validates', () => {
@@ -449,5 +477,83 @@ describe('wire schemas', () => {
       refuse(key, {}, 'an empty object');
       refuse(key, null, 'null');
     }
+  });
+});
+
+describe("smart-dog's line schemas (src/games/smartdog/schema.ts: the JSON of each server line's argument, the form of a command line)", () => {
+  const lineSchemas = {
+    start: { schema: ajv.compile(SmartDogStart as SchemaObject), wrap: '{}' },
+    landscape: { schema: ajv.compile(SmartDogLandscape as SchemaObject), wrap: '[]' },
+    state: { schema: ajv.compile(SmartDogTurnState as SchemaObject), wrap: '{}' },
+    obj: { schema: ajv.compile(SmartDogObject as SchemaObject), wrap: '{}' },
+    finished: { schema: ajv.compile(SmartDogFinished as SchemaObject), wrap: '{}' },
+  } as const;
+  const command = ajv.compile(SmartDogCommand as SchemaObject);
+  /** The schema of a server line's command word and its argument as JSON; fails on a line no schema covers. */
+  const argument = (line: string, where: string): { word: keyof typeof lineSchemas; value: unknown } => {
+    const word = line.slice(0, line.indexOf(' ')) as keyof typeof lineSchemas;
+    const known = lineSchemas[word];
+    assert.ok(known, `${where}: no schema for the line ${preview(line)}`);
+    return { word, value: JSON.parse(`${known.wrap[0]}${line.slice(word.length).trim()}${known.wrap[1]}`) };
+  };
+  const accepted = (line: string, where: string): string[] => {
+    const { word, value } = argument(line, where);
+    const v = lineSchemas[word].schema;
+    assert.ok(v(value), `${where}: the ${word} schema refuses ${preview(line)}:\n  ${explain(v.errors)}`);
+    const o = value as { type?: string; action?: string; voice?: string };
+    return word === 'obj' ? [`obj ${o.type ?? 'bark'}${o.action ? ` ${o.action}` : ''}${o.voice ? ' barking' : ''}`] : [word];
+  };
+
+  it('every line the server sends in real matches validates, and every command line of the built-in bots', () => {
+    const met = new Set<string>();
+    // (A sheep is seen scared only when its fear outlasts the turn it was barked at: sheepScaryTurns 3.)
+    const plans: [string, string[], number, string][] = [
+      ['training', ['herder'], 1, '{"turnsLimit":40}'],
+      ['meadow', ['herder', 'random'], 2, '{"turnsLimit":40,"sheepScaryTurns":3}'],
+      ['keeper', ['random', 'herder', 'random'], 3, '{"turnsLimit":40}'],
+      ['highlands', ['herder', 'random', 'herder', 'random'], 4, '{"turnsLimit":40,"sheepScaryTurns":3}'],
+    ];
+    for (const [map, bots, seed, options] of plans) {
+      const game = getGame('smartdog');
+      const players = bots.length;
+      const engine = new MatchEngine(game, { config: { map, options }, seed, players });
+      const made = bots.map((name, slot) => game.bots[name]!.create({ slot, players, config: engine.config, seed: builtinBotSeed(seed, name, slot) }));
+      for (let d = engine.decision(); d; d = engine.decision()) {
+        const decision = d;
+        const where = `smartdog ${map} ${bots.join(' v ')} seed ${seed}, turn ${decision.turn}`;
+        const views = new Map(decision.seats.map((slot) => [slot, engine.view(slot, { phase: decision.phase, matchId: 'm', names: bots }) as string[]]));
+        for (const lines of views.values()) {
+          assert.equal(lines.at(-1), 'turn', `${where}: a view ends with turn`);
+          for (const line of lines.slice(0, -1)) for (const tag of accepted(line, where)) met.add(tag);
+        }
+        let n = 0;
+        const numbered = new Map(
+          streamOrder(decision).map((slot) => [slot, (made[slot]!.act(views.get(slot)!, decision.phase) as string[]).map((t): [number, string] => [n++, t])]),
+        );
+        for (const [slot, lines] of numbered) for (const [, text] of lines) assert.ok(command(text), `${where}: SmartDogCommand refuses slot ${slot}'s line ${preview(text)}`);
+        engine.commit(decision, decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })));
+      }
+      const state = engine.state as SmartDogState;
+      for (let player = 1; player <= players; player++) {
+        for (const tag of accepted(finishedLine(state, player), `${map}: finished`)) met.add(tag);
+        accepted(finishedLine(state, player, 'player 1 disconnected'), `${map}: finished by an error`);
+      }
+    }
+    const variety = ['start', 'landscape', 'state', 'finished', 'obj Dog move', 'obj Dog move barking', 'obj Dog panic', 'obj Sheep standBy', 'obj Sheep move', 'obj Sheep panic', 'obj bark barking'];
+    for (const tag of variety) {
+      assert.ok(met.has(tag), `no real line was ${tag} (met: ${[...met].sort().join(', ')})`);
+    }
+  });
+
+  it('refuses what the server never sends and what the game does not read as a command', () => {
+    const refuses = (word: keyof typeof lineSchemas, value: unknown) => assert.equal(lineSchemas[word].schema(value), false, `${word}: ${preview(value)}`);
+    refuses('obj', { type: 'Cat', x: 1, y: 1 });
+    refuses('obj', { type: 'Sheep', x: 1, y: 1, action: 'standBy' });
+    refuses('obj', { id: 1, type: 'Dog', x: 1, y: 1, owner: 5, action: 'move' });
+    refuses('landscape', ['..x..']);
+    refuses('state', { turn: 0 });
+    refuses('finished', { winner: 1 });
+    for (const line of ['do 1 move north', 'do 1 jump', 'end turn', 'do  1 bark', '']) assert.equal(command(line), false, line);
+    for (const line of ['do 1 move up', 'do 12 bark', 'end']) assert.ok(command(line), line);
   });
 });

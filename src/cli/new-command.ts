@@ -77,9 +77,15 @@ export function botarenaCommand(cwd = process.cwd(), path = process.env.PATH ?? 
 }
 
 /**
+ * The line that says a file in starters/ was generated from starters/src/ (scripts/gen-starters.mts writes it
+ * first, or after a shebang): it speaks to whoever edits the repository, so a user's copy goes without it.
+ */
+export const GENERATED_LINE = /^(?:#|\/\/|<!--) Generated from starters\/src\/.*\n/m;
+
+/**
  * Writes a starter into `dir` (which must not exist or be empty): every file of the package's starter but its
- * `starter.json`, with `{{dir}}` replaced by the folder as the user named it and `{{botarena}}` by the command
- * that runs botarena there. Returns the files written.
+ * `starter.json`, without its generated-from line, with `{{dir}}` replaced by the folder as the user named it
+ * and `{{botarena}}` by the command that runs botarena there. Returns the files written.
  */
 export function writeStarter(source: string, dir: string, botarena = botarenaCommand()): string[] {
   if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length)) throw new UsageError(`${dir} already exists and is not an empty folder: name a new folder (nothing was written)`);
@@ -93,7 +99,8 @@ export function writeStarter(source: string, dir: string, botarena = botarenaCom
       if (statSync(path).isDirectory()) walk(path);
       else {
         const text = readFileSync(path, 'utf8');
-        if (/\{\{(dir|botarena)\}\}/.test(text)) writeFileSync(path, text.replaceAll('{{dir}}', dir).replaceAll('{{botarena}}', botarena));
+        const own = text.replace(GENERATED_LINE, '').replaceAll('{{dir}}', dir).replaceAll('{{botarena}}', botarena);
+        if (own !== text) writeFileSync(path, own);
         written.push(relative(dir, path));
       }
     }

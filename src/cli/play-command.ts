@@ -3,24 +3,10 @@ import { JOB_LIMITS } from '../arena/match-job.js';
 import { SANDBOX_DEFAULTS } from '../bots/sandbox-options.js';
 import { getGame } from '../games/index.js';
 import { collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
+// Only the type: the match's code (play-match.ts) is loaded when a match runs, not to print the help.
+import type { PlayOptions } from './play-match.js';
 
-/** The options every command that runs a match takes (`play`, `replay fork`). */
-export interface PlayOptions {
-  seed?: number;
-  set?: Record<string, string>;
-  timeout?: number;
-  initTimeout?: number;
-  name?: Record<string, string>;
-  replay?: string;
-  log?: boolean;
-  watch?: boolean;
-  delay?: number;
-  json?: boolean;
-  port?: number;
-  sandbox?: boolean;
-  sandboxBind?: string[];
-  sandboxMemory?: number;
-}
+export type { PlayOptions };
 
 /** `botarena play <game> <bot> <bot>…`: one match, a readable summary (or one JSON result). */
 export function registerPlay(program: Command): void {

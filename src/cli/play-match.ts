@@ -11,11 +11,28 @@ import type { LiveEvent } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
 import { matchHeader, matchSummary, transcriptLine } from './format.js';
 import { readConfigFiles } from './options.js';
-import type { PlayOptions } from './play-command.js';
 import { checkReplayPath, writeReplay } from './replay-file.js';
 
 // What `play` and `replay fork` do once their options are read: loaded only when one of them runs, so that
 // `botarena games` and the help start without the transports, the runner and the files' code.
+
+/** The options every command that runs a match takes (`play`, `replay fork`). */
+export interface PlayOptions {
+  seed?: number;
+  set?: Record<string, string>;
+  timeout?: number;
+  initTimeout?: number;
+  name?: Record<string, string>;
+  replay?: string;
+  log?: boolean;
+  watch?: boolean;
+  delay?: number;
+  json?: boolean;
+  port?: number;
+  sandbox?: boolean;
+  sandboxBind?: string[];
+  sandboxMemory?: number;
+}
 
 /**
  * Runs one match from the command line and prints it (a summary, `--watch` frames, or the `--json` result;

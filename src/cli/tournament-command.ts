@@ -2,33 +2,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { JOB_LIMITS } from '../arena/match-job.js';
 import { getGame } from '../games/index.js';
 import { collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
-
-/** The options `tournament` and `ab` share. */
-export interface ManyOptions {
-  seed?: number;
-  set?: Record<string, string>;
-  timeout?: number;
-  initTimeout?: number;
-  name?: Record<string, string>;
-  concurrency?: number;
-  json?: boolean;
-}
-
-export interface TournamentOptions extends ManyOptions {
-  out?: string;
-  format: 'round-robin' | 'swiss' | 'gauntlet' | 'knockout';
-  games?: number;
-  rounds?: number;
-}
-
-export interface AbOptions extends ManyOptions {
-  opponents?: string[];
-  elo0: number;
-  elo1: number;
-  alpha: number;
-  beta: number;
-  maxGames: number;
-}
+// Only the types: the tournament's code (tournament-run.ts) is loaded when one runs, not to print the help.
+import type { AbOptions, TournamentOptions } from './tournament-run.js';
 
 function withManyOptions(command: Command): Command {
   return command

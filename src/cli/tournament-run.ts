@@ -12,9 +12,37 @@ import { MatchPool } from '../tournament/pool.js';
 import { copiesOf, errorsOf, headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
 import { table } from './format.js';
 import { readConfigFiles } from './options.js';
-import type { AbOptions, ManyOptions, TournamentOptions } from './tournament-command.js';
 
 // What `tournament` and `ab` do once their options are read (loaded only when one of them runs).
+
+/** The options `tournament` and `ab` share. */
+export interface ManyOptions {
+  seed?: number;
+  set?: Record<string, string>;
+  timeout?: number;
+  initTimeout?: number;
+  name?: Record<string, string>;
+  concurrency?: number;
+  json?: boolean;
+}
+
+/** `botarena tournament`'s options. */
+export interface TournamentOptions extends ManyOptions {
+  out?: string;
+  format: 'round-robin' | 'swiss' | 'gauntlet' | 'knockout';
+  games?: number;
+  rounds?: number;
+}
+
+/** `botarena ab`'s options. */
+export interface AbOptions extends ManyOptions {
+  opponents?: string[];
+  elo0: number;
+  elo1: number;
+  alpha: number;
+  beta: number;
+  maxGames: number;
+}
 
 /** The bots' names: `--name i=NAME`, else the spec's default, made unique with the bot's index. */
 export function botNames(game: AnyGame, bots: string[], named: Record<string, string> = {}): { name: string; bot: string }[] {

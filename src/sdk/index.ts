@@ -1,2 +1,3 @@
 export * from './messages.js';
+export type * from './init-answer.js';
 export * from './serve.js';

@@ -22,19 +22,6 @@ export const forbidden = (message: string) => new ApiError(403, 'forbidden', mes
 export const unauthorized = (message: string) => new ApiError(401, 'unauthorized', message);
 export const conflict = (message: string) => new ApiError(409, 'conflict', message);
 
-/** The JSON schema of the error body (for the OpenAPI document). */
-export const errorSchema = {
-  type: 'object',
-  properties: {
-    error: {
-      type: 'object',
-      properties: { status: { type: 'integer' }, code: { type: 'string' }, message: { type: 'string' } },
-      required: ['status', 'code', 'message'],
-    },
-  },
-  required: ['error'],
-} as const;
-
 /** Validation errors, read as a person would say them: "body.name: must be at most 64 characters". */
 function validationMessage(err: FastifyError): string {
   const parts = (err.validation ?? []).slice(0, 5).map((v) => {

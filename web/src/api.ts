@@ -1,4 +1,8 @@
-/** The server's API as the app uses it: JSON in and out, errors as `ApiError` with the server's sentence. */
+/**
+ * The server's API as the app uses it: JSON in and out, errors as `ApiError` with the server's sentence. The
+ * shapes of its requests and answers are the server's own schemas' types: `import type` them from src/api
+ * (nothing of the server is bundled).
+ */
 
 /** An answer the server refused, with its status and the message it gave. */
 export class ApiError extends Error {
@@ -34,71 +38,6 @@ export async function api<T = unknown>(method: string, path: string, o: { body?:
     throw new ApiError(res.status, message);
   }
   return data as T;
-}
-
-/** A game as `GET /api/games` lists it. */
-export interface GameFacts {
-  id: string;
-  title: string;
-  summary: string;
-  players: { min: number; max: number };
-  timeouts: { initMs: number; turnMs: number };
-  config: Record<string, { type: string; default: unknown; description: string }>;
-  bots: Record<string, string>;
-}
-
-/** A seat of a stored match. */
-export interface SeatRow {
-  slot: number;
-  botId: string | null;
-  name: string;
-  rank: number | null;
-  score: number | null;
-  fault: { kind: string; detail: string; turn?: number } | null;
-}
-
-/** A match as the API shows it. */
-export interface MatchRow {
-  id: string;
-  game: string;
-  kind: 'ladder' | 'challenge' | 'test';
-  rated: boolean;
-  status: 'queued' | 'running' | 'finished' | 'aborted';
-  seed: number;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-  result: { turns: number; winner: number | null; draw: boolean; durationMs?: number } | null;
-  abortReason: string | null;
-  seats: SeatRow[];
-  /** the person seats of a test match with people at the table (only in the answer that created it) */
-  persons?: { slot: number; token: string }[];
-  /** a test match's token for reading every seat's log (only in the answer that created it) */
-  viewerToken?: string;
-}
-
-/** A bot as the API shows it. */
-export interface BotRow {
-  id: string;
-  game: string;
-  name: string;
-  endpoint: string;
-  builtin: boolean;
-  description: string;
-  status: string;
-  statusReason: string | null;
-  createdAt: string;
-  ratings?: { system: string; rating: number; games?: number; mu?: number; sigma?: number }[];
-  doctor?: unknown;
-}
-
-/** A leaderboard line. */
-export interface BoardLine {
-  botId: string;
-  name: string;
-  rating: number;
-  games: number;
-  [more: string]: unknown;
 }
 
 /**

@@ -1,40 +1,8 @@
 import { describeValue, preview, type Parsed, type ViewContext, type WireDialect } from '../../core/game.js';
-import type { BattleshipConfig, BattleshipFleet, BattleshipShot, BattleshipState, Ship, Strike } from './rules.js';
+import type { BattleshipConfig, BattleshipFleet, BattleshipShot, BattleshipState, Ship } from './rules.js';
+import type { BattleshipBoard, BattleshipMessage, BattleshipStrike } from './schema.js';
 
-/** The 9 config keys sent with every message, numbers as JSON strings (as the original did). */
-export interface BattleshipBoard {
-  opponent: string;
-  width: string;
-  height: string;
-  ship1: string;
-  ship2: string;
-  ship3: string;
-  ship4: string;
-  ship5: string;
-  ship6: string;
-}
-
-/** The init message: the answer must place the fleet. */
-export interface BattleshipInit {
-  'game-id': number;
-  game: 'battleship';
-  action: 'init';
-  players: 2;
-  'player-index': number;
-  board: BattleshipBoard;
-}
-
-/** The shot message: note the capital B, and no `players` nor `you`. */
-export interface BattleshipTurn {
-  game: 'Battleship';
-  'game-id': number;
-  action: 'play-turn';
-  'player-index': number;
-  board: BattleshipBoard & { your_strikes: Strike[]; his_strikes: Strike[] };
-}
-
-/** A message to a Battleship bot. */
-export type BattleshipMessage = BattleshipInit | BattleshipTurn;
+export type { BattleshipBoard, BattleshipInit, BattleshipMessage, BattleshipStrike, BattleshipTurn } from './schema.js';
 
 /** Battleship's game-id is a number: the match id when it is one, else a stable number derived from it. */
 export function numericId(matchId: string): number {
@@ -62,14 +30,16 @@ function board(c: BattleshipConfig, opponent: string): BattleshipBoard {
 /** Builds the message for `slot`, field for field and in the original order. */
 export function view(s: BattleshipState, slot: number, ctx: ViewContext): BattleshipMessage {
   const id = numericId(ctx.matchId);
+  const seat = slot as 0 | 1;
   const b = board(s.config, ctx.names[1 - slot] ?? '');
-  if (ctx.phase === 'init') return { 'game-id': id, game: 'battleship', action: 'init', players: 2, 'player-index': slot, board: b };
+  if (ctx.phase === 'init') return { 'game-id': id, game: 'battleship', action: 'init', players: 2, 'player-index': seat, board: b };
   return {
     game: 'Battleship',
     'game-id': id,
     action: 'play-turn',
-    'player-index': slot,
-    board: { ...b, your_strikes: s.strikes[slot]!.slice(), his_strikes: s.strikes[1 - slot]!.slice() },
+    'player-index': seat,
+    // (The fourth result, "hit sunk and win", ends the match: no message ever carries it.)
+    board: { ...b, your_strikes: s.strikes[slot]!.slice() as BattleshipStrike[], his_strikes: s.strikes[1 - slot]!.slice() as BattleshipStrike[] },
   };
 }
 

@@ -1,36 +1,15 @@
 import { describeValue, type Parsed, type ViewContext } from '../../core/game.js';
 import { MARKS, readPlay } from '../botsarena/duel.js';
 import { COLS, type ConnectFourState } from './rules.js';
+import type { ConnectFourMessage } from './schema.js';
 
-/** The init message (wire game name "connectfour"). */
-export interface ConnectFourInit {
-  'game-id': string;
-  action: 'init';
-  game: 'connectfour';
-  players: 2;
-  board: '';
-  'player-index': number;
-}
-
-/** The play-turn message: the other bot's name, your mark, `board[row][col]` with row 0 at the bottom. */
-export interface ConnectFourTurn {
-  'game-id': string;
-  action: 'play-turn';
-  game: 'connectfour';
-  players: 2;
-  opponent: string;
-  you: 'X' | 'O';
-  board: ('' | 'X' | 'O')[][];
-  'player-index': number;
-}
-
-/** A message to a Connect Four bot. */
-export type ConnectFourMessage = ConnectFourInit | ConnectFourTurn;
+export type { ConnectFourInit, ConnectFourMessage, ConnectFourTurn } from './schema.js';
 
 /** Builds the message for `slot`, field for field and in the original order. */
 export function view(s: ConnectFourState, slot: number, ctx: ViewContext): ConnectFourMessage {
+  const seat = slot as 0 | 1;
   if (ctx.phase === 'init') {
-    return { 'game-id': ctx.matchId, action: 'init', game: 'connectfour', players: 2, board: '', 'player-index': slot };
+    return { 'game-id': ctx.matchId, action: 'init', game: 'connectfour', players: 2, board: '', 'player-index': seat };
   }
   return {
     'game-id': ctx.matchId,
@@ -40,7 +19,7 @@ export function view(s: ConnectFourState, slot: number, ctx: ViewContext): Conne
     opponent: ctx.names[1 - slot] ?? '',
     you: MARKS[slot]!,
     board: s.board.map((row) => row.slice()) as ('' | 'X' | 'O')[][],
-    'player-index': slot,
+    'player-index': seat,
   };
 }
 

@@ -2,43 +2,9 @@ import { describeValue, type Move, type Parsed } from '../../core/game.js';
 import { sharedPair } from '../../core/pairs.js';
 import { isFloatLiteral, pyReprJson, topLevelMembers } from './pyrepr.js';
 import { isIsland, type Command, type LighthousesState } from './rules.js';
+import type { LighthousesMessage, LighthousesResult, LighthousesTurn, LighthouseView } from './schema.js';
 
-/** The first message: who you are, where you start, the island and the lighthouses. */
-export interface LighthousesInit {
-  player_num: number;
-  player_count: number;
-  position: [number, number];
-  /** `map[y][x]`: 1 island, 0 water; row 0 at the bottom */
-  map: number[][];
-  /** in scan order: y ascending, then x */
-  lighthouses: [number, number][];
-}
-
-/** One lighthouse as a player sees it each turn. */
-export interface LighthouseView {
-  position: [number, number];
-  /** -1 (or null with `--set neutral=null`) when neutral */
-  owner: number | null;
-  energy: number;
-  connections: [number, number][];
-  have_key: boolean;
-}
-
-/** The state sent each turn. */
-export interface LighthousesTurn {
-  position: [number, number];
-  score: number;
-  energy: number;
-  /** 7×7 cell energies around the player, `view[dy+3][dx+3]`: -1 beyond distance 3, 0 for water and off the map */
-  view: number[][];
-  lighthouses: LighthouseView[];
-}
-
-/** A message to a lighthouses bot. */
-export type LighthousesMessage = LighthousesInit | LighthousesTurn;
-
-/** The result sent after each command. */
-export type LighthousesResult = { success: true } | { success: false; message: string };
+export type { LighthousesInit, LighthousesMessage, LighthousesResult, LighthousesTurn, LighthouseView } from './schema.js';
 
 /** The message for `slot`: the init, or its state this turn. `neutral` is what a neutral owner is sent as. */
 export function view(s: LighthousesState, slot: number, phase: string, neutral: -1 | null): LighthousesMessage {
@@ -48,7 +14,7 @@ export function view(s: LighthousesState, slot: number, phase: string, neutral: 
       player_num: slot,
       player_count: s.players.length,
       position: [p.x, p.y],
-      map: s.island,
+      map: s.island as (0 | 1)[][],
       lighthouses: s.lighthouses.map((l) => [l.x, l.y]),
     };
   }

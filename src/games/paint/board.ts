@@ -1,21 +1,7 @@
 import { describeValue } from '../../core/game.js';
 import { rngCreate, rngInt, rngShuffle } from '../../core/rng.js';
-import { BOARDS } from './boards.js';
+import { BOARDS, type BoardFile } from './boards.js';
 import { DIRECTIONS, EMPTY, OBSTACLE, type PaintAction, type PaintState, type Vec } from './rules.js';
-
-/**
- * A board file: a game state in the wire form (keys in any order; `obstacles` only for the variant). A
- * board with `previous_actions` is a match under way: those turns were played, `turns_left` remain.
- */
-export interface BoardFile {
-  width: number;
-  height: number;
-  player_positions: Record<string, Vec>;
-  colors: (string | null)[][];
-  previous_actions: unknown[];
-  turns_left: number;
-  obstacles?: Vec[];
-}
 
 /** Paint's match configuration. */
 export interface PaintConfig {

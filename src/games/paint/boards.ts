@@ -1,4 +1,18 @@
-import type { BoardFile } from './board.js';
+import type { Vec } from './rules.js';
+
+/**
+ * A board file: a game state in the wire form (keys in any order; `obstacles` only for the variant). A
+ * board with `previous_actions` is a match under way: those turns were played, `turns_left` remain.
+ */
+export interface BoardFile {
+  width: number;
+  height: number;
+  player_positions: Record<string, Vec>;
+  colors: (string | null)[][];
+  previous_actions: unknown[];
+  turns_left: number;
+  obstacles?: Vec[];
+}
 
 /**
  * The reference boards of the "AI Competition" (see SOURCE.md beside this file for their origin and

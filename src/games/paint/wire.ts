@@ -1,30 +1,8 @@
 import type { AskPhase, Parsed, ViewContext } from '../../core/game.js';
 import type { PaintAction, PaintState, Vec } from './rules.js';
+import type { PaintActionJson, PaintMessage, PaintTurn } from './schema.js';
 
-/** The hello: the bot's id in the game. The answer must be `{"ready":true}`. */
-export interface PaintInit {
-  player_id: string;
-}
-
-/** An action as listed in `previous_actions`. */
-export interface PaintActionJson {
-  type: 'walk' | 'shoot';
-  direction: Vec;
-}
-
-/** The state sent each turn, keys in the reference's order; `obstacles` only when the board has some. */
-export interface PaintTurn {
-  width: number;
-  height: number;
-  player_positions: Record<string, Vec>;
-  colors: (string | null)[][];
-  previous_actions: Record<string, PaintActionJson>[];
-  turns_left: number;
-  obstacles?: Vec[];
-}
-
-/** A message to a paint bot. */
-export type PaintMessage = PaintInit | PaintTurn;
+export type { PaintActionJson, PaintInit, PaintMessage, PaintTurn } from './schema.js';
 
 /**
  * The message for `slot`: the hello, or the whole state. The state message is the same for every player,
@@ -81,11 +59,11 @@ function historyList(s: PaintState): PaintTurn['previous_actions'] {
   let list = historyLists.get(s.history);
   if (!list || list.length > s.history.length) list = [];
   for (let t = list.length; t < s.history.length; t++) {
-    const entries: [string, { type: PaintAction['type']; direction: Vec }][] = [];
+    const entries: [string, PaintActionJson][] = [];
     const turn = s.history[t]!;
     for (let k = 0; k < turn.length; k++) {
       const a = turn[k];
-      if (a) entries.push([s.ids[k]!, { type: a.type, direction: [a.direction[0], a.direction[1]] }]);
+      if (a) entries.push([s.ids[k]!, { type: a.type, direction: [a.direction[0], a.direction[1]] as PaintActionJson['direction'] }]);
     }
     list.push(Object.fromEntries(entries));
   }

@@ -1,39 +1,19 @@
 import { describeValue, type Parsed, type ViewContext } from '../../core/game.js';
 import { MARKS, readPlay } from '../botsarena/duel.js';
 import { CELLS, type CellKey, type TicTacToeState } from './rules.js';
+import type { TicTacToeMessage } from './schema.js';
 
-/** The init message, as botsarena sent it. */
-export interface TicTacToeInit {
-  'game-id': string;
-  action: 'init';
-  game: 'tictactoe';
-  players: 2;
-  board: '';
-  'player-index': number;
-}
-
-/** The play-turn message: the board as nine "row-col" keys, and the mark you play. */
-export interface TicTacToeTurn {
-  'game-id': string;
-  action: 'play-turn';
-  game: 'tictactoe';
-  players: 2;
-  board: Record<CellKey, '' | 'X' | 'O'>;
-  you: 'X' | 'O';
-  'player-index': number;
-}
-
-/** A message to a tic-tac-toe bot. */
-export type TicTacToeMessage = TicTacToeInit | TicTacToeTurn;
+export type { TicTacToeInit, TicTacToeMessage, TicTacToeTurn } from './schema.js';
 
 /** Builds the message for `slot`, field for field and in the original order. */
 export function view(s: TicTacToeState, slot: number, ctx: ViewContext): TicTacToeMessage {
+  const seat = slot as 0 | 1;
   if (ctx.phase === 'init') {
-    return { 'game-id': ctx.matchId, action: 'init', game: 'tictactoe', players: 2, board: '', 'player-index': slot };
+    return { 'game-id': ctx.matchId, action: 'init', game: 'tictactoe', players: 2, board: '', 'player-index': seat };
   }
   const board = {} as Record<CellKey, '' | 'X' | 'O'>;
   CELLS.forEach((k, i) => (board[k] = s.board[i] as '' | 'X' | 'O'));
-  return { 'game-id': ctx.matchId, action: 'play-turn', game: 'tictactoe', players: 2, board, you: MARKS[slot]!, 'player-index': slot };
+  return { 'game-id': ctx.matchId, action: 'play-turn', game: 'tictactoe', players: 2, board, you: MARKS[slot]!, 'player-index': seat };
 }
 
 /** Reads `{"play":"r-c"}`: `play` must be exactly one of the nine keys. */

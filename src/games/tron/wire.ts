@@ -1,5 +1,6 @@
 import { describeValue, type Parsed, type ViewContext } from '../../core/game.js';
 import { DIRECTIONS, type Direction, type TronState } from './rules.js';
+import type { TronMessage } from './schema.js';
 
 /**
  * The original grid: on it every message is exactly as botsarena sent it. On any other grid the messages
@@ -8,39 +9,7 @@ import { DIRECTIONS, type Direction, type TronState } from './rules.js';
  */
 export const ORIGINAL_SIZE = 100;
 
-/** The init message, as botsarena sent it (with the grid's size after `board` off the original grid). */
-export interface TronInit {
-  'game-id': string;
-  action: 'init';
-  game: 'tron';
-  board: '';
-  /** only when the grid is not the original 100×100 */
-  width?: number;
-  /** only when the grid is not the original 100×100 */
-  height?: number;
-  players: number;
-  'player-index': number;
-}
-
-/**
- * The lap message: every slot's trail head first (`[]` once dead); `players` counts the dead too; the grid's
- * size after `board` off the original grid.
- */
-export interface TronTurn {
-  'game-id': string;
-  action: 'play-turn';
-  game: 'tron';
-  board: [number, number][][];
-  /** only when the grid is not the original 100×100 */
-  width?: number;
-  /** only when the grid is not the original 100×100 */
-  height?: number;
-  'player-index': number;
-  players: number;
-}
-
-/** A message to a Tron bot. */
-export type TronMessage = TronInit | TronTurn;
+export type { TronInit, TronMessage, TronTurn } from './schema.js';
 
 /**
  * The board of the current lap (head first, dead as []), shared by every seat, kept per state and extended

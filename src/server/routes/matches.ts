@@ -1,42 +1,34 @@
 import { gunzipSync } from 'node:zlib';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from 'typebox';
+import {
+  ErrorBody,
+  EventStream,
+  Leaderboard,
+  LeaderboardParams,
+  LeaderboardQuery,
+  LogParams,
+  MatchListQuery,
+  MatchPage,
+  MatchParams,
+  NewMatchAnswer,
+  NewMatchBody,
+  PublicMatch,
+  ReplayDownload,
+  ReplayPage,
+  SeatLog,
+} from '../../api/index.js';
 import { replayHtml } from '../../arena/replay-html.js';
-import type { Replay } from '../../core/replay.js';
+import type { Replay, TranscriptEntry } from '../../core/replay.js';
 import { games } from '../../games/index.js';
 import type { LiveEvent } from '../../live/events.js';
 import type { MatchRow } from '../../store/index.js';
 import type { Arena } from '../arena.js';
-import { badRequest, errorSchema, forbidden, notFound, unauthorized } from '../errors.js';
+import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
 import { sse } from '../sse.js';
 
-const MatchId = Type.Object({ id: Type.String({ maxLength: 128 }) });
-const NewMatch = Type.Object(
-  {
-    game: Type.String({ maxLength: 64 }),
-    seats: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: 12, description: 'bot ids or names of this game (built-in bots by name), by seat; in test matches also "person" (a person playing from a page) or a bot\'s http(s):// URL (not registered: played once, never rated)' }),
-    rated: Type.Optional(Type.Boolean({ description: 'whether the result changes ratings (default false)' })),
-    test: Type.Optional(Type.Boolean({ description: 'a test match: never rated, its message logs kept for the owners' })),
-    seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 0xffffffff })),
-    config: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()]), { maxProperties: 16 })),
-  },
-  { additionalProperties: false },
-);
-const MatchList = Type.Object(
-  {
-    game: Type.Optional(Type.String({ maxLength: 64 })),
-    bot: Type.Optional(Type.String({ maxLength: 64 })),
-    status: Type.Optional(Type.Union(['queued', 'running', 'finished', 'aborted'].map((s) => Type.Literal(s)))),
-    kind: Type.Optional(Type.Union(['ladder', 'challenge', 'test'].map((s) => Type.Literal(s)))),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
-    cursor: Type.Optional(Type.String({ maxLength: 200 })),
-  },
-  { additionalProperties: false },
-);
-const Leaderboard = Type.Object({ system: Type.Optional(Type.Union([Type.Literal('elo'), Type.Literal('openskill')])), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) }, { additionalProperties: false });
-
 /** A match as the API shows it. */
-export function publicMatch(m: MatchRow) {
+export function publicMatch(m: MatchRow): PublicMatch {
   const { job: _job, ...rest } = m;
   return rest;
 }
@@ -46,7 +38,8 @@ const matchOver = (e: LiveEvent) => e.type === 'ended' || e.type === 'stopped';
 
 /** Matches: start (on-demand or test), list, read, download replays and owners' logs, watch live (SSE); leaderboards. */
 export function matchRoutes(arena: Arena, limits: { matches: number }) {
-  return async (app: FastifyInstance): Promise<void> => {
+  return async (fastify: FastifyInstance): Promise<void> => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const getMatch = async (id: string) => {
       const m = await arena.store.getMatch(id);
       if (!m) throw notFound(`no match ${id}`);
@@ -56,11 +49,11 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
     app.post(
       '/api/matches',
       {
-        schema: { tags: ['matches'], summary: 'start a match between chosen bots (rated or not), or a test match; answers at once with the queued match (watch it at /api/matches/ID/events)', body: NewMatch, response: { 201: Type.Unknown(), 400: errorSchema, 409: errorSchema, 429: errorSchema } },
+        schema: { tags: ['matches'], summary: 'start a match between chosen bots (rated or not), or a test match; answers at once with the queued match (watch it at /api/matches/ID/events)', body: NewMatchBody, response: { 201: NewMatchAnswer, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody } },
         config: { rateLimit: { max: limits.matches, timeWindow: '1 minute' } },
       },
       async (req, reply) => {
-        const b = req.body as Static<typeof NewMatch>;
+        const b = req.body;
         if (b.test && b.rated) throw badRequest('a test match is never rated: give "test" or "rated", not both');
         const { match, persons, viewerToken } = await arena.requestMatch({ game: b.game, seats: b.seats, rated: b.rated ?? false, kind: b.test ? 'test' : 'challenge', seed: b.seed, config: b.config });
         void reply.status(201);
@@ -69,16 +62,16 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       },
     );
 
-    app.get('/api/matches', { schema: { tags: ['matches'], summary: 'matches, newest first, filtered; `next` is the cursor of the next page', querystring: MatchList } }, async (req) => {
-      const q = req.query as Static<typeof MatchList>;
-      const page = await arena.store.listMatches({ game: q.game, botId: q.bot, status: q.status as MatchRow['status'] | undefined, kind: q.kind as MatchRow['kind'] | undefined, limit: q.limit ?? 20, cursor: q.cursor });
+    app.get('/api/matches', { schema: { tags: ['matches'], summary: 'matches, newest first, filtered; `next` is the cursor of the next page', querystring: MatchListQuery, response: { 200: MatchPage } } }, async (req) => {
+      const q = req.query;
+      const page = await arena.store.listMatches({ game: q.game, botId: q.bot, status: q.status, kind: q.kind, limit: q.limit ?? 20, cursor: q.cursor });
       return { items: page.items.map(publicMatch), next: page.next };
     });
 
-    app.get('/api/matches/:id', { schema: { tags: ['matches'], summary: 'a match: its seats, status and result', params: MatchId, response: { 404: errorSchema } } }, async (req) => publicMatch(await getMatch((req.params as { id: string }).id)));
+    app.get('/api/matches/:id', { schema: { tags: ['matches'], summary: 'a match: its seats, status and result', params: MatchParams, response: { 200: PublicMatch, 404: ErrorBody } } }, async (req) => publicMatch(await getMatch(req.params.id)));
 
-    app.get('/api/matches/:id/replay', { schema: { tags: ['matches'], summary: 'the replay of a finished match (JSON; gzip when the client accepts it); `botarena replay verify` checks it', params: MatchId, response: { 404: errorSchema } } }, async (req, reply) => {
-      const m = await getMatch((req.params as { id: string }).id);
+    app.get('/api/matches/:id/replay', { schema: { tags: ['matches'], summary: 'the replay of a finished match (JSON; gzip when the client accepts it); `botarena replay verify` checks it', params: MatchParams, response: { 200: ReplayDownload, 404: ErrorBody } } }, async (req, reply) => {
+      const m = await getMatch(req.params.id);
       const gz = await arena.store.getReplay(m.id);
       if (!gz) throw notFound(m.status === 'finished' ? `match ${m.id} has no replay` : `match ${m.id} is ${m.status}: its replay is kept once it has finished`);
       void reply.header('content-disposition', `attachment; filename="${m.game}-${m.id}.json"`).type('application/json');
@@ -86,16 +79,16 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       return reply.send(gunzipSync(gz));
     });
 
-    app.get('/api/matches/:id/replay.html', { schema: { tags: ['matches'], summary: "a finished match's player: one self-contained HTML file (the replay and the player inside) that plays offline", params: MatchId, response: { 404: errorSchema } } }, async (req, reply) => {
-      const m = await getMatch((req.params as { id: string }).id);
+    app.get('/api/matches/:id/replay.html', { schema: { tags: ['matches'], summary: "a finished match's player: one self-contained HTML file (the replay and the player inside) that plays offline", params: MatchParams, response: { 200: ReplayPage, 404: ErrorBody } } }, async (req, reply) => {
+      const m = await getMatch(req.params.id);
       const gz = await arena.store.getReplay(m.id);
       if (!gz) throw notFound(m.status === 'finished' ? `match ${m.id} has no replay` : `match ${m.id} is ${m.status}: its player can be downloaded once it has finished`);
       const html = replayHtml(JSON.parse(gunzipSync(gz).toString('utf8')) as Replay);
       return reply.header('content-disposition', `attachment; filename="${m.game}-${m.id}.html"`).type('text/html; charset=utf-8').send(html);
     });
 
-    app.get('/api/matches/:id/logs/:slot', { schema: { tags: ['matches'], summary: "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner, the admin, or (a test match) who started it with the match's viewerToken", params: Type.Object({ id: Type.String({ maxLength: 128 }), slot: Type.Integer({ minimum: 0, maximum: 63 }) }), security: [{ owner: [] }] } }, async (req) => {
-      const { id, slot } = req.params as { id: string; slot: number };
+    app.get('/api/matches/:id/logs/:slot', { schema: { tags: ['matches'], summary: "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner, the admin, or (a test match) who started it with the match's viewerToken", params: LogParams, security: [{ owner: [] }], response: { 200: SeatLog } } }, async (req) => {
+      const { id, slot } = req.params;
       const m = await getMatch(id);
       const seat = m.seats[slot];
       if (!seat) throw notFound(`match ${id} has no seat ${slot}`);
@@ -109,10 +102,10 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       }
       const gz = await arena.store.getLogs(id, slot);
       if (!gz) throw notFound(`match ${id} keeps no log for seat ${slot} (yet)`);
-      return JSON.parse(gunzipSync(gz).toString('utf8')) as unknown;
+      return JSON.parse(gunzipSync(gz).toString('utf8')) as TranscriptEntry[];
     });
 
-    app.get('/api/events', { schema: { tags: ['matches'], summary: 'the global feed (SSE): `started` of every match running now, then every match\'s `started`, `ended` and `stopped` as they happen' } }, async (req, reply) => {
+    app.get('/api/events', { schema: { tags: ['matches'], summary: 'the global feed (SSE): `started` of every match running now, then every match\'s `started`, `ended` and `stopped` as they happen', response: { 200: EventStream } } }, async (req, reply) => {
       const early: LiveEvent[] = [];
       let send: ((e: LiveEvent) => void) | null = null;
       const stop = await arena.followFeed((e) => (send ? send(e) : void early.push(e)));
@@ -122,8 +115,8 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       });
     });
 
-    app.get('/api/matches/:id/events', { schema: { tags: ['matches'], summary: "a match's live events (SSE): the header and every step so far, then each as it comes, then `ended`; a finished match's whole replay as events", params: MatchId } }, async (req, reply) => {
-      const m = await getMatch((req.params as { id: string }).id);
+    app.get('/api/matches/:id/events', { schema: { tags: ['matches'], summary: "a match's live events (SSE): the header and every step so far, then each as it comes, then `ended`; a finished match's whole replay as events", params: MatchParams, response: { 200: EventStream } } }, async (req, reply) => {
+      const m = await getMatch(req.params.id);
       if (m.status === 'queued' || m.status === 'running') {
         // Wherever it runs (here, or a worker): what it published so far, then the rest as it comes.
         let send: ((e: LiveEvent) => void) | null = null;
@@ -149,9 +142,9 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       return sse(req, reply, [], (send) => arena.live.subscribe(m.id, 'public', send), matchOver);
     });
 
-    app.get('/api/leaderboards/:game', { schema: { tags: ['ratings'], summary: "a game's leaderboard: ELO (botsarena's ladder) or OpenSkill (μ − 3σ)", params: Type.Object({ game: Type.String({ maxLength: 64 }) }), querystring: Leaderboard, response: { 404: errorSchema } } }, async (req) => {
-      const { game } = req.params as { game: string };
-      const q = req.query as Static<typeof Leaderboard>;
+    app.get('/api/leaderboards/:game', { schema: { tags: ['ratings'], summary: "a game's leaderboard: ELO (botsarena's ladder) or OpenSkill (μ − 3σ)", params: LeaderboardParams, querystring: LeaderboardQuery, response: { 200: Leaderboard, 404: ErrorBody } } }, async (req) => {
+      const { game } = req.params;
+      const q = req.query;
       if (!Object.hasOwn(games, game)) throw notFound(`no game "${game}" on this server; the games are ${Object.keys(games).join(', ')}`);
       return arena.store.leaderboard(game, q.system ?? 'elo', q.limit ?? 100);
     });

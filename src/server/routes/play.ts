@@ -1,19 +1,10 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { ErrorBody, EventStream, MoveAnswer, MoveBody, SeatParams, TokenQuery } from '../../api/index.js';
 import type { DeskNotice } from '../../bots/index.js';
 import type { Arena } from '../arena.js';
-import { badRequest, conflict, errorSchema, notFound } from '../errors.js';
+import { badRequest, conflict, notFound } from '../errors.js';
 import { sse } from '../sse.js';
-
-const Seat = Type.Object({ id: Type.String({ maxLength: 128 }), slot: Type.Integer({ minimum: 0, maximum: 63 }) });
-const TokenQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 512 })) }, { additionalProperties: false });
-const Move = Type.Object(
-  {
-    line: Type.String({ maxLength: 2000, description: 'what the person typed: a move as the game\'s prompt asks for it (tic-tac-toe "1-2"); smart-dog: one wire line' }),
-    token: Type.Optional(Type.String({ maxLength: 512, description: 'the seat\'s person token, when not sent as "Authorization: Bearer TOKEN"' })),
-  },
-  { additionalProperties: false },
-);
 
 /** The token of a request: the Bearer header first, else the one given in the query or body. */
 function tokenOf(req: FastifyRequest, given: string | undefined): string | undefined {
@@ -28,21 +19,22 @@ const MOVE_BODY_LIMIT = 8 * 1024;
  * moves. Both need the seat's person token, given once in the answer that started the match.
  */
 export function playRoutes(arena: Arena) {
-  return async (app: FastifyInstance): Promise<void> => {
+  return async (fastify: FastifyInstance): Promise<void> => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/api/matches/:id/seats/:slot/play',
       {
         schema: {
           tags: ['matches'],
           summary: "a person seat's play stream (SSE): `ask` (the pending one first), `told`, `accepted`, then `ended`; the token as ?token= (EventSource sends no headers) or Bearer",
-          params: Seat,
+          params: SeatParams,
           querystring: TokenQuery,
-          response: { 401: errorSchema, 403: errorSchema, 404: errorSchema },
+          response: { 200: EventStream, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
         },
       },
       async (req, reply) => {
-        const { id, slot } = req.params as Static<typeof Seat>;
-        const desk = arena.personDesk(id, slot, tokenOf(req, (req.query as Static<typeof TokenQuery>).token));
+        const { id, slot } = req.params;
+        const desk = arena.personDesk(id, slot, tokenOf(req, req.query.token));
         // The desk sends the pending ask as soon as the page listens; an open stream is what keeps the person "present".
         sse<DeskNotice>(req, reply, [], (send) => desk.listen(send), (n) => n.type === 'ended');
       },
@@ -55,14 +47,14 @@ export function playRoutes(arena: Arena) {
         schema: {
           tags: ['matches'],
           summary: "a person's move (or one smart-dog line) for the ask pending at this seat: 400 with the reason when the line is not a move (try again), 409 when nothing is asked now",
-          params: Seat,
-          body: Move,
-          response: { 200: Type.Object({ accepted: Type.Literal(true) }), 400: errorSchema, 401: errorSchema, 403: errorSchema, 404: errorSchema, 409: errorSchema },
+          params: SeatParams,
+          body: MoveBody,
+          response: { 200: MoveAnswer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },
         },
       },
       async (req) => {
-        const { id, slot } = req.params as Static<typeof Seat>;
-        const body = req.body as Static<typeof Move>;
+        const { id, slot } = req.params;
+        const body = req.body;
         const desk = arena.personDesk(id, slot, tokenOf(req, body.token));
         const taken = desk.submit(body.line);
         if (taken.ok) return { accepted: true as const };

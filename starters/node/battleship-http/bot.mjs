@@ -1,11 +1,12 @@
 #!/usr/bin/env node
+// Generated from starters/src/node/games/battleship/bot.mjs + node/shims/json-http.txt by npm run generate:starters: edit those, not this file.
 // A Battleship starter bot for Botarena over HTTP, in plain Node (standard library only).
 // It hides its fleet at random (always a valid fleet for the message's ship counts and grid size), then
 // shoots around its hits that have not sunk a ship yet, else at unshot cells of a checkerboard.
 // Run: node bot.mjs [--port 8000]
 import { createServer } from 'node:http';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /**
  * The match settings. Numbers come as JSON STRINGS, as on botsarena ("10", "2").
@@ -31,16 +32,16 @@ import { pathToFileURL } from 'node:url';
  * @property {'battleship'} game
  * @property {'init'} action
  * @property {number} players       always 2
- * @property {number} player-index  0 (P1, shoots first) or 1 (P2)
+ * @property {number} player-index  Your seat: 0 (P1) shoots first.
  * @property {Settings} board
  */
 /**
  * Sent each time it is your turn to shoot. (`game` is "Battleship" with a capital B here.)
  * @typedef {object} PlayTurnMessage
- * @property {'Battleship'} game
- * @property {number} game-id
+ * @property {'Battleship'} game Capital B, as botsarena sent it.
+ * @property {number} game-id The same number as in the init message.
  * @property {'play-turn'} action
- * @property {number} player-index
+ * @property {number} player-index Your seat.
  * @property {Settings & {your_strikes: Strike[], his_strikes: Strike[]}} board
  */
 /** @typedef {InitMessage | PlayTurnMessage} Message */

@@ -1,3 +1,4 @@
+// Generated from starters/src/node/games/connect4/bot.test.mjs by npm run generate:starters: edit those, not this file.
 // The tiny test: real messages from docs/games/connect4.md fed to the move logic (no network, no loop).
 // Run: node --test bot.test.mjs
 import { test } from 'node:test';

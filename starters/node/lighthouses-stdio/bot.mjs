@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Generated from starters/src/node/games/lighthouses/bot.mjs + node/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Lighthouses starter bot for Botarena over stdio, in plain Node (standard library only).
 // It walks to the nearest lighthouse it does not own and captures it when it has the energy; on its own
 // lighthouse it links to another of its lighthouses whose key it holds, when the rules allow the link.
@@ -10,11 +11,13 @@ import { pathToFileURL } from 'node:url';
 /**
  * Sent once, before round 1. Answer with your name within 2 s.
  * @typedef {object} InitMessage
- * @property {number} player_num     your player number (your slot, from 0)
- * @property {number} player_count   how many players there are
- * @property {Point} position        your start cell
- * @property {number[][]} map        map[y][x]: 1 island, 0 water; row 0 is the bottom row
- * @property {Point[]} lighthouses   every lighthouse
+ * @property {number} player_num     Your seat, 0 to player_count-1; lighthouse owners use the same numbers.
+ * @property {number} player_count   How many bots play.
+ * @property {Point} position        Your starting cell.
+ * @property {number[][]} map        The island, map[y][x]: 1 for island, 0 for water; row 0 is the bottom.
+ *   Every row has the same length, and the border is water.
+ * @property {Point[]} lighthouses   Every lighthouse's cell, in scan order (y ascending, then x). Turn
+ *   messages list the lighthouses in this same order.
  */
 /**
  * A lighthouse, as seen in a turn state.
@@ -28,11 +31,13 @@ import { pathToFileURL } from 'node:url';
 /**
  * Sent each round on your turn. Answer with one command within 500 ms.
  * @typedef {object} StateMessage
- * @property {Point} position        where you stand
- * @property {number} score
- * @property {number} energy         your energy
- * @property {number[][]} view       7×7 cell energies around you: view[dy+3][dx+3] (row 0 is 3 cells below)
- * @property {Lighthouse[]} lighthouses
+ * @property {Point} position        Where you stand.
+ * @property {number} score          Your score so far.
+ * @property {number} energy         The energy you carry.
+ * @property {number[][]} view       The 7×7 cells around you, view[dy+3][dx+3] for dx and dy from -3 to 3:
+ *   each island cell's energy (0 to 100), 0 for water or off the map, and -1 for the corners farther than 3
+ *   cells away.
+ * @property {Lighthouse[]} lighthouses Every lighthouse, in the order of the init message.
  */
 /**
  * Sent right after each command. Do NOT answer it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Generated from starters/src/node/games/paint/bot.mjs + node/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Paint starter bot for Botarena over stdio, in plain Node (standard library only).
 // Greedy: each turn, the walk or shot that paints the most squares not yet of its colour.
 // Run: node bot.mjs   (the arena runs it: stdio:node bot.mjs)
@@ -14,13 +15,18 @@ import { pathToFileURL } from 'node:url';
 /**
  * The state, sent to every player at once each turn. Answer within 500 ms.
  * @typedef {object} StateMessage
- * @property {number} width
- * @property {number} height
- * @property {Record<string, Square>} player_positions   player id → square
- * @property {(string | null)[][]} colors                colors[i][j]: a player id, or null
- * @property {Record<string, {type: 'walk' | 'shoot', direction: Direction}>[]} previous_actions
- * @property {number} turns_left                         copy it into your answer
- * @property {Square[]} [obstacles]                      only on boards with obstacles
+ * @property {number} width                              Columns.
+ * @property {number} height                             Rows.
+ * @property {Record<string, Square>} player_positions   Each player's square, by player id.
+ * @property {(string | null)[][]} colors                colors[row][column]: the id of the player whose paint
+ *   covers the square, or null for an unpainted square or an obstacle. `height` rows of `width` squares.
+ * @property {Record<string, {type: 'walk' | 'shoot', direction: Direction}>[]} previous_actions One object
+ *   per turn played so far, oldest first: each player's action that turn, by player id (a player who took no
+ *   action is left out).
+ * @property {number} turns_left                         Turns still to play, this one included; echo it in
+ *   the answer.
+ * @property {Square[]} [obstacles]                      The obstacle squares: never painted, never walked on.
+ *   Present only when there are some.
  */
 /** @typedef {HelloMessage | StateMessage} Message */
 /** @typedef {{turns_left: number, type: 'walk' | 'shoot', direction: Direction}} Move */

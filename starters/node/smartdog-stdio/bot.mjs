@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// Generated from starters/src/node/games/smartdog/bot.mjs + node/shims/text-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Smart-dog starter bot for Botarena over stdio, in plain Node (standard library only).
 // Each turn every dog goes for the nearest stray sheep it sees and pushes it toward our pen from
 // behind (barking when in place, but never near sheep already penned); then it ends its turn.

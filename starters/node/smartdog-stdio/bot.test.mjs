@@ -1,3 +1,4 @@
+// Generated from starters/src/node/games/smartdog/bot.test.mjs by npm run generate:starters: edit those, not this file.
 // The tiny test: the real turn-1 lines from docs/games/smartdog.md fed to the move logic (no network, no loop).
 // Run: node --test bot.test.mjs
 import { test } from 'node:test';

@@ -1,12 +1,13 @@
 #!/usr/bin/env node
+// Generated from starters/src/node/games/smartdog/bot.mjs + node/shims/text-tcp.txt by npm run generate:starters: edit those, not this file.
 // A Smart-dog starter bot for Botarena over TCP, in plain Node (standard library only).
 // Each turn every dog goes for the nearest stray sheep it sees and pushes it toward our pen from
 // behind (barking when in place, but never near sheep already penned); then it ends its turn.
 // Run: node bot.mjs [--port 3002] [--host 127.0.0.1] [--hub duet] [--name node-starter]
 import { createConnection } from 'node:net';
 import { createInterface } from 'node:readline';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /**
  * The `start` line (first turn only): `start "you":1,"rows":12,…`.

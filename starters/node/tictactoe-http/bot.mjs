@@ -1,10 +1,11 @@
 #!/usr/bin/env node
+// Generated from starters/src/node/games/tictactoe/bot.mjs + node/shims/json-http.txt by npm run generate:starters: edit those, not this file.
 // A Tic-tac-toe starter bot for Botarena over HTTP, in plain Node (standard library only).
 // It wins when it can, blocks the other side's line, else takes the centre, a corner, then any cell.
 // Run: node bot.mjs [--port 8000]
 import { createServer } from 'node:http';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /**
  * A cell's content: `""` (empty), `"X"` or `"O"`.
@@ -13,23 +14,23 @@ import { pathToFileURL } from 'node:url';
 /**
  * Sent once before the first turn. Its answer is read but not used.
  * @typedef {object} InitMessage
- * @property {string} game-id       the match id (opaque)
+ * @property {string} game-id       The match id, as text.
  * @property {'init'} action
  * @property {'tictactoe'} game
  * @property {number} players       always 2
- * @property {''} board             always the empty string
- * @property {number} player-index  your slot: 0 (X, moves first) or 1 (O)
+ * @property {''} board             Always the empty string in the hello.
+ * @property {number} player-index  Your seat: 0 plays X and moves first, 1 plays O.
  */
 /**
  * Sent each time it is your turn.
  * @typedef {object} PlayTurnMessage
- * @property {string} game-id
+ * @property {string} game-id              The match id, as text.
  * @property {'play-turn'} action
  * @property {'tictactoe'} game
  * @property {number} players
  * @property {Record<string, Mark>} board  nine keys "0-0" … "2-2" ("row-col", row 0 at the top)
- * @property {'X' | 'O'} you               your mark
- * @property {number} player-index
+ * @property {'X' | 'O'} you               The mark you play.
+ * @property {number} player-index         Your seat: 0 is X, 1 is O.
  */
 /** @typedef {InitMessage | PlayTurnMessage} Message */
 /** @typedef {{name: string}} InitAnswer */

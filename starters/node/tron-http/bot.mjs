@@ -1,11 +1,12 @@
 #!/usr/bin/env node
+// Generated from starters/src/node/games/tron/bot.mjs + node/shims/json-http.txt by npm run generate:starters: edit those, not this file.
 // A Tron starter bot for Botarena over HTTP, in plain Node (standard library only).
 // Each lap it takes the safe move (on the grid, onto no trail) that leaves the most room to move in,
 // and avoids cells another head could also reach this lap (a head-on kills both).
 // Run: node bot.mjs [--port 8000]
 import { createServer } from 'node:http';
-import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 
 /**
  * A cell, `[x, y]`.
@@ -14,26 +15,27 @@ import { pathToFileURL } from 'node:url';
 /**
  * Sent once before the first lap. Its answer is read but not used.
  * @typedef {object} InitMessage
- * @property {string} game-id       the match id (opaque)
+ * @property {string} game-id       The match id, as text.
  * @property {'init'} action
  * @property {'tron'} game
- * @property {''} board             always the empty string
- * @property {number} [width]       grid width; only sent when the grid is not 100×100
- * @property {number} [height]      grid height; only sent when the grid is not 100×100
- * @property {number} players       how many bots play
- * @property {number} player-index  your slot
+ * @property {''} board             Always the empty string in the hello.
+ * @property {number} [width]       Grid width (x is 0 to width-1); only present off the 100×100 grid.
+ * @property {number} [height]      Grid height (y is 0 to height-1); only present off the 100×100 grid.
+ * @property {number} players       How many bots play.
+ * @property {number} player-index  Your seat, 0 to players-1.
  */
 /**
  * Sent every lap while you are alive, to every bot at once.
  * @typedef {object} PlayTurnMessage
- * @property {string} game-id
+ * @property {string} game-id       The match id, as text.
  * @property {'play-turn'} action
  * @property {'tron'} game
- * @property {Cell[][]} board       one trail per slot, HEAD FIRST; a dead bot's trail is []
- * @property {number} [width]       only when the grid is not 100×100 (then default 100)
- * @property {number} [height]
- * @property {number} player-index  your trail is board[player-index]
- * @property {number} players
+ * @property {Cell[][]} board       One trail per seat, seat 0 first. Each trail HEAD FIRST; a dead bot's
+ *   trail is [].
+ * @property {number} [width]       Grid width; only present off the 100×100 grid.
+ * @property {number} [height]      Grid height; only present off the 100×100 grid.
+ * @property {number} player-index  Your seat: your trail is board[player-index].
+ * @property {number} players       How many bots play, dead ones included.
  */
 /** @typedef {InitMessage | PlayTurnMessage} Message */
 /** @typedef {'x+' | 'x-' | 'y+' | 'y-'} Move */

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/battleship/bot.py + python/shims/json-http.txt by npm run generate:starters: edit those, not this file.
 """A Battleship starter bot for Botarena, as a web service (HTTP), in plain Python 3 (standard library only).
 
 Run it with `python3 bot.py --port 8000`, then name `http://127.0.0.1:8000/` as a bot in `botarena play`.
@@ -72,7 +73,7 @@ class Init:
     game_id: int
     """The match id (a number here): opaque."""
     player_index: int
-    """Your slot: 0 (P1, shoots first) or 1 (P2)."""
+    """Your seat: 0 (P1) shoots first. 1 is P2."""
     settings: Settings
 
     @staticmethod
@@ -85,7 +86,9 @@ class PlayTurn:
     """The `play-turn` message, each time it is your turn to shoot. Answer {"play": "x,y"}."""
 
     game_id: int
+    """The same number as in the init message."""
     player_index: int
+    """Your seat."""
     settings: Settings
     your_strikes: List[Strike] = field(default_factory=list)
     """Every shot you fired, oldest first."""

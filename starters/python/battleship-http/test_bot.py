@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/battleship/test_bot.py by npm run generate:starters: edit those, not this file.
 """A tiny test of the bot's fleet and shot logic (no arena, no network): python3 test_bot.py"""
 import json
 import os

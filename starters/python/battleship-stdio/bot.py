@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/battleship/bot.py + python/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 """A Battleship starter bot for Botarena, over stdio, in plain Python 3 (standard library only).
 
 The arena starts this program once per match. Each message is one line of JSON on stdin; the bot
@@ -68,7 +69,7 @@ class Init:
     game_id: int
     """The match id (a number here): opaque."""
     player_index: int
-    """Your slot: 0 (P1, shoots first) or 1 (P2)."""
+    """Your seat: 0 (P1) shoots first. 1 is P2."""
     settings: Settings
 
     @staticmethod
@@ -81,7 +82,9 @@ class PlayTurn:
     """The `play-turn` message, each time it is your turn to shoot. Answer {"play": "x,y"}."""
 
     game_id: int
+    """The same number as in the init message."""
     player_index: int
+    """Your seat."""
     settings: Settings
     your_strikes: List[Strike] = field(default_factory=list)
     """Every shot you fired, oldest first."""

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/connect4/bot.py + python/shims/json-http.txt by npm run generate:starters: edit those, not this file.
 """A Connect Four starter bot for Botarena, as a web service (HTTP), in plain Python 3 (standard library only).
 
 Run it with `python3 bot.py --port 8000`, then name `http://127.0.0.1:8000/` as a bot in `botarena play`.
@@ -30,9 +31,9 @@ class Init:
     """The `init` message, sent once before the first turn. Its answer is read but not used."""
 
     game_id: str
-    """The match id: opaque, the same in every message of the match."""
+    """The match id, as text. Opaque: the same in every message of the match."""
     player_index: int
-    """Your slot: 0 (you play X and move first) or 1 (you play O)."""
+    """Your seat: 0 plays X and moves first, 1 plays O."""
 
     @staticmethod
     def parse(message: dict) -> "Init":
@@ -46,13 +47,14 @@ class PlayTurn:
     game_id: str
     """As in `init`."""
     board: List[List[str]]
-    """6 rows of 7 cells, board[row][col]; row 0 is the BOTTOM row. Each cell "", "X" or "O"."""
+    """Six rows, bottom row first. 6 rows of 7 cells, board[row][col]; row 0 is the BOTTOM row. Each cell "",
+    "X" or "O"."""
     you: str
-    """Your mark: "X" (slot 0) or "O" (slot 1)."""
+    """The mark you play. "X" (seat 0) or "O" (seat 1)."""
     opponent: str
-    """The other seat's display name."""
+    """The other bot's display name (may be empty)."""
     player_index: int
-    """Your slot, as in `init`."""
+    """Your seat: 0 is X, 1 is O."""
 
     @staticmethod
     def parse(message: dict) -> "PlayTurn":

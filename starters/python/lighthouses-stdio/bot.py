@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/lighthouses/bot.py + python/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 """A Lighthouses starter bot for Botarena, over stdio, in plain Python 3 (standard library only).
 
 The arena starts this program once per match. Each message is one line of JSON on stdin. The bot
@@ -29,15 +30,17 @@ class Init:
     """The `init` message, sent once before round 1. Answer {"name": ...} within 2 s."""
 
     player_num: int
-    """Your player number (your slot, from 0)."""
+    """Your seat, 0 to player_count-1; lighthouse owners use the same numbers."""
     player_count: int
-    """How many players there are."""
+    """How many bots play."""
     position: Point
-    """Your start cell."""
+    """Your starting cell."""
     island: List[List[int]]
-    """island[y][x]: 1 island, 0 water; row 0 is the BOTTOM row."""
+    """The `map` field. The island, map[y][x]: 1 for island, 0 for water; row 0 is the bottom. Every row has
+    the same length, and the border is water."""
     lighthouses: List[Point]
-    """Every lighthouse, sorted by y, then x."""
+    """Every lighthouse's cell, in scan order (y ascending, then x). Turn messages list the lighthouses in
+    this same order."""
 
     @staticmethod
     def parse(message: dict) -> "Init":
@@ -81,11 +84,15 @@ class State:
     position: Point
     """Where you stand."""
     score: int
+    """Your score so far."""
     energy: int
-    """Your energy, to spend on attacks."""
+    """The energy you carry. Spend it on attacks."""
     view: List[List[int]]
-    """Cell energy around you: view[dy + 3][dx + 3]; row 0 is 3 cells BELOW you; -1 out of sight."""
+    """The 7×7 cells around you, view[dy+3][dx+3] for dx and dy from -3 to 3: each island cell's energy (0 to
+    100), 0 for water or off the map, and -1 for the corners farther than 3 cells away. Row 0 is 3 cells BELOW
+    you."""
     lighthouses: List[Lighthouse]
+    """Every lighthouse, in the order of the init message."""
 
     @staticmethod
     def parse(message: dict) -> "State":

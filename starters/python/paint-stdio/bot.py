@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/paint/bot.py + python/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 """A Paint starter bot for Botarena, over stdio, in plain Python 3 (standard library only).
 
 The arena starts this program once per match. Each message is one line of JSON on stdin; the bot
@@ -30,7 +31,8 @@ class Hello:
     """The first line. Answer {"ready": true} within 5 s."""
 
     player_id: str
-    """Your id: your colour in `colors` and your key in `player_positions`."""
+    """Your id: alice, bob, charlie… unless the match or its board names the players otherwise. Your colour in
+    `colors` and your key in `player_positions`."""
 
 
 @dataclass
@@ -42,15 +44,18 @@ class State:
     height: int
     """Rows."""
     player_positions: Dict[str, Square]
-    """Player id -> [row, column]."""
+    """Each player's square, by player id. [row, column]."""
     colors: List[List[Optional[str]]]
-    """colors[i][j]: a player id, or None when unpainted."""
+    """colors[row][column]: the id of the player whose paint covers the square, or null for an unpainted
+    square or an obstacle. `height` rows of `width` squares."""
     previous_actions: List[dict]
-    """One entry per turn played: player id -> {"type": ..., "direction": [di, dj]}."""
+    """One object per turn played so far, oldest first: each player's action that turn, by player id (a player
+    who took no action is left out). Player id -> {"type": ..., "direction": [di, dj]}."""
     turns_left: int
-    """Turns left, this one included: copy it into the answer."""
+    """Turns still to play, this one included; echo it in the answer."""
     obstacles: Set[Square] = field(default_factory=set)
-    """Squares nobody can stand on, paint or shoot through (only on boards with obstacles)."""
+    """The obstacle squares: never painted, never walked on. Present only when there are some. Nobody can
+    stand on, paint or shoot through them."""
 
     @staticmethod
     def parse(message: dict) -> "State":
@@ -123,14 +128,22 @@ class Bot:
         return {"turns_left": state.turns_left, "type": kind, "direction": [di, dj]}
 
 
+BOT = Bot()
+"""The one bot of this run: it remembers its id from the hello for every turn."""
+
+
+def handle(message: dict) -> dict:
+    """One message in, one answer out."""
+    return BOT.handle(message)
+
+
 def main() -> None:
-    bot = Bot()
-    for line in sys.stdin:  # ends when the arena closes stdin after the last turn
+    for line in sys.stdin:  # ends when the arena closes stdin at the end of the match
         if not line.strip():
             continue
         try:
-            answer = bot.handle(json.loads(line))
-        except Exception as err:  # a bug should show in the log, not cost the turn's deadline
+            answer = handle(json.loads(line))
+        except Exception as err:  # a bug should show in the log, not hang the match
             log(f"error: {err!r}")
             answer = {}
         sys.stdout.write(json.dumps(answer) + "\n")

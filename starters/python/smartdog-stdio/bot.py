@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/smartdog/bot.py + python/shims/text-stdio.txt by npm run generate:starters: edit those, not this file.
 """A smart-dog starter bot for Botarena, over stdio, in plain Python 3 (standard library only).
 
 The arena starts this program once per match and writes the server's text lines on its stdin; the bot

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/smartdog/bot.py + python/shims/text-tcp.txt by npm run generate:starters: edit those, not this file.
 """A smart-dog starter bot for Botarena, over TCP, in plain Python 3 (standard library only).
 
 It connects to a smart-dog server (`botarena play smartdog tcp ...` or `botarena smartdog serve`),

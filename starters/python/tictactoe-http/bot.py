@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/tictactoe/bot.py + python/shims/json-http.txt by npm run generate:starters: edit those, not this file.
 """A tic-tac-toe starter bot for Botarena, as a web service (HTTP), in plain Python 3 (standard library only).
 
 Run it with `python3 bot.py --port 8000`, then name `http://127.0.0.1:8000/` as a bot in `botarena play`.
@@ -36,9 +37,9 @@ class Init:
     """The `init` message, sent once before the first turn. Its answer is read but not used."""
 
     game_id: str
-    """The match id: opaque, the same in every message of the match."""
+    """The match id, as text. Opaque: the same in every message of the match."""
     player_index: int
-    """Your slot: 0 (you play X and move first) or 1 (you play O)."""
+    """Your seat: 0 plays X and moves first, 1 plays O."""
 
     @staticmethod
     def parse(message: dict) -> "Init":
@@ -54,9 +55,9 @@ class PlayTurn:
     board: Dict[str, str]
     """Nine keys "0-0" .. "2-2" (row first); each value "" (empty), "X" or "O"."""
     you: str
-    """Your mark: "X" (slot 0) or "O" (slot 1)."""
+    """The mark you play. "X" (seat 0) or "O" (seat 1)."""
     player_index: int
-    """Your slot, as in `init`."""
+    """Your seat: 0 is X, 1 is O."""
 
     @staticmethod
     def parse(message: dict) -> "PlayTurn":

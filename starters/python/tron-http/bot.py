@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Generated from starters/src/python/games/tron/bot.py + python/shims/json-http.txt by npm run generate:starters: edit those, not this file.
 """A Tron starter bot for Botarena, as a web service (HTTP), in plain Python 3 (standard library only).
 
 Run it with `python3 bot.py --port 8000`, then name `http://127.0.0.1:8000/` as a bot in `botarena play`.
@@ -35,15 +36,17 @@ class Init:
     """The `init` message, sent once before the first lap. Its answer is read but not used."""
 
     game_id: str
-    """The match id: opaque, the same in every message of the match."""
+    """The match id, as text. Opaque: the same in every message of the match."""
     players: int
-    """How many bots are in the match (2 to 12)."""
+    """How many bots play. From 2 to 12."""
     player_index: int
-    """Your slot, 0 to players - 1."""
+    """Your seat, 0 to players-1."""
     width: int
-    """Grid width (x is 0 .. width - 1); 100 when the message leaves it out."""
+    """Grid width (x is 0 to width-1); only present off the 100×100 grid. 100 when the message leaves it
+    out."""
     height: int
-    """Grid height (y is 0 .. height - 1); 100 when the message leaves it out."""
+    """Grid height (y is 0 to height-1); only present off the 100×100 grid. 100 when the message leaves it
+    out."""
 
     @staticmethod
     def parse(message: dict) -> "Init":
@@ -63,15 +66,16 @@ class PlayTurn:
     game_id: str
     """As in `init`."""
     board: List[List[Cell]]
-    """One trail per slot, HEAD FIRST: board[player_index][0] is your head. A dead bot's trail is []."""
+    """One trail per seat, seat 0 first. Each trail HEAD FIRST: board[player_index][0] is your head. A dead
+    bot's trail is []."""
     player_index: int
-    """Your slot: your trail is board[player_index]."""
+    """Your seat: your trail is board[player-index]."""
     players: int
-    """How many bots the match started with (dead ones included)."""
+    """How many bots play, dead ones included."""
     width: int
-    """Grid width; 100 when the message leaves it out."""
+    """Grid width; only present off the 100×100 grid. 100 when the message leaves it out."""
     height: int
-    """Grid height; 100 when the message leaves it out."""
+    """Grid height; only present off the 100×100 grid. 100 when the message leaves it out."""
 
     @staticmethod
     def parse(message: dict) -> "PlayTurn":

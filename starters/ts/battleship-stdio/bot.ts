@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/battleship/bot.ts + ts/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Battleship starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It places a valid fleet for the ship counts the init message asks for, then never fires at the same
 // cell twice: it shoots next to its hits that are not sunk yet, else on a checkerboard, else anywhere new.

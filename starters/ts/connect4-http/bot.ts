@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/connect4/bot.ts + ts/shims/json-http.txt by npm run generate:starters: edit those, not this file.
 // A Connect Four starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It wins when it can, blocks the other bot's four when it must, else plays the non-full column nearest the centre.
 // Run it (HTTP): node_modules/.bin/tsx bot.ts --port 8000, then: botarena play connect4 http://127.0.0.1:8000/ random

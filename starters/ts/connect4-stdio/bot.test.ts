@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/connect4/bot.test.ts by npm run generate:starters: edit those, not this file.
 // The tiny test of the bot's move logic (no arena, no network): node --import tsx --test bot.test.ts
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/connect4/bot.ts + ts/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Connect Four starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It wins when it can, blocks the other bot's four when it must, else plays the non-full column nearest the centre.
 // Run it (stdio): botarena play connect4 "stdio:node_modules/.bin/tsx bot.ts" random

@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/lighthouses/bot.ts + ts/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A lighthouses starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It walks (along the island, the shortest way) to the nearest lighthouse it does not own, captures it when
 // it has clearly more energy than the lighthouse, links it to the others it owns when the rules allow,
@@ -6,8 +7,8 @@
 // Rules and every message: docs/games/lighthouses.md in the botarena package.
 import { pathToFileURL } from 'node:url';
 import {
-  serveStdio,
   SILENT,
+  serveStdio,
   type LighthousesAnswer,
   type LighthousesInit,
   type LighthousesInitAnswer,
@@ -145,5 +146,5 @@ export function handle(m: LighthousesMessage | LighthousesResult): LighthousesIn
 // ==== the message loop ====
 // Started only when this file is run, not when a test imports it.
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await serveStdio(handle); // one JSON message per stdin line, one JSON answer per stdout line (none for SILENT)
+  await serveStdio(handle); // one JSON message per stdin line, one JSON answer per stdout line
 }

@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/paint/bot.ts + ts/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A paint starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It answers the hello with {"ready":true}; each turn it shoots along a trail of its colour when the shot
 // would paint at least two squares that are not its own, else walks onto a neighbouring square that is not

@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/smartdog/bot.ts + ts/shims/text-stdio.txt by npm run generate:starters: edit those, not this file.
 // A smart-dog starter bot in TypeScript. Smart-dog speaks text lines, not JSON, so this bot reads them with
 // node:readline and writes `do …` / `end` lines typed with the SDK's `SmartDogCommand`.
 // Each turn, each of its dogs walks to the cell behind the nearest sheep that is not in its pen (seen from

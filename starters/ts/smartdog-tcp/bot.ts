@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/smartdog/bot.ts + ts/shims/text-tcp.txt by npm run generate:starters: edit those, not this file.
 // A smart-dog starter client in TypeScript: it connects to a smart-dog server over TCP, sends
 // `join NAME HUB`, plays, and exits when the server closes the connection. Smart-dog speaks text lines, not
 // JSON, so it reads them with node:net/readline and writes `do …` / `end` lines typed with the SDK's

@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/tictactoe/bot.ts + ts/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A tic-tac-toe starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // It wins when it can, blocks the other bot's line when it must, else takes the centre, a corner, an edge.
 // Run it (stdio): botarena play tictactoe "stdio:node_modules/.bin/tsx bot.ts" random

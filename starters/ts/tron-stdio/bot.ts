@@ -1,3 +1,4 @@
+// Generated from starters/src/ts/games/tron/bot.ts + ts/shims/json-stdio.txt by npm run generate:starters: edit those, not this file.
 // A Tron starter bot in TypeScript, with Botarena's SDK (`botarena/sdk`).
 // Each lap it takes a move that neither leaves the grid nor hits a trail, preferring cells away from the
 // other heads (a head-on kills both) and with the most free cells around them.

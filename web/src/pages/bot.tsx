@@ -1,44 +1,26 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type BotRow, type MatchRow } from '../api.js';
+import type { BotDetail, HeadToHead, MatchPage, RatingHistory, RatingHistoryRow } from '../../../src/api/index.js';
+import { api, ApiError } from '../api.js';
 import { href } from '../router.js';
 import { MatchList } from './match-list.js';
 
-interface HistoryRow {
-  matchId: string;
-  before: number;
-  after: number;
-  at: string;
-}
-interface HeadToHead {
-  opponentId: string;
-  opponentName: string;
-  wins: number;
-  draws: number;
-  losses: number;
-}
-interface DoctorReport {
-  ok: boolean;
-  checks: { name: string; status: string; detail: string; fix?: string }[];
-  latency: { p50Ms: number; p99Ms: number; deadlineMs: number } | null;
-}
-
 /** A bot: its status, doctor report, ratings over time, record against each opponent, recent matches. */
 export function BotPage(p: { id: string }) {
-  const [bot, setBot] = useState<BotRow | null>(null);
-  const [history, setHistory] = useState<{ elo: HistoryRow[]; openskill: HistoryRow[] }>({ elo: [], openskill: [] });
-  const [h2h, setH2h] = useState<HeadToHead[]>([]);
-  const [recent, setRecent] = useState<MatchRow[]>([]);
+  const [bot, setBot] = useState<BotDetail | null>(null);
+  const [history, setHistory] = useState<RatingHistory>({ elo: [], openskill: [] });
+  const [h2h, setH2h] = useState<HeadToHead>([]);
+  const [recent, setRecent] = useState<MatchPage['items']>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const id = encodeURIComponent(p.id);
-    void api<BotRow>('GET', `/api/bots/${id}`).then(setBot, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
-    void api<typeof history>('GET', `/api/bots/${id}/ratings`).then(setHistory, () => {});
-    void api<HeadToHead[]>('GET', `/api/bots/${id}/head-to-head`).then(setH2h, () => {});
-    void api<{ items: MatchRow[] }>('GET', `/api/matches?bot=${id}&limit=15`).then((r) => setRecent(r.items), () => {});
+    void api<BotDetail>('GET', `/api/bots/${id}`).then(setBot, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
+    void api<RatingHistory>('GET', `/api/bots/${id}/ratings`).then(setHistory, () => {});
+    void api<HeadToHead>('GET', `/api/bots/${id}/head-to-head`).then(setH2h, () => {});
+    void api<MatchPage>('GET', `/api/matches?bot=${id}&limit=15`).then((r) => setRecent(r.items), () => {});
   }, [p.id]);
   if (error) return <p class="error" role="alert">{error}</p>;
   if (!bot) return <p class="muted">loading…</p>;
-  const doctor = bot.doctor as DoctorReport | null;
+  const doctor = bot.doctor;
   return (
     <main>
       <h1>
@@ -109,7 +91,7 @@ export function BotPage(p: { id: string }) {
 }
 
 /** A rating history as an SVG line (no chart library: one polyline and its axis labels). */
-export function RatingChart(p: { rows: HistoryRow[]; label: string }) {
+export function RatingChart(p: { rows: RatingHistoryRow[]; label: string }) {
   if (!p.rows.length) return <p class="muted">No rated matches yet.</p>;
   const values = [p.rows[0]!.before, ...p.rows.map((r) => r.after)];
   const lo = Math.min(...values);

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type BoardLine, type BotRow, type GameFacts, type MatchRow } from '../api.js';
+import type { BotList, GameFacts, GamePage as GamePageAnswer, Leaderboard, MatchPage, NewMatchAnswer, NewMatchBody, PublicBot } from '../../../src/api/index.js';
+import { api, ApiError } from '../api.js';
 import { href, navigate } from '../router.js';
 import { MatchList } from './match-list.js';
 import { Rules } from './rules.js';
@@ -9,19 +10,19 @@ export const PERSON_ENDPOINT = 'built-in: browser';
 
 /** A game: its rules in a few words, its leaderboards (ELO and OpenSkill), recent matches, and a form to start a match. */
 export function GamePage(p: { id: string }) {
-  const [facts, setFacts] = useState<GameFacts | null>(null);
+  const [facts, setFacts] = useState<GamePageAnswer | null>(null);
   const [system, setSystem] = useState<'elo' | 'openskill'>('elo');
-  const [board, setBoard] = useState<BoardLine[]>([]);
-  const [bots, setBots] = useState<BotRow[]>([]);
-  const [recent, setRecent] = useState<MatchRow[]>([]);
+  const [board, setBoard] = useState<Leaderboard>([]);
+  const [bots, setBots] = useState<BotList>([]);
+  const [recent, setRecent] = useState<MatchPage['items']>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    void api<GameFacts>('GET', `/api/games/${encodeURIComponent(p.id)}`).then(setFacts, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
-    void api<BotRow[]>('GET', `/api/bots?game=${encodeURIComponent(p.id)}`).then((b) => setBots(b.filter((x) => (x.status === 'active' || x.builtin) && x.endpoint !== PERSON_ENDPOINT)));
-    void api<{ items: MatchRow[] }>('GET', `/api/matches?game=${encodeURIComponent(p.id)}&limit=15`).then((r) => setRecent(r.items));
+    void api<GamePageAnswer>('GET', `/api/games/${encodeURIComponent(p.id)}`).then(setFacts, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
+    void api<BotList>('GET', `/api/bots?game=${encodeURIComponent(p.id)}`).then((b) => setBots(b.filter((x) => (x.status === 'active' || x.builtin) && x.endpoint !== PERSON_ENDPOINT)));
+    void api<MatchPage>('GET', `/api/matches?game=${encodeURIComponent(p.id)}&limit=15`).then((r) => setRecent(r.items));
   }, [p.id]);
   useEffect(() => {
-    void api<BoardLine[]>('GET', `/api/leaderboards/${encodeURIComponent(p.id)}?system=${system}`).then(setBoard, () => setBoard([]));
+    void api<Leaderboard>('GET', `/api/leaderboards/${encodeURIComponent(p.id)}?system=${system}`).then(setBoard, () => setBoard([]));
   }, [p.id, system]);
   if (error) return <p class="error" role="alert">{error}</p>;
   if (!facts) return <p class="muted">loading…</p>;
@@ -79,7 +80,7 @@ export function GamePage(p: { id: string }) {
 }
 
 /** "Fight!": pick a bot per seat and start a match (rated or not). */
-function StartMatch(p: { facts: GameFacts; bots: BotRow[] }) {
+function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
   const [count, setCount] = useState(p.facts.players.min);
   const [seats, setSeats] = useState<string[]>([]);
   const [rated, setRated] = useState(false);
@@ -90,7 +91,7 @@ function StartMatch(p: { facts: GameFacts; bots: BotRow[] }) {
     e.preventDefault();
     setError(null);
     try {
-      const m = await api<MatchRow>('POST', '/api/matches', { body: { game: p.facts.id, seats: Array.from({ length: count }, (_, i) => pick(i)), rated } });
+      const m = await api<NewMatchAnswer>('POST', '/api/matches', { body: { game: p.facts.id, seats: Array.from({ length: count }, (_, i) => pick(i)), rated } satisfies NewMatchBody });
       navigate(href('matches', m.id));
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));

@@ -1,21 +1,22 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, listen, type BoardLine, type GameFacts, type MatchRow } from '../api.js';
+import type { GameList, Leaderboard, MatchPage } from '../../../src/api/index.js';
+import { api, listen } from '../api.js';
 import { href } from '../router.js';
 import { MatchList } from './match-list.js';
 
 /** Home: the games with the top of each leaderboard, the matches running now, the latest results. */
 export function HomePage() {
-  const [facts, setFacts] = useState<GameFacts[]>([]);
-  const [tops, setTops] = useState<Record<string, BoardLine[]>>({});
+  const [facts, setFacts] = useState<GameList>([]);
+  const [tops, setTops] = useState<Record<string, Leaderboard>>({});
   const [running, setRunning] = useState<{ matchId: string; game: string; names: string[] }[]>([]);
-  const [recent, setRecent] = useState<MatchRow[]>([]);
+  const [recent, setRecent] = useState<MatchPage['items']>([]);
   useEffect(() => {
-    void api<GameFacts[]>('GET', '/api/games').then(async (list) => {
+    void api<GameList>('GET', '/api/games').then(async (list) => {
       setFacts(list);
-      const entries = await Promise.all(list.map(async (g) => [g.id, await api<BoardLine[]>('GET', `/api/leaderboards/${g.id}?limit=3`)] as const));
+      const entries = await Promise.all(list.map(async (g) => [g.id, await api<Leaderboard>('GET', `/api/leaderboards/${g.id}?limit=3`)] as const));
       setTops(Object.fromEntries(entries));
     });
-    void api<{ items: MatchRow[] }>('GET', '/api/matches?status=finished&limit=10').then((r) => setRecent(r.items));
+    void api<MatchPage>('GET', '/api/matches?status=finished&limit=10').then((r) => setRecent(r.items));
     // The global feed: every match's start and end, so the list of matches under way stays current.
     return listen('/api/events', ['started', 'ended', 'stopped'], (type, data) => {
       const e = data as { matchId: string; header?: { game: string; seats: { name: string }[] } };

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
-import type { TranscriptEntry } from '../../../src/core/replay.js';
-import { api, ApiError, type MatchRow } from '../api.js';
+import type { PublicMatch, SeatLog } from '../../../src/api/index.js';
+import { api, ApiError } from '../api.js';
 import type { PersonSeat } from '../player/person.js';
 
 /** The owner token this browser keeps for a bot (saved at registration), if any. */
@@ -13,20 +13,20 @@ export function ownerToken(botId: string | null): string {
  * received byte for byte, the bot's stderr and what the transport noted (timeouts, HTTP statuses other than 200),
  * each with its time since the match started.
  */
-export function Logs(p: { match: MatchRow; tokens: PersonSeat[] }) {
+export function Logs(p: { match: PublicMatch; tokens: PersonSeat[] }) {
   // Who started a test match here holds its viewer token, which reads every seat; else an owner's token.
   const viewer = localStorage.getItem(`botarena.viewer.${p.match.id}`) ?? '';
   const firstOwned = p.match.seats.find((s) => ownerToken(s.botId));
   const [slot, setSlot] = useState(firstOwned?.slot ?? 0);
   const [token, setToken] = useState(viewer || ownerToken(firstOwned?.botId ?? null));
-  const [entries, setEntries] = useState<TranscriptEntry[] | null>(null);
+  const [entries, setEntries] = useState<SeatLog | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (p.match.status !== 'finished' && p.match.status !== 'aborted') return null;
   const load = async (e: Event) => {
     e.preventDefault();
     setError(null);
     try {
-      setEntries(await api<TranscriptEntry[]>('GET', `/api/matches/${encodeURIComponent(p.match.id)}/logs/${slot}`, { token: token.trim() }));
+      setEntries(await api<SeatLog>('GET', `/api/matches/${encodeURIComponent(p.match.id)}/logs/${slot}`, { token: token.trim() }));
     } catch (err) {
       setEntries(null);
       setError(err instanceof ApiError ? err.message : String(err));

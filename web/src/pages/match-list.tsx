@@ -1,8 +1,8 @@
-import type { MatchRow } from '../api.js';
+import type { PublicMatch } from '../../../src/api/index.js';
 import { href } from '../router.js';
 
 /** A table of matches: when, who, how it ended. */
-export function MatchList(p: { items: MatchRow[] }) {
+export function MatchList(p: { items: PublicMatch[] }) {
   if (!p.items.length) return <p class="muted">No matches yet.</p>;
   return (
     <table class="matches">

@@ -3,7 +3,8 @@ import type { TurnRecord } from '../../../src/core/engine.js';
 import type { Replay, ReplayHeader, ReplayResult } from '../../../src/core/replay.js';
 import { games } from '../../../src/games/index.js';
 import type { PublicHeader } from '../../../src/live/events.js';
-import { api, ApiError, listen, type MatchRow } from '../api.js';
+import type { PublicMatch } from '../../../src/api/index.js';
+import { api, ApiError, listen } from '../api.js';
 import { webGames } from '../games/index.js';
 import { PersonPanel, personSeats, usePerson } from '../player/person.js';
 import { Player } from '../player/player.js';
@@ -13,7 +14,7 @@ import { Logs } from './logs.js';
 
 /** A match: live and replayed in one player; the person's panel when this browser holds a seat; downloads and owners' logs. */
 export function MatchPage(p: { id: string; start?: number }) {
-  const [match, setMatch] = useState<MatchRow | null>(null);
+  const [match, setMatch] = useState<PublicMatch | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [timeline, setTimeline] = useState<Timeline | null>(null);
   const [version, setVersion] = useState(0);
@@ -28,7 +29,7 @@ export function MatchPage(p: { id: string; start?: number }) {
     let current: Timeline | null = null;
     const path = `/api/matches/${encodeURIComponent(p.id)}`;
     const failed = (err: unknown) => setError(err instanceof ApiError ? err.message : String(err));
-    const refresh = () => api<MatchRow>('GET', path).then((m) => (cancelled ? null : (setMatch(m), m)), failed);
+    const refresh = () => api<PublicMatch>('GET', path).then((m) => (cancelled ? null : (setMatch(m), m)), failed);
     const loadReplay = () => api<Replay>('GET', `${path}/replay`).then((r) => !cancelled && setTimeline(timelineOf(r)), failed);
     // Steps can come by the thousand (a late viewer's catch-up): the page redraws once per animation frame.
     let queued = false;

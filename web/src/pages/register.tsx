@@ -1,21 +1,22 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type BotRow, type GameFacts } from '../api.js';
+import type { GameList, NewBotAnswer, NewBotBody } from '../../../src/api/index.js';
+import { api, ApiError } from '../api.js';
 import { href } from '../router.js';
 
 /** Register a bot: the form, the API's validation messages, and the owner token shown once with a copy button. */
 export function RegisterPage() {
-  const [games, setGames] = useState<GameFacts[]>([]);
+  const [games, setGames] = useState<GameList>([]);
   const [form, setForm] = useState({ game: 'tictactoe', name: '', endpoint: '', description: '', owner: '' });
   const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<{ bot: BotRow; token: string } | null>(null);
+  const [done, setDone] = useState<NewBotAnswer | null>(null);
   const [copied, setCopied] = useState(false);
-  useEffect(() => void api<GameFacts[]>('GET', '/api/games').then(setGames), []);
+  useEffect(() => void api<GameList>('GET', '/api/games').then(setGames), []);
   const field = (key: keyof typeof form) => ({ value: form[key], onInput: (e: Event) => setForm({ ...form, [key]: (e.target as HTMLInputElement).value }) });
   const submit = async (e: Event) => {
     e.preventDefault();
     setError(null);
     try {
-      const r = await api<{ bot: BotRow; token: string }>('POST', '/api/bots', { body: { ...form, description: form.description || undefined, owner: form.owner || undefined } });
+      const r = await api<NewBotAnswer>('POST', '/api/bots', { body: { ...form, description: form.description || undefined, owner: form.owner || undefined } satisfies NewBotBody });
       localStorage.setItem(`botarena.owner.${r.bot.id}`, r.token);
       setDone(r);
     } catch (err) {

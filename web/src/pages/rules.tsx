@@ -1,5 +1,6 @@
 import { Marked } from 'marked';
 import { useEffect, useState } from 'preact/hooks';
+import type { GameRules } from '../../../src/api/index.js';
 import { api } from '../api.js';
 
 /**
@@ -21,7 +22,7 @@ const markdown = new Marked({
 export function Rules(p: { game: string }) {
   const [html, setHtml] = useState<string | null>(null);
   useEffect(() => {
-    void api<{ markdown: string }>('GET', `/api/games/${encodeURIComponent(p.game)}/rules`).then(
+    void api<GameRules>('GET', `/api/games/${encodeURIComponent(p.game)}/rules`).then(
       (r) => setHtml(markdown.parse(r.markdown, { async: false })),
       () => setHtml(null),
     );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type BotRow, type GameFacts, type MatchRow } from '../api.js';
+import type { BotList, GameFacts, GameList, NewMatchAnswer, NewMatchBody } from '../../../src/api/index.js';
+import { api, ApiError } from '../api.js';
 import { keepPersonSeats } from '../player/person.js';
 import { href, navigate, type Route } from '../router.js';
 import { PERSON_ENDPOINT } from './game.js';
@@ -18,15 +19,15 @@ export function builtinPair(facts: GameFacts): { weak: string; strong: string } 
  * every message kept for the log. With no bot picked, you play the game yourself against the chosen bot.
  */
 export function TestPage(p: { route: Route }) {
-  const [games, setGames] = useState<GameFacts[]>([]);
+  const [games, setGames] = useState<GameList>([]);
   const [game, setGame] = useState(p.route.query.get('game') ?? 'tictactoe');
-  const [bots, setBots] = useState<BotRow[]>([]);
+  const [bots, setBots] = useState<BotList>([]);
   const [bot, setBot] = useState(p.route.query.get('bot') ?? '');
   const [url, setUrl] = useState('');
   const [opponent, setOpponent] = useState<Opponent>('strong');
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => void api<GameFacts[]>('GET', '/api/games').then(setGames), []);
-  useEffect(() => void api<BotRow[]>('GET', `/api/bots?game=${encodeURIComponent(game)}`).then(setBots, () => setBots([])), [game]);
+  useEffect(() => void api<GameList>('GET', '/api/games').then(setGames), []);
+  useEffect(() => void api<BotList>('GET', `/api/bots?game=${encodeURIComponent(game)}`).then(setBots, () => setBots([])), [game]);
   const facts = games.find((g) => g.id === game);
   const start = async (e: Event) => {
     e.preventDefault();
@@ -38,7 +39,7 @@ export function TestPage(p: { route: Route }) {
     const seats = game === 'smartdog' ? [other === 'person' || subject === 'person' ? 'person' : subject] : [subject, other];
     while (seats.length < facts.players.min) seats.push(pair.weak);
     try {
-      const m = await api<MatchRow>('POST', '/api/matches', { body: { game, test: true, seats } });
+      const m = await api<NewMatchAnswer>('POST', '/api/matches', { body: { game, test: true, seats } satisfies NewMatchBody });
       if (m.persons?.length) keepPersonSeats(m.id, m.persons);
       if (m.viewerToken) localStorage.setItem(`botarena.viewer.${m.id}`, m.viewerToken);
       navigate(href('matches', m.id));

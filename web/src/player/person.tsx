@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import type { MoveAnswer, MoveBody } from '../../../src/api/index.js';
 import type { AskPhase } from '../../../src/core/game.js';
 import { api, ApiError, listen } from '../api.js';
 import type { Cell, Choice, SeatInfo, WebGame } from '../games/types.js';
@@ -77,7 +78,7 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
       answering.current = answered;
       setSendingFor(answered);
       try {
-        await api('POST', `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/move`, { body: { line }, token: seat.token });
+        await api<MoveAnswer>('POST', `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/move`, { body: { line } satisfies MoveBody, token: seat.token });
         // The next ask may have come in while this answer was on its way: only the one answered is closed.
         if (!answered.stream && shown.current === answered) show(null);
         setError(null);

@@ -1,0 +1,84 @@
+#!/usr/bin/env node
+// A Tic-tac-toe starter bot for Botarena over <%over%>, in plain Node (standard library only).
+// It wins when it can, blocks the other side's line, else takes the centre, a corner, then any cell.
+// Run: <%run-line%>
+
+/**
+ * A cell's content: `""` (empty), `"X"` or `"O"`.
+ * @typedef {'' | 'X' | 'O'} Mark
+ */
+/**
+ * Sent once before the first turn. Its answer is read but not used.
+ * @typedef {object} InitMessage
+ * @property {string} game-id       <%doc:init.game-id%>
+ * @property {'init'} action
+ * @property {'tictactoe'} game
+ * @property {number} players       always 2
+ * @property {''} board             <%doc:init.board%>
+ * @property {number} player-index  <%doc:init.player-index%>
+ */
+/**
+ * Sent each time it is your turn.
+ * @typedef {object} PlayTurnMessage
+ * @property {string} game-id              <%doc:turn.game-id%>
+ * @property {'play-turn'} action
+ * @property {'tictactoe'} game
+ * @property {number} players
+ * @property {Record<string, Mark>} board  nine keys "0-0" … "2-2" ("row-col", row 0 at the top)
+ * @property {'X' | 'O'} you               <%doc:turn.you%>
+ * @property {number} player-index         <%doc:turn.player-index%>
+ */
+/** @typedef {InitMessage | PlayTurnMessage} Message */
+/** @typedef {{name: string}} InitAnswer */
+/** @typedef {{play: string}} PlayAnswer  the key of an empty cell, e.g. "1-1" */
+
+export const NAME = 'node-starter';
+
+/** The eight lines of three, as cell keys. */
+export const LINES = [
+  ['0-0', '0-1', '0-2'], ['1-0', '1-1', '1-2'], ['2-0', '2-1', '2-2'], // rows
+  ['0-0', '1-0', '2-0'], ['0-1', '1-1', '2-1'], ['0-2', '1-2', '2-2'], // columns
+  ['0-0', '1-1', '2-2'], ['0-2', '1-1', '2-0'], // diagonals
+];
+
+/** The empty cells of `board`, in key order. */
+export function emptyCells(board) {
+  return Object.keys(board).filter((key) => board[key] === '');
+}
+
+/** A cell that completes a line of `mark` (two of `mark` and this empty cell), or undefined. */
+export function winningCell(board, mark) {
+  for (const line of LINES) {
+    const empty = line.filter((key) => board[key] === '');
+    if (empty.length === 1 && line.filter((key) => board[key] === mark).length === 2) return empty[0];
+  }
+  return undefined;
+}
+
+/**
+ * Chooses the cell to play. Always an empty cell.
+ * @param {PlayTurnMessage} message
+ * @returns {string}
+ */
+export function chooseMove(message) {
+  const { board, you } = message;
+  const other = you === 'X' ? 'O' : 'X';
+  const empty = emptyCells(board);
+  // ---- YOUR STRATEGY GOES HERE ----------------------------------------------------------------
+  // `empty` lists the legal moves. This simple strategy: win, block, centre, corners, anything.
+  const preferred = ['1-1', '0-0', '0-2', '2-0', '2-2'].filter((key) => board[key] === '');
+  return winningCell(board, you) ?? winningCell(board, other) ?? preferred[0] ?? empty[0];
+}
+
+/**
+ * The answer to any message: the name at `init`, a move at `play-turn`.
+ * @param {Message} message
+ * @returns {InitAnswer | PlayAnswer}
+ */
+export function answer(message) {
+  if (message.action === 'init') {
+    console.error(`init: I am slot ${message['player-index']}`); // stderr: the arena's log, not the wire
+    return { name: NAME };
+  }
+  return { play: chooseMove(message) };
+}
