@@ -57,7 +57,7 @@ function messageRows(paint: ReturnType<typeof getGame>, budgetMs: number): (stri
       sum.rules += performance.now() - t1;
       if (d.phase === 'play') {
         const t0 = performance.now();
-        for (let slot = 0; slot < seats; slot++) Buffer.byteLength(paint.encodeJson!(e.state, slot, ctx));
+        for (let slot = 0; slot < seats; slot++) Buffer.byteLength(paint.wire.encodeJson!(e.state, slot, ctx));
         const t = performance.now() - t0;
         if (seats === 1) {
           sum.one += t;

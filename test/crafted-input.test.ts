@@ -7,7 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { readReplay } from '../src/cli/replay-file.js';
 import { resolveConfig } from '../src/core/config.js';
 import { ReplayMismatchError, UsageError } from '../src/core/errors.js';
-import { assertReplayShape, MAX_REPLAY_DEPTH, type Replay } from '../src/core/replay.js';
+import type { Replay } from '../src/core/replay.js';
+import { assertReplayShape, MAX_REPLAY_DEPTH } from '../src/core/replay-shape.js';
 import { getGame } from '../src/games/index.js';
 import { ROOT, runCli, type CliRun } from './run-cli.js';
 

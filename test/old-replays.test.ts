@@ -3,7 +3,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
-import { assertReplayShape, replayConfig, verifyReplay } from '../src/core/replay.js';
+import { replayConfig, verifyReplay } from '../src/core/replay.js';
+import { assertReplayShape } from '../src/core/replay-shape.js';
 import { getGame } from '../src/games/index.js';
 import { ROOT } from './run-cli.js';
 

@@ -93,17 +93,17 @@ describe('chained step fingerprints (hashes: "chain")', () => {
     verifyReplay(tron, replay);
     const firstDeath = Math.min(...replay.result.scores!); // Tron scores a bot the lap it died on
     // A rules change that only rewords a death, and one that moves a head: each is caught at its step.
-    const reworded = { ...tron, apply: (s: unknown, moves: never[]) => {
-      const r = tron.apply(s, moves) as TronState;
+    const reworded = { ...tron, rules: { ...tron.rules, apply: (s: unknown, moves: never[]) => {
+      const r = tron.rules.apply(s, moves) as TronState;
       for (const d of r.death) if (d && d.lap === r.lap) d.cause = 'reworded';
       return r;
-    } } as AnyGame;
+    } } } as AnyGame;
     assert.throws(() => verifyReplay(reworded, replay), (e: Error) => e instanceof ReplayMismatchError && e.turn === firstDeath);
-    const shifted = { ...tron, apply: (s: unknown, moves: never[]) => {
-      const r = tron.apply(s, moves) as TronState;
+    const shifted = { ...tron, rules: { ...tron.rules, apply: (s: unknown, moves: never[]) => {
+      const r = tron.rules.apply(s, moves) as TronState;
       if (r.lap === 3) r.trails[0]!.push([0, 0]);
       return r;
-    } } as AnyGame;
+    } } } as AnyGame;
     assert.throws(() => verifyReplay(shifted, replay), (e: Error) => e instanceof ReplayMismatchError && e.turn === 3);
   });
 });
@@ -112,11 +112,11 @@ describe('chained step fingerprints catch a changed state in every game', () => 
   /** The game with `tamper` run on the state after its `at`-th play step (counted from 1). */
   const tampered = (game: AnyGame, at: number, tamper: (s: never) => void): AnyGame => {
     let steps = 0;
-    return { ...game, setup: (input: never) => ((steps = 0), game.setup(input)), apply: (s: unknown, moves: never[]) => {
-      const r = game.apply(s, moves);
+    return { ...game, rules: { ...game.rules, setup: (input: never) => ((steps = 0), game.rules.setup(input)), apply: (s: unknown, moves: never[]) => {
+      const r = game.rules.apply(s, moves);
       if (++steps === at) tamper(r as never);
       return r;
-    } } as AnyGame;
+    } } } as AnyGame;
   };
   const caughtOn = (game: AnyGame, replay: Replay, turn: number) =>
     assert.throws(() => verifyReplay(game, replay), (e: Error) => e instanceof ReplayMismatchError && e.turn === turn && /state/.test(e.message));

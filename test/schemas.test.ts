@@ -172,9 +172,9 @@ function play(game: AnyGame, plan: MatchPlan): MatchEngine {
       return engine.judge(slot, decision.phase, read);
     });
     engine.commit(decision, moves);
-    if (decision.phase === 'play' && game.ack) {
+    if (decision.phase === 'play' && game.wire.ack) {
       for (const m of moves) {
-        const note = game.ack(m, engine.state);
+        const note = game.wire.ack(m, engine.state);
         if (note !== undefined) check(`${game.id}/result`, wire(JSON.stringify(note)), `${where}, result for slot ${m.slot}`);
       }
     }
@@ -460,7 +460,7 @@ describe('wire schemas', () => {
       refuse('lighthouses/turn-answer', command, 'a malformed command');
       const move = engine.read(slot, 'play', command);
       assert.ok(move.fault, `the game accepted ${preview(command)}`);
-      check('lighthouses/result', wire(JSON.stringify(game.ack!(move, engine.state))), `the result of ${preview(command)}`);
+      check('lighthouses/result', wire(JSON.stringify(game.wire.ack!(move, engine.state))), `the result of ${preview(command)}`);
     }
     refuse('lighthouses/turn-answer', {}, 'an object without a command');
     refuse('lighthouses/turn-answer', 'pass', 'a bare word');

@@ -92,6 +92,8 @@ describe('the HTTP API and its schemas', () => {
   it('answers with every field of what it keeps: games, bots, doctor reports, matches, logs, ratings, leaderboards', async () => {
     // Games: the facts and pages `botarena games` shows, the rules, the JSON Schemas.
     assert.deepEqual((await api('GET', '/api/games')).body, asJson(Object.values(games).map(gameFacts)));
+    // The web app offers no registration and a one-seat test for a game whose bots connect in: it reads `lobby`, never a game's id.
+    assert.deepEqual(((await api('GET', '/api/games')).body as unknown as { id: string; lobby: boolean }[]).filter((g) => g.lobby).map((g) => g.id), ['smartdog']);
     for (const g of Object.values(games)) {
       assert.deepEqual((await api('GET', `/api/games/${g.id}`)).body, asJson(gamePage(g)), g.id);
       const page = `docs/games/${g.id}.md`;

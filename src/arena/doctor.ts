@@ -111,7 +111,7 @@ const MAX_FAULTS = 3;
 /** The canned match of a game: the game's choice, or its first built-in bot against its last. */
 export function cannedMatch(game: AnyGame, seed?: number): { bots: string[]; seed: number; config: Record<string, unknown> } {
   const names = Object.keys(game.bots);
-  const hint = game.doctor;
+  const hint = game.tooling?.doctor;
   const bots = hint?.bots ?? [names[0]!, names[names.length - 1]!];
   return { bots, seed: seed ?? hint?.seed ?? 1, config: hint?.config ?? {} };
 }
@@ -178,7 +178,7 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
 
   // 2b. Legal moves that lose at once where another would not (games that can tell for certain: Tron's walls).
   const moved = all.filter((a) => a.phase === 'play' && !a.fault);
-  if (game.losesAtOnce && moved.length) {
+  if (game.tooling?.losesAtOnce && moved.length) {
     const losing = moved.filter((a) => a.loses);
     const name = 'avoids moves that lose at once';
     if (!losing.length) checks.push({ name, status: 'pass', detail: `none of its ${moved.length} moves loses at once` });
@@ -264,12 +264,12 @@ async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, 
     else if (playIndex++ === 0) kind = 'first turn';
     else if (asked.length >= total * 0.75) kind = 'late game';
     const refused = (a.replies ?? []).filter((r) => r.startsWith('error'));
-    const why = !now.fault && decision.phase === 'play' && game.losesAtOnce ? game.losesAtOnce(a.state, seat, now.action) : null;
+    const why = !now.fault && decision.phase === 'play' && game.tooling?.losesAtOnce ? game.tooling.losesAtOnce(a.state, seat, now.action) : null;
     const loses = why ? { move: typeof now.action === 'string' ? now.action : JSON.stringify(now.action), why } : undefined;
     asked.push({ seat, kind, turn: decision.turn, phase: decision.phase, fault: now.fault, ms: now.ms, sent, refused, loses });
     endedAt = performance.now() - t0;
-    if (now.fault && !(decision.phase === 'init' && game.init?.faultsIgnored === true)) faults++;
-    const ignored = !!now.fault && decision.phase === 'init' && game.init?.faultsIgnored === true;
+    if (now.fault && !(decision.phase === 'init' && game.rules.init?.faultsIgnored === true)) faults++;
+    const ignored = !!now.fault && decision.phase === 'init' && game.rules.init?.faultsIgnored === true;
     if (ignored) asked[asked.length - 1]!.ignored = true;
     // A hello's fault that the rules ignore stops nothing: the match goes on, and so does the feed.
     const go = !(now.fault && !ignored && (STOPPING.includes(now.fault.kind) || faults >= MAX_FAULTS));
@@ -385,7 +385,7 @@ function lineChecks(runs: Run[], game: AnyGame, spec: BotSpec): DoctorCheck[] {
   // debug text pushed the answers back.
   if (!timedOut.length && !checks.some((c) => c.name === STDOUT && c.status === 'fail')) {
     const strays = runs.flatMap((r) => r.log.filter((e) => e.dir === 'note' && STRAY_LINE.test(e.text)).map((e) => ({ seat: r.seat, text: STRAY_LINE.exec(e.text)![1]! })));
-    const notices = [game.ack ? 'results (notices)' : '', game.farewell ? 'the end of the match' : ''].filter(Boolean).join(' and ');
+    const notices = [game.wire.ack ? 'results (notices)' : '', game.wire.farewell ? 'the end of the match' : ''].filter(Boolean).join(' and ');
     checks.push(
       strays.length
         ? {
@@ -412,7 +412,7 @@ function exitCheck(runs: Run[], game: AnyGame): DoctorCheck {
   const after = `${fmt(Math.max(0, note.t - run.endedAt))} after the last message`;
   if (code === '0') return { name, status: 'pass', detail: `exit code 0, ${after}` };
   if (code !== undefined) {
-    return { name, status: 'fail', detail: `seat ${run.seat}: ${note.text} at the end of the match`, fix: `the end of its input (and ${game.farewell ? 'the last message, ' : ''}end of file on stdin) must end it cleanly: stop reading and exit with code 0 (Python: the loop \`for line in sys.stdin\` ends by itself; Node: readline's 'close' event)` };
+    return { name, status: 'fail', detail: `seat ${run.seat}: ${note.text} at the end of the match`, fix: `the end of its input (and ${game.wire.farewell ? 'the last message, ' : ''}end of file on stdin) must end it cleanly: stop reading and exit with code 0 (Python: the loop \`for line in sys.stdin\` ends by itself; Node: readline's 'close' event)` };
   }
   return {
     name,

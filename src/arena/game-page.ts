@@ -21,6 +21,8 @@ export interface GameFacts {
   timeouts: { initMs: number; turnMs: number; slowMs?: number; exitMs?: number };
   /** whether bots are greeted (an init message) before the first turn */
   hello: boolean;
+  /** whether bots connect in to a lobby and play when their hub fills (smart-dog's gateway) */
+  lobby: boolean;
   dialects: string[];
   config: Record<string, { type: string; default: unknown; description: string; min?: number; max?: number; choices?: readonly string[]; file?: boolean }>;
   bots: Record<string, string>;
@@ -40,8 +42,9 @@ export function gameFacts(game: AnyGame): GameFacts {
     summary: game.summary,
     players: game.players,
     timeouts: game.timeouts,
-    hello: !!game.init,
-    dialects: ['json', ...Object.keys(game.dialects ?? {})],
+    hello: !!game.rules.init,
+    lobby: !!game.wire.lobby,
+    dialects: ['json', ...Object.keys(game.wire.dialects ?? {})],
     config: Object.fromEntries(Object.entries(game.config).map(([k, f]) => [k, { ...f }])),
     bots: Object.fromEntries(Object.entries(game.bots).map(([k, b]) => [k, b.description])),
   };
@@ -64,7 +67,7 @@ export interface ExampleAt {
 
 /** The hello (when the game has one) and the first turn. */
 function wireExamples(game: AnyGame): WireExample[] {
-  const wanted: ExampleAt[] = game.init ? [{ phase: 'init' }, { phase: 'play' }] : [{ phase: 'play' }];
+  const wanted: ExampleAt[] = game.rules.init ? [{ phase: 'init' }, { phase: 'play' }] : [{ phase: 'play' }];
   return examplesAt(game, wanted).filter((e): e is WireExample => e !== null);
 }
 
@@ -77,7 +80,7 @@ export function examplesAt(game: AnyGame, wanted: readonly ExampleAt[]): (WireEx
   const players = Math.max(2, game.players.min);
   const seed = 1;
   const engine = new MatchEngine(game, { config: {}, seed, players });
-  const dialect = getDialect(game, game.defaultDialect ?? 'json');
+  const dialect = getDialect(game, game.wire.defaultDialect ?? 'json');
   const botName = Object.keys(game.bots)[0]!;
   const names = Array.from({ length: players }, () => botName);
   const bots = names.map((name, slot) => game.bots[name]!.create({ slot, players, config: engine.config, seed: builtinBotSeed(seed, name, slot) }));

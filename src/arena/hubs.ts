@@ -56,7 +56,7 @@ export interface HubServer {
  */
 export async function startHubServer<H extends Hub>(opts: HubServerOptions<H>): Promise<HubServer> {
   const { game } = opts;
-  const lobby = game.lobby;
+  const lobby = game.wire.lobby;
   if (!lobby) throw new Error(`game ${game.id} has no lobby rules: its bots do not connect in`);
   const hubs = new Map(opts.hubs.map((h) => [h.name.toLowerCase(), h]));
   const queues = new Map([...hubs.keys()].map((k) => [k, [] as Joiner[]]));

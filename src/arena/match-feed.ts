@@ -24,7 +24,7 @@ export class MatchFeed {
   started(): void {
     const { matchId } = this.header;
     this.send('full', { type: 'started', matchId, header: this.header });
-    const spectator = this.game.spectator;
+    const spectator = this.game.presentation.spectator;
     const header = spectator
       ? { game: this.header.game, matchId, seats: this.header.seats, timeouts: this.header.timeouts, hidden: true as const }
       : this.header;
@@ -38,7 +38,7 @@ export class MatchFeed {
     // not made: they were a tenth of the arena's work for a lighthouses command to a stdio bot.
     if (!this.live) return;
     this.send('full', { type: 'step', matchId, index, record });
-    const spectator = this.game.spectator;
+    const spectator = this.game.presentation.spectator;
     if (!spectator) return this.send('public', { type: 'step', matchId, index, record });
     const moves = record.moves.map((m) => {
       const shown: TurnRecord['moves'][number] = { slot: m.slot };

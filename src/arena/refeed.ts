@@ -31,7 +31,7 @@ export interface RefeedReport {
  */
 function describe(game: AnyGame, phase: string, m: Pick<RecordedMove, 'action' | 'fault'> | Move<unknown>): string {
   const lines = (m.action as StreamAction | undefined)?.lines;
-  const essence = phase === 'init' && m.action !== undefined ? game.init?.essence : undefined;
+  const essence = phase === 'init' && m.action !== undefined ? game.rules.init?.essence : undefined;
   const action = Array.isArray(lines) ? lines.map(([, text]) => text).join(' | ') : JSON.stringify(essence ? essence(m.action) : m.action);
   if (!m.fault) return action;
   return `${m.fault.kind}: ${m.fault.detail}${m.action !== undefined ? ` (after ${action})` : ''}`;
@@ -77,7 +77,7 @@ export async function feedSeat(game: AnyGame, replay: Replay, slot: number, seat
           const lines: string[] = [];
           const scratch = structuredClone(engine.state);
           replies = [];
-          msg.converse = (line) => (lines.push(line), replies!.push(...game.stream!.line(scratch, slot, line).replies), game.stream!.ends(line));
+          msg.converse = (line) => (lines.push(line), replies!.push(...game.rules.stream!.line(scratch, slot, line).replies), game.rules.stream!.ends(line));
           const reply = await seat.send(msg, deadline);
           if (reply.kind === 'fault') now = { slot, fault: reply.fault, ms: reply.ms };
           else now = { slot, action: { lines: (reply.kind === 'value' ? (reply.value as string[]) : lines).map((t, i): [number, string] => [i, t]) }, ms: reply.ms };
@@ -93,10 +93,10 @@ export async function feedSeat(game: AnyGame, replay: Replay, slot: number, seat
       const done = engine.commit(d, moves);
       if (done.hash !== rec.hash) throw new ReplayMismatchError(`turn ${rec.turn}: the state differs from the recorded one`, rec.turn);
       const mine = moves.find((m) => m.slot === slot);
-      const notice = mine && d.phase === 'play' ? game.ack?.(mine, engine.state) : undefined;
+      const notice = mine && d.phase === 'play' ? game.wire.ack?.(mine, engine.state) : undefined;
       if (notice !== undefined) await seat.tell(notice, d.phase, d.turn, deadline);
     }
-    if (!stopped && game.farewell) await seat.tell(game.farewell(engine.state, slot), 'end', engine.lastTurn(), replay.timeouts.turnMs);
+    if (!stopped && game.wire.farewell) await seat.tell(game.wire.farewell(engine.state, slot), 'end', engine.lastTurn(), replay.timeouts.turnMs);
     ended = true;
   } finally {
     await seat.close(ended);
@@ -125,7 +125,7 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
     // could not be started: a failure too, not one "difference" per message it was then sent. Any other exit is
     // the bot's own (an exec: bot that fails the hello, as the original Go tic-tac-toe bot panics at init), and a
     // hello whose faults the rules ignore does not decide it: the next message does.
-    const ignored = d.phase === 'init' && game.init?.faultsIgnored === true;
+    const ignored = d.phase === 'init' && game.rules.init?.faultsIgnored === true;
     if (!answered && !ignored && now.fault?.kind === 'crash' && recorded.fault?.kind !== 'crash' && neverStarted(now.fault.detail)) {
       throw new RefeedFailedError(`turn ${d.turn} (${d.phase}): ${bot} could not be started: ${now.fault.detail}`);
     }

@@ -105,7 +105,7 @@ describe('match runner', () => {
   });
 
   it('refuses a connect-in seat that has no connection, naming the seat; and tcp seats in a game without a lobby', async () => {
-    const withLobby = { ...sumGame, lobby: { read: () => null, waiting: 'wait', noSuchHub: 'no' } } as AnyGame;
+    const withLobby = { ...sumGame, wire: { ...sumGame.wire, lobby: { read: () => null, waiting: 'wait', noSuchHub: 'no' } } } as AnyGame;
     await assert.rejects(play({ seats: [{ bot: 'one' }, { bot: 'tcp' }] }, { game: withLobby }), /seat 1 is "tcp": that bot connects in, so it must connect before the match starts/);
     await assert.rejects(play({ seats: [{ bot: 'one' }, { bot: 'tcp' }] }), /sum-test bots cannot connect in over tcp/);
   });
@@ -144,7 +144,7 @@ describe('match runner cleanup', () => {
   it('stops every bot when the rules themselves throw', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'botarena-runner-'));
     const pidfile = join(dir, 'pid');
-    const broken = { ...sumGame, apply: () => { throw new Error('rules bug'); } };
+    const broken = { ...sumGame, rules: { ...sumGame.rules, apply: () => { throw new Error('rules bug'); } } };
     await assert.rejects(play({ seats: [{ bot: sleepy(0, pidfile, 'ignore-term') }], seed: 1 }, { game: broken }), /rules bug/);
     assert.ok(isGone(Number(readFileSync(pidfile, 'utf8'))), 'the bot outlived a crashed match');
   });

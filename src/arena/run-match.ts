@@ -135,11 +135,11 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
         : await Promise.all(decision.seats.map((slot) => seats[slot]!.ask(engine, decision, ctx, deadline, abort.signal)));
       if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${decision.turn}`);
       const record = engine.commit(decision, moves);
-      if (game.ack && decision.phase === 'play') await Promise.all(moves.map((m) => ackSeat(m, decision, deadline)));
+      if (game.wire.ack && decision.phase === 'play') await Promise.all(moves.map((m) => ackSeat(m, decision, deadline)));
       feed.step(record, engine.state);
     }
-    if (game.farewell) {
-      await Promise.all(seats.map((s) => s.tell(game.farewell!(engine.state, s.slot), 'end', engine.lastTurn(), timeouts.turnMs)));
+    if (game.wire.farewell) {
+      await Promise.all(seats.map((s) => s.tell(game.wire.farewell!(engine.state, s.slot), 'end', engine.lastTurn(), timeouts.turnMs)));
     }
     ended = true;
   } catch (err) {
@@ -162,7 +162,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
 
   /** Sends a seat the notice the game has for its move (lighthouses' result), expecting no answer. */
   async function ackSeat(move: Move<unknown>, decision: Decision, deadline: number): Promise<void> {
-    const notice = game.ack!(move, engine.state);
+    const notice = game.wire.ack!(move, engine.state);
     if (notice !== undefined) await seats[move.slot]!.tell(notice, decision.phase, decision.turn, deadline);
   }
 }

@@ -37,10 +37,10 @@ export function seatContext(
     ...seat,
     maxAnswerBytes: caps.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES,
     maxStderrBytes: caps.maxStderrBytes ?? DEFAULT_MAX_STDERR_BYTES,
-    strictPairing: game.strictPairing ?? false,
-    answerPhase: game.answerPhase ? (line) => game.answerPhase!(line) : undefined,
+    strictPairing: game.wire.strictPairing ?? false,
+    answerPhase: game.wire.answerPhase ? (line) => game.wire.answerPhase!(line) : undefined,
     exitMs: game.timeouts.exitMs ?? DEFAULT_EXIT_MS,
-    greeting: game.lobby ? (line) => isJoin(game.lobby!, line) : undefined,
+    greeting: game.wire.lobby ? (line) => isJoin(game.wire.lobby!, line) : undefined,
     sandbox: caps.sandbox,
     addressPolicy: caps.addressPolicy,
   };
@@ -54,7 +54,7 @@ function isJoin(lobby: LobbyRules, line: string): boolean {
 
 /** The wire dialect a seat speaks: its spec's, or the game's default for seats whose spec names none. */
 export function dialectFor(game: AnyGame, spec: BotSpec): WireDialect<unknown, unknown, unknown> {
-  const named = 'dialect' in spec && spec.dialect ? spec.dialect : (game.defaultDialect ?? 'json');
+  const named = 'dialect' in spec && spec.dialect ? spec.dialect : (game.wire.defaultDialect ?? 'json');
   return getDialect(game, named);
 }
 
@@ -119,7 +119,7 @@ export class OpenSeat {
       return msg;
     }
     msg.text = this.dialect.encode(engine.state, this.slot, view);
-    if (game.skipAnswer) msg.skip = (line) => game.skipAnswer!(line, engine.state, this.slot, decision.phase);
+    if (game.wire.skipAnswer) msg.skip = (line) => game.wire.skipAnswer!(line, engine.state, this.slot, decision.phase);
     return msg;
   }
 

@@ -23,7 +23,7 @@ export async function playStreamStep(
   deadlineMs: number,
   signal?: AbortSignal,
 ): Promise<TimedMove[]> {
-  const stream = engine.game.stream;
+  const stream = engine.game.rules.stream;
   if (!stream) throw new Error(`game ${engine.game.id} asks a stream step but has no stream rules`);
   const scratch = structuredClone(engine.state);
   const gated = streamOrder(decision).filter((slot) => !seats[slot]!.capabilities.arrivalOrder);

@@ -14,7 +14,7 @@ const human: HumanPlay<{ turn: number }> = {
   prompt: (v) => `turn ${v.turn}: a digit?`,
   parse: (line) => (/^\d$/.test(line) ? { answer: { n: Number(line) } } : { error: `"${line}" is not a digit: type 0..9` }),
 };
-const game = { ...sumGame, human } as unknown as AnyGame;
+const game = { ...sumGame, presentation: { ...sumGame.presentation, human } } as unknown as AnyGame;
 
 function seat(limits = {}, g: AnyGame = game) {
   const desk = new PersonDesk({ matchId: 'm1', slot: 0 });
@@ -104,7 +104,7 @@ describe('BrowserTransport', () => {
   });
 
   it('in a stream step gives every line to the step as it comes, until the game says the turn is over', async () => {
-    const { desk, transport } = seat({}, { ...sumGame, human: undefined } as unknown as AnyGame);
+    const { desk, transport } = seat({}, { ...sumGame, presentation: { ...sumGame.presentation, human: undefined } } as unknown as AnyGame);
     const seen: DeskNotice[] = [];
     desk.listen((n) => seen.push(n));
     const lines: string[] = [];

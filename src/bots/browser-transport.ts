@@ -162,7 +162,7 @@ export class BrowserTransport implements BotTransport {
   ask(msg: AskMessage, _timeoutMs: number, signal?: AbortSignal): Promise<Reply> {
     const t0 = performance.now();
     const { game } = this.ctx;
-    const human = game.human;
+    const human = game.presentation.human;
     if (msg.phase === 'init' && human?.hello) return Promise.resolve({ kind: 'value', value: human.hello(msg.view, this.ctx.name), ms: 0 });
     if (!human && !msg.converse) {
       return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: `${game.id} has no play for a person (no prompt or move reader)` }, ms: 0 });

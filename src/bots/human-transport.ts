@@ -74,7 +74,7 @@ export class HumanTransport implements BotTransport {
   }
 
   private async askPerson(msg: AskMessage, t0: number, signal?: AbortSignal): Promise<Reply> {
-    const human = this.ctx.game.human;
+    const human = this.ctx.game.presentation.human;
     if (!human) {
       return { kind: 'fault', fault: { kind: 'transport', detail: `${this.ctx.game.id} cannot be played by a human at the terminal` }, ms: 0 };
     }

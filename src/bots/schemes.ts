@@ -20,6 +20,8 @@ export interface TransportScheme<S extends BotSpec = BotSpec> extends SpecForm<S
   create(spec: S, ctx: SeatContext): BotTransport;
   /** its seats are opened only from a connection handed to the runner (tcp, browser): a stored job alone cannot play again */
   fromConnection?: boolean;
+  /** its seats run a program on this machine (stdio, exec): a server, a worker or a replay file's seats run it only when allowed */
+  runsCommand?: boolean;
 }
 
 const scheme = <S extends BotSpec>(name: S['transport'], form: SpecForm<S>, capabilities: TransportCapabilities, create: (spec: S, ctx: SeatContext) => BotTransport, fromConnection = capabilities.connectIn ?? false): TransportScheme<S> => ({
@@ -43,8 +45,8 @@ export const SCHEMES: readonly TransportScheme[] = [
     throw new UsageError('a browser seat is a person at a web page of `botarena serve` (seat "person" of a test match): it cannot be played here; at the terminal, play as `human`');
   }, true),
   scheme('http', httpForm, HttpTransport.capabilities, (spec, ctx) => new HttpTransport(spec.url, ctx)),
-  scheme('exec', execForm, ExecTransport.capabilities, (spec, ctx) => new ExecTransport(spec.command, ctx)),
-  scheme('stdio', stdioForm, StdioTransport.capabilities, (spec, ctx) => new StdioTransport(spec.command, ctx)),
+  { ...scheme('exec', execForm, ExecTransport.capabilities, (spec, ctx) => new ExecTransport(spec.command, ctx)), runsCommand: true },
+  { ...scheme('stdio', stdioForm, StdioTransport.capabilities, (spec, ctx) => new StdioTransport(spec.command, ctx)), runsCommand: true },
   scheme('builtin', builtinForm, BuiltinTransport.capabilities, (spec, ctx) => new BuiltinTransport(spec.name, ctx)),
 ] as TransportScheme[];
 
@@ -70,6 +72,11 @@ export function parseBotSpec(raw: string, game: AnyGame): BotSpec {
 /** A default display name for a seat from its spec (the built-in bot's name, the program's file name, the host). */
 export function defaultBotName(spec: BotSpec): string {
   return schemeOf(spec).defaultName(spec as never);
+}
+
+/** Whether a seat of this spec runs a program on this machine (stdio:, exec:, file://). */
+export function runsCommand(spec: BotSpec): boolean {
+  return schemeOf(spec).runsCommand === true;
 }
 
 /** What a seat of this spec can do, before it is opened. */

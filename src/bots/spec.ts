@@ -30,7 +30,7 @@ export const humanForm: SpecForm<Extract<BotSpec, { transport: 'human' }>> = {
   help: [['human', 'you, at this terminal']],
   parse(s, raw, game) {
     if (s !== 'human') return null;
-    if (!game.human) throw new UsageError(`${game.id} has no terminal play (a person cannot take a seat); play it with bots, e.g. its built-in ones (see 'botarena games')`);
+    if (!game.presentation.human) throw new UsageError(`${game.id} has no terminal play (a person cannot take a seat); play it with bots, e.g. its built-in ones (see 'botarena games')`);
     return { transport: 'human', raw };
   },
   defaultName: () => 'human',
@@ -41,7 +41,7 @@ export const tcpForm: SpecForm<Extract<BotSpec, { transport: 'tcp' }>> = {
   help: [['tcp', 'a bot that connects to the port and joins (smart-dog: `botarena play smartdog tcp …`)']],
   parse(s, raw, game) {
     if (s !== 'tcp') return null;
-    if (!game.lobby) throw new UsageError(`${game.id} bots cannot connect in over tcp (only smart-dog's do): use stdio:, http: or a built-in bot`);
+    if (!game.wire.lobby) throw new UsageError(`${game.id} bots cannot connect in over tcp (only smart-dog's do): use stdio:, http: or a built-in bot`);
     return { transport: 'tcp', raw };
   },
   defaultName: () => 'tcp',
@@ -52,7 +52,7 @@ export const browserForm: SpecForm<Extract<BotSpec, { transport: 'browser' }>> =
   help: [['browser', 'a person playing from the server\'s web page (test matches of `botarena serve`, seat "person")']],
   parse(s, raw, game) {
     if (s !== 'browser') return null;
-    if (!game.human && !game.stream) throw new UsageError(`${game.id} has no play for a person (no prompt or move reader): play it with bots`);
+    if (!game.presentation.human && !game.rules.stream) throw new UsageError(`${game.id} has no play for a person (no prompt or move reader): play it with bots`);
     return { transport: 'browser', raw };
   },
   defaultName: () => 'person',
@@ -67,7 +67,7 @@ export const httpForm: SpecForm<Extract<BotSpec, { transport: 'http' }>> = {
   parse(s, raw, game) {
     const url = /^(https?)(?:\+([a-z0-9-]+))?:\/\/(.+)$/i.exec(s);
     if (!url) return null;
-    const dialect = checkDialect(url[2] ?? game.defaultDialect ?? 'json', raw, game);
+    const dialect = checkDialect(url[2] ?? game.wire.defaultDialect ?? 'json', raw, game);
     const href = `${url[1]!.toLowerCase()}://${url[3]}`;
     if (!URL.canParse(href)) throw new UsageError(`bot spec ${JSON.stringify(raw)}: ${JSON.stringify(href)} is not a valid URL`);
     return { transport: 'http', url: href, dialect, raw };
@@ -93,7 +93,7 @@ export const stdioForm: SpecForm<Extract<BotSpec, { transport: 'stdio' }>> = {
 export const execForm: SpecForm<Extract<BotSpec, { transport: 'exec' }>> = {
   help: [['exec:COMMAND', 'one process per message: the message is argv[1], the answer is stdout (alias: file://COMMAND)']],
   parse(s, raw, game) {
-    if (s.startsWith('file://')) return { transport: 'exec', command: need(s.slice(7), raw), dialect: game.defaultDialect ?? 'json', raw };
+    if (s.startsWith('file://')) return { transport: 'exec', command: need(s.slice(7), raw), dialect: game.wire.defaultDialect ?? 'json', raw };
     return commandSpec('exec', s, raw, game);
   },
   defaultName: (spec) => programName(spec.command),
@@ -118,7 +118,7 @@ export const builtinForm: SpecForm<Extract<BotSpec, { transport: 'builtin' }>> =
 function commandSpec<T extends 'stdio' | 'exec'>(kind: T, s: string, raw: string, game: AnyGame): { transport: T; command: string; dialect: string; raw: string } | null {
   const cmd = /^(stdio|exec)(?:\+([a-z0-9-]+))?:(.*)$/s.exec(s);
   if (!cmd || cmd[1] !== kind) return null;
-  return { transport: kind, command: need(cmd[3]!, raw), dialect: checkDialect(cmd[2] ?? game.defaultDialect ?? 'json', raw, game), raw };
+  return { transport: kind, command: need(cmd[3]!, raw), dialect: checkDialect(cmd[2] ?? game.wire.defaultDialect ?? 'json', raw, game), raw };
 }
 
 function need(command: string, raw: string): string {
@@ -128,8 +128,8 @@ function need(command: string, raw: string): string {
 
 function checkDialect(dialect: string, raw: string, game: AnyGame): string {
   const d = dialect.toLowerCase();
-  if (d !== 'json' && !(game.dialects && Object.hasOwn(game.dialects, d))) {
-    const known = ['json', ...Object.keys(game.dialects ?? {})].join(', ');
+  if (d !== 'json' && !(game.wire.dialects && Object.hasOwn(game.wire.dialects, d))) {
+    const known = ['json', ...Object.keys(game.wire.dialects ?? {})].join(', ');
     throw new UsageError(`bot spec ${JSON.stringify(raw)}: ${game.id} has no wire dialect "${d}"; it has: ${known}`);
   }
   return d;

@@ -23,7 +23,7 @@ function readMarker(text: string): ExampleAt {
 export function fillExamples(page: string, game: AnyGame): string {
   const markers = [...page.matchAll(BLOCK)].map((m) => m[1]!);
   const examples = examplesAt(game, markers.map(readMarker));
-  const fence = game.defaultDialect && game.defaultDialect !== 'json' ? 'text' : 'json';
+  const fence = game.wire.defaultDialect && game.wire.defaultDialect !== 'json' ? 'text' : 'json';
   const bot = exampleBot(game);
   let k = 0;
   return page.replace(BLOCK, (_, marker: string) => {

@@ -34,10 +34,10 @@ export function registerDoctor(program: Command): void {
       let connect;
       if (capabilitiesOf(spec).connectIn) {
         const { acceptJoins } = await import('../bots/connect-in.js');
-        if (!game.lobby) throw new (await import('../core/errors.js')).UsageError(`${game.id} bots cannot connect in: use stdio: or http:`);
+        if (!game.wire.lobby) throw new (await import('../core/errors.js')).UsageError(`${game.id} bots cannot connect in: use stdio: or http:`);
         connect = async () => {
           const log = (l: string) => process.stderr.write(`${l}\n`);
-          const [joined] = await acceptJoins({ port: o.port ?? 3002, host: '127.0.0.1', lobby: game.lobby!, count: 1, waitMs: o.initTimeout, log });
+          const [joined] = await acceptJoins({ port: o.port ?? 3002, host: '127.0.0.1', lobby: game.wire.lobby!, count: 1, waitMs: o.initTimeout, log });
           return joined!.connection;
         };
       }

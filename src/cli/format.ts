@@ -43,7 +43,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
   replay.seats.forEach((s, i) => {
     const f = r.faults[i];
     const n = notes?.[i];
-    const label = game.seatLabel ? ` ${game.seatLabel(i, state)}` : '';
+    const label = game.presentation.seatLabel ? ` ${game.presentation.seatLabel(i, state)}` : '';
     rows.push([
       `${i}${label}`,
       s.name,

@@ -33,7 +33,7 @@ export function startersOf(lang: Language, game: string): StarterTransport[] {
 
 /** The transport a game's starter uses when none is asked: smart-dog's bots connect over TCP; the others read stdin. */
 export function defaultTransport(game: AnyGame): StarterTransport {
-  return game.lobby ? 'tcp' : 'stdio';
+  return game.wire.lobby ? 'tcp' : 'stdio';
 }
 
 /**

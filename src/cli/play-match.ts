@@ -69,7 +69,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     if (e.type === 'step' && follower && 'hash' in e.record) {
       follower.step(e.record);
       const moves = e.record.moves.map((m) => `${watchNames[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`);
-      show(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.render(follower.engine.state)}\n`);
+      show(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.presentation.render(follower.engine.state)}\n`);
     }
   };
   const seed = o.seed ?? randomSeed();
@@ -108,9 +108,9 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     // Seats of bots that connect in (tcp): wait for them to join, then seat them in join order.
     const waiting = specs.flatMap((spec, i) => (capabilitiesOf(spec).connectIn ? [i] : []));
     if (waiting.length) {
-      if (!game.lobby) throw new UsageError(`${game.id} bots cannot connect in: the game has no lobby (use stdio:, http: or a built-in bot)`);
+      if (!game.wire.lobby) throw new UsageError(`${game.id} bots cannot connect in: the game has no lobby (use stdio:, http: or a built-in bot)`);
       const log = (l: string) => process.stderr.write(`${l}\n`);
-      const joined = await acceptJoins({ port: o.port ?? 3002, host: '127.0.0.1', lobby: game.lobby, count: waiting.length, waitMs: o.initTimeout, log }, controller.signal).catch((err: unknown) => {
+      const joined = await acceptJoins({ port: o.port ?? 3002, host: '127.0.0.1', lobby: game.wire.lobby, count: waiting.length, waitMs: o.initTimeout, log }, controller.signal).catch((err: unknown) => {
         throw controller.signal.aborted ? new MatchCancelledError((err as Error).message) : err;
       });
       waiting.forEach((slot, k) => {
@@ -162,7 +162,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
   }
   if (o.json) process.stdout.write(JSON.stringify(jsonResult(replay)) + '\n');
   else {
-    out.write(`${matchHeader(replay)}\n\n${game.render(state)}\n\n${matchSummary(game, replay, timing, state)}\n`);
+    out.write(`${matchHeader(replay)}\n\n${game.presentation.render(state)}\n\n${matchSummary(game, replay, timing, state)}\n`);
     if (o.replay && !unwritten) out.write(`\nreplay written to ${o.replay}\n`);
   }
   for (const hint of firstTimeoutHints(game, replay, bots, specs)) process.stderr.write(`${hint}\n`);
@@ -180,7 +180,7 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
  * rules ignore (`init.faultsIgnored`) cost nothing: the first answer that counts is then its first turn's.
  */
 function firstTimeoutHints(game: AnyGame, replay: Replay, bots: string[], specs: BotSpec[]): string[] {
-  const skipHello = game.init?.faultsIgnored === true;
+  const skipHello = game.rules.init?.faultsIgnored === true;
   return replay.seats.flatMap((seat, slot) => {
     const step = replay.turns.find((t) => !(skipHello && t.phase === 'init') && t.moves.some((m) => m.slot === slot));
     if (step?.moves.find((m) => m.slot === slot)!.fault?.kind !== 'timeout' || capabilitiesOf(specs[slot]!).values) return [];

@@ -57,7 +57,7 @@ export function registerReplay(program: Command): void {
       try {
         for (const rec of r.turns) {
           if (!before && rec.turn === from) {
-            out.push(`\n── before turn ${rec.turn}\n${game.render(follower.engine.state)}`);
+            out.push(`\n── before turn ${rec.turn}\n${game.presentation.render(follower.engine.state)}`);
             before = true;
           }
           follower.step(rec, r.turns.length);
@@ -67,7 +67,7 @@ export function registerReplay(program: Command): void {
             const ms = m.ms !== undefined ? ` in ${m.ms} ms` : '';
             return `${who}: ${m.fault ? `${m.fault.kind} — ${m.fault.detail}` : JSON.stringify(m.action)}${ms}`;
           });
-          out.push(`\n── turn ${rec.turn} (${rec.phase}) ${moves.join('; ')}\n${game.render(follower.engine.state)}`);
+          out.push(`\n── turn ${rec.turn} (${rec.phase}) ${moves.join('; ')}\n${game.presentation.render(follower.engine.state)}`);
         }
         follower.finish(r.result, r.stopped);
       } catch (err) {
@@ -173,7 +173,15 @@ export function registerReplay(program: Command): void {
     const r = await readReplay(file);
     const game = getGame(r.game);
     // A replay file may come from anyone: the commands its seats name are run only when the user says so.
-    const commands = bots.length ? [] : r.seats.filter((s) => /^\s*(?:(?:stdio|exec)(?:\+[a-z0-9-]+)?:|file:\/\/)/i.test(s.bot));
+    const { parseBotSpec, runsCommand } = await import('../bots/schemes.js');
+    const runs = (bot: string): boolean => {
+      try {
+        return runsCommand(parseBotSpec(bot, game));
+      } catch {
+        return false; // a spec that does not read runs nothing (playing it fails with the reason)
+      }
+    };
+    const commands = bots.length ? [] : r.seats.filter((s) => runs(s.bot));
     if (commands.length && !o.sameBots) {
       const shown = commands.map((s) => `slot ${s.slot}: ${JSON.stringify(s.bot.length > 200 ? `${s.bot.slice(0, 200)}…` : s.bot)}`).join(', ');
       throw new UsageError(`the replay's seats run commands (${shown}): pass --same-bots to run them, or give the bots (one spec per seat)`);

@@ -2,7 +2,8 @@ import { accessSync, constants, existsSync, statSync, writeFileSync } from 'node
 import { dirname } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { ReplayMismatchError, UsageError } from '../core/errors.js';
-import { assertReplayShape, type Replay } from '../core/replay.js';
+import type { Replay } from '../core/replay.js';
+import { assertReplayShape } from '../core/replay-shape.js';
 import { MAX_REPLAY_FILE_BYTES, MAX_REPLAY_JSON_BYTES, mib, readFileCapped } from './read-capped.js';
 
 export { MAX_REPLAY_FILE_BYTES, MAX_REPLAY_JSON_BYTES, readFileCapped } from './read-capped.js';

@@ -1,5 +1,5 @@
 import { UsageError } from './errors.js';
-import { describeValue } from './game.js';
+import { describeValue } from './describe.js';
 
 /** One key of a game's match configuration: its type, default, bounds and meaning. */
 export type ConfigField =

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { resolveConfig } from './config.js';
 import { UsageError } from './errors.js';
-import { ranksFromScores } from './game.js';
+import { defineGame, ranksFromScores, type GameDefinition } from './game.js';
 import { chainFingerprint, fingerprint, hex, mixInt, mixInts, mixList, mixValue } from './hash.js';
 import { deriveSeed, rngCreate, rngInt, rngShuffle } from './rng.js';
 import { ENGINE_VERSION } from './version.js';
@@ -126,5 +126,42 @@ describe('results and fingerprints', () => {
   it('the engine version matches package.json', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
     assert.equal(ENGINE_VERSION, pkg.version);
+  });
+});
+
+describe('defineGame', () => {
+  const game = (): GameDefinition<{ n: number }, number, number, number> => ({
+    id: 'count',
+    title: 'Count',
+    summary: 'counts',
+    players: { min: 1, max: 1 },
+    config: {},
+    timeouts: { initMs: 10, turnMs: 10 },
+    bots: {},
+    rules: {
+      setup: () => 0,
+      next: (s) => (s < 3 ? { phase: 'play', seats: [0], turn: s + 1 } : null),
+      parseAnswer: () => ({ ok: true, action: 1 }),
+      apply: (s) => s + 1,
+      outcome: () => ({ ranks: [1], scores: null, reason: 'counted' }),
+    },
+    wire: { view: (s) => s },
+    presentation: { render: String },
+  });
+
+  it('takes a definition in its groups', () => {
+    assert.equal(defineGame(game()).rules.apply(1, []), 2);
+  });
+
+  it('names the group of a member written at the top level, as definitions were before the groups', () => {
+    const flat = { ...game(), apply: (s: number) => s + 2 };
+    assert.throws(() => defineGame(flat), /^Error: game count: "apply" belongs in the "rules" group \(rules: \{ apply, … \}\)$/);
+    const legacy = { ...game(), replayConfigDefaults: { n: 1 } };
+    assert.throws(() => defineGame(legacy), /"replayConfigDefaults" belongs in the "replay" group \(replay: \{ configDefaults, … \}\)/);
+  });
+
+  it('says which group is missing', () => {
+    const { wire: _, ...noWire } = game();
+    assert.throws(() => defineGame(noWire as never), /game count: the "wire" group is missing/);
   });
 });

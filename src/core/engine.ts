@@ -2,25 +2,12 @@ import { resolveConfig, type ConfigValues } from './config.js';
 import { UsageError } from './errors.js';
 import { decodeInit, initRules, type AnyGame, type AskPhase, type Decision, type Fault, type Move, type Outcome, type Parsed, type ViewContext, type WireDialect } from './game.js';
 import { chainFingerprint, fingerprint, hex } from './hash.js';
+import type { RecordedMove, TurnRecord } from './replay-format.js';
 
-/** One recorded move: an action or a fault, and how long the answer took (ms, absent for replays rebuilt in memory). */
-export interface RecordedMove {
-  slot: number;
-  action?: unknown;
-  fault?: Fault;
-  ms?: number;
-}
+export type { RecordedMove, TurnRecord } from './replay-format.js';
 
 /** The number a chain of step fingerprints starts from (FNV's offset basis). */
 const START = 0x811c9dc5;
-
-/** One recorded step of a match: the decision it answered, the moves, and the fingerprint of the state after it. */
-export interface TurnRecord {
-  turn: number;
-  phase: AskPhase;
-  moves: RecordedMove[];
-  hash: string;
-}
 
 /**
  * A move as the rules take it, from anything that carries one (a recorded move, a move with its timing):
@@ -98,16 +85,16 @@ export class MatchEngine {
       throw new UsageError(`${game.id} is played by ${want} bots, got ${players}`);
     }
     this.config = resolveConfig(game.id, game.config, setup.config);
-    const problem = game.validateConfig?.(this.config, players);
+    const problem = game.rules.validateConfig?.(this.config, players);
     if (problem) throw new UsageError(`bad config for ${game.id}: ${problem}`);
-    this.warnings = game.configWarnings?.(this.config, players) ?? [];
+    this.warnings = game.rules.configWarnings?.(this.config, players) ?? [];
     this.seed = setup.seed >>> 0;
     this.players = players;
     this.faults = Array.from({ length: players }, () => null);
     this.notes = Array.from({ length: players }, () => null);
     this.lastFault = Array.from({ length: players }, () => null);
-    this.state = game.setup({ config: this.config, players, seed: this.seed });
-    const chains = game.mixChanges !== undefined || game.changes !== undefined;
+    this.state = game.rules.setup({ config: this.config, players, seed: this.seed });
+    const chains = game.replay?.mixChanges !== undefined || game.replay?.changes !== undefined;
     this.hashes = setup.hashes ?? (chains ? 'chain' : 'state');
     if (this.hashes === 'chain') {
       if (!chains) throw new UsageError(`${game.id} fingerprints whole states only; this replay asks for "chain"`);
@@ -118,12 +105,12 @@ export class MatchEngine {
 
   /** Who must answer now, or null when the match is over. */
   decision(): Decision | null {
-    return this.game.next(this.state);
+    return this.game.rules.next(this.state);
   }
 
   /** The message object for `slot` in the current position. */
   view(slot: number, ctx: ViewContext): unknown {
-    return this.game.view(this.state, slot, ctx);
+    return this.game.wire.view(this.state, slot, ctx);
   }
 
   /**
@@ -132,7 +119,7 @@ export class MatchEngine {
    */
   judge(slot: number, phase: AskPhase, parsed: Parsed<unknown>): Move<unknown> {
     if (!parsed.ok) return { slot, fault: { kind: parsed.kind, detail: shortDetail(parsed.detail) } };
-    const illegal = guarded(() => (phase === 'init' ? initRules(this.game).check?.(this.state, slot, parsed.action) : this.game.check?.(this.state, slot, parsed.action)) ?? null);
+    const illegal = guarded(() => (phase === 'init' ? initRules(this.game).check?.(this.state, slot, parsed.action) : this.game.rules.check?.(this.state, slot, parsed.action)) ?? null);
     if (typeof illegal === 'object' && illegal !== null) return { slot, fault: { kind: 'bad-answer', detail: shortDetail(illegal.detail) } };
     if (illegal !== null) return { slot, fault: { kind: 'illegal-move', detail: shortDetail(illegal) } };
     return { slot, action: parsed.action };
@@ -140,7 +127,7 @@ export class MatchEngine {
 
   /** Reads an answer object (parsed JSON, a built-in bot's value) in the phase's rules. */
   parse(slot: number, phase: AskPhase, answer: unknown): Parsed<unknown> {
-    const read = guarded(() => (phase === 'init' ? initRules(this.game).parse(answer, this.state, slot) : this.game.parseAnswer(answer, this.state, slot)));
+    const read = guarded(() => (phase === 'init' ? initRules(this.game).parse(answer, this.state, slot) : this.game.rules.parseAnswer(answer, this.state, slot)));
     return 'detail' in read && !('ok' in read) ? { ok: false, kind: 'bad-answer', detail: read.detail } : read;
   }
 
@@ -188,7 +175,7 @@ export class MatchEngine {
       if (m.ms !== undefined) (recorded ??= plain.slice(0, i) as RecordedMove[])[i] = { ...p, ms: m.ms };
       else if (recorded) recorded[i] = p;
     }
-    this.state = decision.phase === 'init' ? initRules(this.game).apply(this.state, plain) : this.game.apply(this.state, plain);
+    this.state = decision.phase === 'init' ? initRules(this.game).apply(this.state, plain) : this.game.rules.apply(this.state, plain);
     const record = new StepRecord(
       decision.turn,
       decision.phase,
@@ -215,12 +202,12 @@ export class MatchEngine {
 
   /** The fingerprint of the whole state now (the game's digest of it). */
   stateFingerprint(): string {
-    return fingerprint(this.game.digest ? this.game.digest(this.state) : this.state);
+    return fingerprint(this.game.replay?.digest ? this.game.replay.digest(this.state) : this.state);
   }
 
   /** The outcome; only meaningful once `decision()` is null. */
   outcome(): Outcome {
-    return this.game.outcome(this.state);
+    return this.game.rules.outcome(this.state);
   }
 
   /** The last turn number played (the game's own numbering). */
@@ -246,7 +233,8 @@ export function continuesGone(previous: Fault | null, fault: Fault): boolean {
  * integer): the game's `mixChanges`, or its `changes` chained.
  */
 export function chainStep(game: AnyGame, previous: number, state: unknown, moves: Move<unknown>[]): number {
-  return game.mixChanges ? game.mixChanges(previous | 0, state, moves) | 0 : chainFingerprint(previous, game.changes!(state, moves));
+  const hooks = game.replay!;
+  return hooks.mixChanges ? hooks.mixChanges(previous | 0, state, moves) | 0 : chainFingerprint(previous, hooks.changes!(state, moves));
 }
 
 /**

@@ -4,6 +4,8 @@ export * from './errors.js';
 export * from './game.js';
 export * from './hash.js';
 export * from './replay.js';
+export * from './replay-format.js';
+export * from './replay-shape.js';
 export * from './rng.js';
 export * from './version.js';
 export * from './self-play.js';

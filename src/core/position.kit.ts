@@ -25,8 +25,8 @@ export function checkPositionRoundTrip(game: AnyGame, bots: string[], seed: numb
     assert.ok(rec, `${game.id}: the forked match asks more inits than the original had`);
     forked.commit(d, movesOf(rec));
   }
-  const digest = (e: MatchEngine) => fingerprint(game.digest ? game.digest(e.state) : e.state);
-  assert.equal(digest(forked), digest(at), `${game.id} seed ${seed}: the position of turn ${turn} does not start the same state\nwritten: ${JSON.stringify(game.position!.write(at.state)).slice(0, 400)}`);
+  const digest = (e: MatchEngine) => fingerprint(game.replay?.digest ? game.replay.digest(e.state) : e.state);
+  assert.equal(digest(forked), digest(at), `${game.id} seed ${seed}: the position of turn ${turn} does not start the same state\nwritten: ${JSON.stringify(game.tooling!.position!.write(at.state)).slice(0, 400)}`);
   const later = original.records.slice(original.records.findIndex((r) => r.phase !== 'init' && r.turn >= turn));
   for (const rec of later) {
     const d = forked.decision();

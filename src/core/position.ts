@@ -23,8 +23,8 @@ export function engineBefore(game: AnyGame, replay: Pick<Replay, 'config' | 'see
 
 /** The config that starts a match at the engine's position: the match's own config plus the game's position keys. */
 export function positionConfig(game: AnyGame, engine: MatchEngine): Record<string, unknown> {
-  if (!game.position) throw new UsageError(`${game.id} cannot start from a chosen position yet`);
-  return { ...engine.config, ...game.position.write(engine.state) };
+  if (!game.tooling?.position) throw new UsageError(`${game.id} cannot start from a chosen position yet`);
+  return { ...engine.config, ...game.tooling.position.write(engine.state) };
 }
 
 /** A short fingerprint of a whole replay, so a fork can name the match it came from. */

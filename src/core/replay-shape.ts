@@ -1,23 +1,17 @@
-// Checking that a parsed JSON value has the replay's shape before anything reads it: every field's type and
-// range, bounded depth, hostile keys refused. Apart from replay.ts, which records and re-runs replays.
+// Checking that a parsed JSON value is a replay before anything reads it, by the replay's schema
+// (replay-format.ts): first what a schema cannot bound (how deep it nests, values JSON cannot hold), then the
+// schema, then what it cannot say (every slot names one of the seats, one item per seat). Each error names the
+// first wrong field by its path and quotes a short part of its value.
+import { Compile, type Validator } from 'typebox/schema';
 import { ReplayMismatchError } from './errors.js';
-import { describeValue, type AskPhase } from './game.js';
-import type { Replay, TranscriptEntry } from './replay.js';
-
-/** The replay format tag; bump the number when the shape changes incompatibly. */
-export const REPLAY_FORMAT = 'botarena-replay/1';
+import { describeValue } from './describe.js';
+import { ReplaySchema, type Replay } from './replay-format.js';
+import { REPLAY_FORMAT } from './replay-limits.js';
 
 /** How deeply a replay may nest arrays and objects anywhere (a real one needs about ten levels). */
 export const MAX_REPLAY_DEPTH = 64;
-/** The largest seed a replay may hold: the range `botarena play --seed` takes. */
-const MAX_SEED = 0xffff_ffff;
-/** The longest deadline a replay may record, in ms (the `--timeout` range). */
-const MAX_DEADLINE_MS = 3_600_000;
-
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-const isInt = (v: unknown, lo: number, hi: number): v is number => typeof v === 'number' && Number.isInteger(v) && v >= lo && v <= hi;
-const isFiniteNumber = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 /** A field of a parsed object, read only when it is the object's own (never `toString` or `__proto__` from a prototype). */
 const own = (o: Obj, key: string): unknown => (Object.hasOwn(o, key) ? o[key] : undefined);
 
@@ -77,153 +71,126 @@ function deepOrOdd(value: unknown, max: number): { steps: Step[]; what: string }
   return null;
 }
 
+/** The compiled check of the replay schema, made on first use (compiling it costs a few milliseconds). */
+let validator: Validator | undefined;
+const replayValidator = () => (validator ??= Compile(ReplaySchema));
+
+/** The words a schema's description leaves to the replay: which slots name a seat, how many items are one per seat. */
+function filled(description: string, seats: number | null): string {
+  const slots = seats === null ? 'naming a seat' : seats === 1 ? '0 (the only seat)' : `0..${seats - 1} (a seat of the ${seats})`;
+  return description.replace('{slots}', slots).replace('{perSeat}', seats === null ? '(one per seat)' : `of ${seats} (one per seat)`);
+}
+
+/** One step of a JSON pointer (`~1` is `/`, `~0` is `~`). */
+const unescape = (segment: string) => segment.replace(/~1/g, '/').replace(/~0/g, '~');
+
+/** The part of the replay schema a schema path (`#/properties/seats/items`) points at. */
+function schemaAt(pointer: string): Obj | undefined {
+  let node: unknown = ReplaySchema;
+  for (const segment of pointer.replace(/^#\/?/, '').split('/')) {
+    if (!segment) continue;
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[unescape(segment)] : undefined;
+  }
+  return isObj(node) ? node : undefined;
+}
+
+/** The path of an instance pointer (`/turns/3/moves`) as steps, and the value there (own fields only). */
+function valueAt(root: unknown, pointer: string): { steps: Step[]; value: unknown } {
+  const steps: Step[] = [];
+  let value = root;
+  for (const segment of pointer.split('/').slice(1)) {
+    const key = unescape(segment);
+    if (Array.isArray(value) && /^\d+$/.test(key)) {
+      steps.push(Number(key));
+      value = value[Number(key)];
+    } else {
+      steps.push(key);
+      value = isObj(value) ? own(value, key) : undefined;
+    }
+  }
+  return { steps, value };
+}
+
+type SchemaError = ReturnType<ReturnType<typeof replayValidator>['Errors']>[1][number];
+
+/** Where an error is: the object for most, the missing field itself for a `required` error. */
+const errorPointer = (e: SchemaError): string =>
+  e.keyword === 'required' ? `${e.instancePath}/${(e.params as { requiredProperties: string[] }).requiredProperties[0]!.replace(/~/g, '~0').replace(/\//g, '~1')}` : e.instancePath;
+
 /**
- * Checks a parsed JSON value has the whole replay shape, before anything reads it: every field's type and
- * range, every list's length where the seats fix it, and no value nested deeper than MAX_REPLAY_DEPTH levels.
- * Throws a ReplayMismatchError with a sentence naming the first wrong field by its path
- * (`"turns[3].moves[0].slot" must be an integer 0..1, got null`), quoting at most a short part of its value.
- * Fields it does not know are left alone.
+ * The sentence for the first of the schema's errors: the path of the wrong field, what it must be (its schema's
+ * description) and what it is. Where the field may be one of several things (null or a list), the error inside
+ * the one it looks like is named when there is one (`result.scores[1]` of a list), else the field as a whole.
+ */
+function explain(errors: readonly SchemaError[], value: unknown, seats: number | null): string {
+  let chosen = errors[0]!;
+  let schemaPath = chosen.schemaPath;
+  const union = chosen.schemaPath.indexOf('/anyOf/');
+  if (union >= 0) {
+    const unionPath = chosen.schemaPath.slice(0, union);
+    const unionPointer = chosen.instancePath;
+    const inside = errors.find((e) => e.schemaPath.startsWith(`${unionPath}/anyOf/`) && errorPointer(e).length > unionPointer.length);
+    if (inside) [chosen, schemaPath] = [inside, inside.schemaPath];
+    else [chosen, schemaPath] = [{ ...chosen, keyword: 'anyOf', instancePath: unionPointer } as SchemaError, unionPath];
+  }
+  const pointer = errorPointer(chosen);
+  if (chosen.keyword === 'required') schemaPath += `/properties/${pointer.slice(pointer.lastIndexOf('/') + 1)}`;
+  const { steps, value: got } = valueAt(value, pointer);
+  const description = schemaAt(schemaPath)?.description;
+  const want = typeof description === 'string' ? filled(description, seats) : chosen.message;
+  return `"${pathText(steps)}" must be ${want}, got ${brief(got)}`;
+}
+
+/**
+ * Checks a parsed JSON value is a whole replay, before anything reads it: no value nested deeper than
+ * MAX_REPLAY_DEPTH levels nor one JSON cannot hold, then the replay's schema (every field's type and range),
+ * then what the schema cannot say: each slot names one of the seats, each list of the result and the
+ * transcripts has one item per seat, and a move has an action or a fault. The cost is one walk of the value
+ * for each. Throws a ReplayMismatchError with a sentence naming the first wrong field by its path
+ * (`"turns[3].moves[0].slot" must be an integer 0..1 (a seat of the 2), got null`), quoting at most a short part
+ * of its value. Fields it does not know are left alone.
  */
 export function assertReplayShape(value: unknown): asserts value is Replay {
   const fail = (what: string): never => {
     throw new ReplayMismatchError(`not a Botarena replay: ${what}`, null);
   };
-  const bad = (path: string, want: string, got: unknown): never => fail(`"${path}" must be ${want}, got ${brief(got)}`);
   if (!isObj(value)) return fail(`expected a JSON object, got ${brief(value)}`);
   const format = own(value, 'format');
   if (format !== REPLAY_FORMAT) fail(`"format" is ${format === undefined ? 'undefined' : brief(format)}, expected "${REPLAY_FORMAT}"`);
   const deep = deepOrOdd(value, MAX_REPLAY_DEPTH);
   if (deep) fail(`"${pathText(deep.steps)}" ${deep.what}`);
-
-  // Field readers: each returns the checked value or fails naming the path.
-  const obj = (o: Obj, key: string, path: string): Obj => {
-    const v = own(o, key);
-    return isObj(v) ? v : bad(path, 'a JSON object', v);
-  };
-  const list = (o: Obj, key: string, path: string, length?: number, what = 'an array'): unknown[] => {
-    const v = own(o, key);
-    if (!Array.isArray(v)) return bad(path, length === undefined ? what : `${what} of ${length} (one per seat)`, v);
-    if (length !== undefined && v.length !== length) fail(`"${path}" must have ${length} items (one per seat), got ${v.length}`);
-    return v;
-  };
-  const str = (o: Obj, key: string, path: string): string => {
-    const v = own(o, key);
-    return typeof v === 'string' ? v : bad(path, 'a string', v);
-  };
-  const int = (o: Obj, key: string, path: string, lo: number, hi: number, range = `${lo}..${hi}`): number => {
-    const v = own(o, key);
-    return isInt(v, lo, hi) ? v : bad(path, `an integer ${range}`, v);
-  };
-  const num = (o: Obj, key: string, path: string): number => {
-    const v = own(o, key);
-    return isFiniteNumber(v) ? v : bad(path, 'a number', v);
-  };
-  const item = (v: unknown, path: string, want: string): Obj => (isObj(v) ? v : bad(path, want, v));
-  const has = (o: Obj, key: string) => own(o, key) !== undefined;
-
-  const r = value;
-  str(r, 'engineVersion', 'engineVersion');
-  str(r, 'game', 'game');
-  const config = obj(r, 'config', 'config');
-  for (const key of Object.keys(config)) {
-    const v = config[key];
-    if (typeof v !== 'string' && typeof v !== 'boolean' && !isFiniteNumber(v)) bad(pathText(['config', key]), 'a string, a number or true/false', v);
-  }
-  int(r, 'seed', 'seed', 0, MAX_SEED);
-  str(r, 'matchId', 'matchId');
-
-  const seats = list(r, 'seats', 'seats');
-  if (!seats.length) fail('"seats" must list at least one seat, got []');
-  const n = seats.length;
-  const slotRange = n === 1 ? '0 (the only seat)' : `0..${n - 1} (a seat of the ${n})`;
-  seats.forEach((s, i) => {
-    const seat = item(s, `seats[${i}]`, 'a seat {"slot","name","bot"}');
-    int(seat, 'slot', `seats[${i}].slot`, i, i, `${i} (its place in the list)`);
-    str(seat, 'name', `seats[${i}].name`);
-    str(seat, 'bot', `seats[${i}].bot`);
-  });
-
-  const timeouts = obj(r, 'timeouts', 'timeouts');
-  int(timeouts, 'initMs', 'timeouts.initMs', 1, MAX_DEADLINE_MS);
-  int(timeouts, 'turnMs', 'timeouts.turnMs', 1, MAX_DEADLINE_MS);
-  if (has(timeouts, 'turnSet') && typeof own(timeouts, 'turnSet') !== 'boolean') bad('timeouts.turnSet', 'true or false', own(timeouts, 'turnSet'));
-
-  if (has(r, 'forkedFrom')) {
-    const f = obj(r, 'forkedFrom', 'forkedFrom');
-    str(f, 'matchId', 'forkedFrom.matchId');
-    int(f, 'seed', 'forkedFrom.seed', 0, MAX_SEED);
-    int(f, 'turn', 'forkedFrom.turn', 0, Number.MAX_SAFE_INTEGER, '≥ 0');
-    str(f, 'fingerprint', 'forkedFrom.fingerprint');
-  }
-  if (has(r, 'hashes') && own(r, 'hashes') === 'steps') {
+  if (own(value, 'hashes') === 'steps') {
     // Written by a development version of main (before chained fingerprints took their final form): its
     // moves are sound but its fingerprints are another scheme's.
     fail('"hashes" is "steps": the replay was written by a development version of botarena whose step fingerprints this version does not make, so it cannot be checked; play the match again with the same bots and seed');
   }
-  if (has(r, 'hashes') && own(r, 'hashes') !== 'chain') bad('hashes', '"chain" (or no "hashes" at all: whole-state fingerprints)', own(r, 'hashes'));
+  const seatList = own(value, 'seats');
+  const seats = Array.isArray(seatList) && seatList.length ? seatList.length : null;
+  const check = replayValidator();
+  if (!check.Check(value)) fail(explain(check.Errors(value)[1], value, seats));
+  const problem = relationProblem(value as Replay);
+  if (problem) fail(problem);
+}
 
-  const fault = (o: Obj, key: string, path: string): void => {
-    const f = obj(o, key, path);
-    str(f, 'kind', `${path}.kind`);
-    str(f, 'detail', `${path}.detail`);
-  };
-  const phases: readonly AskPhase[] = ['init', 'play'];
-  list(r, 'turns', 'turns').forEach((t, i) => {
-    const at = `turns[${i}]`;
-    const rec = item(t, at, 'a step {"turn","phase","moves","hash"}');
-    const phase = own(rec, 'phase');
-    if (!phases.includes(phase as AskPhase)) bad(`${at}.phase`, phases.map((p) => `"${p}"`).join(' or '), phase);
-    int(rec, 'turn', `${at}.turn`, 0, Number.MAX_SAFE_INTEGER, '≥ 0');
-    str(rec, 'hash', `${at}.hash`);
-    list(rec, 'moves', `${at}.moves`).forEach((m, j) => {
-      const where = `${at}.moves[${j}]`;
-      const move = item(m, where, 'a move {"slot","action"} or {"slot","fault"}');
-      int(move, 'slot', `${where}.slot`, 0, n - 1, slotRange);
-      if (has(move, 'ms')) num(move, 'ms', `${where}.ms`);
-      if (has(move, 'fault')) fault(move, 'fault', `${where}.fault`);
-      else if (!Object.hasOwn(move, 'action')) fail(`"${where}" must have an "action" or a "fault", got ${brief(move)}`);
-    });
-  });
-
-  const result = obj(r, 'result', 'result');
-  list(result, 'ranks', 'result.ranks', n).forEach((rank, i) => {
-    if (!isInt(rank, 1, Number.MAX_SAFE_INTEGER)) bad(`result.ranks[${i}]`, 'an integer ≥ 1', rank);
-  });
-  if (own(result, 'scores') !== null) {
-    list(result, 'scores', 'result.scores', n, 'null or an array').forEach((score, i) => {
-      if (!isFiniteNumber(score)) bad(`result.scores[${i}]`, 'a number', score);
-    });
+/** The first field of a replay that passed its schema which breaks a relation between fields, or null. */
+function relationProblem(r: Replay): string | null {
+  const n = r.seats.length;
+  const bad = (path: string, want: string, got: unknown) => `"${path}" must be ${want}, got ${brief(got)}`;
+  for (const [i, seat] of r.seats.entries()) if (seat.slot !== i) return bad(`seats[${i}].slot`, `an integer ${i} (its place in the list)`, seat.slot);
+  for (const [i, t] of r.turns.entries()) {
+    for (const [j, m] of t.moves.entries()) {
+      if (m.slot >= n) return bad(`turns[${i}].moves[${j}].slot`, filled('an integer {slots}', n), m.slot);
+      if (m.fault === undefined && !Object.hasOwn(m, 'action')) return `"turns[${i}].moves[${j}]" must have an "action" or a "fault", got ${brief(m)}`;
+    }
   }
-  str(result, 'reason', 'result.reason');
-  const winner = own(result, 'winner');
-  if (winner !== null && !isInt(winner, 0, n - 1)) bad('result.winner', `null or ${slotRange}`, winner);
-  if (typeof own(result, 'draw') !== 'boolean') bad('result.draw', 'true or false', own(result, 'draw'));
-  if (has(result, 'error')) str(result, 'error', 'result.error');
-  for (const key of has(result, 'notes') ? ['faults', 'notes'] : ['faults']) {
-    list(result, key, `result.${key}`, n).forEach((f, i) => {
-      if (f === null) return;
-      const where = `result.${key}[${i}]`;
-      const fo = item(f, where, 'null or a fault {"turn","kind","detail"}');
-      int(fo, 'turn', `${where}.turn`, 0, Number.MAX_SAFE_INTEGER, '≥ 0');
-      str(fo, 'kind', `${where}.kind`);
-      str(fo, 'detail', `${where}.detail`);
-    });
-  }
-
-  if (has(r, 'durationMs')) num(r, 'durationMs', 'durationMs');
-  if (has(r, 'stopped')) str(r, 'stopped', 'stopped');
-  if (has(r, 'transcripts')) {
-    const dirs: readonly TranscriptEntry['dir'][] = ['send', 'recv', 'stderr', 'note'];
-    list(r, 'transcripts', 'transcripts', n).forEach((seat, i) => {
-      if (!Array.isArray(seat)) bad(`transcripts[${i}]`, "an array of the seat's messages", seat);
-      (seat as unknown[]).forEach((e, j) => {
-        const where = `transcripts[${i}][${j}]`;
-        const entry = item(e, where, 'a message {"dir","t","text"}');
-        const dir = own(entry, 'dir');
-        if (!dirs.includes(dir as TranscriptEntry['dir'])) bad(`${where}.dir`, dirs.map((d) => `"${d}"`).join(', '), dir);
-        num(entry, 't', `${where}.t`);
-        str(entry, 'text', `${where}.text`);
-      });
-    });
-  }
+  const perSeat: [string, readonly unknown[] | null | undefined][] = [
+    ['result.ranks', r.result.ranks],
+    ['result.scores', r.result.scores],
+    ['result.faults', r.result.faults],
+    ['result.notes', r.result.notes],
+    ['transcripts', r.transcripts],
+  ];
+  for (const [path, list] of perSeat) if (list && list.length !== n) return `"${path}" must have ${n} items (one per seat), got ${list.length}`;
+  if (r.result.winner !== null && r.result.winner >= n) return bad('result.winner', filled('null or {slots}', n), r.result.winner);
+  return null;
 }

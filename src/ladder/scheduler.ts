@@ -35,7 +35,6 @@ export interface LadderContext {
   personMatches: () => number;
 }
 
-const LADDER_GAMES_SKIP = new Set(['smartdog']); // its bots connect in over TCP: rated through the gateway's hubs
 
 /**
  * The ladder's scheduler: starts rated matches between active bots (pick.ts chooses who) while fewer than
@@ -122,7 +121,8 @@ export class LadderScheduler {
     const { queue } = this.c;
     // With a shared queue, several servers may run: one leads the ladder at a time (another takes over if it dies).
     if (!(await queue.lead(this.c.node, 15_000))) return 5000;
-    const gameIds = Object.keys(games).filter((g) => !LADDER_GAMES_SKIP.has(g));
+    // A game whose bots connect in to a lobby (smart-dog's hubs) is rated through the gateway, not picked here.
+    const gameIds = Object.keys(games).filter((g) => !getGame(g).wire.lobby);
     let idleGames = 0;
     let turn = 0;
     while (!this.stopping && (await this.busy()) < this.opts.concurrency && idleGames < gameIds.length) {

@@ -69,7 +69,7 @@ export class Matches {
     }
     // Smart-dog bots connect in to the gateway; a test match of built-in bots and people is played here.
     const builtinsOnly = req.kind === 'test' && req.seats.every((s) => s === PERSON || Object.hasOwn(game.bots, s));
-    if (game.id === 'smartdog' && !builtinsOnly) {
+    if (game.wire.lobby && !builtinsOnly) {
       const where = this.opts.gatewayPort != null ? `the gateway on port ${this.opts.gatewayPort}` : 'a smart-dog gateway (this server runs none: it was started with --no-gateway)';
       throw badRequest(`smartdog matches are not started on demand: smart-dog bots connect in over TCP to ${where} ("join NAME HUB") and play when their hub fills`);
     }

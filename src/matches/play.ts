@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MatchJob } from '../arena/match-job.js';
 import { runMatch } from '../arena/run-match.js';
 import type { SeatConnection } from '../arena/seat.js';
-import { parseBotSpec, schemeOf } from '../bots/index.js';
+import { parseBotSpec, runsCommand, schemeOf } from '../bots/index.js';
 import type { AddressPolicy } from '../bots/address-policy.js';
 import type { Replay } from '../core/replay.js';
 import { resultLine } from '../core/replay.js';
@@ -62,8 +62,7 @@ export function commandSeats(job: MatchJob): number[] {
   const game = games[job.game];
   return game ? job.seats.flatMap((s, slot) => {
     try {
-      const kind = parseBotSpec(s.bot, game).transport;
-      return kind === 'stdio' || kind === 'exec' ? [slot] : [];
+      return runsCommand(parseBotSpec(s.bot, game)) ? [slot] : [];
     } catch {
       return [];
     }

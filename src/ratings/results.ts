@@ -1,6 +1,7 @@
 import { ReplayMismatchError, UsageError } from '../core/errors.js';
 import { describeValue } from '../core/game.js';
-import { assertReplayShape, REPLAY_FORMAT, type Replay } from '../core/replay.js';
+import { REPLAY_FORMAT, type Replay } from '../core/replay.js';
+import { assertReplayShape } from '../core/replay-shape.js';
 
 // What the rating systems read: one plain shape for a finished match, whichever record it comes from (a
 // `play --json` line, a tournament's results file, a replay), checked once here so the ladders can trust it.

@@ -1,5 +1,5 @@
 import { urlRefusal } from '../bots/address-policy.js';
-import { parseBotSpec } from '../bots/index.js';
+import { parseBotSpec, runsCommand } from '../bots/index.js';
 import type { AnyGame } from '../core/game.js';
 import { badRequest, forbidden } from '../core/request-errors.js';
 import { games } from '../games/index.js';
@@ -29,7 +29,7 @@ export async function checkEndpoint(game: AnyGame, endpoint: string, policy: End
     throw badRequest(`endpoint: ${err instanceof Error ? err.message : String(err)}`);
   }
   const kind = spec.transport;
-  if ((kind === 'stdio' || kind === 'exec') && !policy.allowCommands) throw forbidden('endpoint: this server runs no commands for bots (stdio:, exec:); give an http(s):// URL, or ask the operator to start the server with --allow-commands');
+  if (runsCommand(spec) && !policy.allowCommands) throw forbidden('endpoint: this server runs no commands for bots (stdio:, exec:); give an http(s):// URL, or ask the operator to start the server with --allow-commands');
   if (kind === 'builtin') throw badRequest(`endpoint: "${endpoint}" is a built-in bot, registered already; give your bot's http(s):// URL`);
   if (kind === 'tcp') throw badRequest('endpoint: tcp bots connect in: join the smart-dog gateway instead of registering a URL');
   if (kind === 'human' || kind === 'browser') throw badRequest(`endpoint: people play from the web page (seat "${PERSON}" of a test match), not through a registered bot`);

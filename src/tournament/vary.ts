@@ -24,7 +24,7 @@ export function arenasFor(game: AnyGame, config: Record<string, unknown>, player
   if (!arena || arena.unless.some((k) => Object.hasOwn(config, k) && String(config[k]).trim() !== '')) return [];
   return arena.names.filter((name) => {
     const full = resolveConfig(game.id, game.config, { ...config, [arena.key]: name });
-    return !game.validateConfig?.(full as never, players);
+    return !game.rules.validateConfig?.(full as never, players);
   });
 }
 

@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { assertReplayShape } from '../../src/core/replay.js';
+import { assertReplayShape } from '../../src/core/replay-shape.js';
 import { webGames } from './games/index.js';
 import { Player } from './player/player.js';
 import { timelineOf } from './timeline.js';

@@ -104,7 +104,7 @@ export class Timeline {
 
   private apply(state: unknown, record: TurnRecord): unknown {
     const moves = movesOf(record);
-    return record.phase === 'init' ? initRules(this.game).apply(state, moves) : this.game.apply(state, moves);
+    return record.phase === 'init' ? initRules(this.game).apply(state, moves) : this.game.rules.apply(state, moves);
   }
 }
 

@@ -41,66 +41,76 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
       description: 'shots already fired "x,y;…/x,y;…" (P1\'s, "/", P2\'s, oldest first; needs fleets); the turn goes on from there',
     },
   },
-  validateConfig(c) {
-    const rules = validateConfig(rulesOf(c));
-    if (rules) return rules;
-    try {
-      readPosition(c);
-      return null;
-    } catch (err) {
-      return (err as Error).message;
-    }
-  },
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
-  // One line answers one message: a late hello answer pays for the hello, never for turn 1.
-  strictPairing: true,
-  // A line shaped as a turn answer (`play`) is never taken for a missed hello's: that bot skipped the hello.
-  answerPhase: botsarenaAnswerPhase,
-  seatLabel: (slot) => `P${slot + 1}`,
-  setup: ({ config }) => readPosition(config) ?? setup(rulesOf(config)),
-  position: { write: writePosition },
-  next(s) {
-    if (s.forfeit || s.ending) return null;
-    if (s.placed < 2) return { phase: 'init', seats: [s.placed], turn: 0 };
-    return { phase: 'play', seats: [s.toPlay], turn: s.shots + 1 };
-  },
-  view,
-  // The hello places the fleet; any fault in it loses at once.
-  init: { parse: parseHello, check: (s, _slot, action) => checkFleet(s.config, action.fleet), apply: placeFleet },
-  parseAnswer,
-  check(s, _slot, action) {
-    const [x, y] = action.shot;
-    return x >= s.config.width || y >= s.config.height ? `the shot ${x},${y} is off the ${s.config.width}×${s.config.height} grid` : null;
-  },
-  apply,
-  // A step places a fleet or adds one strike: the bookkeeping, the fleets while they are being placed (they
-  // never change after), and each side's strike count with its latest strike (the lists only grow).
-  changes(s) {
-    const out: unknown[] = [s.placed, s.toPlay, s.shots, s.winner ?? -1, s.ending ?? 0, s.forfeit ?? 0, s.shots === 0 ? s.fleets.map((f) => f ?? []) : 0];
-    for (const list of s.strikes) {
-      const last = list[list.length - 1];
-      out.push(list.length, last ? last.target : 0, last ? last.result : 0);
-    }
-    return out;
-  },
-  outcome(s) {
-    const sunkBy = [0, 1].map((slot) => s.strikes[slot]!.filter((k) => k.result.includes('sunk')).length);
-    if (s.forfeit) {
-      const f = s.forfeit;
-      const w = 1 - f.slot;
-      return { ranks: w === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${w + 1} wins: P${f.slot + 1} forfeited on turn ${f.turn} (${f.kind}: ${f.detail})` };
-    }
-    if (s.winner !== null) return { ranks: s.winner === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${s.winner + 1} wins: ${s.ending}` };
-    return { ranks: [1, 1], scores: sunkBy, reason: `draw: ${s.ending}` };
-  },
-  // Fleets are secret until the match is over; shots and what they did are on both players' boards, and the
-  // grid's size is in every message's board, so spectators get those (a few bytes more per step).
-  spectator: {
-    action: (shot) => shot,
-    frame: (s) => ({ width: s.config.width, height: s.config.height, shots: s.shots, strikes: s.strikes }),
-  },
-  render: renderBoard,
-  dialects: { form: formDialect },
   bots,
-  human,
+  rules: {
+    validateConfig(c) {
+      const rules = validateConfig(rulesOf(c));
+      if (rules) return rules;
+      try {
+        readPosition(c);
+        return null;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+    setup: ({ config }) => readPosition(config) ?? setup(rulesOf(config)),
+    next(s) {
+      if (s.forfeit || s.ending) return null;
+      if (s.placed < 2) return { phase: 'init', seats: [s.placed], turn: 0 };
+      return { phase: 'play', seats: [s.toPlay], turn: s.shots + 1 };
+    },
+    // The hello places the fleet; any fault in it loses at once.
+    init: { parse: parseHello, check: (s, _slot, action) => checkFleet(s.config, action.fleet), apply: placeFleet },
+    parseAnswer,
+    check(s, _slot, action) {
+      const [x, y] = action.shot;
+      return x >= s.config.width || y >= s.config.height ? `the shot ${x},${y} is off the ${s.config.width}×${s.config.height} grid` : null;
+    },
+    apply,
+    outcome(s) {
+      const sunkBy = [0, 1].map((slot) => s.strikes[slot]!.filter((k) => k.result.includes('sunk')).length);
+      if (s.forfeit) {
+        const f = s.forfeit;
+        const w = 1 - f.slot;
+        return { ranks: w === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${w + 1} wins: P${f.slot + 1} forfeited on turn ${f.turn} (${f.kind}: ${f.detail})` };
+      }
+      if (s.winner !== null) return { ranks: s.winner === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${s.winner + 1} wins: ${s.ending}` };
+      return { ranks: [1, 1], scores: sunkBy, reason: `draw: ${s.ending}` };
+    },
+  },
+  wire: {
+    // One line answers one message: a late hello answer pays for the hello, never for turn 1.
+    strictPairing: true,
+    // A line shaped as a turn answer (`play`) is never taken for a missed hello's: that bot skipped the hello.
+    answerPhase: botsarenaAnswerPhase,
+    view,
+    dialects: { form: formDialect },
+  },
+  presentation: {
+    seatLabel: (slot) => `P${slot + 1}`,
+    // Fleets are secret until the match is over; shots and what they did are on both players' boards, and the
+    // grid's size is in every message's board, so spectators get those (a few bytes more per step).
+    spectator: {
+      action: (shot) => shot,
+      frame: (s) => ({ width: s.config.width, height: s.config.height, shots: s.shots, strikes: s.strikes }),
+    },
+    render: renderBoard,
+    human,
+  },
+  replay: {
+    // A step places a fleet or adds one strike: the bookkeeping, the fleets while they are being placed (they
+    // never change after), and each side's strike count with its latest strike (the lists only grow).
+    changes(s) {
+      const out: unknown[] = [s.placed, s.toPlay, s.shots, s.winner ?? -1, s.ending ?? 0, s.forfeit ?? 0, s.shots === 0 ? s.fleets.map((f) => f ?? []) : 0];
+      for (const list of s.strikes) {
+        const last = list[list.length - 1];
+        out.push(list.length, last ? last.target : 0, last ? last.result : 0);
+      }
+      return out;
+    },
+  },
+  tooling: {
+    position: { write: writePosition },
+  },
 });

@@ -90,9 +90,9 @@ describe('Battleship positions: chosen fleets and strikes', () => {
 
   it('write gives both fleets and both histories in the text forms, strikes empty before the first shot', () => {
     const engine = new MatchEngine(battleship, { config: { fleets: ` ${P1} / ${P2}\n` }, seed: 1, players: 2 });
-    assert.deepEqual(battleship.position!.write(engine.state), { fleets: FLEETS, strikes: '' });
+    assert.deepEqual(battleship.tooling!.position!.write(engine.state), { fleets: FLEETS, strikes: '' });
     const later = new MatchEngine(battleship, { config: { fleets: FLEETS, strikes: '1,1 2,2\n3,3/9,9;0,0' }, seed: 1, players: 2 });
-    assert.deepEqual(battleship.position!.write(later.state), { fleets: FLEETS, strikes: '1,1;2,2;3,3/9,9;0,0' });
+    assert.deepEqual(battleship.tooling!.position!.write(later.state), { fleets: FLEETS, strikes: '1,1;2,2;3,3/9,9;0,0' });
   });
 
   it('keeps the hashes of matches without a position (old replays still verify)', () => {

@@ -23,7 +23,7 @@ describe('battleship spectator frame', () => {
       });
       engine.commit(decision, moves);
       const s = engine.state as BattleshipState;
-      const f = battleship.spectator!.frame(s) as Record<string, unknown>;
+      const f = battleship.presentation.spectator!.frame(s) as Record<string, unknown>;
       assert.deepEqual(Object.keys(f), ['width', 'height', 'shots', 'strikes']);
       assert.deepEqual([f.width, f.height, f.shots], [13, 7, s.shots]);
       frames++;

@@ -17,35 +17,45 @@ export const connect4 = defineGame<{ board: string }, ConnectFourState, number, 
   config: {
     board: { type: 'string', default: '', description: 'a starting board: six rows of X, O and . separated by /, the top row first; who plays follows from the counts' },
   },
-  validateConfig: ({ board }) => (board ? stringOr(readBoard(board)) : null),
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
-  // One line answers one message: a late hello answer pays for the hello, never for turn 1.
-  strictPairing: true,
-  // A line shaped as a turn answer (`play`) is never taken for a missed hello's: that bot skipped the hello.
-  answerPhase: botsarenaAnswerPhase,
-  seatLabel: (slot) => MARKS[slot] ?? String(slot),
-  setup: ({ config }) => setup(config.board),
-  position: { write: (s) => ({ board: writeBoard(s) }) },
-  next: (s) => duelNext(s.duel),
-  view,
-  parseAnswer,
-  init: duelInit(),
-  check,
-  apply,
-  // A move changes only the column it drops into: the bookkeeping, that column's index and its cells
-  // (bottom up). A piece landing on another row or column changes the column's cells.
-  changes(s, moves) {
-    const col = moves[0]?.action;
-    // (No move: the hellos, a forfeit, the board as set up: the whole board.)
-    if (typeof col !== 'number') return duelChanges(s.duel, s.board);
-    const out = duelChanges(s.duel, []);
-    let cells = 0;
-    for (let r = 0; r < s.board.length; r++) cells = (cells << 2) | cellCode(s.board[r]![col]!);
-    out.push(col, cells);
-    return out;
-  },
-  outcome: (s) => duelOutcome(s.duel),
-  render: (s) => renderBoard(s.board),
   bots,
-  human,
+  rules: {
+    validateConfig: ({ board }) => (board ? stringOr(readBoard(board)) : null),
+    setup: ({ config }) => setup(config.board),
+    next: (s) => duelNext(s.duel),
+    parseAnswer,
+    init: duelInit(),
+    check,
+    apply,
+    outcome: (s) => duelOutcome(s.duel),
+  },
+  wire: {
+    // One line answers one message: a late hello answer pays for the hello, never for turn 1.
+    strictPairing: true,
+    // A line shaped as a turn answer (`play`) is never taken for a missed hello's: that bot skipped the hello.
+    answerPhase: botsarenaAnswerPhase,
+    view,
+  },
+  presentation: {
+    seatLabel: (slot) => MARKS[slot] ?? String(slot),
+    render: (s) => renderBoard(s.board),
+    human,
+  },
+  replay: {
+    // A move changes only the column it drops into: the bookkeeping, that column's index and its cells
+    // (bottom up). A piece landing on another row or column changes the column's cells.
+    changes(s, moves) {
+      const col = moves[0]?.action;
+      // (No move: the hellos, a forfeit, the board as set up: the whole board.)
+      if (typeof col !== 'number') return duelChanges(s.duel, s.board);
+      const out = duelChanges(s.duel, []);
+      let cells = 0;
+      for (let r = 0; r < s.board.length; r++) cells = (cells << 2) | cellCode(s.board[r]![col]!);
+      out.push(col, cells);
+      return out;
+    },
+  },
+  tooling: {
+    position: { write: (s) => ({ board: writeBoard(s) }) },
+  },
 });

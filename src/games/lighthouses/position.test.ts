@@ -62,7 +62,7 @@ describe('lighthouses positions: round trip', () => {
     const at = new MatchEngine(game, { config: e.config, seed: 8, players: 3 });
     for (const rec of e.records.slice(0, cut)) at.commit(at.decision()!, movesOf(rec));
     assert.equal((at.state as LighthousesState).current, 2);
-    const forked = new MatchEngine(game, { config: { ...e.config, ...game.position!.write(at.state) }, seed: 8, players: 3 });
+    const forked = new MatchEngine(game, { config: { ...e.config, ...game.tooling!.position!.write(at.state) }, seed: 8, players: 3 });
     for (const rec of inits) forked.commit(forked.decision()!, movesOf(rec));
     for (const rec of e.records.slice(cut)) {
       assert.deepEqual(forked.decision(), at.decision());

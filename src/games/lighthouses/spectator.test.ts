@@ -23,7 +23,7 @@ describe('lighthouses spectator frame', () => {
       });
       engine.commit(decision, moves);
       const s = engine.state as LighthousesState;
-      const f = lighthouses.spectator!.frame(s) as Record<string, unknown>;
+      const f = lighthouses.presentation.spectator!.frame(s) as Record<string, unknown>;
       assert.deepEqual(Object.keys(f), ['round', 'width', 'height', 'island', 'lighthouses', 'connections']);
       for (const first of firsts) {
         assert.deepEqual(f.island, first.map, 'the island is the one every bot got');
@@ -37,8 +37,8 @@ describe('lighthouses spectator frame', () => {
   });
 
   it('stays small on the largest shipped map (41×25, 8 players): the island is about 2 KB of each step', () => {
-    const s = lighthouses.setup({ config: { map: 'continent', rounds: 200, neutral: '-1', position: '' }, players: 8, seed: 1 } as never);
-    const f = lighthouses.spectator!.frame(s) as { island: unknown };
+    const s = lighthouses.rules.setup({ config: { map: 'continent', rounds: 200, neutral: '-1', position: '' }, players: 8, seed: 1 } as never);
+    const f = lighthouses.presentation.spectator!.frame(s) as { island: unknown };
     assert.ok(JSON.stringify(f.island).length < 2200);
     assert.ok(JSON.stringify(f).length < 4000, `${JSON.stringify(f).length} bytes`);
   });

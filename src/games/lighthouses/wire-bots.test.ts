@@ -59,7 +59,7 @@ describe('lighthouses wire', () => {
       for (const rec of played.records) {
         for (let slot = 0; slot < bots.length; slot++) {
           const c = ctx(rec.phase);
-          const text = game.encodeJson!(e.state, slot, c);
+          const text = game.wire.encodeJson!(e.state, slot, c);
           assert.equal(text, JSON.stringify(e.view(slot, c)), `${map}, turn ${rec.turn}, seat ${slot}`);
           compared++;
           if (text.includes('"connections":[[')) linked++;

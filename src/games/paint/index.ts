@@ -45,91 +45,101 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
     obstacles: { type: 'int', default: 0, min: 0, description: 'obstacle squares placed from the seed on a generated board (a variant, off by default)' },
     ids: { type: 'string', default: '', description: 'player ids separated by commas; empty: alice, bob, charlie, … (or the board\'s)' },
   },
-  validateConfig(config, players) {
-    try {
-      checkBoardConfig(config, players);
-      return null;
-    } catch (err) {
-      return (err as Error).message;
-    }
-  },
   timeouts: { initMs: 5000, turnMs: 500, exitMs: 500 },
-  // The board's player ids (the config's or the board's own), which the bots are told and the original named.
-  seatLabel: (slot, s) => s?.ids[slot] ?? defaultId(slot),
-  setup: ({ config, players, seed }) => initialState(boardFor(config, players, seed)),
-  next(s) {
-    const seats = everySeat(s.ids.length);
-    if (!s.started) return { phase: 'init', seats, turn: 0 };
-    if (s.unresponsive.length || s.turnsLeft <= 0) return null;
-    return { phase: 'play', seats, turn: s.turns - s.turnsLeft + 1 };
-  },
-  view,
-  encodeJson,
-  skipAnswer: (text, s, _slot, phase) => skipAnswer(text, s, phase),
-  // The hello: every player says it is ready; the match is played only if all of them did.
-  init: {
-    parse: parseReady,
-    apply(s, moves) {
-      s.started = true;
-      s.unresponsive = moves.flatMap((m) => (m.fault ? [{ slot: m.slot, detail: `${m.fault.kind}: ${m.fault.detail}` }] : []));
-      return s;
+  bots,
+  rules: {
+    validateConfig(config, players) {
+      try {
+        checkBoardConfig(config, players);
+        return null;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+    setup: ({ config, players, seed }) => initialState(boardFor(config, players, seed)),
+    next(s) {
+      const seats = everySeat(s.ids.length);
+      if (!s.started) return { phase: 'init', seats, turn: 0 };
+      if (s.unresponsive.length || s.turnsLeft <= 0) return null;
+      return { phase: 'play', seats, turn: s.turns - s.turnsLeft + 1 };
+    },
+    // The hello: every player says it is ready; the match is played only if all of them did.
+    init: {
+      parse: parseReady,
+      apply(s, moves) {
+        s.started = true;
+        s.unresponsive = moves.flatMap((m) => (m.fault ? [{ slot: m.slot, detail: `${m.fault.kind}: ${m.fault.detail}` }] : []));
+        return s;
+      },
+    },
+    parseAnswer: (answer, s) => parseAnswer(answer, s),
+    apply: applyTurn,
+    outcome(s) {
+      if (s.unresponsive.length) {
+        // The reference ends the match as an error naming the unresponsive players, and plays nothing: so
+        // does this, with nobody winning. The players that answered still share the first rank and the
+        // unresponsive ones the last, so where ranks are counted a broken bot never gains from its failure.
+        const who = s.unresponsive.map((u) => `${s.ids[u.slot]} (${u.detail})`).join('; ');
+        // Each by its id (the game's name for it) and its slot (what `--json`'s player entries are listed by).
+        const ids = s.unresponsive.map((u) => `${s.ids[u.slot]} (slot ${u.slot})`).join(', ');
+        return { ranks: helloRanks(s), scores: null, winner: null, error: `unresponsive players: ${ids}`, reason: `error: unresponsive players: ${who}; no turn was played` };
+      }
+      const sc = scores(s);
+      const ranks = ranksFromScores(sc);
+      const table = s.ids.map((id, slot) => `${id} ${sc[slot]}`).join(', ');
+      const best = s.ids.filter((_, slot) => ranks[slot] === 1);
+      const head = best.length === 1 ? `${best[0]} wins` : `${best.join(' and ')} share the lead`;
+      return { ranks, scores: sc, reason: `${head} after ${s.turns} turns (squares: ${table})` };
     },
   },
-  parseAnswer: (answer, s) => parseAnswer(answer, s),
-  apply: applyTurn,
-  digest: summary,
-  // What a step changes, mixed into the chain of step fingerprints: the turn and whether the hello was
-  // answered, the avatars, the squares the turn painted (not the whole board), the turn's actions as
-  // numbers, the players that failed the hello. Mixed as they come, with no list of them built (building and
-  // mixing the list took twice as long: 0.11 µs of a 0.8 µs turn on a 10×10 board). The chain is the one
-  // paint's `changes` made before (4037ba9) from the list [turnsLeft, started ? 1 : 0, positions, the painted
-  // squares (0 before any turn), ...action codes (-2 before any turn), unresponsive.length ? unresponsive : 0].
-  mixChanges(h, s) {
-    // (A board's turns_left may pass 2^31: such a number is mixed as the list mixed it, as text.)
-    const t = s.turnsLeft;
-    h = mixInt((t | 0) === t ? mixInt(h, t) : mixValue(h, t), s.started ? 1 : 0);
-    const { positions, painted } = s;
-    h = mixList(h, positions.length);
-    for (let k = 0; k < positions.length; k++) h = mixInts(h, positions[k]!);
-    h = painted ? mixInts(h, painted, s.paintedCount) : mixInt(h, 0);
-    const last = s.history[s.history.length - 1];
-    if (last) for (let k = 0; k < last.length; k++) h = mixInt(h, actionCode(last[k]!));
-    else h = mixInt(h, -2);
-    return s.unresponsive.length ? mixValue(h, s.unresponsive) : mixInt(h, 0);
+  wire: {
+    view,
+    encodeJson,
+    skipAnswer: (text, s, _slot, phase) => skipAnswer(text, s, phase),
   },
-  outcome(s) {
-    if (s.unresponsive.length) {
-      // The reference ends the match as an error naming the unresponsive players, and plays nothing: so
-      // does this, with nobody winning. The players that answered still share the first rank and the
-      // unresponsive ones the last, so where ranks are counted a broken bot never gains from its failure.
+  presentation: {
+    // The board's player ids (the config's or the board's own), which the bots are told and the original named.
+    seatLabel: (slot, s) => s?.ids[slot] ?? defaultId(slot),
+    render: renderBoard,
+    human,
+  },
+  replay: {
+    digest: summary,
+    // What a step changes, mixed into the chain of step fingerprints: the turn and whether the hello was
+    // answered, the avatars, the squares the turn painted (not the whole board), the turn's actions as
+    // numbers, the players that failed the hello. Mixed as they come, with no list of them built (building and
+    // mixing the list took twice as long: 0.11 µs of a 0.8 µs turn on a 10×10 board). The chain is the one
+    // paint's `changes` made before (4037ba9) from the list [turnsLeft, started ? 1 : 0, positions, the painted
+    // squares (0 before any turn), ...action codes (-2 before any turn), unresponsive.length ? unresponsive : 0].
+    mixChanges(h, s) {
+      // (A board's turns_left may pass 2^31: such a number is mixed as the list mixed it, as text.)
+      const t = s.turnsLeft;
+      h = mixInt((t | 0) === t ? mixInt(h, t) : mixValue(h, t), s.started ? 1 : 0);
+      const { positions, painted } = s;
+      h = mixList(h, positions.length);
+      for (let k = 0; k < positions.length; k++) h = mixInts(h, positions[k]!);
+      h = painted ? mixInts(h, painted, s.paintedCount) : mixInt(h, 0);
+      const last = s.history[s.history.length - 1];
+      if (last) for (let k = 0; k < last.length; k++) h = mixInt(h, actionCode(last[k]!));
+      else h = mixInt(h, -2);
+      return s.unresponsive.length ? mixValue(h, s.unresponsive) : mixInt(h, 0);
+    },
+    // Replays written before issue 32 ranked a failed hello with a winner when one player answered; those
+    // written before its review named the unresponsive players in `error` by their ids only.
+    legacyOutcome(s) {
+      if (!s.unresponsive.length) return null;
       const who = s.unresponsive.map((u) => `${s.ids[u.slot]} (${u.detail})`).join('; ');
-      // Each by its id (the game's name for it) and its slot (what `--json`'s player entries are listed by).
-      const ids = s.unresponsive.map((u) => `${s.ids[u.slot]} (slot ${u.slot})`).join(', ');
-      return { ranks: helloRanks(s), scores: null, winner: null, error: `unresponsive players: ${ids}`, reason: `error: unresponsive players: ${who}; no turn was played` };
-    }
-    const sc = scores(s);
-    const ranks = ranksFromScores(sc);
-    const table = s.ids.map((id, slot) => `${id} ${sc[slot]}`).join(', ');
-    const best = s.ids.filter((_, slot) => ranks[slot] === 1);
-    const head = best.length === 1 ? `${best[0]} wins` : `${best.join(' and ')} share the lead`;
-    return { ranks, scores: sc, reason: `${head} after ${s.turns} turns (squares: ${table})` };
+      const ids = s.unresponsive.map((u) => s.ids[u.slot]).join(', ');
+      return [
+        { ranks: helloRanks(s), scores: null, reason: `unresponsive players: ${who}; no turn was played` },
+        { ranks: helloRanks(s), scores: null, winner: null, error: `unresponsive players: ${ids}`, reason: `error: unresponsive players: ${who}; no turn was played` },
+      ];
+    },
   },
-  // Replays written before issue 32 ranked a failed hello with a winner when one player answered; those
-  // written before its review named the unresponsive players in `error` by their ids only.
-  legacyOutcome(s) {
-    if (!s.unresponsive.length) return null;
-    const who = s.unresponsive.map((u) => `${s.ids[u.slot]} (${u.detail})`).join('; ');
-    const ids = s.unresponsive.map((u) => s.ids[u.slot]).join(', ');
-    return [
-      { ranks: helloRanks(s), scores: null, reason: `unresponsive players: ${who}; no turn was played` },
-      { ranks: helloRanks(s), scores: null, winner: null, error: `unresponsive players: ${ids}`, reason: `error: unresponsive players: ${who}; no turn was played` },
-    ];
+  tooling: {
+    // The board in the wire form, history included: the match's other keys (turns, ids) agree with it.
+    position: { write: (s) => ({ board: encodeJson(s, 0, { phase: 'play', matchId: '', names: [] }) }) },
   },
-  // The board in the wire form, history included: the match's other keys (turns, ids) agree with it.
-  position: { write: (s) => ({ board: encodeJson(s, 0, { phase: 'play', matchId: '', names: [] }) }) },
-  render: renderBoard,
-  bots,
-  human,
 });
 
 /** The ranks of a match whose hello failed: the players that answered share the first, the others the last. */

@@ -13,7 +13,7 @@ const ctx = (phase: 'init' | 'play') => ({ phase, matchId: '1', names: [] });
 describe('paint wire', () => {
   it('says hello with the player id and sends the board as it is, keys in the reference order', () => {
     const e = new MatchEngine(paint, { config: { board: '11x5' }, seed: 3, players: 2 });
-    assert.equal(paint.encodeJson!(e.state, 1, ctx('init')), '{"player_id":"bob"}');
+    assert.equal(paint.wire.encodeJson!(e.state, 1, ctx('init')), '{"player_id":"bob"}');
     const d = e.decision()!;
     e.commit(d, [0, 1].map((slot) => e.read(slot, 'init', { ready: true })));
     const rows = [
@@ -24,9 +24,9 @@ describe('paint wire', () => {
       '[null,null,null,null,null,null,null,null,null,null,null]',
     ];
     const first = `{"width":11,"height":5,"player_positions":{"alice":[2,3],"bob":[2,7]},"colors":[${rows.join(',')}],"previous_actions":[],"turns_left":110}`;
-    assert.equal(paint.encodeJson!(e.state, 0, ctx('play')), first);
-    assert.equal(paint.encodeJson!(e.state, 1, ctx('play')), first, 'every player gets the same state');
-    assert.equal(JSON.stringify(paint.view(e.state, 0, ctx('play'))), first);
+    assert.equal(paint.wire.encodeJson!(e.state, 0, ctx('play')), first);
+    assert.equal(paint.wire.encodeJson!(e.state, 1, ctx('play')), first, 'every player gets the same state');
+    assert.equal(JSON.stringify(paint.wire.view(e.state, 0, ctx('play'))), first);
   });
 
   it('lists every counted action each turn in board order, {} when none counted', () => {
@@ -49,12 +49,12 @@ describe('paint wire', () => {
       for (const r of e.records) {
         const d = replayed.decision()!;
         if (d.phase === 'play') {
-          for (const slot of [0, 1]) assert.equal(paint.encodeJson!(replayed.state, slot, ctx('play')), JSON.stringify(paint.view(replayed.state, slot, ctx('play'))));
+          for (const slot of [0, 1]) assert.equal(paint.wire.encodeJson!(replayed.state, slot, ctx('play')), JSON.stringify(paint.wire.view(replayed.state, slot, ctx('play'))));
         }
         replayed.commit(d, r.moves as never);
       }
       assert.equal(s.turnsLeft, 0);
-      if (config.obstacles) assert.match(JSON.stringify(paint.view(e.state, 0, ctx('play'))), /"turns_left":0,"obstacles":\[\[\d+,\d+\](,\[\d+,\d+\]){4}\]\}$/);
+      if (config.obstacles) assert.match(JSON.stringify(paint.wire.view(e.state, 0, ctx('play'))), /"turns_left":0,"obstacles":\[\[\d+,\d+\](,\[\d+,\d+\]){4}\]\}$/);
     }
   });
 
@@ -67,9 +67,9 @@ describe('paint wire', () => {
       for (const r of e.records) {
         const d = replayed.decision()!;
         if (d.phase === 'play') {
-          const extended = JSON.stringify(paint.view(replayed.state, 0, ctx('play')));
+          const extended = JSON.stringify(paint.wire.view(replayed.state, 0, ctx('play')));
           // A copy of the state has no message cached: its message is built whole.
-          assert.equal(extended, JSON.stringify(paint.view(structuredClone(replayed.state), 0, ctx('play'))), `turn ${d.turn}`);
+          assert.equal(extended, JSON.stringify(paint.wire.view(structuredClone(replayed.state), 0, ctx('play'))), `turn ${d.turn}`);
           checked++;
         }
         replayed.commit(d, r.moves as never);
@@ -80,8 +80,8 @@ describe('paint wire', () => {
 
   // The text keeps each colour row until one of its squares changes; whatever asks, and however often, it must
   // be the text of the board as it is now, byte for byte.
-  const scratch = (e: MatchEngine) => JSON.stringify(paint.view(structuredClone(e.state), 0, ctx('play')));
-  const text = (e: MatchEngine, slot: number) => paint.encodeJson!(e.state, slot, ctx('play'));
+  const scratch = (e: MatchEngine) => JSON.stringify(paint.wire.view(structuredClone(e.state), 0, ctx('play')));
+  const text = (e: MatchEngine, slot: number) => paint.wire.encodeJson!(e.state, slot, ctx('play'));
 
   it('each turn\'s message text (colour rows kept until they change) equals JSON.stringify(view) built from scratch: every turn, every third turn, from a position', () => {
     const cases: [string, Record<string, unknown>, number][] = [
@@ -148,7 +148,7 @@ describe('paint wire', () => {
   for (const [direction, read] of lenient) {
     it(`reads the direction ${JSON.stringify(direction)} as ${JSON.stringify(read)}`, () => {
       const m = drawn(['A.', '.B']);
-      const p = paint.parseAnswer({ turns_left: 10, type: 'walk', direction }, m.state(), 0);
+      const p = paint.rules.parseAnswer({ turns_left: 10, type: 'walk', direction }, m.state(), 0);
       assert.deepEqual(p, { ok: true, action: { type: 'walk', direction: read } });
     });
   }
@@ -188,7 +188,7 @@ describe('paint wire', () => {
   for (const [answer, detail] of invalid) {
     it(`${JSON.stringify(answer)} is no action, with a reason`, () => {
       const m = drawn(['A.', '.B']);
-      const p = paint.parseAnswer(answer, m.state(), 0);
+      const p = paint.rules.parseAnswer(answer, m.state(), 0);
       assert.equal(p.ok, false);
       assert.match((p as { detail: string }).detail, detail);
     });
@@ -196,23 +196,23 @@ describe('paint wire', () => {
 
   it('skips lines carrying another turns_left (late or repeated answers), and takes any other line as the answer', () => {
     const m = drawn(['A.', '.B']);
-    const skip = (line: string) => paint.skipAnswer!(line, m.state(), 0, 'play');
+    const skip = (line: string) => paint.wire.skipAnswer!(line, m.state(), 0, 'play');
     assert.equal(skip('{"turns_left":11,"type":"walk","direction":[0,1]}'), 'turns_left 11 is not the current 10');
     assert.equal(skip('{"turns_left":"10","type":"walk","direction":[0,1]}'), 'turns_left "10" is not the current 10');
     assert.equal(skip('{"turns_left":null}'), 'turns_left null is not the current 10');
     for (const line of ['{"turns_left":10,"type":"walk","direction":[0,1]}', '{"turns_left":10.0}', '{"type":"walk","direction":[0,1]}', 'walk east', '[10]', '10', '"x"', '']) {
       assert.equal(skip(line), null, line);
     }
-    assert.equal(paint.skipAnswer!('{"turns_left":3}', m.state(), 0, 'init'), null, 'the hello answer is never skipped');
+    assert.equal(paint.wire.skipAnswer!('{"turns_left":3}', m.state(), 0, 'init'), null, 'the hello answer is never skipped');
   });
 });
 
 describe('paint ready handshake', () => {
   it('accepts only an object whose ready is exactly true', () => {
     const e = new MatchEngine(paint, { config: {}, seed: 1, players: 2 });
-    assert.deepEqual(paint.init!.parse({ ready: true, name: 'x' }, e.state, 0), { ok: true, action: null });
+    assert.deepEqual(paint.rules.init!.parse({ ready: true, name: 'x' }, e.state, 0), { ok: true, action: null });
     for (const bad of [{ ready: 'true' }, { ready: 1 }, {}, [true], true, null]) {
-      const p = paint.init!.parse(bad, e.state, 0);
+      const p = paint.rules.init!.parse(bad, e.state, 0);
       assert.equal(p.ok, false, JSON.stringify(bad));
       assert.match((p as { detail: string }).detail, /expected \{"ready":true\} to the hello, got /);
     }
@@ -233,6 +233,6 @@ describe('paint ready handshake', () => {
     assert.equal(o.scores, null);
     assert.equal(o.reason, 'error: unresponsive players: bob (timeout: no answer within 5000 ms); charlie (bad-answer: expected {"ready":true} to the hello, got {"ready":false}); no turn was played');
     assert.deepEqual({ winner: o.winner, error: o.error }, { winner: null, error: 'unresponsive players: bob (slot 1), charlie (slot 2)' });
-    assert.match(paint.render(e.state), /no turn played: unresponsive bob, charlie/);
+    assert.match(paint.presentation.render(e.state), /no turn played: unresponsive bob, charlie/);
   });
 });

@@ -83,6 +83,6 @@ export function drawn(rows: string[], turns = 10) {
     }
     return out;
   };
-  const message = () => paint.encodeJson!(engine.state, 0, { phase: 'play', matchId: '1', names: [] });
+  const message = () => paint.wire.encodeJson!(engine.state, 0, { phase: 'play', matchId: '1', names: [] });
   return { engine, state, turn, picture, message };
 }

@@ -15,7 +15,7 @@ const stateOf = (config: Record<string, unknown>, players = 2, seed = 1) => engi
 describe('paint boards and config', () => {
   it('ships the four reference boards: each first state is the board itself', () => {
     for (const [name, board] of Object.entries(BOARDS)) {
-      const v = paint.view(stateOf({ board: name }), 0, ctx);
+      const v = paint.wire.view(stateOf({ board: name }), 0, ctx);
       assert.deepEqual(v, board, name);
     }
     const s = stateOf({ board: '7x13' });
@@ -77,7 +77,7 @@ describe('paint turns, scores and ranks', () => {
     const m = drawn(['A..', '..B'], 3);
     const seen: number[] = [];
     while (m.engine.decision()) {
-      seen.push((paint.view(m.state(), 0, ctx) as PaintTurn).turns_left);
+      seen.push((paint.wire.view(m.state(), 0, ctx) as PaintTurn).turns_left);
       m.turn({ 0: walk(E), 1: shoot(S) });
     }
     assert.deepEqual(seen, [3, 2, 1]);
@@ -99,7 +99,7 @@ describe('paint turns, scores and ranks', () => {
 
   it('renders the board with letters: avatars upper case, paint lower case, obstacles #', () => {
     const m = drawn(['Aa.#', 'b..B']);
-    assert.equal(paint.render(m.state()), 'turn 0 of 10, 4×2\n  0123\n0 Aa.#\n1 b..B\nA alice at [0,0]: 2 · B bob at [1,3]: 2');
+    assert.equal(paint.presentation.render(m.state()), 'turn 0 of 10, 4×2\n  0123\n0 Aa.#\n1 b..B\nA alice at [0,0]: 2 · B bob at [1,3]: 2');
   });
 });
 
@@ -133,7 +133,7 @@ describe('paint bots and human play', () => {
   });
 
   it('a person types a type and a direction', () => {
-    const view = paint.view(drawn(['A.', '.B']).state(), 0, ctx) as PaintTurn;
+    const view = paint.wire.view(drawn(['A.', '.B']).state(), 0, ctx) as PaintTurn;
     assert.match(human.prompt(view, 'play'), /0 A\.\n1 \.B\nA = alice \(slot 0\) at \[0,0\]: 1\nB = bob \(slot 1\) at \[1,1\]: 1\n10 turns left\nyour action/);
     assert.deepEqual(human.parse('walk e', view, 'play'), { answer: { turns_left: 10, type: 'walk', direction: [0, 1] } });
     assert.deepEqual(human.parse('s SW', view, 'play'), { answer: { turns_left: 10, type: 'shoot', direction: [1, -1] } });

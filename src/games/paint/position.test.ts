@@ -38,14 +38,14 @@ describe('paint positions: round trip', () => {
     const replay = { config: e.config, seed: 9, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: e.records, hashes: e.hashes === 'chain' ? ('chain' as const) : undefined };
     for (const turn of [1, 12, 30]) {
       const at = engineBefore(paint, replay, turn);
-      const sent = paint.encodeJson!(at.state, 0, ctx);
-      const { board } = paint.position!.write(at.state);
+      const sent = paint.wire.encodeJson!(at.state, 0, ctx);
+      const { board } = paint.tooling!.position!.write(at.state);
       assert.equal(board, sent);
       const board0 = JSON.parse(board!) as { previous_actions: unknown[]; turns_left: number; obstacles: unknown[] };
       assert.deepEqual([board0.previous_actions.length, board0.turns_left, board0.obstacles.length], [turn - 1, 31 - turn, 5]);
       // Started from the board alone (no turns, ids or size keys): the same message, the same turn number.
       const forked = started({ board }, 3);
-      assert.equal(paint.encodeJson!(forked.state, 2, ctx), sent);
+      assert.equal(paint.wire.encodeJson!(forked.state, 2, ctx), sent);
       assert.deepEqual(forked.decision(), { phase: 'play', seats: [0, 1, 2], turn });
       const s = forked.state as PaintState;
       assert.deepEqual([s.turns, s.turnsLeft, s.ids, s.history], [30, 31 - turn, ['x1', 'y2', 'z3'], (at.state as PaintState).history]);
@@ -68,7 +68,7 @@ describe('paint positions: a board with previous_actions', () => {
     const s = e.state as PaintState;
     assert.deepEqual([s.turns, s.turnsLeft, e.decision()!.turn], [5, 3, 3]);
     assert.deepEqual(s.history, [[null, null], [{ type: 'shoot', direction: [1, 1] }, { type: 'walk', direction: [0, -1] }]]);
-    const sent = JSON.parse(paint.encodeJson!(s, 0, ctx)) as typeof board;
+    const sent = JSON.parse(paint.wire.encodeJson!(s, 0, ctx)) as typeof board;
     assert.deepEqual(sent.previous_actions, [{}, { zed: { type: 'shoot', direction: [1, 1] }, amy: { type: 'walk', direction: [0, -1] } }], 'in the board\'s order of players');
     // `turns` counts the whole match, the turns already played included.
     const t = started({ board: JSON.stringify(board), turns: 4 }).state as PaintState;

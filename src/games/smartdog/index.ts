@@ -100,104 +100,114 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
       description: 'a chosen starting position on the map: JSON (or a FILE) {"turn":N,"dogs":[{"id","owner","x","y"}…],"sheep":[{"x","y"}…],"out":[players]}',
     },
   },
-  validateConfig(config, players) {
-    try {
-      parseMapPart(mapText(config.map));
-      stateOf(config, players);
-      return null;
-    } catch (err) {
-      return (err as Error).message;
-    }
-  },
-  configWarnings: (config) => overriddenOptions(hubOptions(config.options), parseMapPart(mapText(config.map)).options),
   // waitForTurn (the reference's 300 s unless a hub or the map says otherwise) is each turn's deadline.
   timeouts: { initMs: 10_000, turnMs: 300_000, exitMs: 1000 },
-  seatLabel: (slot) => String(slot + 1),
-  defaultDialect: 'text',
-  dialects: {
-    text: {
-      contentType: 'text/plain',
-      encode: (s, slot) => linesFor(s, slot).join('\n'),
-      decode: (body) => ({ ok: true, action: { lines: body.split('\n').map((l, i): [number, string] => [i, l]) } }),
-    },
-  },
-  setup: ({ config, players }) => stateOf(config, players),
-  next(s): Decision | null {
-    if (s.finished) return null;
-    const seats = s.out.flatMap((out, slot) => (out ? [] : [slot]));
-    return { phase: 'play', seats, turn: s.turn, stream: true, deadlineMs: s.options.waitForTurn };
-  },
-  view: (s, slot) => linesFor(s, slot),
-  // The greeting turn is how the match began, not where the game stands: a fork must hash like its original.
-  // keepHeading is the config's fearHeading, which the replay records: left out so that whole-state
-  // fingerprints stay those of the replays written before the key existed.
-  digest: (s) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'greetTurn' && k !== 'keepHeading')),
-  // What a turn can change, for the chained step fingerprints: everything but the terrain, the territories
-  // and the options (fixed at setup) and the occupancy board (an index of where the dogs and sheep stand).
-  changes(s) {
-    const out: unknown[] = [s.turn, s.finished ? 1 : 0, s.ended.map(Number), s.out.map(Number), s.scores.map((x) => Math.round(x * 1e6)), s.abort ?? 0];
-    for (const d of s.dogs) out.push(d.id, d.owner, d.x, d.y, +d.moved, +d.barked, +d.barkedPrev, SCARE[d.scare ?? 'none'], d.scareTurns, SCARE[d.enemyHit ?? 'none'], +d.allyHit);
-    for (const sh of s.sheep) out.push(sh.x, sh.y, DIRECTIONS.indexOf(sh.heading), sh.fear, DIRECTIONS.indexOf(sh.fearDir), sh.chain);
-    return out;
-  },
-  position: { write: (s) => ({ position: writePosition(s) }) },
-  stream: {
-    line(s, slot, text) {
-      const r = applyCommand(s, slot + 1, text);
-      const replies = r.warning !== undefined ? [`warning ${r.warning}`] : r.error !== undefined ? [`error ${r.error}`] : [];
-      return { replies, done: s.ended[slot]! || s.out[slot]! || s.finished };
-    },
-    ends: (text) => text.trim().split(/\s+/)[0] === 'end',
-  },
-  lobby,
-  // Each player sees only what its dogs see; every player learns the turn and where dogs barked that no
-  // dog of theirs saw, and on turn 1 the board's size, the landscape (pens by owner) and the options; the
-  // territories follow from the size and the fixed tile layout. Spectators get that much (the land on every
-  // step, so a viewer joining late can draw it), and how many lines each seat sent: never a dog or a sheep.
-  spectator: {
-    action: (turn) => ({ lines: turn.lines.length }),
-    frame: (s) => ({
-      turn: s.turn,
-      out: s.out,
-      barking: s.dogs.flatMap((d) => (d.barkedPrev ? [[d.x, d.y]] : [])),
-      rows: s.rows,
-      cols: s.cols,
-      terrain: s.terrain,
-      territories: s.territories,
-      turnsLimit: s.options.turnsLimit,
-      dogBarkingR: s.options.dogBarkingR,
-    }),
-  },
-  parseAnswer: (answer) =>
-    Array.isArray(answer) ? { ok: true, action: { lines: answer.map((l, i): [number, string] => [i, String(l)]) } } : { ok: false, kind: 'bad-answer', detail: 'expected the lines of a turn' },
-  apply(s, moves) {
-    // The step's lines in the order they were applied live; then whoever timed out or vanished is out.
-    const lines = moves.flatMap((m) => (m.action ? m.action.lines.map(([order, text]) => ({ order, slot: m.slot, text })) : []));
-    lines.sort((a, b) => a.order - b.order);
-    for (const { slot, text } of lines) applyCommand(s, slot + 1, text);
-    const left = moves.filter((m) => m.fault);
-    for (const m of left) markOut(s, m.slot + 1);
-    if (left.length && s.abortOnLeave) {
-      // The reference's behaviour: the game stops for everyone, with no winner, and says why.
-      s.abort = `player ${left[0]!.slot + 1} ${left[0]!.fault!.kind === 'timeout' ? 'timed out' : 'disconnected'}`;
-      s.finished = true;
-      return s;
-    }
-    endTurn(s);
-    return s;
-  },
-  replayConfigDefaults: { fearHeading: false },
-  outcome(s) {
-    const winner = s.abort ? null : winnerOf(s);
-    const scores = s.scores.slice();
-    // The winner rule breaks ties by the lowest player id, so ranks do too; with no winner, nobody wins.
-    const ranks = scores.map((sc, i) => (winner === null ? 1 : 1 + scores.filter((o, j) => o > sc || (o === sc && j < i)).length));
-    const shown = scores.map((sc, i) => `${i + 1}: ${Math.round(sc * 100) / 100}${s.out[i] ? ' (out)' : ''}`).join(', ');
-    const head = s.abort ? `stopped: ${s.abort}; nobody wins` : winner === null ? 'nobody wins' : `player ${winner} wins`;
-    const reason = `${head} after turn ${s.turn} (scores ${shown})`;
-    return winner === null ? { ranks, scores, reason, winner: null } : { ranks, scores, reason };
-  },
-  farewell: (s, slot) => finishedLine(s, slot + 1, s.abort),
-  render: renderBoard,
   bots: Object.fromEntries(Object.keys(BOTS).map((name) => [name, builtin(name)])),
+  rules: {
+    validateConfig(config, players) {
+      try {
+        parseMapPart(mapText(config.map));
+        stateOf(config, players);
+        return null;
+      } catch (err) {
+        return (err as Error).message;
+      }
+    },
+    configWarnings: (config) => overriddenOptions(hubOptions(config.options), parseMapPart(mapText(config.map)).options),
+    setup: ({ config, players }) => stateOf(config, players),
+    next(s): Decision | null {
+      if (s.finished) return null;
+      const seats = s.out.flatMap((out, slot) => (out ? [] : [slot]));
+      return { phase: 'play', seats, turn: s.turn, stream: true, deadlineMs: s.options.waitForTurn };
+    },
+    stream: {
+      line(s, slot, text) {
+        const r = applyCommand(s, slot + 1, text);
+        const replies = r.warning !== undefined ? [`warning ${r.warning}`] : r.error !== undefined ? [`error ${r.error}`] : [];
+        return { replies, done: s.ended[slot]! || s.out[slot]! || s.finished };
+      },
+      ends: (text) => text.trim().split(/\s+/)[0] === 'end',
+    },
+    parseAnswer: (answer) =>
+      Array.isArray(answer) ? { ok: true, action: { lines: answer.map((l, i): [number, string] => [i, String(l)]) } } : { ok: false, kind: 'bad-answer', detail: 'expected the lines of a turn' },
+    apply(s, moves) {
+      // The step's lines in the order they were applied live; then whoever timed out or vanished is out.
+      const lines = moves.flatMap((m) => (m.action ? m.action.lines.map(([order, text]) => ({ order, slot: m.slot, text })) : []));
+      lines.sort((a, b) => a.order - b.order);
+      for (const { slot, text } of lines) applyCommand(s, slot + 1, text);
+      const left = moves.filter((m) => m.fault);
+      for (const m of left) markOut(s, m.slot + 1);
+      if (left.length && s.abortOnLeave) {
+        // The reference's behaviour: the game stops for everyone, with no winner, and says why.
+        s.abort = `player ${left[0]!.slot + 1} ${left[0]!.fault!.kind === 'timeout' ? 'timed out' : 'disconnected'}`;
+        s.finished = true;
+        return s;
+      }
+      endTurn(s);
+      return s;
+    },
+    outcome(s) {
+      const winner = s.abort ? null : winnerOf(s);
+      const scores = s.scores.slice();
+      // The winner rule breaks ties by the lowest player id, so ranks do too; with no winner, nobody wins.
+      const ranks = scores.map((sc, i) => (winner === null ? 1 : 1 + scores.filter((o, j) => o > sc || (o === sc && j < i)).length));
+      const shown = scores.map((sc, i) => `${i + 1}: ${Math.round(sc * 100) / 100}${s.out[i] ? ' (out)' : ''}`).join(', ');
+      const head = s.abort ? `stopped: ${s.abort}; nobody wins` : winner === null ? 'nobody wins' : `player ${winner} wins`;
+      const reason = `${head} after turn ${s.turn} (scores ${shown})`;
+      return winner === null ? { ranks, scores, reason, winner: null } : { ranks, scores, reason };
+    },
+  },
+  wire: {
+    defaultDialect: 'text',
+    dialects: {
+      text: {
+        contentType: 'text/plain',
+        encode: (s, slot) => linesFor(s, slot).join('\n'),
+        decode: (body) => ({ ok: true, action: { lines: body.split('\n').map((l, i): [number, string] => [i, l]) } }),
+      },
+    },
+    view: (s, slot) => linesFor(s, slot),
+    lobby,
+    farewell: (s, slot) => finishedLine(s, slot + 1, s.abort),
+  },
+  presentation: {
+    seatLabel: (slot) => String(slot + 1),
+    // Each player sees only what its dogs see; every player learns the turn and where dogs barked that no
+    // dog of theirs saw, and on turn 1 the board's size, the landscape (pens by owner) and the options; the
+    // territories follow from the size and the fixed tile layout. Spectators get that much (the land on every
+    // step, so a viewer joining late can draw it), and how many lines each seat sent: never a dog or a sheep.
+    spectator: {
+      action: (turn) => ({ lines: turn.lines.length }),
+      frame: (s) => ({
+        turn: s.turn,
+        out: s.out,
+        barking: s.dogs.flatMap((d) => (d.barkedPrev ? [[d.x, d.y]] : [])),
+        rows: s.rows,
+        cols: s.cols,
+        terrain: s.terrain,
+        territories: s.territories,
+        turnsLimit: s.options.turnsLimit,
+        dogBarkingR: s.options.dogBarkingR,
+      }),
+    },
+    render: renderBoard,
+  },
+  replay: {
+    // The greeting turn is how the match began, not where the game stands: a fork must hash like its original.
+    // keepHeading is the config's fearHeading, which the replay records: left out so that whole-state
+    // fingerprints stay those of the replays written before the key existed.
+    digest: (s) => Object.fromEntries(Object.entries(s).filter(([k]) => k !== 'greetTurn' && k !== 'keepHeading')),
+    // What a turn can change, for the chained step fingerprints: everything but the terrain, the territories
+    // and the options (fixed at setup) and the occupancy board (an index of where the dogs and sheep stand).
+    changes(s) {
+      const out: unknown[] = [s.turn, s.finished ? 1 : 0, s.ended.map(Number), s.out.map(Number), s.scores.map((x) => Math.round(x * 1e6)), s.abort ?? 0];
+      for (const d of s.dogs) out.push(d.id, d.owner, d.x, d.y, +d.moved, +d.barked, +d.barkedPrev, SCARE[d.scare ?? 'none'], d.scareTurns, SCARE[d.enemyHit ?? 'none'], +d.allyHit);
+      for (const sh of s.sheep) out.push(sh.x, sh.y, DIRECTIONS.indexOf(sh.heading), sh.fear, DIRECTIONS.indexOf(sh.fearDir), sh.chain);
+      return out;
+    },
+    configDefaults: { fearHeading: false },
+  },
+  tooling: {
+    position: { write: (s) => ({ position: writePosition(s) }) },
+  },
 });

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { smartdog } from './index.js';
 
 describe('smart-dog lobby lines', () => {
-  const read = smartdog.lobby!.read;
+  const read = smartdog.wire.lobby!.read;
   it('reads a join with a name and an optional hub, # or not', () => {
     assert.deepEqual(read('join Rex', false), { join: { name: 'Rex' } });
     assert.deepEqual(read('  join   Rex   #duet  ', false), { join: { name: 'Rex', hub: 'duet' } });
@@ -16,8 +16,8 @@ describe('smart-dog lobby lines', () => {
     assert.deepEqual(read('end', true), { reply: 'error Not in a game' });
     assert.deepEqual(read('hello there  world', false), { reply: 'error Unknown command: hello(there  world)' });
     assert.equal(read('   ', false), null);
-    assert.equal(smartdog.lobby!.waiting, 'wait ');
-    assert.equal(smartdog.lobby!.noSuchHub, 'error No such hub');
+    assert.equal(smartdog.wire.lobby!.waiting, 'wait ');
+    assert.equal(smartdog.wire.lobby!.noSuchHub, 'error No such hub');
   });
   it('answers a hostile 60 kB line with one short error, quickly', () => {
     const t0 = performance.now();

@@ -58,7 +58,7 @@ function checkRecordsRoundTrip(original: MatchEngine, bots: string[], turn: numb
   const at = engineBefore(smartdog, replay, turn);
   const shadow = engineBefore(smartdog, replay, turn); // the original, followed on beside the fork
   const forked = new MatchEngine(smartdog, { config: positionConfig(smartdog, at), seed: original.seed, players: bots.length });
-  const digest = (e: MatchEngine) => fingerprint(smartdog.digest!(e.state as never));
+  const digest = (e: MatchEngine) => fingerprint(smartdog.replay!.digest!(e.state as never));
   assert.equal(digest(forked), digest(at), `turn ${turn}: the position does not start the same state`);
   // Chained step fingerprints depend on the history: the fork and the original are compared by their states.
   for (const rec of original.records.filter((r) => r.turn >= turn)) {
@@ -68,7 +68,7 @@ function checkRecordsRoundTrip(original: MatchEngine, bots: string[], turn: numb
   }
   assert.equal(forked.decision(), null);
   assert.deepEqual(forked.outcome(), original.outcome());
-  return smartdog.position!.write(at.state as never).position!;
+  return smartdog.tooling!.position!.write(at.state as never).position!;
 }
 
 describe('smart-dog chosen positions: round trips', () => {
@@ -149,7 +149,7 @@ describe('smart-dog chosen positions: written by hand', () => {
     const sheep = new MatchEngine(smartdog, { config: { map: 'meadow', position: '{"sheep":[{"x":0,"y":0}],"out":[1]}' }, seed: 1, players: 2 }).state as SmartDogState;
     assert.deepEqual([sheep.dogs, sheep.sheep.length, sheep.out, sheep.scores], [plain.dogs, 1, [true, false], [-10, 0]]);
     assert.equal(sheep.occ.filter((o) => o !== 0).length, plain.dogs.length + 1, 'the occupancy is rebuilt from the objects');
-    assert.deepEqual(smartdog.next(sheep as never)?.seats, [1]);
+    assert.deepEqual(smartdog.rules.next(sheep as never)?.seats, [1]);
   });
 
   it("the example in NOTES.md starts a meadow duet: a sheep on player 1's pen, player 2's dog panicking, player 2 out", () => {
@@ -162,7 +162,7 @@ describe('smart-dog chosen positions: written by hand', () => {
 
   it('writes one object a line, with counters only where they are not calm, and reads it back', () => {
     const e = training({ turn: 3, dogs: [{ id: 2, owner: 1, x: 0, y: 0, scare: 'indignant', scareTurns: 1 }], sheep: [{ x: 9, y: 3, fear: 1, fearDir: 'up', chain: [1] }, { x: 9, y: 4, heading: 'right', fearDir: 'left' }] });
-    const text = smartdog.position!.write(e.state as never).position!;
+    const text = smartdog.tooling!.position!.write(e.state as never).position!;
     assert.equal(
       text,
       '{"turn":3,\n"dogs":[\n  {"id":2,"owner":1,"x":0,"y":0,"scare":"indignant","scareTurns":1}\n],\n' +

@@ -26,7 +26,7 @@ describe('smart-dog spectator frame', () => {
           const landscape = lines.find((l) => l.startsWith('landscape '));
           if (start && landscape) starts[slot] = { start: argOf(start, '{', '}') as Record<string, number>, landscape: argOf(landscape, '[', ']') as string[] };
         }
-        const f = smartdog.spectator!.frame(engine.state as never) as Record<string, unknown> & { barking: [number, number][]; territories: { x1: number; y1: number; x2: number; y2: number }[] };
+        const f = smartdog.presentation.spectator!.frame(engine.state as never) as Record<string, unknown> & { barking: [number, number][]; territories: { x1: number; y1: number; x2: number; y2: number }[] };
         assert.deepEqual(Object.keys(f), ['turn', 'out', 'barking', 'rows', 'cols', 'terrain', 'territories', 'turnsLimit', 'dogBarkingR']);
         starts.forEach(({ start, landscape }, slot) => {
           assert.deepEqual(f.terrain, landscape, 'the landscape every player got');

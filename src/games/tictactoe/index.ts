@@ -17,24 +17,34 @@ export const tictactoe = defineGame<{ board: string }, TicTacToeState, CellKey, 
   config: {
     board: { type: 'string', default: '', description: 'a starting board: rows of X, O and . separated by /, row 0 first (X.O/.X./...); who plays follows from the counts' },
   },
-  validateConfig: ({ board }) => (board ? stringOr(readBoard(board)) : null),
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
-  // One line answers one message: a late hello answer pays for the hello, never for turn 1.
-  strictPairing: true,
-  // A line shaped as a turn answer (`play`) is never taken for a missed hello's: that bot skipped the hello.
-  answerPhase: botsarenaAnswerPhase,
-  seatLabel: (slot) => MARKS[slot] ?? String(slot),
-  setup: ({ config }) => setup(config.board),
-  position: { write: (s) => ({ board: writeBoard(s) }) },
-  next: (s) => duelNext(s.duel),
-  view,
-  parseAnswer,
-  init: duelInit(),
-  check,
-  apply,
-  changes: (s) => duelChanges(s.duel, s.board),
-  outcome: (s) => duelOutcome(s.duel),
-  render: (s) => renderBoard(s.board),
   bots,
-  human,
+  rules: {
+    validateConfig: ({ board }) => (board ? stringOr(readBoard(board)) : null),
+    setup: ({ config }) => setup(config.board),
+    next: (s) => duelNext(s.duel),
+    parseAnswer,
+    init: duelInit(),
+    check,
+    apply,
+    outcome: (s) => duelOutcome(s.duel),
+  },
+  wire: {
+    // One line answers one message: a late hello answer pays for the hello, never for turn 1.
+    strictPairing: true,
+    // A line shaped as a turn answer (`play`) is never taken for a missed hello's: that bot skipped the hello.
+    answerPhase: botsarenaAnswerPhase,
+    view,
+  },
+  presentation: {
+    seatLabel: (slot) => MARKS[slot] ?? String(slot),
+    render: (s) => renderBoard(s.board),
+    human,
+  },
+  replay: {
+    changes: (s) => duelChanges(s.duel, s.board),
+  },
+  tooling: {
+    position: { write: (s) => ({ board: writeBoard(s) }) },
+  },
 });

@@ -70,7 +70,7 @@ describe('Tron positions: chosen starts and boards', () => {
     assert.deepEqual(s.death, [null, { lap: 0, cause: 'dead in the starting position' }, null]);
     assert.deepEqual(engine.decision(), { phase: 'play', seats: [0, 2], turn: 1 });
     assert.equal(
-      tron.encodeJson!(s, 0, { phase: 'play', matchId: '9', names: [] }),
+      tron.wire.encodeJson!(s, 0, { phase: 'play', matchId: '9', names: [] }),
       '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[8,6],[8,7],[8,8]]],"width":10,"height":10,"player-index":0,"players":3}',
     );
   });
@@ -91,11 +91,11 @@ describe('Tron positions: chosen starts and boards', () => {
 
   it('write gives starts at lap 0 and the full form later, each with the other key empty', () => {
     const fresh = started({}, 3);
-    assert.deepEqual(Object.keys(tron.position!.write(fresh.state)), ['starts', 'trails']);
-    assert.equal(tron.position!.write(fresh.state).trails, '');
-    assert.match(tron.position!.write(fresh.state).starts!, /^\d+,\d+;\d+,\d+;\d+,\d+$/);
+    assert.deepEqual(Object.keys(tron.tooling!.position!.write(fresh.state)), ['starts', 'trails']);
+    assert.equal(tron.tooling!.position!.write(fresh.state).trails, '');
+    assert.match(tron.tooling!.position!.write(fresh.state).starts!, /^\d+,\d+;\d+,\d+;\d+,\d+$/);
     const later = started({ trails: '[[[3,1],[2,1]],[],[[8,6]]]' }, 3);
-    assert.deepEqual(tron.position!.write(later.state), {
+    assert.deepEqual(tron.tooling!.position!.write(later.state), {
       starts: '',
       trails: '{"lap":0,"trails":[[[3,1],[2,1]],[],[[8,6]]],"deaths":[null,{"lap":0,"cause":"dead in the starting position"},null]}',
     });

@@ -27,7 +27,7 @@ function match(players: number, trails?: Cell[][], size = 10) {
     });
     engine.commit(d, moves);
   };
-  const message = (slot: number) => tron.encodeJson!(engine.state, slot, { phase: 'play', matchId: '9', names: [] });
+  const message = (slot: number) => tron.wire.encodeJson!(engine.state, slot, { phase: 'play', matchId: '9', names: [] });
   return { engine, state, lap, message };
 }
 const play = (d: string) => ({ play: d });
@@ -48,7 +48,7 @@ describe('Tron setup and wire', () => {
 
   it('sends init and lap messages field for field, heads first, dead trails as [], players counting the dead', () => {
     const engine = new MatchEngine(tron, { config: {}, seed: 4, players: 3 });
-    const init = tron.encodeJson!(engine.state, 2, { phase: 'init', matchId: '9', names: [] });
+    const init = tron.wire.encodeJson!(engine.state, 2, { phase: 'init', matchId: '9', names: [] });
     assert.equal(init, '{"game-id":"9","action":"init","game":"tron","board":"","players":3,"player-index":2}');
     const m = match(3, [[[1, 1], [2, 1]], [[5, 5]], [[8, 8], [8, 7]]]);
     assert.equal(m.message(1), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[2,1],[1,1]],[[5,5]],[[8,7],[8,8]]],"width":10,"height":10,"player-index":1,"players":3}');
@@ -64,11 +64,11 @@ describe('Tron setup and wire', () => {
     assert.equal(m.message(2), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[99,98],[99,99],[98,99]]],"player-index":2,"players":3}');
     const e = new MatchEngine(tron, { config: { width: 100, height: 100 }, seed: 1, players: 3 });
     const ctx = (phase: 'init' | 'play') => ({ phase, matchId: 'm-1', names: [] });
-    assert.equal(tron.encodeJson!(e.state, 1, ctx('init')), '{"game-id":"m-1","action":"init","game":"tron","board":"","players":3,"player-index":1}');
-    assert.equal(JSON.stringify(tron.view(e.state, 1, ctx('init'))), '{"game-id":"m-1","action":"init","game":"tron","board":"","players":3,"player-index":1}');
+    assert.equal(tron.wire.encodeJson!(e.state, 1, ctx('init')), '{"game-id":"m-1","action":"init","game":"tron","board":"","players":3,"player-index":1}');
+    assert.equal(JSON.stringify(tron.wire.view(e.state, 1, ctx('init'))), '{"game-id":"m-1","action":"init","game":"tron","board":"","players":3,"player-index":1}');
     for (let d = e.decision(); d?.phase === 'init'; d = e.decision()) e.commit(d, [{ slot: d.seats[0]!, action: null }]);
-    assert.equal(tron.encodeJson!(e.state, 0, ctx('play')), '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}');
-    assert.equal(JSON.stringify(tron.view(e.state, 0, ctx('play'))), '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}');
+    assert.equal(tron.wire.encodeJson!(e.state, 0, ctx('play')), '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}');
+    assert.equal(JSON.stringify(tron.wire.view(e.state, 0, ctx('play'))), '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}');
   });
 
   it('off the original grid the hello and every lap carry "width" and "height" right after "board"', () => {
@@ -76,13 +76,13 @@ describe('Tron setup and wire', () => {
       const e = new MatchEngine(tron, { config: { width, height }, seed: 1, players: 2 });
       const ctx = (phase: 'init' | 'play') => ({ phase, matchId: 'm-1', names: [] });
       const size = `"width":${width},"height":${height}`;
-      assert.equal(tron.encodeJson!(e.state, 1, ctx('init')), `{"game-id":"m-1","action":"init","game":"tron","board":"",${size},"players":2,"player-index":1}`);
-      assert.equal(JSON.stringify(tron.view(e.state, 1, ctx('init'))), tron.encodeJson!(e.state, 1, ctx('init')));
-      assert.deepEqual(tron.view(e.state, 0, ctx('init')), { 'game-id': 'm-1', action: 'init', game: 'tron', board: '', width, height, players: 2, 'player-index': 0 });
+      assert.equal(tron.wire.encodeJson!(e.state, 1, ctx('init')), `{"game-id":"m-1","action":"init","game":"tron","board":"",${size},"players":2,"player-index":1}`);
+      assert.equal(JSON.stringify(tron.wire.view(e.state, 1, ctx('init'))), tron.wire.encodeJson!(e.state, 1, ctx('init')));
+      assert.deepEqual(tron.wire.view(e.state, 0, ctx('init')), { 'game-id': 'm-1', action: 'init', game: 'tron', board: '', width, height, players: 2, 'player-index': 0 });
       for (let d = e.decision(); d?.phase === 'init'; d = e.decision()) e.commit(d, [{ slot: d.seats[0]!, action: null }]);
       const [a, b] = (e.state as TronState).trails.map((t) => t[0]!);
-      assert.equal(tron.encodeJson!(e.state, 0, ctx('play')), `{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[${a}]],[[${b}]]],${size},"player-index":0,"players":2}`);
-      const v = tron.view(e.state, 1, ctx('play')) as TronTurn;
+      assert.equal(tron.wire.encodeJson!(e.state, 0, ctx('play')), `{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[${a}]],[[${b}]]],${size},"player-index":0,"players":2}`);
+      const v = tron.wire.view(e.state, 1, ctx('play')) as TronTurn;
       assert.deepEqual(Object.keys(v), ['game-id', 'action', 'game', 'board', 'width', 'height', 'player-index', 'players']);
       assert.equal(v.width, width);
       assert.equal(v.height, height);
@@ -94,7 +94,7 @@ describe('Tron setup and wire', () => {
     for (let i = 0; i < 5; i++) m.lap({ 0: play('x+'), 1: play('x-'), 2: play('y+'), 3: i === 2 ? play('up') : play('y-') });
     for (let slot = 0; slot < 4; slot++) {
       const ctx = { phase: 'play' as const, matchId: '9', names: [] };
-      assert.equal(m.message(slot), JSON.stringify(tron.view(m.engine.state, slot, ctx)));
+      assert.equal(m.message(slot), JSON.stringify(tron.wire.view(m.engine.state, slot, ctx)));
     }
   });
 
@@ -110,11 +110,11 @@ describe('Tron setup and wire', () => {
         laps++;
         // Slot 0 is a value seat (asked for the view first, as a built-in bot is), slot 1 a text seat
         // (asked for the text first, as a remote bot is); slot 2 asks for both in the other order.
-        const v0 = JSON.stringify(tron.view(e.state, 0, ctx));
-        const t1 = tron.encodeJson!(e.state, 1, ctx);
-        assert.equal(tron.encodeJson!(e.state, 0, ctx), v0, `seed ${seed}, lap ${rec.turn}`);
-        assert.equal(JSON.stringify(tron.view(e.state, 1, ctx)), t1, `seed ${seed}, lap ${rec.turn}`);
-        assert.equal(tron.encodeJson!(e.state, 2, ctx), JSON.stringify(tron.view(e.state, 2, ctx)));
+        const v0 = JSON.stringify(tron.wire.view(e.state, 0, ctx));
+        const t1 = tron.wire.encodeJson!(e.state, 1, ctx);
+        assert.equal(tron.wire.encodeJson!(e.state, 0, ctx), v0, `seed ${seed}, lap ${rec.turn}`);
+        assert.equal(JSON.stringify(tron.wire.view(e.state, 1, ctx)), t1, `seed ${seed}, lap ${rec.turn}`);
+        assert.equal(tron.wire.encodeJson!(e.state, 2, ctx), JSON.stringify(tron.wire.view(e.state, 2, ctx)));
         assert.match(t1, /\],"width":30,"height":20,"player-index":1,"players":3\}$/);
       }
       assert.ok(laps > 10);
@@ -140,10 +140,10 @@ describe('Tron setup and wire', () => {
           if (rec.phase !== 'play') continue;
           laps++;
           // Text seats every lap, value seats in between (their board is the same one): both must agree.
-          if (laps % 3 === 0) assert.equal(JSON.stringify(tron.view(e.state, 0, ctx)), fresh(e.state as TronState, 0));
-          for (let slot = 0; slot < 4; slot++) assert.equal(tron.encodeJson!(e.state, slot, ctx), fresh(e.state as TronState, slot), `${width}×${height}, seed ${seed}, lap ${rec.turn}`);
+          if (laps % 3 === 0) assert.equal(JSON.stringify(tron.wire.view(e.state, 0, ctx)), fresh(e.state as TronState, 0));
+          for (let slot = 0; slot < 4; slot++) assert.equal(tron.wire.encodeJson!(e.state, slot, ctx), fresh(e.state as TronState, slot), `${width}×${height}, seed ${seed}, lap ${rec.turn}`);
           // A copy of the state (a fork, a viewer's clone) is built afresh and says the same.
-          if (laps === 7) assert.equal(tron.encodeJson!(structuredClone(e.state), 1, ctx), fresh(e.state as TronState, 1));
+          if (laps === 7) assert.equal(tron.wire.encodeJson!(structuredClone(e.state), 1, ctx), fresh(e.state as TronState, 1));
         }
         assert.ok(laps > 10);
       }
@@ -229,7 +229,7 @@ describe('Tron laps', () => {
   it('losesAtOnce (for doctor) names the edge and trails, never a head-on, and nothing when every move loses', () => {
     // Slot 0 at 1,0 came from 0,0; slot 1's trail runs below it; slot 2 sits in the corner 9,9, walled in.
     const m = match(3, [[[0, 0], [1, 0]], [[2, 1], [1, 1]], [[8, 9], [9, 8], [9, 9]]]);
-    const loses = (slot: number, d: string) => tron.losesAtOnce!(m.state(), slot, d);
+    const loses = (slot: number, d: string) => tron.tooling!.losesAtOnce!(m.state(), slot, d);
     assert.equal(loses(0, 'y-'), 'it leaves the grid at 1,-1 (x+ would not)');
     assert.equal(loses(0, 'x-'), 'it hits its own trail at 0,0 (x+ would not)');
     assert.equal(loses(0, 'y+'), 'it hits the trail of slot 1 at 1,1 (x+ would not)');
@@ -247,7 +247,7 @@ describe('Tron laps', () => {
 
 describe('Tron terminal play', () => {
   const prompt = (size: object, seat?: HumanSeat, head: [number, number] = [11, 7]) =>
-    typed.human!.prompt({ 'game-id': '1', action: 'play-turn', game: 'tron', board: [[head], [[1, 1]]], ...size, 'player-index': 0, players: 2 } as TronTurn, 'play', seat).split('\n');
+    typed.presentation.human!.prompt({ 'game-id': '1', action: 'play-turn', game: 'tron', board: [[head], [[1, 1]]], ...size, 'player-index': 0, players: 2 } as TronTurn, 'play', seat).split('\n');
 
   it("draws the grid's edge from the message's size, else from the seat's config, else 100×100", () => {
     const sized = prompt({ width: 12, height: 8 });
@@ -274,7 +274,7 @@ describe('Tron terminal play', () => {
   });
 
   it('reads an arrow key as its direction, and quotes a line it cannot read', () => {
-    const parse = (line: string) => typed.human!.parse(line, {} as TronTurn, 'play');
+    const parse = (line: string) => typed.presentation.human!.parse(line, {} as TronTurn, 'play');
     assert.deepEqual(['\x1b[A', '\x1b[B', '\x1b[C', '\x1b[D', '\x1bOA', '\x1b[A\x1b[D'].map(parse), ['y-', 'y+', 'x+', 'x-', 'y-', 'x-'].map((play) => ({ answer: { play } })));
     assert.deepEqual(parse('\x1b[Z'), { error: '"\\u001b[Z" is not a direction: type x+, x-, y+, y- (or right, left, down, up, or an arrow key)' });
   });

@@ -16,7 +16,7 @@ function playWatching(bots: readonly string[], seed: number, config: Record<stri
 
 /** Checks that a choice's line parses with the terminal's parser and that the rules accept the answer; returns the move. */
 function accepted(engine: MatchEngine, slot: number, view: unknown, phase: 'init' | 'play', line: string) {
-  const parsed = game.human!.parse(line, view, phase);
+  const parsed = game.presentation.human!.parse(line, view, phase);
   assert.ok('answer' in parsed, `"${line}" does not parse: ${JSON.stringify(parsed)}`);
   const move = engine.read(slot, phase, parsed.answer);
   assert.equal(move.fault, undefined, `"${line}" is refused: ${JSON.stringify(move.fault)}`);
@@ -36,7 +36,7 @@ describe('Battleship human play in the browser', () => {
       playWatching(bots, seed, config, (engine, slot, view, phase) => {
         if (phase !== 'init') return;
         // No human.hello: the person places the fleet.
-        assert.equal(game.human!.hello, undefined);
+        assert.equal(game.presentation.human!.hello, undefined);
         const choices = battleship.play.choices(view, phase, { config: engine.config, answered: [], slot });
         assert.ok(choices.length >= 2, 'a few fleets to pick');
         for (const c of choices) {

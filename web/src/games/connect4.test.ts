@@ -24,7 +24,7 @@ describe('Connect Four human play in the browser', () => {
         const choices = connect4.play.choices(view, phase, { config: engine.config, answered: [], slot });
         if (phase === 'init') {
           // The server answers the hello itself (human.hello), so nothing is asked.
-          assert.ok(game.human!.hello);
+          assert.ok(game.presentation.human!.hello);
           assert.deepEqual(choices, []);
           return;
         }
@@ -33,7 +33,7 @@ describe('Connect Four human play in the browser', () => {
         if (open.length < COLS) fullColumnSeen = true;
         assert.deepEqual(choices.map((c) => c.line), open.map(String), 'every non-full column, and only those');
         for (const c of choices) {
-          const parsed = game.human!.parse(c.line, view, phase);
+          const parsed = game.presentation.human!.parse(c.line, view, phase);
           assert.ok('answer' in parsed, `"${c.line}" does not parse: ${JSON.stringify(parsed)}`);
           const move = engine.read(slot, phase, parsed.answer);
           assert.equal(move.fault, undefined, `"${c.line}" is refused: ${JSON.stringify(move.fault)}`);

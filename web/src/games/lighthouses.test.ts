@@ -7,7 +7,7 @@ import { lighthouses as game } from '../../../src/games/lighthouses/index.js';
 import type { LighthousesTurn } from '../../../src/games/lighthouses/wire.js';
 import { lighthouses } from './lighthouses.js';
 
-const human = game.human!;
+const human = game.presentation.human!;
 
 /**
  * Plays built-in bots and, at every turn of every seat, checks the choices offered against the rules: each

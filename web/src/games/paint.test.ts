@@ -8,7 +8,7 @@ import type { PaintState } from '../../../src/games/paint/rules.js';
 import type { PaintTurn } from '../../../src/games/paint/wire.js';
 import { paint } from './paint.js';
 
-const human = game.human!;
+const human = game.presentation.human!;
 
 /** Plays built-in bots; at every turn checks each seat's choices against the terminal parser and the rules. */
 function playAndCheck(config: Record<string, unknown>, bots: string[], seed: number): number {

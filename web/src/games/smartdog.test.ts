@@ -8,7 +8,7 @@ import type { SmartDogState } from '../../../src/games/smartdog/state.js';
 import { smartdog } from './smartdog.js';
 
 // The stream rules on the state as the engine holds it (`unknown` to the engine, the game's own state here).
-const stream = game.stream! as unknown as { line(s: unknown, slot: number, text: string): { replies: string[]; done: boolean } };
+const stream = game.rules.stream! as unknown as { line(s: unknown, slot: number, text: string): { replies: string[]; done: boolean } };
 
 /**
  * Plays built-in bots as the runner does for built-in seats; before each step, every seat's choices are

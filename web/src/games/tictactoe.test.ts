@@ -23,7 +23,7 @@ describe('tic-tac-toe human play in the browser', () => {
         const choices = tictactoe.play.choices(view, phase, { config: engine.config, answered: [], slot });
         if (phase === 'init') {
           // The server answers the hello itself (human.hello), so nothing is asked.
-          assert.ok(game.human!.hello);
+          assert.ok(game.presentation.human!.hello);
           assert.deepEqual(choices, []);
           return;
         }
@@ -31,7 +31,7 @@ describe('tic-tac-toe human play in the browser', () => {
         const empty = CELLS.filter((k) => board[k] === '');
         assert.deepEqual(choices.map((c) => c.line).sort(), [...empty].sort(), 'every empty cell, and only those');
         for (const c of choices) {
-          const parsed = game.human!.parse(c.line, view, phase);
+          const parsed = game.presentation.human!.parse(c.line, view, phase);
           assert.ok('answer' in parsed, `"${c.line}" does not parse: ${JSON.stringify(parsed)}`);
           const move = engine.read(slot, phase, parsed.answer);
           assert.equal(move.fault, undefined, `"${c.line}" is refused: ${JSON.stringify(move.fault)}`);

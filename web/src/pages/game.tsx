@@ -85,7 +85,7 @@ function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
   const [seats, setSeats] = useState<string[]>([]);
   const [rated, setRated] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (p.facts.id === 'smartdog') return <p class="muted">Smart-dog bots connect in over TCP to the server's gateway and play when their hub fills; a person can play one on the test page.</p>;
+  if (p.facts.lobby) return <p class="muted">Smart-dog bots connect in over TCP to the server's gateway and play when their hub fills; a person can play one on the test page.</p>;
   const pick = (i: number) => seats[i] ?? p.bots[i % Math.max(1, p.bots.length)]?.id ?? '';
   const start = async (e: Event) => {
     e.preventDefault();

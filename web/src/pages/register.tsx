@@ -49,7 +49,7 @@ export function RegisterPage() {
         <label>
           game{' '}
           <select {...field('game')} onChange={(e) => setForm({ ...form, game: (e.target as HTMLSelectElement).value })}>
-            {games.filter((g) => g.id !== 'smartdog').map((g) => (
+            {games.filter((g) => !g.lobby).map((g) => (
               <option value={g.id}>{g.title}</option>
             ))}
           </select>

@@ -36,7 +36,7 @@ export function TestPage(p: { route: Route }) {
     const pair = builtinPair(facts);
     const subject = url.trim() || bot || (opponent === 'you' ? pair.strong : 'person');
     const other = opponent === 'itself' ? subject : opponent === 'you' ? 'person' : pair[opponent];
-    const seats = game === 'smartdog' ? [other === 'person' || subject === 'person' ? 'person' : subject] : [subject, other];
+    const seats = facts.lobby ? [other === 'person' || subject === 'person' ? 'person' : subject] : [subject, other];
     while (seats.length < facts.players.min) seats.push(pair.weak);
     try {
       const m = await api<NewMatchAnswer>('POST', '/api/matches', { body: { game, test: true, seats } satisfies NewMatchBody });

@@ -181,7 +181,7 @@ export function Player(p: PlayerProps) {
             return (
               <tr>
                 <td>
-                  <span class="swatch" style={{ background: seatColour(slot) }} /> {timeline.game.seatLabel?.(slot) ?? slot}
+                  <span class="swatch" style={{ background: seatColour(slot) }} /> {timeline.game.presentation.seatLabel?.(slot) ?? slot}
                 </td>
                 <td>{s.name}</td>
                 <td class={st.fault ? 'fault' : ''}>

@@ -29,7 +29,7 @@ export function seatStatus(timeline: Timeline, index: number): SeatStatus[] {
   const times: number[][] = Array.from({ length: n }, () => []);
   const last: (number | null)[] = Array.from({ length: n }, () => null);
   const upto = Math.min(index, timeline.records.length);
-  const helloIgnored = timeline.game.init?.faultsIgnored === true;
+  const helloIgnored = timeline.game.rules.init?.faultsIgnored === true;
   for (let i = 0; i < upto; i++) {
     const rec = timeline.records[i]!;
     const ignored = helloIgnored && rec.phase === 'init';
