@@ -24,12 +24,20 @@ export const TABLE_SOURCE = 'the layer table in ARCHITECTURE.md';
 export function parseLayerTable(markdown) {
   const start = markdown.indexOf('<!-- layer-table');
   const end = markdown.indexOf('<!-- /layer-table -->');
-  if (start < 0 || end < start) throw new Error('ARCHITECTURE.md: the layer table\'s markers (<!-- layer-table … --> and <!-- /layer-table -->) are missing');
-  const lines = markdown.slice(start, end).split('\n').filter((line) => line.trimStart().startsWith('|'));
+  if (start < 0 || end < start) throw new Error("ARCHITECTURE.md: the layer table's markers (<!-- layer-table … --> and <!-- /layer-table -->) are missing");
+  const lines = markdown
+    .slice(start, end)
+    .split('\n')
+    .filter((line) => line.trimStart().startsWith('|'));
   const rows = [];
   for (const line of lines.slice(2)) {
-    const cells = line.trim().replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim());
-    if (cells.length !== 4) throw new Error(`ARCHITECTURE.md, layer table: a row needs 4 cells (folder | layer | what it holds | may import), got ${cells.length}: ${line}`);
+    const cells = line
+      .trim()
+      .replace(/^\||\|$/g, '')
+      .split('|')
+      .map((cell) => cell.trim());
+    if (cells.length !== 4)
+      throw new Error(`ARCHITECTURE.md, layer table: a row needs 4 cells (folder | layer | what it holds | may import), got ${cells.length}: ${line}`);
     const folder = /^`([^`]+)`$/.exec(cells[0])?.[1];
     if (!folder) throw new Error(`ARCHITECTURE.md, layer table: the first cell must be one folder in backquotes: ${line}`);
     const layer = cells[1].replace(/\*/g, '');
@@ -121,7 +129,9 @@ export function importRefusal(from, to, typesOnly, known = KNOWN_VIOLATIONS) {
 /** The relative module specifier an import names, as a repository path; null for a package. */
 function targetOf(filename, specifier) {
   if (typeof specifier !== 'string' || !specifier.startsWith('.')) return null;
-  return relative(ROOT, resolve(dirname(filename), specifier)).split(sep).join('/');
+  return relative(ROOT, resolve(dirname(filename), specifier))
+    .split(sep)
+    .join('/');
 }
 
 /** The lint rule: every relative import of a file under src/ or web/src is checked against the layer table. */
@@ -141,7 +151,8 @@ const allowedImports = {
       const why = importRefusal(from, to, typesOnly);
       if (why) context.report({ node, messageId: 'refused', data: { why } });
     };
-    const literal = (node) => (node?.type === 'Literal' ? node.value : node?.type === 'TemplateLiteral' && node.expressions.length === 0 ? node.quasis[0].value.cooked : null);
+    const literal = (node) =>
+      node?.type === 'Literal' ? node.value : node?.type === 'TemplateLiteral' && node.expressions.length === 0 ? node.quasis[0].value.cooked : null;
     return {
       ImportDeclaration: (node) => check(node, node.source.value, node.importKind === 'type'),
       ExportNamedDeclaration: (node) => node.source && check(node, node.source.value, node.exportKind === 'type'),
@@ -158,7 +169,32 @@ const PURE = ['src/core/**/*.ts', 'src/games/**/*.ts'];
 const TESTS = ['**/*.test.ts', '**/*.kit.ts'];
 
 const WHY = 'src/core and src/games are pure (seeded, replayable) and run in the browser';
-const NODE_MODULES = ['assert', 'buffer', 'child_process', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'https', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'worker_threads', 'zlib'];
+const NODE_MODULES = [
+  'assert',
+  'buffer',
+  'child_process',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'https',
+  'net',
+  'os',
+  'path',
+  'perf_hooks',
+  'process',
+  'readline',
+  'stream',
+  'timers',
+  'tls',
+  'url',
+  'util',
+  'worker_threads',
+  'zlib',
+];
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'examples/**/*.py', '.bench-tmp/'] },
@@ -194,10 +230,12 @@ export default tseslint.config(
       ],
       'no-restricted-globals': [
         'error',
-        ...['process', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'performance', 'require', 'global'].map((name) => ({
-          name,
-          message: `${WHY}: no Node globals, timers or clocks here.`,
-        })),
+        ...['process', 'Buffer', 'setTimeout', 'setInterval', 'setImmediate', 'clearTimeout', 'clearInterval', 'performance', 'require', 'global'].map(
+          (name) => ({
+            name,
+            message: `${WHY}: no Node globals, timers or clocks here.`,
+          }),
+        ),
       ],
       'no-restricted-properties': [
         'error',
@@ -218,7 +256,10 @@ export default tseslint.config(
     files: ['src/**/*.ts'],
     ignores: [...TESTS, ...PURE],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/*.kit.js', '**/*.kit'], message: 'a *.kit.ts file is a test helper: shipped code may not import it.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/*.kit.js', '**/*.kit'], message: 'a *.kit.ts file is a test helper: shipped code may not import it.' }] },
+      ],
     },
   },
 );

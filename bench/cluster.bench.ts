@@ -135,7 +135,22 @@ function tracked(child: ChildProcess): () => Promise<void> {
 
 /** Starts `node bin/botarena worker` (from the repository root, as `npm run bench` runs); resolves once it takes matches. */
 function startWorker(at: Place, name: string, concurrency: number, keepEnded = false): Promise<WorkerProcess> {
-  const args = ['bin/botarena', 'worker', '--queue', at.redis, '--redis-prefix', at.prefix, '--database', at.database, '--concurrency', String(concurrency), '--name', name, '--allow-commands', '--allow-private-bots'];
+  const args = [
+    'bin/botarena',
+    'worker',
+    '--queue',
+    at.redis,
+    '--redis-prefix',
+    at.prefix,
+    '--database',
+    at.database,
+    '--concurrency',
+    String(concurrency),
+    '--name',
+    name,
+    '--allow-commands',
+    '--allow-private-bots',
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   const stop = tracked(child);
   const log = new LogReader(keepEnded);
@@ -177,8 +192,12 @@ interface ServerProcess {
  * `botarena serve` itself would do, but its POST /api/matches allows 60 a minute and has no flag to change it.
  */
 function startServerProcess(o: ServeOptions): Promise<ServerProcess> {
-  const code = "import { startServer } from './dist/server/serve.js'; const s = await startServer(JSON.parse(process.env.BENCH_SERVE)); process.once('SIGTERM', () => void s.close(5000).then(() => process.exit(0)));";
-  const child = spawn(process.execPath, ['--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, BENCH_SERVE: JSON.stringify(o) } });
+  const code =
+    "import { startServer } from './dist/server/serve.js'; const s = await startServer(JSON.parse(process.env.BENCH_SERVE)); process.once('SIGTERM', () => void s.close(5000).then(() => process.exit(0)));";
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, BENCH_SERVE: JSON.stringify(o) },
+  });
   const stop = tracked(child);
   const log = new LogReader(true);
   let head = '';
@@ -224,7 +243,13 @@ async function portOf(child: ChildProcess): Promise<number> {
 function procStat(pid: number | string): { comm: string; f: number[] } | null {
   try {
     const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return { comm: s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')), f: s.slice(s.lastIndexOf(')') + 2).split(' ').map(Number) };
+    return {
+      comm: s.slice(s.indexOf('(') + 1, s.lastIndexOf(')')),
+      f: s
+        .slice(s.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number),
+    };
   } catch {
     return null;
   }
@@ -357,7 +382,11 @@ const serverBase = (database: string, sink?: LogSink): ServeOptions => ({
 });
 
 async function api(server: RunningServer, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(server.url + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(server.url + path, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = (await res.json()) as Record<string, unknown>;
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -391,7 +420,12 @@ async function ladderRow(env: { redis: TestRedis; pg: TestPostgres }, s: LadderS
   const reader = new LogReader(false);
   const queued = s.workers > 0;
   const concurrency = queued ? (s.serverConcurrency ?? QUEUED_PER_WORKER * s.workers) : s.slots;
-  const server = await startServer({ ...serverBase(at.database, new LogSink(reader)), concurrency, ladderConfig: s.ladderConfig, ...(queued ? { queueUrl: at.redis, redisPrefix: at.prefix } : {}) });
+  const server = await startServer({
+    ...serverBase(at.database, new LogSink(reader)),
+    concurrency,
+    ladderConfig: s.ladderConfig,
+    ...(queued ? { queueUrl: at.redis, redisPrefix: at.prefix } : {}),
+  });
   const workers: WorkerProcess[] = [];
   try {
     // The server migrated the database; the workers open it after.
@@ -420,7 +454,10 @@ async function ladderRow(env: { redis: TestRedis; pg: TestPostgres }, s: LadderS
     const { registered: reg, builtin, faults, seen, byWorker } = await finishedSeats(store, s.game, ids);
     const paused = (await store.listBots({ game: s.game, status: 'paused' })).length;
     const problems = [...reader.problems, ...workers.flatMap((w) => w.log.problems.map((p) => `${w.name}: ${p}`))];
-    if (problems.length || paused || faults || aborted) console.error(`[cluster bench] ${s.label}, ${queued ? `${s.workers} workers` : 'in-process'}: ${aborted} aborted, ${faults} faults of the registered bots, ${paused} paused; warnings/errors logged:\n${problems.join('\n')}`);
+    if (problems.length || paused || faults || aborted)
+      console.error(
+        `[cluster bench] ${s.label}, ${queued ? `${s.workers} workers` : 'in-process'}: ${aborted} aborted, ${faults} faults of the registered bots, ${paused} paused; warnings/errors logged:\n${problems.join('\n')}`,
+      );
     const perMin = (60_000 * (n1 - n0)) / ms;
     const machine = c0.machine && c1.machine ? Math.round((100 * (c1.machine.busy - c0.machine.busy)) / (c1.machine.total - c0.machine.total)) : '-';
     // What the machine did besides this bench's processes (another session's build or tests): the row is disturbed when it is high.
@@ -448,7 +485,12 @@ async function ladderRow(env: { redis: TestRedis; pg: TestPostgres }, s: LadderS
         machine,
         others,
         aborted,
-        queued ? [...byWorker.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, n]) => n).join('/') : '-',
+        queued
+          ? [...byWorker.entries()]
+              .sort(([a], [b]) => a.localeCompare(b))
+              .map(([, n]) => n)
+              .join('/')
+          : '-',
       ],
     };
   } finally {
@@ -465,7 +507,28 @@ async function ladderRow(env: { redis: TestRedis; pg: TestPostgres }, s: LadderS
  */
 export async function benchClusterLadder(): Promise<(string | number)[][]> {
   const rows: (string | number)[][] = [
-    ['ladder (Postgres, fresh database per row)', 'mode', 'server concurrency', 'matches', 'matches/min', 'queue ÷ in-process', 'ms a match per slot', 'seats: registered + built-in', 'server process CPU %', 'worker processes CPU %', 'bot processes CPU %', 'Postgres CPU %', 'Postgres transactions a match (≈)', 'Redis CPU %', 'Redis commands a match', 'KiB into Redis a match', 'machine busy % (2 cores = 100)', 'other processes CPU % (not this bench\'s)', 'aborted', 'matches by worker'],
+    [
+      'ladder (Postgres, fresh database per row)',
+      'mode',
+      'server concurrency',
+      'matches',
+      'matches/min',
+      'queue ÷ in-process',
+      'ms a match per slot',
+      'seats: registered + built-in',
+      'server process CPU %',
+      'worker processes CPU %',
+      'bot processes CPU %',
+      'Postgres CPU %',
+      'Postgres transactions a match (≈)',
+      'Redis CPU %',
+      'Redis commands a match',
+      'KiB into Redis a match',
+      'machine busy % (2 cores = 100)',
+      "other processes CPU % (not this bench's)",
+      'aborted',
+      'matches by worker',
+    ],
   ];
   const env = await places();
   if ('missing' in env) return [...rows, ['(not run)', env.missing, ...rows[0]!.slice(2).map(() => '-')]];
@@ -480,13 +543,25 @@ export async function benchClusterLadder(): Promise<(string | number)[][]> {
     }
   };
   try {
-    await pairs({ label: 'tic-tac-toe, stdio Node bot (`bench/ttt-bot.mjs`, capacity 64) vs built-ins', game: 'tictactoe', bots: [{ name: 'ttt-stdio', endpoint: 'stdio:node bench/ttt-bot.mjs', capacity: 64 }] }, [1, 2, 4]);
+    await pairs(
+      {
+        label: 'tic-tac-toe, stdio Node bot (`bench/ttt-bot.mjs`, capacity 64) vs built-ins',
+        game: 'tictactoe',
+        bots: [{ name: 'ttt-stdio', endpoint: 'stdio:node bench/ttt-bot.mjs', capacity: 64 }],
+      },
+      [1, 2, 4],
+    );
     const httpBot = spawn(process.execPath, ['bench/ttt-bot.mjs', '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     spawned.add(httpBot);
     httpBot.once('exit', () => spawned.delete(httpBot));
     try {
       const port = await portOf(httpBot);
-      const http = { label: 'tic-tac-toe, the same bot over HTTP keep-alive (`--http`)', game: 'tictactoe', bots: [{ name: 'ttt-http', endpoint: `http://127.0.0.1:${port}/`, capacity: 64 }], botPid: httpBot.pid };
+      const http = {
+        label: 'tic-tac-toe, the same bot over HTTP keep-alive (`--http`)',
+        game: 'tictactoe',
+        bots: [{ name: 'ttt-http', endpoint: `http://127.0.0.1:${port}/`, capacity: 64 }],
+        botPid: httpBot.pid,
+      };
       await pairs(http, [1, 2], async (local) => {
         // The server's --concurrency at 2 × workers: the ladder's 250 ms look is then the limit, not the worker.
         const capped = await ladderRow(env, { ...http, workers: 1, slots: 1, serverConcurrency: 2 });
@@ -497,7 +572,15 @@ export async function benchClusterLadder(): Promise<(string | number)[][]> {
       httpBot.kill();
     }
     const tron = [0, 1, 2, 3].map((i) => ({ name: `tron${i}`, endpoint: 'stdio:node bench/tron-bot.mjs 30 30', capacity: 64 }));
-    await pairs({ label: 'Tron 30×30, 4 registered stdio Node bots (`bench/tron-bot.mjs 30 30`)', game: 'tron', bots: tron, ladderConfig: { tron: { width: 30, height: 30 } } }, [1, 2, 4]);
+    await pairs(
+      {
+        label: 'Tron 30×30, 4 registered stdio Node bots (`bench/tron-bot.mjs 30 30`)',
+        game: 'tron',
+        bots: tron,
+        ladderConfig: { tron: { width: 30, height: 30 } },
+      },
+      [1, 2, 4],
+    );
   } finally {
     await env.redis.stop();
     await env.pg.stop();
@@ -558,7 +641,12 @@ const MEASURES: [key: string, label: string][] = [
 async function overheadMode(env: { redis: TestRedis; pg: TestPostgres }, queued: boolean): Promise<{ samples: Samples; notFinished: number }> {
   const at: Place = { redis: env.redis.url, prefix: `bench${randomBytes(4).toString('hex')}`, database: await env.pg.newDatabase() };
   // No logStream: the child logs to its stdout, read by startServerProcess.
-  const server = await startServerProcess({ ...serverBase(at.database), ladder: false, concurrency: 2, ...(queued ? { queueUrl: at.redis, redisPrefix: at.prefix } : {}) });
+  const server = await startServerProcess({
+    ...serverBase(at.database),
+    ladder: false,
+    concurrency: 2,
+    ...(queued ? { queueUrl: at.redis, redisPrefix: at.prefix } : {}),
+  });
   const reader = server.log;
   let worker: WorkerProcess | null = null;
   // The jobs' own times (added, active, completed), read back from BullMQ (completed jobs are kept an hour).
@@ -575,7 +663,11 @@ async function overheadMode(env: { redis: TestRedis; pg: TestPostgres }, queued:
     for (let i = 0; i < warm + OVERHEAD_N; i++) {
       await sleep(50); // the worker back in its blocking wait for a job
       const t0 = performance.now();
-      const res = await fetch(`${server.url}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'tictactoe', seats: ['random', 'random'] }) });
+      const res = await fetch(`${server.url}/api/matches`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ game: 'tictactoe', seats: ['random', 'random'] }),
+      });
       const t1 = performance.now();
       const id = ((await res.json()) as { id: string }).id;
       if (res.status !== 201) throw new Error(`POST /api/matches: ${res.status}`);
@@ -620,7 +712,10 @@ async function overheadMode(env: { redis: TestRedis; pg: TestPostgres }, queued:
       samples.total!.push(t3 - t0);
     }
     const problems = [...reader.problems, ...(worker?.log.problems ?? [])];
-    if (problems.length || notFinished) console.error(`[cluster bench] overhead ${queued ? 'with the queue' : 'in-process'}: ${notFinished} not finished; warnings/errors logged:\n${problems.join('\n')}`);
+    if (problems.length || notFinished)
+      console.error(
+        `[cluster bench] overhead ${queued ? 'with the queue' : 'in-process'}: ${notFinished} not finished; warnings/errors logged:\n${problems.join('\n')}`,
+      );
     return { samples, notFinished };
   } finally {
     feed.close();
@@ -632,7 +727,16 @@ async function overheadMode(env: { redis: TestRedis; pg: TestPostgres }, queued:
 
 /** Per-match overhead of the queue against the server playing the match itself: p50 and p95 of each step. */
 export async function benchQueueOverhead(): Promise<(string | number)[][]> {
-  const rows: (string | number)[][] = [['tic-tac-toe `random` vs `random`, on demand, one at a time (ms)', 'in-process p50', 'in-process p95', 'queue p50', 'queue p95', 'queue − in-process (p50)']];
+  const rows: (string | number)[][] = [
+    [
+      'tic-tac-toe `random` vs `random`, on demand, one at a time (ms)',
+      'in-process p50',
+      'in-process p95',
+      'queue p50',
+      'queue p95',
+      'queue − in-process (p50)',
+    ],
+  ];
   const env = await places();
   if ('missing' in env) return [...rows, [env.missing, '-', '-', '-', '-', '-']];
   try {
@@ -645,7 +749,14 @@ export async function benchQueueOverhead(): Promise<(string | number)[][]> {
       const p = (v: number[], q: number) => (v.length ? f(percentile(v, q)) : '-');
       rows.push([label, p(a, 50), p(a, 95), p(b, 50), p(b, 95), a.length && b.length ? f(percentile(b, 50) - percentile(a, 50)) : '-']);
     }
-    rows.push([`matches timed (after 10 of warm-up); not finished`, `${local.samples.total!.length}; ${local.notFinished}`, '', `${queued.samples.total!.length}; ${queued.notFinished}`, '', '']);
+    rows.push([
+      `matches timed (after 10 of warm-up); not finished`,
+      `${local.samples.total!.length}; ${local.notFinished}`,
+      '',
+      `${queued.samples.total!.length}; ${queued.notFinished}`,
+      '',
+      '',
+    ]);
   } finally {
     await env.redis.stop();
     await env.pg.stop();

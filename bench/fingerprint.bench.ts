@@ -61,12 +61,28 @@ function fingerprintTime(game: AnyGame, recorded: Recorded[]): { ms: number; fir
 }
 
 export function benchFingerprints(): (string | number)[][] {
-  const rows: (string | number)[][] = [['game (built-in bots)', 'steps', 'µs/step with bots', 'µs/step rules alone', 'µs fingerprint/step', 'of which the first', 'share with bots', 'share of rules alone']];
+  const rows: (string | number)[][] = [
+    [
+      'game (built-in bots)',
+      'steps',
+      'µs/step with bots',
+      'µs/step rules alone',
+      'µs fingerprint/step',
+      'of which the first',
+      'share with bots',
+      'share of rules alone',
+    ],
+  ];
   for (const [id, bots, config] of MATCHES.filter(([g]) => !ONLY || g === ONLY)) {
     const game = getGame(id);
     // Enough matches that each timing is tens of milliseconds.
     const count = { tictactoe: 1500, connect4: 600, battleship: 40, tron: 8, lighthouses: 40, paint: 8, smartdog: 8 }[id] ?? 20;
-    const recorded: Recorded[] = Array.from({ length: count }, (_, seed) => ({ seed, players: bots.length, config, records: playBuiltins(game, bots, seed, { config }).records }));
+    const recorded: Recorded[] = Array.from({ length: count }, (_, seed) => ({
+      seed,
+      players: bots.length,
+      config,
+      records: playBuiltins(game, bots, seed, { config }).records,
+    }));
     const steps = recorded.reduce((n, r) => n + r.records.length, 0);
     const best = (run: () => number) => Math.min(...Array.from({ length: 5 }, run));
     const withBots = best(() => {

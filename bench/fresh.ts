@@ -58,7 +58,10 @@ export function mergeCell(all: (string | number)[]): string | number {
  * entry, bench/run.ts as built) and merges the tables cell by cell (see `mergeCell`): "0.43 (0.39–0.50)".
  */
 export function inFreshProcesses(run: string, name: FreshBench, runs = 5): (string | number)[][] {
-  const tables = Array.from({ length: runs }, () => JSON.parse(execFileSync(process.execPath, [run, '--rows', name], { encoding: 'utf8', maxBuffer: 1 << 24 })) as (string | number)[][]);
+  const tables = Array.from(
+    { length: runs },
+    () => JSON.parse(execFileSync(process.execPath, [run, '--rows', name], { encoding: 'utf8', maxBuffer: 1 << 24 })) as (string | number)[][],
+  );
   const [first] = tables;
   return first!.map((row, r) =>
     row.map((cell, c) => {

@@ -16,7 +16,16 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   }
   expectResult = true;
   const [x, y] = m.position;
-  const steps = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]].filter(([dx, dy]) => map[y + dy][x + dx]);
+  const steps = [
+    [-1, -1],
+    [-1, 0],
+    [-1, 1],
+    [0, -1],
+    [0, 1],
+    [1, -1],
+    [1, 0],
+    [1, 1],
+  ].filter(([dx, dy]) => map[y + dy][x + dx]);
   const [dx, dy] = steps[Math.floor(Math.random() * steps.length)];
   process.stdout.write(`{"command":"move","x":${dx},"y":${dy}}\n`);
 });

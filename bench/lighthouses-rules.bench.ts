@@ -73,7 +73,8 @@ function handLoop(start: LighthousesState, steps: TurnRecord[]): Ending {
     for (let k = 0; k < links.length; k += 2) if (links[k] !== i && links[k + 1] !== i) keptLinks.push(links[k]!, links[k + 1]!);
     links = keptLinks;
     const keptTriangles: number[] = [];
-    for (let k = 0; k < triangles.length; k += 5) if (triangles[k] !== i && triangles[k + 1] !== i && triangles[k + 2] !== i) keptTriangles.push(...triangles.slice(k, k + 5));
+    for (let k = 0; k < triangles.length; k += 5)
+      if (triangles[k] !== i && triangles[k + 1] !== i && triangles[k + 2] !== i) keptTriangles.push(...triangles.slice(k, k + 5));
     triangles = keptTriangles;
   };
   const linked = (a: number, b: number) => {
@@ -138,7 +139,8 @@ function handLoop(start: LighthousesState, steps: TurnRecord[]): Ending {
         const t = links[k] === o ? links[k + 1]! : links[k + 1] === o ? links[k]! : -1;
         if (t < 0 || !linked(t, d)) continue;
         let area = 0;
-        for (const [x, y] of rasterizeTriangle([lx[o]!, ly[o]!], [lx[d]!, ly[d]!], [lx[t]!, ly[t]!])) if (x >= 0 && y >= 0 && x < w && y < h && island[y * w + x]) area++;
+        for (const [x, y] of rasterizeTriangle([lx[o]!, ly[o]!], [lx[d]!, ly[d]!], [lx[t]!, ly[t]!]))
+          if (x >= 0 && y >= 0 && x < w && y < h && island[y * w + x]) area++;
         const v = [o, d, t].sort((a, b) => a - b);
         triangles.push(v[0]!, v[1]!, v[2]!, s, area);
       }
@@ -177,7 +179,11 @@ export function benchLighthousesRules(games = 30): (string | number)[][] {
   });
   const commands = recorded.reduce((n, r) => n + r.records.filter((t) => t.phase === 'play').length, 0);
   const kinds = new Map<string, number>();
-  for (const r of recorded) for (const t of r.records) for (const m of t.moves) if (t.phase === 'play') kinds.set(m.fault ? 'fault' : (m.action as Command).command, (kinds.get(m.fault ? 'fault' : (m.action as Command).command) ?? 0) + 1);
+  for (const r of recorded)
+    for (const t of r.records)
+      for (const m of t.moves)
+        if (t.phase === 'play')
+          kinds.set(m.fault ? 'fault' : (m.action as Command).command, (kinds.get(m.fault ? 'fault' : (m.action as Command).command) ?? 0) + 1);
 
   // Engine and loop are timed side by side (see timePair).
   let same = 0;

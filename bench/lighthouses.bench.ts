@@ -51,7 +51,14 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
         ((slow * 1e6) / engineRounds).toFixed(1),
       ]);
       coldRows(rows, (perSec * slow) / engineRounds, originalMatch);
-    } else rows.push([`reference: the Python original, 920–1 090 rounds/s; this engine is ${(perSec / 1090).toFixed(1)}–${(perSec / 920).toFixed(1)}× it (target ≥ 30×)`, '-', '-', '920–1090', '-']);
+    } else
+      rows.push([
+        `reference: the Python original, 920–1 090 rounds/s; this engine is ${(perSec / 1090).toFixed(1)}–${(perSec / 920).toFixed(1)}× it (target ≥ 30×)`,
+        '-',
+        '-',
+        '920–1090',
+        '-',
+      ]);
     await stdioRows(rows, game, config, budgetMs, originalMatch);
   } finally {
     if (mapDir) rmSync(mapDir, { recursive: true, force: true });
@@ -60,7 +67,13 @@ export async function benchLighthouses(budgetMs = 3000): Promise<(string | numbe
 }
 
 /** The rows with bots over stdio: 4 Node bots; 4 Python pass bots against the original engine and the floor. */
-async function stdioRows(rows: (string | number)[][], game: ReturnType<typeof getGame>, config: Record<string, unknown>, budgetMs: number, originalMatch: ((rounds: number, players: string[]) => number) | null): Promise<void> {
+async function stdioRows(
+  rows: (string | number)[][],
+  game: ReturnType<typeof getGame>,
+  config: Record<string, unknown>,
+  budgetMs: number,
+  originalMatch: ((rounds: number, players: string[]) => number) | null,
+): Promise<void> {
   // Starting four Node processes costs about half a second a match: timed apart from the rounds.
   let games = 0;
   let playMs = 0;
@@ -86,7 +99,13 @@ async function stdioRows(rows: (string | number)[][], game: ReturnType<typeof ge
   }
   const sec = playMs / 1000;
   const startMs = (performance.now() - t0 - playMs) / games;
-  rows.push([`runner + 4 stdio bots (node, random steps; + ${startMs.toFixed(0)} ms start/stop a match)`, games, games * 200, Math.round((games * 200) / sec), ((sec * 1e6) / (games * 200)).toFixed(1)]);
+  rows.push([
+    `runner + 4 stdio bots (node, random steps; + ${startMs.toFixed(0)} ms start/stop a match)`,
+    games,
+    games * 200,
+    Math.round((games * 200) / sec),
+    ((sec * 1e6) / (games * 200)).toFixed(1),
+  ]);
 
   // The issue's comparison: 4 Python bots that pass (each reads every message as JSON), 2 000 rounds, one
   // match timed whole, start and stop included; the original engine with the same bots, in turn with ours,
@@ -108,7 +127,13 @@ async function stdioRows(rows: (string | number)[][], game: ReturnType<typeof ge
     floorTimes.push(await bareExchange(game, passRounds));
   }
   const best = Math.min(...times) / 1000;
-  rows.push([`runner + 4 Python pass bots over stdio, ${passRounds} rounds, whole match (best of 3)`, 3, 3 * passRounds, Math.round(passRounds / best), ((best * 1e6) / passRounds).toFixed(1)]);
+  rows.push([
+    `runner + 4 Python pass bots over stdio, ${passRounds} rounds, whole match (best of 3)`,
+    3,
+    3 * passRounds,
+    Math.round(passRounds / best),
+    ((best * 1e6) / passRounds).toFixed(1),
+  ]);
   if (originalMatch) {
     const slow = Math.min(...originalTimes) / 1000;
     rows.push([
@@ -118,7 +143,14 @@ async function stdioRows(rows: (string | number)[][], game: ReturnType<typeof ge
       Math.round(passRounds / slow),
       ((slow * 1e6) / passRounds).toFixed(1),
     ]);
-  } else rows.push(['(the original engine not measured: set BOTARENA_LIGHTHOUSES_ORIGINAL to a copy of marcan/lighthouses_aicontest; see bench/RESULTS.md)', '', '', '', '']);
+  } else
+    rows.push([
+      '(the original engine not measured: set BOTARENA_LIGHTHOUSES_ORIGINAL to a copy of marcan/lighthouses_aicontest; see bench/RESULTS.md)',
+      '',
+      '',
+      '',
+      '',
+    ]);
   const floor = Math.min(...floorTimes) / 1000;
   const pace = times.map((t, i) => floorTimes[i]! / t).sort((x, y) => x - y);
   rows.push([
@@ -142,7 +174,11 @@ function coldRows(rows: (string | number)[][], warm: number, originalMatch: (rou
   const oursWall: number[] = [];
   for (let seed = 0; seed < 5; seed++) {
     const t0 = performance.now();
-    const out = execFileSync(process.execPath, ['bin/botarena', 'play', 'lighthouses', 'random', 'random', 'random', 'random', '--set', 'map=continent', '--seed', String(seed), '--json'], { encoding: 'utf8' });
+    const out = execFileSync(
+      process.execPath,
+      ['bin/botarena', 'play', 'lighthouses', 'random', 'random', 'random', 'random', '--set', 'map=continent', '--seed', String(seed), '--json'],
+      { encoding: 'utf8' },
+    );
     oursWall.push(performance.now() - t0);
     ours.push((JSON.parse(out) as { durationMs: number }).durationMs);
     theirs.push(originalMatch(200, ['--random', '4', String(seed)]));
@@ -160,7 +196,11 @@ function coldRows(rows: (string | number)[][], warm: number, originalMatch: (rou
   const original: number[] = [];
   for (let seed = 0; seed < 3; seed++) {
     let t0 = performance.now();
-    execFileSync(process.execPath, ['bin/botarena', 'play', 'lighthouses', ...Array.from({ length: 4 }, () => `stdio:${bot}`), '--set', 'map=continent', '--seed', String(seed), '--json'], { encoding: 'utf8' });
+    execFileSync(
+      process.execPath,
+      ['bin/botarena', 'play', 'lighthouses', ...Array.from({ length: 4 }, () => `stdio:${bot}`), '--set', 'map=continent', '--seed', String(seed), '--json'],
+      { encoding: 'utf8' },
+    );
     shell.push(performance.now() - t0);
     t0 = performance.now();
     originalMatch(200, [bot, bot, bot, bot]);
@@ -194,7 +234,11 @@ function spread(ms: number[]): string {
  * game's set-up to its bots' close, as it times itself.
  */
 function timeOriginal(original: string, map: string, rounds: number, players: string[]): number {
-  const out = execFileSync('python3', ['bench/lighthouses-original.py', original, map, String(rounds), ...players], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 26 });
+  const out = execFileSync('python3', ['bench/lighthouses-original.py', original, map, String(rounds), ...players], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    maxBuffer: 1 << 26,
+  });
   const last = JSON.parse(out.trimEnd().split('\n').pop()!) as { seconds: number; scores: number[] };
   if (last.scores.length !== 4) throw new Error(`the original engine played ${last.scores.length} bots, not 4`);
   return last.seconds * 1000;

@@ -11,12 +11,16 @@ function peakOf(gameId: string, bots: string[], config: Record<string, unknown>,
   const heap = () => getHeapStatistics().used_heap_size;
   const before = heap();
   const engine = new MatchEngine(game, { config, seed, players: bots.length });
-  const players = bots.map((name, slot) => game.bots[name]!.create({ slot, players: bots.length, config: engine.config, seed: builtinBotSeed(seed, name, slot) }));
+  const players = bots.map((name, slot) =>
+    game.bots[name]!.create({ slot, players: bots.length, config: engine.config, seed: builtinBotSeed(seed, name, slot) }),
+  );
   let peak = before;
   let steps = 0;
   for (let d = engine.decision(); d; d = engine.decision()) {
     const decision = d;
-    const moves = decision.seats.map((slot) => engine.read(slot, decision.phase, players[slot]!.act(engine.view(slot, { phase: decision.phase, matchId: '1', names: bots }), decision.phase)));
+    const moves = decision.seats.map((slot) =>
+      engine.read(slot, decision.phase, players[slot]!.act(engine.view(slot, { phase: decision.phase, matchId: '1', names: bots }), decision.phase)),
+    );
     engine.commit(decision, moves);
     if (++steps % 10 === 0) peak = Math.max(peak, heap());
   }
@@ -30,6 +34,10 @@ export function benchMemory(): (string | number)[][] {
   return [
     ['match', 'steps', 'peak heap over start (MB)', 'kept at the end (MB)', 'its replay steps as JSON (MB)'],
     peakOf('paint', ['random', 'random'], { width: 32, height: 32, turns: 1000 }),
-    peakOf('tron', Array.from({ length: 12 }, () => 'stupid'), { width: 100, height: 100 }),
+    peakOf(
+      'tron',
+      Array.from({ length: 12 }, () => 'stupid'),
+      { width: 100, height: 100 },
+    ),
   ];
 }

@@ -45,7 +45,9 @@ function lcgMoves(seed: number, players: number, turns: number): Move<PaintActio
 function finalOf(s: PaintState): Pick<GemRun['final'], 'player_positions' | 'colors'> {
   return {
     player_positions: Object.fromEntries(s.ids.map((id, k) => [id, [s.positions[k]![0], s.positions[k]![1]]])),
-    colors: Array.from({ length: s.height }, (_, i) => Array.from({ length: s.width }, (_, j) => (s.colors[i * s.width + j]! >= 0 ? s.ids[s.colors[i * s.width + j]!]! : null))),
+    colors: Array.from({ length: s.height }, (_, i) =>
+      Array.from({ length: s.width }, (_, j) => (s.colors[i * s.width + j]! >= 0 ? s.ids[s.colors[i * s.width + j]!]! : null)),
+    ),
   };
 }
 
@@ -60,13 +62,41 @@ const PLAY: ViewContext = { phase: 'play', matchId: '', names: [] };
  * player). Each side's time covers the turn loop only; the gem's is measured inside Ruby.
  */
 export function benchPaintGem(reps = 5): (string | number)[][] {
-  const header = ['Paint: our engine against the multipaint gem, same boards and actions', 'turns', 'ours µs/turn', 'gem µs/turn', 'ours turns/s', 'gem turns/s', 'ratio', 'same game (states; final squares)'];
+  const header = [
+    'Paint: our engine against the multipaint gem, same boards and actions',
+    'turns',
+    'ours µs/turn',
+    'gem µs/turn',
+    'ours turns/s',
+    'gem turns/s',
+    'ratio',
+    'same game (states; final squares)',
+  ];
   const gemDir = process.env.BOTARENA_MULTIPAINT_GEM;
-  if (!gemDir) return [header, ['(not measured: set BOTARENA_MULTIPAINT_GEM to a copy of the multipaint_engine gem; see bench/RESULTS.md)', '', '', '', '', '', '', '']];
+  if (!gemDir)
+    return [header, ['(not measured: set BOTARENA_MULTIPAINT_GEM to a copy of the multipaint_engine gem; see bench/RESULTS.md)', '', '', '', '', '', '', '']];
   const version = spawnSync('ruby', ['-v'], { encoding: 'utf8' });
-  if (version.error || version.status !== 0) return [header, [`(not measured: no ruby on this machine: ${version.error?.message ?? version.stderr.trim()})`, '', '', '', '', '', '', '']];
-  const trial = spawnSync('ruby', ['bench/multipaint-gem.rb', '--width', '3', '--height', '3', '--players', '2', '--turns', '2', '--games', '1', '--warmup', '0'], { encoding: 'utf8', env: process.env });
-  if (trial.status !== 0) return [header, [`(not measured: the gem does not load from BOTARENA_MULTIPAINT_GEM=${gemDir}: ${trial.stderr.trim().split('\n')[0]?.slice(0, 200)})`, '', '', '', '', '', '', '']];
+  if (version.error || version.status !== 0)
+    return [header, [`(not measured: no ruby on this machine: ${version.error?.message ?? version.stderr.trim()})`, '', '', '', '', '', '', '']];
+  const trial = spawnSync(
+    'ruby',
+    ['bench/multipaint-gem.rb', '--width', '3', '--height', '3', '--players', '2', '--turns', '2', '--games', '1', '--warmup', '0'],
+    { encoding: 'utf8', env: process.env },
+  );
+  if (trial.status !== 0)
+    return [
+      header,
+      [
+        `(not measured: the gem does not load from BOTARENA_MULTIPAINT_GEM=${gemDir}: ${trial.stderr.trim().split('\n')[0]?.slice(0, 200)})`,
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+        '',
+      ],
+    ];
 
   const paint = getGame('paint');
   const setups = [
@@ -88,7 +118,10 @@ export function benchPaintGem(reps = 5): (string | number)[][] {
       const moves = lcgMoves(lcgSeed, players, start.turnsLeft);
       const turns = moves.length;
       const ruby = (extra: string[]): unknown => {
-        const out = spawnSync('ruby', ['bench/multipaint-gem.rb', '--board', boardFile, '--seed', String(lcgSeed), ...extra], { encoding: 'utf8', env: process.env });
+        const out = spawnSync('ruby', ['bench/multipaint-gem.rb', '--board', boardFile, '--seed', String(lcgSeed), ...extra], {
+          encoding: 'utf8',
+          env: process.env,
+        });
         if (out.status !== 0) throw new Error(`bench/multipaint-gem.rb failed (${out.status}): ${out.stderr.trim().slice(0, 400)}`);
         return JSON.parse(out.stdout.trim().split('\n').pop()!);
       };
@@ -97,7 +130,10 @@ export function benchPaintGem(reps = 5): (string | number)[][] {
       const sha = (text: string) => createHash('sha256').update(text).digest('hex');
       const traced = new MatchEngine(paint, { config, seed, players });
       const hello = traced.decision()!;
-      traced.commit(hello, hello.seats.map((slot) => ({ slot, action: null })));
+      traced.commit(
+        hello,
+        hello.seats.map((slot) => ({ slot, action: null })),
+      );
       const ourTrace = moves.map((m) => {
         const h = sha(encodeJson(traced.state as PaintState, 0, PLAY));
         traced.commit(traced.decision()!, m);
@@ -106,14 +142,20 @@ export function benchPaintGem(reps = 5): (string | number)[][] {
       ourTrace.push(sha(encodeJson(traced.state as PaintState, 0, PLAY)));
       const gemTrace = (ruby(['--trace']) as { trace: string[] }).trace;
       const differs = ourTrace.findIndex((h, t) => h !== gemTrace[t]);
-      const sameStates = differs < 0 && gemTrace.length === ourTrace.length ? `every state (${ourTrace.length})` : `NO: states differ from turn ${differs < 0 ? ourTrace.length : differs + 1}`;
+      const sameStates =
+        differs < 0 && gemTrace.length === ourTrace.length
+          ? `every state (${ourTrace.length})`
+          : `NO: states differ from turn ${differs < 0 ? ourTrace.length : differs + 1}`;
 
       for (const message of [false, true]) {
         // Ours: engines made (and past the ready handshake) before each timed run.
         const fresh = () => {
           const e = new MatchEngine(paint, { config, seed, players });
           const d = e.decision()!;
-          e.commit(d, d.seats.map((slot) => ({ slot, action: null })));
+          e.commit(
+            d,
+            d.seats.map((slot) => ({ slot, action: null })),
+          );
           return e;
         };
         // The message as a runner writes it: one flat string (V8 builds it as a rope; counting its bytes flattens it).
@@ -166,7 +208,9 @@ export function benchPaintGem(reps = 5): (string | number)[][] {
           JSON.stringify(mine.player_positions) === JSON.stringify(g.final.player_positions) &&
           JSON.stringify(mine.colors) === JSON.stringify(g.final.colors);
         const sc = scores(s);
-        const verdict = same ? `${sameStates}; squares ${sc.join('/')}` : `NO: final boards differ; squares ours ${sc.join('/')}, gem ${s.ids.map((id) => g.scores[id] ?? 0).join('/')}`;
+        const verdict = same
+          ? `${sameStates}; squares ${sc.join('/')}`
+          : `NO: final boards differ; squares ours ${sc.join('/')}, gem ${s.ids.map((id) => g.scores[id] ?? 0).join('/')}`;
         rows.push([
           `${label}${message ? ', with the turn message' : ''}`,
           turns,

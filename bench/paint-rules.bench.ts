@@ -82,7 +82,7 @@ function handLoop(width: number, height: number, start: Start, turns: TurnRecord
       target[s] = i * width + j;
       moving[s] = 1;
     }
-    for (let cancelled = true; cancelled; ) {
+    for (let cancelled = true; cancelled;) {
       counting++;
       for (let s = 0; s < n; s++) {
         const k = target[s]!;
@@ -197,7 +197,15 @@ export function benchPaintRules(): (string | number)[][] {
       const e = playBuiltins(paint, names, seed, { config });
       const first = new MatchEngine(paint, { config, seed, players: bots });
       const s = first.state as PaintState;
-      return { seed, records: e.records, plays: e.records.filter((t) => t.phase === 'play'), width: s.width, height: s.height, start: startOf(s), end: e.state as PaintState };
+      return {
+        seed,
+        records: e.records,
+        plays: e.records.filter((t) => t.phase === 'play'),
+        width: s.width,
+        height: s.height,
+        start: startOf(s),
+        end: e.state as PaintState,
+      };
     });
     const turns = recorded.reduce((n, r) => n + r.plays.length, 0);
     // Both sides are timed whole, one game after another, so that every garbage collection falls inside a
@@ -226,7 +234,13 @@ export function benchPaintRules(): (string | number)[][] {
     const same = recorded.filter((r, k) => sameBoard(r.end, ends[k]!)).length;
     if (same !== games) throw new Error(`the hand-written loop ended ${games - same} of ${games} games (${label}) otherwise than the rules`);
     const us = (ms: number) => ((ms * 1000) / turns).toFixed(2);
-    rows.push([`engine: MatchEngine.commit with the recorded moves (set-up taken off), ${label}`, games, turns, us(engineMs), (engineMs / loopMs).toFixed(1) + '×']);
+    rows.push([
+      `engine: MatchEngine.commit with the recorded moves (set-up taken off), ${label}`,
+      games,
+      turns,
+      us(engineMs),
+      (engineMs / loopMs).toFixed(1) + '×',
+    ]);
     rows.push(['floor: a hand-written loop on typed arrays (same boards, checked)', games, turns, us(loopMs), '1.0×']);
     rows.push([`(a match's set-up, MatchEngine made: ${((setUpMs * 1000) / games).toFixed(1)} µs a match)`, '', '', '', '']);
   }

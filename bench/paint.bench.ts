@@ -22,7 +22,10 @@ export async function benchPaint(budgetMs = 3000): Promise<(string | number)[][]
   };
   const engineOnly = (bots: string[], config: Record<string, unknown>) => (seed: number) => playBuiltins(paint, bots, seed, { config }).records.length - 1;
   await measure('engine only, random ×2, board 10x10', engineOnly(['random', 'random'], { board: '10x10' }));
-  await measure('engine only, random ×4, generated 60×60, 400 turns', engineOnly(['random', 'random', 'random', 'random'], { width: 60, height: 60, turns: 400 }));
+  await measure(
+    'engine only, random ×4, generated 60×60, 400 turns',
+    engineOnly(['random', 'random', 'random', 'random'], { width: 60, height: 60, turns: 400 }),
+  );
   await measure('engine only, painter vs random, board 10x10', engineOnly(['painter', 'random'], { board: '10x10' }));
   for (const turns of [0, 1000]) {
     await measure(`runner + 2 stdio bots (examples/paint-node), board 10x10, ${turns || 100} turns a game`, async (seed) => {
@@ -78,7 +81,13 @@ function messageRows(paint: ReturnType<typeof getGame>, budgetMs: number): (stri
   Object.assign(sum, zero);
   const t0 = performance.now();
   while (performance.now() - t0 < budgetMs || sum.games < 2) playOne();
-  const row = (label: string, ms: number, turns: number, games: number) => [label, games, turns, Math.round((turns * 1000) / ms), ((ms * 1000) / turns).toFixed(1)];
+  const row = (label: string, ms: number, turns: number, games: number) => [
+    label,
+    games,
+    turns,
+    Math.round((turns * 1000) / ms),
+    ((ms * 1000) / turns).toFixed(1),
+  ];
   return [
     row('60×60, random ×4 replayed, 400 turns: the rules alone (decision + commit)', sum.rules, sum.turns, sum.games),
     row('same: the state message text for one seat (encodeJson, flattened)', sum.one, sum.turnsOne, Math.ceil(sum.games / 2)),

@@ -32,7 +32,12 @@ interface CannonResult {
   timeouts: number;
   non2xx: number;
 }
-const autocannon = createRequire(import.meta.url)('autocannon') as (o: { url: string; connections: number; duration: number; workers?: number }) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)('autocannon') as (o: {
+  url: string;
+  connections: number;
+  duration: number;
+  workers?: number;
+}) => Promise<CannonResult>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -66,7 +71,10 @@ function machineCpu(): { busy: number; total: number } | null {
 function botTicks(pid?: number): number | null {
   const fields = (p: string) => {
     const s = readFileSync(`/proc/${p}/stat`, 'utf8');
-    return s.slice(s.lastIndexOf(')') + 2).split(' ').map(Number); // [0] is field 3 (state)
+    return s
+      .slice(s.lastIndexOf(')') + 2)
+      .split(' ')
+      .map(Number); // [0] is field 3 (state)
   };
   try {
     const self = fields('self');
@@ -78,7 +86,11 @@ function botTicks(pid?: number): number | null {
 }
 
 async function api(server: RunningServer, method: string, path: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(server.url + path, { method, headers: body ? { 'content-type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+  const res = await fetch(server.url + path, {
+    method,
+    headers: body ? { 'content-type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
   const json = (await res.json()) as Record<string, unknown>;
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
   return json;
@@ -145,7 +157,10 @@ async function ladderRow(s: LadderSetup): Promise<(string | number)[]> {
     // Who sat in the matches: the registered bots and the built-ins the ladder gave them as opponents.
     const { registered, builtin, faults, seen } = await finishedSeats(store, s.game, ids);
     const paused = (await store.listBots({ game: s.game, status: 'paused' })).length;
-    if (log.problems.length || paused || faults) console.error(`[server bench] ${s.label}: ${faults} faults of the registered bots, ${paused} paused; warnings/errors logged:\n${log.problems.join('\n')}`);
+    if (log.problems.length || paused || faults)
+      console.error(
+        `[server bench] ${s.label}: ${faults} faults of the registered bots, ${paused} paused; warnings/errors logged:\n${log.problems.join('\n')}`,
+      );
     const perMin = (60_000 * (n1 - n0)) / ms;
     return [
       s.label,
@@ -166,19 +181,51 @@ async function ladderRow(s: LadderSetup): Promise<(string | number)[]> {
 }
 
 export async function benchServerLadder(): Promise<(string | number)[][]> {
-  const rows: (string | number)[][] = [['ladder (one registered bot unless said; the built-ins fill the other seats)', 'concurrency', 'matches', 'matches/min', 'ms per match per slot', 'seats: registered + built-in', 'arena process CPU % (of a core)', 'bot processes CPU % (of a core)', 'machine busy % (all cores, anything running)', 'aborted']];
+  const rows: (string | number)[][] = [
+    [
+      'ladder (one registered bot unless said; the built-ins fill the other seats)',
+      'concurrency',
+      'matches',
+      'matches/min',
+      'ms per match per slot',
+      'seats: registered + built-in',
+      'arena process CPU % (of a core)',
+      'bot processes CPU % (of a core)',
+      'machine busy % (all cores, anything running)',
+      'aborted',
+    ],
+  ];
   const stdio = { name: 'ttt-stdio', endpoint: 'stdio:node bench/ttt-bot.mjs' };
-  for (const c of [1, 2]) rows.push(await ladderRow({ label: 'tic-tac-toe, stdio Node bot (`bench/ttt-bot.mjs`)', game: 'tictactoe', bots: [stdio], concurrency: c }));
+  for (const c of [1, 2])
+    rows.push(await ladderRow({ label: 'tic-tac-toe, stdio Node bot (`bench/ttt-bot.mjs`)', game: 'tictactoe', bots: [stdio], concurrency: c }));
   const httpBot = spawn(process.execPath, ['bench/ttt-bot.mjs', '--http', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const port = await portOf(httpBot);
     const http = { name: 'ttt-http', endpoint: `http://127.0.0.1:${port}/` };
-    for (const c of [1, 2]) rows.push(await ladderRow({ label: 'tic-tac-toe, HTTP keep-alive Node bot (same bot, `--http`)', game: 'tictactoe', bots: [http], concurrency: c, botPid: httpBot.pid }));
+    for (const c of [1, 2])
+      rows.push(
+        await ladderRow({
+          label: 'tic-tac-toe, HTTP keep-alive Node bot (same bot, `--http`)',
+          game: 'tictactoe',
+          bots: [http],
+          concurrency: c,
+          botPid: httpBot.pid,
+        }),
+      );
   } finally {
     httpBot.kill();
   }
   const tron = [0, 1, 2, 3].map((i) => ({ name: `tron${i}`, endpoint: 'stdio:node bench/tron-bot.mjs 30 30' }));
-  for (const c of [1, 2]) rows.push(await ladderRow({ label: 'Tron 30×30, 4 registered stdio Node bots (`bench/tron-bot.mjs`), 4 seats a match', game: 'tron', bots: tron, concurrency: c, ladderConfig: { tron: { width: 30, height: 30 } } }));
+  for (const c of [1, 2])
+    rows.push(
+      await ladderRow({
+        label: 'Tron 30×30, 4 registered stdio Node bots (`bench/tron-bot.mjs`), 4 seats a match',
+        game: 'tron',
+        bots: tron,
+        concurrency: c,
+        ladderConfig: { tron: { width: 30, height: 30 } },
+      }),
+    );
   return rows;
 }
 
@@ -205,7 +252,17 @@ async function fill(url: string, n: number, workers: number): Promise<{ botId: s
   try {
     const t0 = performance.now();
     const bots: BotRow[] = [];
-    for (let i = 0; i < 20; i++) bots.push(await store.createBot({ game: 'tictactoe', name: `bench${i}`, endpoint: `http://127.0.0.1:9/bench${i}`, status: 'active', tokenHash: 'scrypt$salt$hash', capacity: 2 }));
+    for (let i = 0; i < 20; i++)
+      bots.push(
+        await store.createBot({
+          game: 'tictactoe',
+          name: `bench${i}`,
+          endpoint: `http://127.0.0.1:9/bench${i}`,
+          status: 'active',
+          tokenHash: 'scrypt$salt$hash',
+          capacity: 2,
+        }),
+      );
     const tpl = await templates(32);
     let next = 0;
     const one = async (i: number) => {
@@ -214,12 +271,46 @@ async function fill(url: string, n: number, workers: number): Promise<{ botId: s
       const pair = a.id === b.id ? [a, bots[(i + 1) % bots.length]!] : [a, b];
       const { result: r, gz } = tpl[i % tpl.length]!;
       const seed = (i * 2654435761) >>> 0;
-      const job = newJob({ matchId: crypto.randomUUID(), game: 'tictactoe', seed, config: {}, seats: pair.map((p) => ({ bot: p.endpoint, name: p.name })), timeouts: {}, transcripts: true });
-      const m = await store.createMatch({ id: job.matchId, game: 'tictactoe', kind: 'ladder', rated: true, seed, config: {}, job, seats: pair.map((p) => p.id) });
+      const job = newJob({
+        matchId: crypto.randomUUID(),
+        game: 'tictactoe',
+        seed,
+        config: {},
+        seats: pair.map((p) => ({ bot: p.endpoint, name: p.name })),
+        timeouts: {},
+        transcripts: true,
+      });
+      const m = await store.createMatch({
+        id: job.matchId,
+        game: 'tictactoe',
+        kind: 'ladder',
+        rated: true,
+        seed,
+        config: {},
+        job,
+        seats: pair.map((p) => p.id),
+      });
       await store.startMatch(m.id);
       const result: ResultLine = { ...r, seed, players: r.players.map((p, slot) => ({ ...p, name: pair[slot]!.name, bot: pair[slot]!.endpoint })) };
-      const seats: SeatResult[] = result.players.map((p, slot) => ({ slot, botId: pair[slot]!.id, name: p.name, rank: p.rank, score: p.score, fault: p.fault }));
-      const ok = await store.finishMatch(m.id, { result, seats, replayGz: gz, rate: (kept) => rateFinishedMatch('tictactoe', seats.map((s) => ({ botId: s.botId!, rank: s.rank })), kept) });
+      const seats: SeatResult[] = result.players.map((p, slot) => ({
+        slot,
+        botId: pair[slot]!.id,
+        name: p.name,
+        rank: p.rank,
+        score: p.score,
+        fault: p.fault,
+      }));
+      const ok = await store.finishMatch(m.id, {
+        result,
+        seats,
+        replayGz: gz,
+        rate: (kept) =>
+          rateFinishedMatch(
+            'tictactoe',
+            seats.map((s) => ({ botId: s.botId!, rank: s.rank })),
+            kept,
+          ),
+      });
       if (!ok) throw new Error(`match ${m.id} was not recorded`);
     };
     await Promise.all(

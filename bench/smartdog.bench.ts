@@ -20,7 +20,13 @@ export async function benchSmartdog(budgetMs = 3000): Promise<(string | number)[
   // time runs from the first connection to the last game's end.
   let turns = 0;
   let games = 0;
-  const gateway = await startHubServer({ game, plan: new SmartdogHubPlan(), port: 0, hubs: defaultHubs(['meadow'], { turnsLimit: 100 }), onGame: (r) => ((turns += r.replay.turns.length), games++) });
+  const gateway = await startHubServer({
+    game,
+    plan: new SmartdogHubPlan(),
+    port: 0,
+    hubs: defaultHubs(['meadow'], { turnsLimit: 100 }),
+    onGame: (r) => ((turns += r.replay.turns.length), games++),
+  });
   const t0 = performance.now();
   const clients = spawn(process.execPath, ['bench/smartdog-clients.mjs', String(gateway.port), '16', 'duet'], { stdio: 'ignore' });
   await new Promise((resolve) => clients.on('exit', resolve));

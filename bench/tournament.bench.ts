@@ -87,7 +87,8 @@ export async function benchTournamentOverhead(): Promise<(string | number)[][]> 
   }
   const shell = 10;
   const s0 = performance.now();
-  for (let seed = 0; seed < shell; seed++) execFileSync(process.execPath, ['bin/botarena', 'play', 'tictactoe', 'random', 'random', '--seed', String(seed), '--json'], { stdio: 'ignore' });
+  for (let seed = 0; seed < shell; seed++)
+    execFileSync(process.execPath, ['bin/botarena', 'play', 'tictactoe', 'random', 'random', '--seed', String(seed), '--json'], { stdio: 'ignore' });
   const perShell = (performance.now() - s0) / shell;
   const us = (ms: number) => (ms * 1000).toFixed(0);
   return [

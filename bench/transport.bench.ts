@@ -5,7 +5,15 @@ import { sumGame } from '../src/arena/sum-game.kit.js';
 import { createTransport, parseBotSpec, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, type AskMessage, type BotTransport } from '../src/bots/index.js';
 import { percentile } from './stats.js';
 
-const MESSAGE = JSON.stringify({ 'game-id': '1', action: 'play-turn', game: 'tictactoe', players: 2, board: { '0-0': '', '0-1': 'X' }, you: 'O', 'player-index': 1 });
+const MESSAGE = JSON.stringify({
+  'game-id': '1',
+  action: 'play-turn',
+  game: 'tictactoe',
+  players: 2,
+  board: { '0-0': '', '0-1': 'X' },
+  you: 'O',
+  'player-index': 1,
+});
 
 function open(spec: string): BotTransport {
   return createTransport(parseBotSpec(spec, sumGame), {

@@ -5,7 +5,12 @@ import { createInterface } from 'node:readline';
 // The grid's size (100×100 unless given: node tron-bot.mjs W H); Tron's messages do not carry it.
 const W = Number(process.argv[2] ?? 100);
 const H = Number(process.argv[3] ?? W);
-const DIRS = [['x+', 1, 0], ['x-', -1, 0], ['y+', 0, 1], ['y-', 0, -1]];
+const DIRS = [
+  ['x+', 1, 0],
+  ['x-', -1, 0],
+  ['y+', 0, 1],
+  ['y-', 0, -1],
+];
 createInterface({ input: process.stdin }).on('line', (line) => {
   const m = JSON.parse(line);
   if (m.action === 'init') return process.stdout.write('{"name":"bench"}\n');

@@ -145,7 +145,12 @@ export function benchTronRules(games = 60): (string | number)[][] {
     () => {
       same = 0;
       for (const r of recorded) {
-        const dead = handLoop(100, 100, r.starts, r.records.filter((t) => t.phase === 'play'));
+        const dead = handLoop(
+          100,
+          100,
+          r.starts,
+          r.records.filter((t) => t.phase === 'play'),
+        );
         if (r.deaths.every((d, s) => d === dead[s])) same++;
       }
     },

@@ -17,7 +17,10 @@ export async function benchTron(budgetMs = 3000): Promise<(string | number)[][]>
   games = 0;
   t0 = performance.now();
   while (performance.now() - t0 < budgetMs) {
-    const { replay } = await runMatch({ game: tron.id, seed: games++, seats: Array.from({ length: 4 }, () => ({ bot: 'stdio:node bench/tron-bot.mjs' })) }, { game: tron });
+    const { replay } = await runMatch(
+      { game: tron.id, seed: games++, seats: Array.from({ length: 4 }, () => ({ bot: 'stdio:node bench/tron-bot.mjs' })) },
+      { game: tron },
+    );
     laps += replay.turns.filter((t) => t.phase === 'play').length;
   }
   sec = (performance.now() - t0) / 1000;

@@ -14,7 +14,16 @@ import { startServer } from '../src/server/serve.js';
 import { builtinReplay } from '../test/web.replays.kit.js';
 import { percentile } from './stats.js';
 
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const kib = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
 
 /** Sizes of what the browser downloads: the app's files and the offline player. */
@@ -71,7 +80,12 @@ export async function benchWebFirstLoad(runs = 7): Promise<(string | number)[][]
     rmSync(dir, { recursive: true, force: true });
   }
   const row = (name: string, xs: number[]) => [name, percentile(xs, 50).toFixed(0), percentile(xs, 100).toFixed(0)];
-  return [['home page, cold cache, loopback', 'median ms', 'worst ms'], row('DOMContentLoaded', t.dcl), row('load event', t.load), row('game cards shown (from goto)', t.cards)];
+  return [
+    ['home page, cold cache, loopback', 'median ms', 'worst ms'],
+    row('DOMContentLoaded', t.dcl),
+    row('load event', t.load),
+    row('game cards shown (from goto)', t.cards),
+  ];
 }
 
 /** A long Tron replay in the offline player: loading (re-play and check every step), then frame build + draw per step. */
@@ -91,11 +105,22 @@ export async function benchWebTronReplay(): Promise<(string | number)[][]> {
     await page.waitForFunction(() => 'botarena' in window);
     const openMs = Date.now() - t0;
     const m = await page.evaluate(() => {
-      type B = { buildMs: number; timeline: { steps: number; frame(i: number): unknown }; web: { createRenderer(): { mount(c: HTMLCanvasElement, s: unknown): void; draw(f: unknown): void } } };
+      type B = {
+        buildMs: number;
+        timeline: { steps: number; frame(i: number): unknown };
+        web: { createRenderer(): { mount(c: HTMLCanvasElement, s: unknown): void; draw(f: unknown): void } };
+      };
       const b = (window as unknown as { botarena: B }).botarena;
       const canvas = document.querySelector('canvas')!;
       const r = b.web.createRenderer();
-      r.mount(canvas, { game: 'tron', seats: [{ slot: 0, name: 'a', bot: 'a' }, { slot: 1, name: 'b', bot: 'b' }], config: { width: 160, height: 160 } });
+      r.mount(canvas, {
+        game: 'tron',
+        seats: [
+          { slot: 0, name: 'a', bot: 'a' },
+          { slot: 1, name: 'b', bot: 'b' },
+        ],
+        config: { width: 160, height: 160 },
+      });
       const time = (i: number) => {
         const t = performance.now();
         const f = b.timeline.frame(i);

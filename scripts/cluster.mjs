@@ -19,12 +19,19 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = join(ROOT, 'bin', 'botarena');
 
 function usage(message) {
-  process.stderr.write(`npm run cluster: ${message}\nusage: npm run cluster -- [--port 8080] [--workers 2] [--redis-port 6380] [--data DIR] [botarena serve options…]\n`);
+  process.stderr.write(
+    `npm run cluster: ${message}\nusage: npm run cluster -- [--port 8080] [--workers 2] [--redis-port 6380] [--data DIR] [botarena serve options…]\n`,
+  );
   process.exit(2);
 }
 
 // ——— options ———
-const opts = { port: '8080', workers: 2, redisPort: 6380, data: process.getuid?.() === 0 ? '/var/tmp/botarena-cluster' : join(process.cwd(), 'data', 'cluster') };
+const opts = {
+  port: '8080',
+  workers: 2,
+  redisPort: 6380,
+  data: process.getuid?.() === 0 ? '/var/tmp/botarena-cluster' : join(process.cwd(), 'data', 'cluster'),
+};
 const serveArgs = [];
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
@@ -83,7 +90,13 @@ function postgresBin() {
   const candidates = [];
   const fromPath = onPath('initdb');
   if (fromPath) candidates.push(dirname(realpathSync(fromPath)));
-  if (existsSync('/usr/lib/postgresql')) candidates.push(...readdirSync('/usr/lib/postgresql').filter((v) => /^\d+$/.test(v)).sort((a, b) => b - a).map((v) => join('/usr/lib/postgresql', v, 'bin')));
+  if (existsSync('/usr/lib/postgresql'))
+    candidates.push(
+      ...readdirSync('/usr/lib/postgresql')
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => b - a)
+        .map((v) => join('/usr/lib/postgresql', v, 'bin')),
+    );
   return candidates.find((d) => existsSync(join(d, 'initdb')) && existsSync(join(d, 'postgres'))) ?? null;
 }
 
@@ -137,7 +150,10 @@ async function startPostgres() {
   // initdb and postgres refuse root: as root they run as the postgres user.
   let as = (cmd, args) => [cmd, args];
   if (process.getuid?.() === 0) {
-    const entry = readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':')).find((f) => f[0] === 'postgres');
+    const entry = readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .map((l) => l.split(':'))
+      .find((f) => f[0] === 'postgres');
     if (!entry) throw new Error('running as root and there is no postgres user to run PostgreSQL as: run as another user, or set DATABASE_URL');
     chownSync(dir, Number(entry[2]), Number(entry[3]));
     chmodSync(opts.data, 0o755); // the postgres user goes through it to its own folder
@@ -198,7 +214,8 @@ try {
       serverUrl = m[1];
       // Workers run bots as the server lets them: the same --allow-commands / --allow-private-bots.
       const pass = serveArgs.filter((a) => a === '--allow-commands' || a === '--allow-private-bots');
-      for (let i = 1; i <= opts.workers; i++) run(`worker-${i}`, process.execPath, [BIN, 'worker', '--queue', redis, '--database', database, '--name', `worker-${i}`, ...pass]);
+      for (let i = 1; i <= opts.workers; i++)
+        run(`worker-${i}`, process.execPath, [BIN, 'worker', '--queue', redis, '--database', database, '--name', `worker-${i}`, ...pass]);
       say(`ready: ${serverUrl} (web app), ${serverUrl}/docs (API); ${opts.workers} workers; Ctrl-C stops everything`);
     }
   });

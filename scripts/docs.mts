@@ -5,7 +5,9 @@ import { fillExamples } from '../src/cli/docs-examples.js';
 import { getGame } from '../src/games/index.js';
 
 const dir = 'docs/games';
-for (const file of readdirSync(dir).filter((f) => f.endsWith('.md')).sort()) {
+for (const file of readdirSync(dir)
+  .filter((f) => f.endsWith('.md'))
+  .sort()) {
   const path = join(dir, file);
   const before = readFileSync(path, 'utf8');
   const after = fillExamples(before, getGame(file.replace(/\.md$/, '')));

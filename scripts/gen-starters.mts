@@ -62,7 +62,10 @@ function schemasOf(schemasDir: string, game: string): Record<string, Schema> | n
   const dir = join(schemasDir, game);
   if (!existsSync(dir)) return null;
   const out: Record<string, Schema> = {};
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort()) out[f.replace('.schema.json', '')] = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Schema;
+  for (const f of readdirSync(dir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort())
+    out[f.replace('.schema.json', '')] = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Schema;
   return out;
 }
 
@@ -188,7 +191,20 @@ function splitImports(code: string, lang: string): { imports: string[]; code: st
 function hoistImports(text: string, lang: string, extra: string[]): string {
   const py = lang === 'python';
   // A JavaScript import over several lines is read as one.
-  const lines = py ? text.split('\n') : text.replace(/^import (type )?\{\n([^}]*)\} from/gm, (_, t: string | undefined, names: string) => `import ${t ?? ''}{ ${names.split('\n').map((n) => n.trim()).filter(Boolean).join(' ').replace(/,$/, '')} } from`).split('\n');
+  const lines = py
+    ? text.split('\n')
+    : text
+        .replace(
+          /^import (type )?\{\n([^}]*)\} from/gm,
+          (_, t: string | undefined, names: string) =>
+            `import ${t ?? ''}{ ${names
+              .split('\n')
+              .map((n) => n.trim())
+              .filter(Boolean)
+              .join(' ')
+              .replace(/,$/, '')} } from`,
+        )
+        .split('\n');
   let first = lines.findIndex((l) => isImport(l, lang));
   if (first < 0) first = lines.findIndex((l) => !l.startsWith('#') && !l.startsWith('//')); // after the header comment
   const found = [...lines.filter((l) => isImport(l, lang)), ...extra];
@@ -207,7 +223,11 @@ function hoistImports(text: string, lang: string, extra: string[]): string {
     for (const l of found) {
       const [, typeOnly, names, mod] = /^import (type )?\{([^}]*)\} from '([^']+)';$/.exec(l)!;
       const entry = mods.get(mod!) ?? { names: [], typeOnly: true };
-      const list = names!.split(',').map((n) => n.trim()).filter(Boolean).map((n) => (typeOnly && !n.startsWith('type ') ? `type ${n}` : n));
+      const list = names!
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean)
+        .map((n) => (typeOnly && !n.startsWith('type ') ? `type ${n}` : n));
       entry.names = [...new Set([...entry.names, ...list])];
       entry.typeOnly &&= Boolean(typeOnly);
       mods.set(mod!, entry);

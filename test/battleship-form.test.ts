@@ -19,7 +19,20 @@ describe('Battleship over the 2015 form dialect', () => {
       verifyReplay(getGame('battleship'), replay);
       const seen = JSON.parse(await (await request(`http://127.0.0.1:${port}/seen`)).body.text()) as { contentType: string; fields: Record<string, string> }[];
       assert.equal(seen[0]!.contentType, 'application/x-www-form-urlencoded');
-      assert.deepEqual(seen[0]!.fields, { game: 'Battleship', match_id: '828-1', act: 'init', opponent: 'random', width: '10', height: '10', ship1: '0', ship2: '1', ship3: '2', ship4: '1', ship5: '1', ship6: '0' });
+      assert.deepEqual(seen[0]!.fields, {
+        game: 'Battleship',
+        match_id: '828-1',
+        act: 'init',
+        opponent: 'random',
+        width: '10',
+        height: '10',
+        ship1: '0',
+        ship2: '1',
+        ship3: '2',
+        ship4: '1',
+        ship5: '1',
+        ship6: '0',
+      });
       assert.equal(seen[1]!.fields.act, 'fight');
       assert.equal(seen[1]!.fields.your_strikes, '[]');
       assert.equal(JSON.parse(seen[2]!.fields.your_strikes!)[0].target, '0,0');

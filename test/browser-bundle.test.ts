@@ -43,7 +43,8 @@ describe('the pure layers in a browser', () => {
     assert.deepEqual(Object.keys(bundled.games).sort(), Object.keys(games).sort());
     for (const id of Object.keys(games)) {
       const bots = lineup(id);
-      const config = id === 'tron' ? { width: 12, height: 12 } : id === 'lighthouses' ? { rounds: 30 } : id === 'smartdog' ? { options: '{"turnsLimit":20}' } : {};
+      const config =
+        id === 'tron' ? { width: 12, height: 12 } : id === 'lighthouses' ? { rounds: 30 } : id === 'smartdog' ? { options: '{"turnsLimit":20}' } : {};
       const there = bundled.playBuiltins(bundled.games[id]!, bots, 7, { config });
       const here = playBuiltins(games[id]!, bots, 7, { config });
       assert.ok(there.records.length > 1, `${id}: the bundled match played`);

@@ -26,10 +26,13 @@ describe('botarena play', () => {
     assert.equal(j.winner, 1);
     assert.equal(j.draw, false);
     assert.deepEqual(Object.keys(j.players[0]), ['slot', 'name', 'bot', 'rank', 'score', 'fault', 'note']);
-    assert.deepEqual(j.players.map((p: { name: string; bot: string; rank: number; fault: unknown }) => [p.name, p.bot, p.rank, p.fault]), [
-      ['random', 'random', 2, null],
-      ['minimax', 'minimax', 1, null],
-    ]);
+    assert.deepEqual(
+      j.players.map((p: { name: string; bot: string; rank: number; fault: unknown }) => [p.name, p.bot, p.rank, p.fault]),
+      [
+        ['random', 'random', 2, null],
+        ['minimax', 'minimax', 1, null],
+      ],
+    );
     assert.equal(typeof j.durationMs, 'number');
   });
 
@@ -79,8 +82,12 @@ describe('botarena play', () => {
     assert.equal((builtins.stderr.match(/^stupid \(0\) .* → \{"game-id":"2","action":"play-turn"/gm) ?? []).length, Number(lastLap), 'every lap is logged');
   });
 
-  it('--log shows a hung bot\'s last lines while it hangs, not after the match', async () => {
-    const child = spawn(process.execPath, ['bin/botarena', 'play', 'tictactoe', 'stdio:python3 test/fixtures/cli/hangs.py', 'random', '--log', '--timeout', '60000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  it("--log shows a hung bot's last lines while it hangs, not after the match", async () => {
+    const child = spawn(
+      process.execPath,
+      ['bin/botarena', 'play', 'tictactoe', 'stdio:python3 test/fixtures/cli/hangs.py', 'random', '--log', '--timeout', '60000'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     const t0 = performance.now();
     const seen = new Promise<void>((resolve) => child.stderr.on('data', (d: Buffer) => ((stderr += d), /stuck on turn 1/.test(stderr) && resolve())));
@@ -137,13 +144,19 @@ describe('botarena play', () => {
     const bj = JSON.parse(b.stdout);
     assert.equal(bj.players[0].fault, null, 'the human fleet is accepted and every shot counts');
     assert.equal(bj.winner, 0, 'sweeping the grid sinks the fleet before random does');
-    const p = await runCli(['play', 'paint', 'human', 'random', '--seed', '2', '--set', 'board=10x10', '--set', 'turns=2', '--json'], { input: 'walk e\nshoot s\n' });
+    const p = await runCli(['play', 'paint', 'human', 'random', '--seed', '2', '--set', 'board=10x10', '--set', 'turns=2', '--json'], {
+      input: 'walk e\nshoot s\n',
+    });
     assert.equal(p.code, 0, p.stderr);
     assert.equal(JSON.parse(p.stdout).players[0].fault, null, 'the ready handshake is answered for the person');
   });
 
   it('Ctrl-C stops the match and every bot, and exits 130', async () => {
-    const child = spawn(process.execPath, ['bin/botarena', 'play', 'connect4', 'stdio:node test/fixtures/runner/sleepy-bot.mjs 60000 ' + join(tmp, 'sigint.pid') + ' ignore-term', 'random'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['bin/botarena', 'play', 'connect4', 'stdio:node test/fixtures/runner/sleepy-bot.mjs 60000 ' + join(tmp, 'sigint.pid') + ' ignore-term', 'random'],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d));
     const pidfile = join(tmp, 'sigint.pid');
@@ -162,7 +175,10 @@ describe('botarena play', () => {
       [['play', 'tictactoe', 'random'], /tictactoe is played by 2 bots, got 1/],
       [['play', 'tictactoe', 'random', 'nobody'], /tictactoe has no built-in bot "nobody"; its built-in bots are: random, minimax/],
       // A built-in bot's name mistyped or capitalised: the nearest name (it used to be "cannot read bot spec").
-      [['play', 'tictactoe', 'random', 'Minimax'], /tictactoe has no built-in bot "Minimax" \(did you mean minimax\?\); its built-in bots are: random, minimax/],
+      [
+        ['play', 'tictactoe', 'random', 'Minimax'],
+        /tictactoe has no built-in bot "Minimax" \(did you mean minimax\?\); its built-in bots are: random, minimax/,
+      ],
       [['play', 'tron', 'voronio', 'random'], /tron has no built-in bot "voronio" \(did you mean voronoi\?\)/],
       [['play', 'tictactoe', 'random', './bot.py'], /to run a program, write stdio:\.\/bot\.py or exec:\.\/bot\.py/],
       [['play', 'tictactoe', 'random', 'random', '--set', 'size=4'], /unknown config key "size" for tictactoe/],
@@ -204,8 +220,14 @@ describe('botarena play', () => {
   it('an unknown command is refused with exit 2 and the nearest command, --help or not', async () => {
     // `botarena submit --help` used to print the main help and exit 0, as if submit were a command.
     const cases: [string[], string][] = [
-      [['submit', '--help'], "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n"],
-      [['--help', 'submit'], "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n"],
+      [
+        ['submit', '--help'],
+        "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n",
+      ],
+      [
+        ['--help', 'submit'],
+        "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n",
+      ],
       [['plya', 'tictactoe', '--help'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
       [['Doctor', 'tron', 'x'], "botarena: unknown command 'Doctor'; did you mean doctor? (botarena --help says what each does)\n"],
       [['replay', 'shw', '-h'], "botarena: unknown command 'replay shw'; did you mean replay show? (botarena replay --help says what each does)\n"],
@@ -236,7 +258,10 @@ describe('botarena games', () => {
     assert.match(r.stdout, /tron — .*\(2–12 players\)/);
     assert.match(r.stdout, /width\s+100\s+grid width/);
     const j = JSON.parse((await runCli(['games', '--json'])).stdout);
-    assert.deepEqual(j.map((g: { id: string }) => g.id), ['tictactoe', 'connect4', 'tron', 'battleship', 'lighthouses', 'paint', 'smartdog']);
+    assert.deepEqual(
+      j.map((g: { id: string }) => g.id),
+      ['tictactoe', 'connect4', 'tron', 'battleship', 'lighthouses', 'paint', 'smartdog'],
+    );
     assert.match(r.stdout, /map\s+bay\s+a shipped map \(islet, bay, cross, continent\) \(or a FILE path\)/);
   });
 
@@ -248,7 +273,10 @@ describe('botarena games', () => {
     assert.match(r.stdout, /^ {2}voronoi {4}territory/m);
     assert.match(r.stdout, /^ {2}width +100 +grid width/m);
     assert.match(r.stdout, /the hello \(init\), before the first turn: the bot receives\n {4}\{"game-id":"example","action":"init","game":"tron"/);
-    assert.match(r.stdout, /turn 1: the bot receives\n {4}\{"game-id":"example","action":"play-turn","game":"tron","board":\[\[\[\d+,\d+\]\],\[\[\d+,\d+\]\]\]/);
+    assert.match(
+      r.stdout,
+      /turn 1: the bot receives\n {4}\{"game-id":"example","action":"play-turn","game":"tron","board":\[\[\[\d+,\d+\]\],\[\[\d+,\d+\]\]\]/,
+    );
     assert.match(r.stdout, /and answers\n {4}\{"play":"[xy][+-]"\}/);
     assert.doesNotMatch(r.stdout, /^paint/m, 'only the game asked for');
 
@@ -258,7 +286,10 @@ describe('botarena games', () => {
       assert.equal(j.code, 0, j.stderr);
       const page = JSON.parse(j.stdout) as { id: string; examples: { phase: string; message: string; answer: string }[] };
       assert.equal(page.id, id);
-      assert.ok(page.examples.some((e) => e.phase === 'play'), `${id}: a turn's message`);
+      assert.ok(
+        page.examples.some((e) => e.phase === 'play'),
+        `${id}: a turn's message`,
+      );
       for (const e of page.examples) {
         if (id === 'smartdog') assert.match(e.message, /^start /);
         else assert.doesNotThrow(() => JSON.parse(e.message), `${id} ${e.phase}: the message is JSON`);
@@ -307,11 +338,12 @@ describe('botarena games', () => {
     await once(child, 'close');
     const loaded: string[] = JSON.parse(stderr);
     // child_process (and with it net and dgram) is what commander requires as it loads: the bundle defers it.
-    for (const heavy of ['NativeModule zlib', 'NativeModule crypto', 'NativeModule http', 'NativeModule readline', 'NativeModule child_process']) assert.ok(!loaded.includes(heavy), `${heavy} was loaded`);
+    for (const heavy of ['NativeModule zlib', 'NativeModule crypto', 'NativeModule http', 'NativeModule readline', 'NativeModule child_process'])
+      assert.ok(!loaded.includes(heavy), `${heavy} was loaded`);
   });
 });
 
-describe('the command\'s code cache (bin/load-cli.cjs)', () => {
+describe("the command's code cache (bin/load-cli.cjs)", () => {
   const { loadCli } = createRequire(import.meta.url)('../bin/load-cli.cjs') as {
     loadCli(bundle?: string): { cli: { main(argv?: string[]): unknown }; script: { createCachedData(): Buffer }; cacheRejected: boolean | null };
   };
@@ -342,7 +374,10 @@ describe('the command\'s code cache (bin/load-cli.cjs)', () => {
     try {
       // The bundle's own top level, with one more line at its end that says whether `this` is undefined there.
       const copy = join(dir, 'main.cjs');
-      writeFileSync(copy, `${readFileSync(join(ROOT, 'dist/cli-bundle/main.cjs'), 'utf8')}\n;globalThis.__botarenaStrict = (function () { return this === undefined; })();`);
+      writeFileSync(
+        copy,
+        `${readFileSync(join(ROOT, 'dist/cli-bundle/main.cjs'), 'utf8')}\n;globalThis.__botarenaStrict = (function () { return this === undefined; })();`,
+      );
       loadCli(copy);
       assert.equal((globalThis as { __botarenaStrict?: boolean }).__botarenaStrict, true);
     } finally {
@@ -420,12 +455,24 @@ describe('botarena play: what a new user runs into', () => {
     const r = await runCli(['play', 'tictactoe', bot, 'random', '--seed', '1', '--init-timeout', '500', '--timeout', '500']);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /turn 1: timeout: no answer within 500 ms/);
-    assert.match(r.stderr, /^botarena: hint: ttt \(slot 0\): its first answer \(turn 1\) timed out: if it answers only when its input closes, it does not flush stdout; `botarena doctor tictactoe 'stdio:env -u PYTHONUNBUFFERED python3 test\/fixtures\/doctor\/ttt\.py unflushed'` checks why$/m);
+    assert.match(
+      r.stderr,
+      /^botarena: hint: ttt \(slot 0\): its first answer \(turn 1\) timed out: if it answers only when its input closes, it does not flush stdout; `botarena doctor tictactoe 'stdio:env -u PYTHONUNBUFFERED python3 test\/fixtures\/doctor\/ttt\.py unflushed'` checks why$/m,
+    );
     const good = await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/doctor/ttt.py good', 'random', '--seed', '1', '--json']);
     assert.equal(good.code, 0, good.stderr);
     assert.doesNotMatch(good.stderr, /hint/);
     // Silent at the hello, which the tic-tac-toe rules ignore, then answering every turn: nothing to hint at.
-    const silent = await runCli(['play', 'tictactoe', 'stdio:node test/fixtures/bots/hello-modes.mjs silent', 'random', '--seed', '1', '--init-timeout', '1000']);
+    const silent = await runCli([
+      'play',
+      'tictactoe',
+      'stdio:node test/fixtures/bots/hello-modes.mjs silent',
+      'random',
+      '--seed',
+      '1',
+      '--init-timeout',
+      '1000',
+    ]);
     assert.equal(silent.code, 0, silent.stderr);
     assert.match(silent.stdout, /^Winner: hello-modes \(slot 0\)/m);
     assert.doesNotMatch(silent.stderr, /hint/);
@@ -460,10 +507,17 @@ describe('botarena play: what a new user runs into', () => {
 
   it('Tron at a 120×45 terminal shows the whole 20×12 grid and takes arrow keys', async () => {
     // It showed a 21×11 window around the head, and an arrow key was '" is not a direction'.
-    const t = await runCli(['play', 'tron', 'human', 'stupid', '--seed', '2', '--set', 'width=20', '--set', 'height=12', '--json'], { input: '\x1b[A\n\x1b[A\n\x1b[A\n', env: { COLUMNS: '120', LINES: '45' } });
+    const t = await runCli(['play', 'tron', 'human', 'stupid', '--seed', '2', '--set', 'width=20', '--set', 'height=12', '--json'], {
+      input: '\x1b[A\n\x1b[A\n\x1b[A\n',
+      env: { COLUMNS: '120', LINES: '45' },
+    });
     assert.equal(t.code, 0, t.stderr);
     const frame = t.stderr.split('turn 1\n')[1]!.split('\nyou are')[0]!.split('\n');
-    assert.deepEqual(frame.map((r) => r.length), Array(14).fill(22), frame.join('\n'));
+    assert.deepEqual(
+      frame.map((r) => r.length),
+      Array(14).fill(22),
+      frame.join('\n'),
+    );
     assert.doesNotMatch(t.stderr, /is not a direction/);
     const result = JSON.parse(t.stdout) as { players: { fault: unknown }[] };
     assert.equal(result.players[0]!.fault, null);
@@ -474,7 +528,10 @@ describe('botarena play: what a new user runs into', () => {
     assert.equal(t.code, 0, t.stderr);
     const frame = t.stderr.split('turn 1\n')[1]!.split('\nyou are')[0]!.split('\n');
     assert.equal(frame.length, 8, 'the whole 8×6 grid and its walls');
-    assert.ok(frame.every((row) => row.startsWith('#') && row.endsWith('#')), 'walls beyond both sides of the 8 columns');
+    assert.ok(
+      frame.every((row) => row.startsWith('#') && row.endsWith('#')),
+      'walls beyond both sides of the 8 columns',
+    );
     assert.ok(frame.some((row) => /^#+\.+/.test(row)) && frame.some((row) => /^#+$/.test(row)), 'rows beyond the grid are all wall');
     const cells = frame.join('').replace(/#/g, '').length;
     assert.ok(cells <= 48, `at most the 8×6 grid shows as cells, got ${cells}`);
@@ -525,7 +582,7 @@ describe('botarena replay: results, turns, refeed', () => {
     assert.equal(show.code, 0, show.stderr);
     assert.match(show.stdout, /── before turn 2\n[\s\S]*── turn 2 \(play\) [\s\S]*── turn 3 \(play\) [\s\S]*── turn 4 \(play\) /);
     assert.doesNotMatch(show.stdout, /── turn [15] /);
-    assert.match(show.stdout, /── turn 2 \(play\) (random|minimax): \d in [\d.]+ ms\n/, "each move names its bot, its action and its time");
+    assert.match(show.stdout, /── turn 2 \(play\) (random|minimax): \d in [\d.]+ ms\n/, 'each move names its bot, its action and its time');
     for (const [args, message] of [
       [['--from', '4', '--to', '2'], /--to 2 is before --from 4/],
       [['--turn', '2', '--to', '3'], /--turn N is --from N --to N: give one or the other/],
@@ -558,7 +615,10 @@ describe('botarena replay: results, turns, refeed', () => {
     const typo = await runCli(['replay', 'refeed', lh, '--slot', '0', 'stdio:nodee-not-here test/fixtures/lighthouses/fickle.mjs v1']);
     assert.equal(typo.code, 3, typo.stdout + typo.stderr);
     assert.equal(typo.stdout, '');
-    assert.match(typo.stderr, /^botarena: refeed failed: turn 0 \(init\): stdio:nodee-not-here .* could not be started: process exited with code 127 \(command not found\?\)[^\n]*nodee-not-here[^\n]*\n$/);
+    assert.match(
+      typo.stderr,
+      /^botarena: refeed failed: turn 0 \(init\): stdio:nodee-not-here .* could not be started: process exited with code 127 \(command not found\?\)[^\n]*nodee-not-here[^\n]*\n$/,
+    );
     const crash = await runCli(['replay', 'refeed', lh, '--slot', '0', bot('crash')]);
     assert.equal(crash.code, 1, crash.stdout + crash.stderr);
     assert.match(crash.stdout, /^slot 0 \(fickle\): 4 messages sent again to stdio:.*; 1 answer differs:\n/);
@@ -568,7 +628,10 @@ describe('botarena replay: results, turns, refeed', () => {
     // Only a program that never ran (not spawned, exit 126/127) "could not be started"; this one exits 1 at the
     // hello, as the original Go tic-tac-toe bot panics at init, and then plays (issue 32, second review, item 2).
     const ttt = join(tmp, 'ttt-refeed.json');
-    assert.equal((await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/doctor/ttt.py good', 'random', '--seed', '1', '--replay', ttt, '--json'])).code, 0);
+    assert.equal(
+      (await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/doctor/ttt.py good', 'random', '--seed', '1', '--replay', ttt, '--json'])).code,
+      0,
+    );
     const panic = await runCli(['replay', 'refeed', ttt, '--slot', '0', 'exec:python3 test/fixtures/doctor/ttt-exec-panic.py']);
     assert.equal(panic.code, 1, panic.stdout + panic.stderr);
     assert.doesNotMatch(panic.stderr, /could not be started/);
@@ -580,7 +643,17 @@ describe('botarena replay: results, turns, refeed', () => {
     // The folder is there when the match starts (checked) and removed while the bot thinks.
     const folder = mkdtempSync(join(tmp, 'vanishing-'));
     const pidfile = join(tmp, 'vanishing.pid');
-    const run = runCli(['play', 'tictactoe', `stdio:node test/fixtures/runner/sleepy-bot.mjs 1500 ${pidfile}`, 'random', '--seed', '1', '--replay', join(folder, 'm.json'), '--json']);
+    const run = runCli([
+      'play',
+      'tictactoe',
+      `stdio:node test/fixtures/runner/sleepy-bot.mjs 1500 ${pidfile}`,
+      'random',
+      '--seed',
+      '1',
+      '--replay',
+      join(folder, 'm.json'),
+      '--json',
+    ]);
     for (let i = 0; i < 200 && !existsSync(pidfile); i++) await new Promise((r) => setTimeout(r, 50));
     rmSync(folder, { recursive: true });
     const r = await run;

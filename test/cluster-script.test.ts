@@ -14,7 +14,10 @@ const dir = mkdtempSync('/tmp/botarena-cluster-');
 chmodSync(dir, 0o755); // as root, Postgres runs as the postgres user, which must reach its folder
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const leftovers = () => spawnSync('pgrep', ['-af', dir], { encoding: 'utf8' }).stdout.split('\n').filter((l) => l.trim() && !l.includes('pgrep'));
+const leftovers = () =>
+  spawnSync('pgrep', ['-af', dir], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter((l) => l.trim() && !l.includes('pgrep'));
 
 it('npm run cluster starts Redis, Postgres, a server and two workers; a worker plays a match; Ctrl-C stops them all', async (t) => {
   const missing = !findRedisServer() ? 'redis-server' : !findPostgresBin() ? 'PostgreSQL' : null;
@@ -25,13 +28,19 @@ it('npm run cluster starts Redis, Postgres, a server and two workers; a worker p
   const redisPort = await freePort();
   const env = { ...process.env };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, ['scripts/cluster.mjs', '--port', '0', '--redis-port', String(redisPort), '--data', dir], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/cluster.mjs', '--port', '0', '--redis-port', String(redisPort), '--data', dir], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   child.stderr.on('data', (d: Buffer) => (out += d));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
-    const url = await until('the cluster to be ready', async () => /\[cluster\] ready: (http:\/\/[\d.:]+)/.exec(out)?.[1], 60_000).catch((err: Error) => assert.fail(`${err.message}\n${out.slice(-3000)}`));
+    const url = await until('the cluster to be ready', async () => /\[cluster\] ready: (http:\/\/[\d.:]+)/.exec(out)?.[1], 60_000).catch((err: Error) =>
+      assert.fail(`${err.message}\n${out.slice(-3000)}`),
+    );
     assert.match(out, /database postgres:\/\/postgres@127\.0\.0\.1:\d+\/botarena/);
     await until('two workers', async () => /worker-1 takes matches/.test(out) && /worker-2 takes matches/.test(out), 20_000);
     const api = apiClient(() => url);
@@ -47,7 +56,9 @@ it('npm run cluster starts Redis, Postgres, a server and two workers; a worker p
     assert.equal(await exited, 0, out.slice(-3000));
   }
   assert.match(out, /\[cluster\] stopping/);
-  await until('no process of the cluster left', async () => leftovers().length === 0, 10_000).catch(() => assert.fail(`left running:\n${leftovers().join('\n')}`));
+  await until('no process of the cluster left', async () => leftovers().length === 0, 10_000).catch(() =>
+    assert.fail(`left running:\n${leftovers().join('\n')}`),
+  );
 });
 
 it('botarena worker and serve refuse a --queue that is not a Redis URL, saying what was expected', async () => {

@@ -71,11 +71,32 @@ export interface ClusterPlace {
 
 /** `botarena serve --queue` on a free port; resolves with its URL once it listens. */
 export async function startQueueServer(at: ClusterPlace, extra: string[] = []): Promise<ClusterProcess & { url: string }> {
-  const p = await start(['serve', '--port', '0', '--database', at.database, '--queue', at.redis, '--redis-prefix', at.prefix, '--allow-commands', '--no-gateway', '--reconcile-ms', '1000', ...extra], /botarena server at (http:\/\/[\d.:]+)/);
+  const p = await start(
+    [
+      'serve',
+      '--port',
+      '0',
+      '--database',
+      at.database,
+      '--queue',
+      at.redis,
+      '--redis-prefix',
+      at.prefix,
+      '--allow-commands',
+      '--no-gateway',
+      '--reconcile-ms',
+      '1000',
+      ...extra,
+    ],
+    /botarena server at (http:\/\/[\d.:]+)/,
+  );
   return { ...p, url: p.match[1]! };
 }
 
 /** `botarena worker` named `name`; resolves once it takes matches. */
 export async function startWorkerProcess(at: ClusterPlace, name: string, extra: string[] = []): Promise<ClusterProcess> {
-  return start(['worker', '--queue', at.redis, '--redis-prefix', at.prefix, '--database', at.database, '--allow-commands', '--name', name, '--lock-ms', '2000', ...extra], /takes matches from/);
+  return start(
+    ['worker', '--queue', at.redis, '--redis-prefix', at.prefix, '--database', at.database, '--allow-commands', '--name', name, '--lock-ms', '2000', ...extra],
+    /takes matches from/,
+  );
 }

@@ -26,7 +26,18 @@ const redis = await testRedis();
 const missing = 'missing' in pg ? `Postgres: ${pg.missing}` : 'missing' in redis ? `Redis: ${redis.missing}` : null;
 
 type Seat = { botId: string | null; name: string; rank: number | null };
-type Match = { id: string; status: string; worker: string | null; tries: number; rated: boolean; startedAt: string | null; finishedAt: string | null; abortReason: string | null; result: { players: { rank: number }[] } | null; seats: Seat[] };
+type Match = {
+  id: string;
+  status: string;
+  worker: string | null;
+  tries: number;
+  rated: boolean;
+  startedAt: string | null;
+  finishedAt: string | null;
+  abortReason: string | null;
+  result: { players: { rank: number }[] } | null;
+  seats: Seat[];
+};
 
 const pace = (seconds: number) => `stdio:python3 ${join(ROOT, 'test/fixtures/tournament/ttt-pace.py')} ${seconds}`;
 
@@ -50,7 +61,7 @@ if (missing) {
   const place = async (): Promise<ClusterPlace> => ({ database: await db.newDatabase(), redis: rd.url, prefix: `t${randomBytes(4).toString('hex')}` });
 
   describe('queue mode (BullMQ workers, Redis live events, Postgres)', () => {
-    it('plays a rated ladder on two worker processes, keeps a bot within its capacity across them, and streams a worker\'s match from the server', async () => {
+    it("plays a rated ladder on two worker processes, keeps a bot within its capacity across them, and streams a worker's match from the server", async () => {
       const at = await place();
       const server = await startQueueServer(at, ['--concurrency', '6', '--ladder-burst', '1000', '--per-bot-per-hour', '100000']);
       const workers = [await startWorkerProcess(at, 'w1', ['--concurrency', '3']), await startWorkerProcess(at, 'w2', ['--concurrency', '3'])];
@@ -61,7 +72,7 @@ if (missing) {
       assert.equal(two.status, 201, JSON.stringify(two.body));
       const single = (one.body!.bot as { id: string }).id;
       const double = (two.body!.bot as { id: string }).id;
-      const finished = async (botId: string) => ((await api('GET', `/api/matches?bot=${botId}&status=finished&limit=100`)).body!.items as Match[]);
+      const finished = async (botId: string) => (await api('GET', `/api/matches?bot=${botId}&status=finished&limit=100`)).body!.items as Match[];
       await until('8 finished ladder matches of each bot', async () => (await finished(single)).length >= 8 && (await finished(double)).length >= 8, 90_000);
 
       // The server played none of them: every one was a worker's, and both workers played.
@@ -70,12 +81,15 @@ if (missing) {
       assert.deepEqual([...byWorker].sort(), ['w1', 'w2'], `the workers that played: ${[...byWorker].join(', ')}`);
       // Capacity 1 across two workers with 6 matches at once: the single bot's matches never overlap in time.
       const spans = (await finished(single)).map((m) => [Date.parse(m.startedAt!), Date.parse(m.finishedAt!)] as const).sort((a, b) => a[0] - b[0]);
-      for (let i = 1; i < spans.length; i++) assert.ok(spans[i]![0] >= spans[i - 1]![1], `matches ${i - 1} and ${i} of a bot with capacity 1 overlap: ${JSON.stringify(spans)}`);
+      for (let i = 1; i < spans.length; i++)
+        assert.ok(spans[i]![0] >= spans[i - 1]![1], `matches ${i - 1} and ${i} of a bot with capacity 1 overlap: ${JSON.stringify(spans)}`);
       // Rated once each: the bot's ELO history has one change per rated match it finished.
       await server.stop(); // the ladder stops scheduling; workers finish what they hold
-      await until('no match under way', async () => (await countIn(at, 'running')) === 0 && (await countIn(at, 'queued')) === 0, 30_000).catch(async (err: Error) => {
-        throw new Error(`${err.message}; still under way: ${await underWay(at)}`);
-      });
+      await until('no match under way', async () => (await countIn(at, 'running')) === 0 && (await countIn(at, 'queued')) === 0, 30_000).catch(
+        async (err: Error) => {
+          throw new Error(`${err.message}; still under way: ${await underWay(at)}`);
+        },
+      );
       const store = await openStore(at.database);
       try {
         const done = (await store.listMatches({ botId: single, status: 'finished', limit: 100 })).items.filter((m) => m.rated);
@@ -99,14 +113,22 @@ if (missing) {
       assert.equal(types[0], 'started');
       assert.equal(types.at(-1), 'ended');
       const steps = events.filter((e) => e.type === 'step').map((e) => e.index as number);
-      assert.deepEqual(steps, steps.map((_, i) => i), 'every step once, in order');
+      assert.deepEqual(
+        steps,
+        steps.map((_, i) => i),
+        'every step once, in order',
+      );
       // `ended` goes out as the match ends; its result reaches the store right after.
       const stored = await until('the match to be stored', async () => {
         const m = (await api3('GET', `/api/matches/${id}`)).body as unknown as Match;
         return m.status === 'finished' ? m : null;
       });
       assert.ok(stored.worker === 'w1' || stored.worker === 'w2', `played by a worker, not the server: ${stored.worker}`);
-      assert.equal((events.at(-1)!.result as { winner: number | null }).winner, (stored.result as unknown as { winner: number | null }).winner, 'the live result is the stored one');
+      assert.equal(
+        (events.at(-1)!.result as { winner: number | null }).winner,
+        (stored.result as unknown as { winner: number | null }).winner,
+        'the live result is the stored one',
+      );
       await until('the feed to show its start and end', async () => feed.events.filter((e) => e.matchId === id).length >= 2, 10_000);
       feed.close();
       await server2.stop();
@@ -116,7 +138,10 @@ if (missing) {
     it('a worker killed mid-match: another plays it again from the start, and it is recorded and rated once', async () => {
       const at = await place();
       const server = await startQueueServer(at, ['--no-ladder']);
-      const workers = new Map<string, ClusterProcess>([['w1', await startWorkerProcess(at, 'w1')], ['w2', await startWorkerProcess(at, 'w2')]]);
+      const workers = new Map<string, ClusterProcess>([
+        ['w1', await startWorkerProcess(at, 'w1')],
+        ['w2', await startWorkerProcess(at, 'w2')],
+      ]);
       const api = apiClient(() => server.url);
       const bot = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: pace(0.4) });
       const botId = (bot.body!.bot as { id: string }).id;
@@ -129,14 +154,22 @@ if (missing) {
       });
       await new Promise((r) => setTimeout(r, 500)); // mid-match: it has made a move or two
       await workers.get(first.worker!)!.kill();
-      const done = await until('it to finish on the other worker', async () => {
-        const m = (await api('GET', `/api/matches/${id}`)).body as unknown as Match;
-        return m.status === 'finished' ? m : m.status === 'aborted' ? assert.fail(`aborted: ${m.abortReason}`) : null;
-      }, 60_000);
+      const done = await until(
+        'it to finish on the other worker',
+        async () => {
+          const m = (await api('GET', `/api/matches/${id}`)).body as unknown as Match;
+          return m.status === 'finished' ? m : m.status === 'aborted' ? assert.fail(`aborted: ${m.abortReason}`) : null;
+        },
+        60_000,
+      );
       assert.equal(done.tries, 2, 'started twice: by the killed worker, then by the other');
       assert.notEqual(done.worker, first.worker);
       const history = (await api('GET', `/api/bots/${botId}/ratings`)).body as unknown as { elo: { matchId: string }[] };
-      assert.deepEqual(history.elo.map((h) => h.matchId), [id], 'rated once');
+      assert.deepEqual(
+        history.elo.map((h) => h.matchId),
+        [id],
+        'rated once',
+      );
       await server.stop();
       for (const w of workers.values()) await w.stop().catch(() => {});
     });
@@ -160,10 +193,14 @@ if (missing) {
         const row = (await store.getMatch(id))!;
         assert.equal(row.status, 'running', 'not aborted: it goes back to the queue');
         const second = await startWorkerProcess(at, 'staying');
-        const done = await until('another worker to finish it', async () => {
-          const m = (await api('GET', `/api/matches/${id}`)).body as unknown as Match;
-          return m.status === 'finished' ? m : m.status === 'aborted' ? assert.fail(`aborted: ${m.abortReason}`) : null;
-        }, 30_000);
+        const done = await until(
+          'another worker to finish it',
+          async () => {
+            const m = (await api('GET', `/api/matches/${id}`)).body as unknown as Match;
+            return m.status === 'finished' ? m : m.status === 'aborted' ? assert.fail(`aborted: ${m.abortReason}`) : null;
+          },
+          30_000,
+        );
         assert.deepEqual([done.worker, done.tries], ['staying', 2]);
         await second.stop();
       } finally {
@@ -180,11 +217,29 @@ if (missing) {
       const quiet = pino({ level: 'silent' });
       try {
         // A bot that takes 50 ms a move: both workers hold the match at once (as when a lock ran out under load).
-        const [a, b] = [await store.createBot({ game: 'tictactoe', name: 'a', endpoint: pace(0.05) }), await store.createBot({ game: 'tictactoe', name: 'b', endpoint: 'minimax' })];
-        const job = newJob({ matchId: 'race-1', game: 'tictactoe', seed: 9, config: {}, seats: [{ bot: a.endpoint, name: 'a' }, { bot: 'minimax', name: 'b' }], timeouts: {}, transcripts: true });
+        const [a, b] = [
+          await store.createBot({ game: 'tictactoe', name: 'a', endpoint: pace(0.05) }),
+          await store.createBot({ game: 'tictactoe', name: 'b', endpoint: 'minimax' }),
+        ];
+        const job = newJob({
+          matchId: 'race-1',
+          game: 'tictactoe',
+          seed: 9,
+          config: {},
+          seats: [
+            { bot: a.endpoint, name: 'a' },
+            { bot: 'minimax', name: 'b' },
+          ],
+          timeouts: {},
+          transcripts: true,
+        });
         await store.createMatch({ id: 'race-1', game: 'tictactoe', kind: 'ladder', rated: true, seed: 9, config: {}, job, seats: [a.id, b.id] });
-        const worker = (name: string) => new MatchWorker({ url: 'redis://127.0.0.1:1', store, live: new LocalLiveEvents(), log: quiet, name, allowCommands: true });
-        const outcomes = await Promise.all([worker('x').process({ data: { matchId: 'race-1' } } as Job<MatchJobData>), worker('y').process({ data: { matchId: 'race-1' } } as Job<MatchJobData>)]);
+        const worker = (name: string) =>
+          new MatchWorker({ url: 'redis://127.0.0.1:1', store, live: new LocalLiveEvents(), log: quiet, name, allowCommands: true });
+        const outcomes = await Promise.all([
+          worker('x').process({ data: { matchId: 'race-1' } } as Job<MatchJobData>),
+          worker('y').process({ data: { matchId: 'race-1' } } as Job<MatchJobData>),
+        ]);
         assert.deepEqual(outcomes.sort(), ['finished', 'finished, but it had been recorded already'].sort());
         const m = (await store.getMatch('race-1'))!;
         assert.equal(m.status, 'finished');
@@ -198,7 +253,16 @@ if (missing) {
         assert.equal((await store.getMatch('race-1'))!.tries, 2);
 
         // A match its workers kept dying in: past the tries, the next worker aborts it with the reason.
-        await store.createMatch({ id: 'doomed', game: 'tictactoe', kind: 'ladder', rated: true, seed: 1, config: {}, job: { ...job, matchId: 'doomed' }, seats: [a.id, b.id] });
+        await store.createMatch({
+          id: 'doomed',
+          game: 'tictactoe',
+          kind: 'ladder',
+          rated: true,
+          seed: 1,
+          config: {},
+          job: { ...job, matchId: 'doomed' },
+          seats: [a.id, b.id],
+        });
         for (const dead of ['d1', 'd2', 'd3']) assert.notEqual(await store.claimMatch('doomed', dead), null);
         assert.match(await worker('w').process({ data: { matchId: 'doomed' } } as Job<MatchJobData>), /^aborted: /);
         const doomed = (await store.getMatch('doomed'))!;
@@ -238,7 +302,12 @@ if (missing) {
           return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
         },
       });
-      const arena = new Arena(store, live, { concurrency: 1, allowCommands: true, allowPrivateBots: true, ladder: true, checkBots: false, queue, node: 'stopping-server' }, quiet);
+      const arena = new Arena(
+        store,
+        live,
+        { concurrency: 1, allowCommands: true, allowPrivateBots: true, ladder: true, checkBots: false, queue, node: 'stopping-server' },
+        quiet,
+      );
       try {
         await real.createBot({ game: 'tictactoe', name: 'newcomer', endpoint: pace(0.01), status: 'active' });
         await arena.start();
@@ -265,7 +334,12 @@ if (missing) {
       await until('the bot to pass its check', async () => (await api('GET', `/api/bots/${botId}`)).body!.status === 'active', 30_000);
       const ids: string[] = [];
       for (let i = 0; i < 4; i++) ids.push((await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], seed: i })).body!.id as string);
-      await until('two matches running', async () => (await Promise.all(ids.map(async (id) => ((await api('GET', `/api/matches/${id}`)).body as unknown as Match).status))).filter((s) => s === 'running').length === 2);
+      await until(
+        'two matches running',
+        async () =>
+          (await Promise.all(ids.map(async (id) => ((await api('GET', `/api/matches/${id}`)).body as unknown as Match).status))).filter((s) => s === 'running')
+            .length === 2,
+      );
       rd.kill();
       // A match asked for while Redis is down is kept (queued in the database) and played once it is back.
       const during = await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], seed: 99 });
@@ -274,7 +348,11 @@ if (missing) {
       await new Promise((r) => setTimeout(r, 1000));
       await rd.restart();
       const ended = await allEnded(api, ids, 90_000);
-      assert.deepEqual(ended.map((m) => m.status), ids.map(() => 'finished'), ended.map((m) => `${m.status} ${m.abortReason ?? ''}`).join('; '));
+      assert.deepEqual(
+        ended.map((m) => m.status),
+        ids.map(() => 'finished'),
+        ended.map((m) => `${m.status} ${m.abortReason ?? ''}`).join('; '),
+      );
       assert.match(server.log(), /match enqueued again/);
       await server.stop();
       await Promise.all(workers.map((w) => w.stop()));
@@ -296,7 +374,11 @@ if (missing) {
       server = await startQueueServer(at, ['--no-ladder']);
       api = apiClient(() => server.url);
       const ended = await allEnded(api, ids, 60_000);
-      assert.deepEqual(ended.map((m) => `${m.status} ${m.tries}`), ids.map(() => 'finished 1'), 'each finished on its first start');
+      assert.deepEqual(
+        ended.map((m) => `${m.status} ${m.tries}`),
+        ids.map(() => 'finished 1'),
+        'each finished on its first start',
+      );
       await server.stop();
       await Promise.all(workers.map((w) => w.stop()));
     });
@@ -304,10 +386,14 @@ if (missing) {
 
   /** Waits until every one of these matches has ended (finished or aborted); their rows. */
   async function allEnded(api: ReturnType<typeof apiClient>, ids: string[], ms: number): Promise<Match[]> {
-    return until('every match to end', async () => {
-      const rows = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body as unknown as Match));
-      return rows.every((m) => m.status === 'finished' || m.status === 'aborted') ? rows : null;
-    }, ms);
+    return until(
+      'every match to end',
+      async () => {
+        const rows = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body as unknown as Match));
+        return rows.every((m) => m.status === 'finished' || m.status === 'aborted') ? rows : null;
+      },
+      ms,
+    );
   }
 
   /** The matches queued or running in the place's database, with their jobs' states (for a failure's message). */
@@ -316,7 +402,9 @@ if (missing) {
     const queue = new BullMatchQueue({ url: at.redis, prefix: at.prefix });
     try {
       const rows = [...(await store.listMatches({ status: 'running', limit: 20 })).items, ...(await store.listMatches({ status: 'queued', limit: 20 })).items];
-      const said = await Promise.all(rows.map(async (m) => `${m.id} ${m.status} (worker ${m.worker ?? '-'}, tries ${m.tries}, job ${await queue.state(m.id)})`));
+      const said = await Promise.all(
+        rows.map(async (m) => `${m.id} ${m.status} (worker ${m.worker ?? '-'}, tries ${m.tries}, job ${await queue.state(m.id)})`),
+      );
       return said.join('; ') || 'none';
     } finally {
       await queue.close();

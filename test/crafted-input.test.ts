@@ -44,11 +44,19 @@ function usageError(r: CliRun, message: RegExp): void {
 /** Crafted replays: each breaks one field, and the message names it by its path. */
 const CRAFTED: [string, (r: Loose) => void, RegExp][] = [
   ['a turn that is null', (r) => (r.turns[3] = null), /"turns\[3\]" must be a step .*, got null/],
-  ['moves that are not an array', (r) => (r.turns[3].moves = { slot: 0, action: '1-1' }), /"turns\[3\]\.moves" must be an array, got \{"slot":0,"action":"1-1"\}/],
+  [
+    'moves that are not an array',
+    (r) => (r.turns[3].moves = { slot: 0, action: '1-1' }),
+    /"turns\[3\]\.moves" must be an array, got \{"slot":0,"action":"1-1"\}/,
+  ],
   ['a slot out of range', (r) => (r.turns[3].moves[0].slot = 7), /"turns\[3\]\.moves\[0\]\.slot" must be an integer 0\.\.1\b.*, got 7/],
   ['a slot that is null', (r) => (r.turns[3].moves[0].slot = null), /"turns\[3\]\.moves\[0\]\.slot" must be an integer 0\.\.1\b.*, got null/],
   ['a move with neither action nor fault', (r) => delete r.turns[3].moves[0].action, /"turns\[3\]\.moves\[0\]" must have an "action" or a "fault"/],
-  ['a fault without its detail', (r) => (r.turns[3].moves[0].fault = { kind: 'timeout' }), /"turns\[3\]\.moves\[0\]\.fault\.detail" must be a string, got nothing/],
+  [
+    'a fault without its detail',
+    (r) => (r.turns[3].moves[0].fault = { kind: 'timeout' }),
+    /"turns\[3\]\.moves\[0\]\.fault\.detail" must be a string, got nothing/,
+  ],
   ['a phase that is not asked', (r) => (r.turns[0].phase = 'end'), /"turns\[0\]\.phase" must be "init" or "play", got "end"/],
   ['config null', (r) => (r.config = null), /"config" must be a JSON object, got null/],
   ['config an array', (r) => (r.config = ['board']), /"config" must be a JSON object, got \["board"\]/],
@@ -64,11 +72,23 @@ const CRAFTED: [string, (r: Loose) => void, RegExp][] = [
   ['a seat without its bot', (r) => delete r.seats[1].bot, /"seats\[1\]\.bot" must be a string, got nothing/],
   ['seats out of order', (r) => (r.seats[1].slot = 0), /"seats\[1\]\.slot" must be an integer 1 \(its place in the list\), got 0/],
   ['a deadline of 0', (r) => (r.timeouts.turnMs = 0), /"timeouts\.turnMs" must be an integer 1\.\.3600000, got 0/],
-  ['a transcript entry of the wrong shape', (r) => (r.transcripts = [[{ dir: 'sideways', t: 0, text: '' }], []]), /"transcripts\[0\]\[0\]\.dir" must be "send", "recv", "stderr", "note", got "sideways"/],
+  [
+    'a transcript entry of the wrong shape',
+    (r) => (r.transcripts = [[{ dir: 'sideways', t: 0, text: '' }], []]),
+    /"transcripts\[0\]\[0\]\.dir" must be "send", "recv", "stderr", "note", got "sideways"/,
+  ],
   ['forkedFrom without its fingerprint', (r) => (r.forkedFrom = { matchId: 'm', seed: 1, turn: 2 }), /"forkedFrom\.fingerprint" must be a string, got nothing/],
   ['an unknown fingerprint scheme', (r) => (r.hashes = 'md5'), /"hashes" must be "chain" \(or no "hashes" at all: whole-state fingerprints\), got "md5"/],
-  ['the fingerprints of a development version', (r) => (r.hashes = 'steps'), /"hashes" is "steps": the replay was written by a development version .* play the match again with the same bots and seed/],
-  ['a result inherited through __proto__', (r) => (r.result = JSON.parse('{"__proto__":{"ranks":[2,1]}}')), /"result\.ranks" must be an array of 2 \(one per seat\), got nothing/],
+  [
+    'the fingerprints of a development version',
+    (r) => (r.hashes = 'steps'),
+    /"hashes" is "steps": the replay was written by a development version .* play the match again with the same bots and seed/,
+  ],
+  [
+    'a result inherited through __proto__',
+    (r) => (r.result = JSON.parse('{"__proto__":{"ranks":[2,1]}}')),
+    /"result\.ranks" must be an array of 2 \(one per seat\), got nothing/,
+  ],
 ];
 
 describe('assertReplayShape checks the whole replay', () => {
@@ -119,19 +139,31 @@ describe('readReplay caps what it reads', () => {
 
   it('refuses a file larger than the cap, naming the file and the limit', () => {
     const path = file('big.json', text + ' '.repeat(2000));
-    assert.throws(() => readReplay(path, { file: 1024 }), (e: Error) => e instanceof UsageError && e.message === `replay ${path} is larger than 1024 bytes, the most a replay file may hold`);
+    assert.throws(
+      () => readReplay(path, { file: 1024 }),
+      (e: Error) => e instanceof UsageError && e.message === `replay ${path} is larger than 1024 bytes, the most a replay file may hold`,
+    );
     assert.equal(readReplay(file('fits.json', text)).game, 'tictactoe');
   });
 
   it('refuses a gzip file that unpacks to more than the cap', () => {
     const path = file('big.json.gz', gzipSync(text + ' '.repeat(5000)));
-    assert.throws(() => readReplay(path, { json: 4096 }), (e: Error) => e instanceof UsageError && e.message === `replay ${path} unpacks to more than 4096 bytes, the most a replay may hold`);
+    assert.throws(
+      () => readReplay(path, { json: 4096 }),
+      (e: Error) => e instanceof UsageError && e.message === `replay ${path} unpacks to more than 4096 bytes, the most a replay may hold`,
+    );
     assert.equal(readReplay(path).game, 'tictactoe');
   });
 
   it('a broken gzip or a file that is not JSON is a usage error', () => {
-    assert.throws(() => readReplay(file('broken.json.gz', Buffer.from([0x1f, 0x8b, 1, 2, 3]))), (e: Error) => e instanceof UsageError && /is not valid gzip/.test(e.message));
-    assert.throws(() => readReplay(file('secret.json', 'SECRET-hunter2 and much more text')), (e: Error) => e instanceof UsageError && /is not valid JSON/.test(e.message) && !/hunter2/.test(e.message));
+    assert.throws(
+      () => readReplay(file('broken.json.gz', Buffer.from([0x1f, 0x8b, 1, 2, 3]))),
+      (e: Error) => e instanceof UsageError && /is not valid gzip/.test(e.message),
+    );
+    assert.throws(
+      () => readReplay(file('secret.json', 'SECRET-hunter2 and much more text')),
+      (e: Error) => e instanceof UsageError && /is not valid JSON/.test(e.message) && !/hunter2/.test(e.message),
+    );
   });
 });
 
@@ -153,10 +185,18 @@ describe('botarena replay with crafted files', () => {
     ['ranks of the wrong length', crafted((r) => (r.result.ranks = [1, 2, 3])), /"result\.ranks" must have 2 items \(one per seat\), got 3/],
     ['a game named __proto__', crafted((r) => (r.game = '__proto__')), /unknown game "__proto__"; the games are: tictactoe/],
     ['a game named constructor', crafted((r) => (r.game = 'constructor')), /unknown game "constructor"/],
-    ['a config key __proto__', file('proto-key.json', JSON.stringify(base()).replace('"config":{', '"config":{"__proto__":"1",')), /unknown config key "__proto__" for tictactoe/],
+    [
+      'a config key __proto__',
+      file('proto-key.json', JSON.stringify(base()).replace('"config":{', '"config":{"__proto__":"1",')),
+      /unknown config key "__proto__" for tictactoe/,
+    ],
     ['a config key toString', crafted((r) => (r.config.toString = 'x')), /unknown config key "toString" for tictactoe/],
     // 10 000 levels of arrays inside a real replay: JSON.parse takes it, nothing may stringify it.
-    ['10 000-deep nesting', file('deep.json', JSON.stringify(base()).replace('"config":{"board":""}', `"config":{"board":${'['.repeat(10_000)}${']'.repeat(10_000)}}`)), /"config\.board\[0\]\[0\]\[0\]\[0\]" nests arrays and objects deeper than 64 levels/],
+    [
+      '10 000-deep nesting',
+      file('deep.json', JSON.stringify(base()).replace('"config":{"board":""}', `"config":{"board":${'['.repeat(10_000)}${']'.repeat(10_000)}}`)),
+      /"config\.board\[0\]\[0\]\[0\]\[0\]" nests arrays and objects deeper than 64 levels/,
+    ],
   ];
   for (const [name, path, message] of cases) {
     it(`replay verify: ${name} is a usage error naming the field`, async () => usageError(await runCli(['replay', 'verify', path]), message));
@@ -164,7 +204,12 @@ describe('botarena replay with crafted files', () => {
 
   it('replay show, position and fork read the file the same way', async () => {
     const path = cases[0]![1];
-    for (const args of [['show', path], ['position', path, '--turn', '1'], ['fork', path, '--turn', '1', 'random', 'random'], ['refeed', path, 'random', '--slot', '0']]) {
+    for (const args of [
+      ['show', path],
+      ['position', path, '--turn', '1'],
+      ['fork', path, '--turn', '1', 'random', 'random'],
+      ['refeed', path, 'random', '--slot', '0'],
+    ]) {
       usageError(await runCli(['replay', ...args]), /"turns\[3\]" must be a step/);
     }
   });
@@ -182,13 +227,19 @@ describe('botarena replay with crafted files', () => {
     const r = base('smartdog.json') as Loose;
     r.turns[1].moves[0].action = { lines: 'x' };
     const path = file('smartdog-action-2.json', JSON.stringify(r));
-    for (const args of [['position', path, '--turn', '5'], ['fork', path, '--turn', '5', 'random', 'random']]) {
+    for (const args of [
+      ['position', path, '--turn', '5'],
+      ['fork', path, '--turn', '5', 'random', 'random'],
+    ]) {
       const v = await runCli(['replay', ...args]);
       assert.equal(v.code, 1, `${args[0]}: ${v.stderr}`);
       assert.match(v.stderr, /the replay does not reproduce: turn 2 .*the rules cannot play the recorded moves/);
       assert.doesNotMatch(v.stderr, /internal error/);
     }
-    usageError(await runCli(['replay', 'position', file('ok.json', JSON.stringify(base())), '--turn', '1', '--key', 'constructor']), /tictactoe has no config key "constructor"/);
+    usageError(
+      await runCli(['replay', 'position', file('ok.json', JSON.stringify(base())), '--turn', '1', '--key', 'constructor']),
+      /tictactoe has no config key "constructor"/,
+    );
   });
 
   it('a 300 KB gzip bomb (300 MiB of spaces) is refused at 256 MiB unpacked', async () => {
@@ -209,10 +260,16 @@ describe('botarena replay with crafted files', () => {
 describe('names that are Object.prototype properties', () => {
   it('getGame and resolveConfig look names up as own keys only', () => {
     for (const id of ['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf']) {
-      assert.throws(() => getGame(id), (e: Error) => e instanceof UsageError && e.message.startsWith(`unknown game "${id}"`));
+      assert.throws(
+        () => getGame(id),
+        (e: Error) => e instanceof UsageError && e.message.startsWith(`unknown game "${id}"`),
+      );
       const game = getGame('tictactoe');
       // JSON.parse makes "__proto__" an own key, as a replay's config would have it.
-      assert.throws(() => resolveConfig(game.id, game.config, JSON.parse(`{${JSON.stringify(id)}:"1"}`)), (e: Error) => e instanceof UsageError && e.message.startsWith(`unknown config key "${id}" for tictactoe`));
+      assert.throws(
+        () => resolveConfig(game.id, game.config, JSON.parse(`{${JSON.stringify(id)}:"1"}`)),
+        (e: Error) => e instanceof UsageError && e.message.startsWith(`unknown config key "${id}" for tictactoe`),
+      );
     }
   });
 
@@ -224,7 +281,11 @@ describe('names that are Object.prototype properties', () => {
     ['bot constructor', ['play', 'tictactoe', 'constructor', 'random'], /tictactoe has no built-in bot "constructor"; its built-in bots are: random, minimax/],
     ['bot builtin:__proto__', ['play', 'tictactoe', 'builtin:__proto__', 'random'], /tictactoe has no built-in bot "__proto__"/],
     ['bot builtin:hasOwnProperty', ['play', 'connect4', 'random', 'builtin:hasOwnProperty'], /connect4 has no built-in bot "hasOwnProperty"/],
-    ['config key __proto__', ['play', 'tictactoe', 'random', 'random', '--set', '__proto__=1'], /unknown config key "__proto__" for tictactoe; known keys: board/],
+    [
+      'config key __proto__',
+      ['play', 'tictactoe', 'random', 'random', '--set', '__proto__=1'],
+      /unknown config key "__proto__" for tictactoe; known keys: board/,
+    ],
     ['config key constructor', ['play', 'tictactoe', 'random', 'random', '--set', 'constructor=1'], /unknown config key "constructor" for tictactoe/],
     ['config key toString', ['play', 'tron', 'random', 'random', '--set', 'toString=1'], /unknown config key "toString" for tron/],
     ['lighthouses map constructor', ['play', 'lighthouses', 'random', 'random', '--set', 'map=constructor'], /unknown map "constructor": the shipped maps are/],
@@ -239,7 +300,7 @@ describe('names that are Object.prototype properties', () => {
   }
 });
 
-describe('replay fork runs a replay\'s commands only when told to', () => {
+describe("replay fork runs a replay's commands only when told to", () => {
   /** The tictactoe fault replay, its stdio seat replaced by a command that leaves a mark when it runs. */
   const replayWithCommand = (marker: string): string => {
     const r = base('tictactoe-fault.json') as Loose;
@@ -281,13 +342,33 @@ describe('a position file that is not in the expected format is not echoed', () 
 
   const cases: [string, string[], RegExp][] = [
     ['lighthouses, text', ['play', 'lighthouses', 'random', 'random', '--set', `position=${secret}`], /bad position: not JSON \(/],
-    ['lighthouses, an unknown key', ['play', 'lighthouses', 'random', 'random', '--set', `position=${file('lh.json', JSON.stringify({ [secretText]: 1 }))}`], /the position has an unknown key "password file/],
+    [
+      'lighthouses, an unknown key',
+      ['play', 'lighthouses', 'random', 'random', '--set', `position=${file('lh.json', JSON.stringify({ [secretText]: 1 }))}`],
+      /the position has an unknown key "password file/,
+    ],
     ['smart-dog, text', ['play', 'smartdog', 'random', 'random', '--set', `position=${secret}`], /position: not valid JSON \(/],
-    ['smart-dog, a JSON string', ['play', 'smartdog', 'random', 'random', '--set', `position=${secretJson}`], /position: "password file of the admin.*… is not a JSON object/],
-    ['smart-dog, a field', ['play', 'smartdog', 'random', 'random', '--set', `position=${file('sd.json', JSON.stringify({ dogs: secretText }))}`], /position: "dogs" is "password file.*; expected a JSON array/],
+    [
+      'smart-dog, a JSON string',
+      ['play', 'smartdog', 'random', 'random', '--set', `position=${secretJson}`],
+      /position: "password file of the admin.*… is not a JSON object/,
+    ],
+    [
+      'smart-dog, a field',
+      ['play', 'smartdog', 'random', 'random', '--set', `position=${file('sd.json', JSON.stringify({ dogs: secretText }))}`],
+      /position: "dogs" is "password file.*; expected a JSON array/,
+    ],
     ['tron, a JSON string', ['play', 'tron', 'random', 'random', '--set', `trails=${secretJson}`], /trails: the trails are "password file/],
-    ['tron, unknown keys', ['play', 'tron', 'random', 'random', '--set', `trails=${file('tron.json', JSON.stringify({ [secretText]: 1 }))}`], /trails has unknown key "password file/],
-    ['paint, a field', ['play', 'paint', 'random', 'random', '--set', `board=${file('paint.json', JSON.stringify({ width: secretText }))}`], /bad board: width must be a positive integer, got "password file/],
+    [
+      'tron, unknown keys',
+      ['play', 'tron', 'random', 'random', '--set', `trails=${file('tron.json', JSON.stringify({ [secretText]: 1 }))}`],
+      /trails has unknown key "password file/,
+    ],
+    [
+      'paint, a field',
+      ['play', 'paint', 'random', 'random', '--set', `board=${file('paint.json', JSON.stringify({ width: secretText }))}`],
+      /bad board: width must be a positive integer, got "password file/,
+    ],
   ];
   for (const [name, args, message] of cases) {
     it(`${name}: a short quote at most`, async () => {

@@ -13,7 +13,11 @@ describe('the game pages in docs/games', () => {
       assert.ok(existsSync(`${ROOT}docs/games/${id}.md`), `docs/games/${id}.md is missing`);
       const text = page(id);
       assert.match(text, /<!-- example: phase=play[^>]*-->/, 'at least one turn is shown as the game sends it');
-      assert.equal(fillExamples(text, getGame(id)), text, `docs/games/${id}.md shows messages the game no longer sends: run npm run docs and read the difference`);
+      assert.equal(
+        fillExamples(text, getGame(id)),
+        text,
+        `docs/games/${id}.md shows messages the game no longer sends: run npm run docs and read the difference`,
+      );
     });
   }
 
@@ -29,9 +33,15 @@ describe('the game pages in docs/games', () => {
     const tron = getGame('tron');
     assert.throws(() => fillExamples('<!-- example: phase=turn -->\n<!-- /example -->', tron), /example marker "phase=turn": phase must be init or play/);
     assert.throws(() => fillExamples('<!-- example: phase=play lap=3 -->\n<!-- /example -->', tron), /unknown lap/);
-    assert.throws(() => fillExamples('<!-- example: phase=play turn=999999 -->\n<!-- /example -->', tron), /tron: the example "phase=play turn=999999" never happens/);
+    assert.throws(
+      () => fillExamples('<!-- example: phase=play turn=999999 -->\n<!-- /example -->', tron),
+      /tron: the example "phase=play turn=999999" never happens/,
+    );
     const filled = fillExamples('# x\n<!-- example: phase=play turn=2 -->\nold text\n<!-- /example -->\n', tron);
-    assert.match(filled, /What your bot receives at turn 2 \(a real message: `stupid` bots, default config, seed 1\):\n\n```json\n\{"game-id":"example","action":"play-turn","game":"tron"/);
+    assert.match(
+      filled,
+      /What your bot receives at turn 2 \(a real message: `stupid` bots, default config, seed 1\):\n\n```json\n\{"game-id":"example","action":"play-turn","game":"tron"/,
+    );
     assert.doesNotMatch(filled, /old text/);
   });
 });

@@ -49,7 +49,12 @@ async function zooStartMs(): Promise<number> {
   return ms;
 }
 
-async function doctor(game: string, bot: string, extra: string[] = ROOMY, env?: Record<string, string>): Promise<{ code: number | null; report: Report; stderr: string }> {
+async function doctor(
+  game: string,
+  bot: string,
+  extra: string[] = ROOMY,
+  env?: Record<string, string>,
+): Promise<{ code: number | null; report: Report; stderr: string }> {
   const r = await runCli(['doctor', game, bot, '--json', ...extra], { timeoutMs: 120_000, env });
   assert.ok(r.code === 0 || r.code === 1, `exit ${r.code}: ${r.stderr}`);
   return { code: r.code, report: JSON.parse(r.stdout) as Report, stderr: r.stderr };
@@ -73,9 +78,13 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     const { code, report } = await doctor('tictactoe', zoo('good'));
     assert.equal(code, 0);
     assert.ok(report.ok);
-    assert.deepEqual(report.checks.filter((c) => c.status !== 'pass'), []);
+    assert.deepEqual(
+      report.checks.filter((c) => c.status !== 'pass'),
+      [],
+    );
     assert.deepEqual(report.canned.seats, [0, 1], 'fed from both seats');
-    for (const name of [/starts/, /hello/, /first turn/, /mid-game/, /late in the game/, /flushes/, /stdout/, /one answer/, /exits/, /answer time/]) check(report, name);
+    for (const name of [/starts/, /hello/, /first turn/, /mid-game/, /late in the game/, /flushes/, /stdout/, /one answer/, /exits/, /answer time/])
+      check(report, name);
     assert.ok(report.coldStartMs! > 0 && report.latency!.answers >= 4);
   });
 
@@ -89,7 +98,10 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     const t = check(report, /first turn/);
     assert.equal(t.status, 'fail');
     assert.match(t.detail, /seat 0, turn 1: timeout: no answer within 1000 ms/);
-    assert.match(t.fix!, /no answer came at all, not in 2000 ms past the deadline with its input open, nor when its input was closed: it seems stuck, not slow/);
+    assert.match(
+      t.fix!,
+      /no answer came at all, not in 2000 ms past the deadline with its input open, nor when its input was closed: it seems stuck, not slow/,
+    );
     assert.match(t.fix!, /read one line from stdin per message and write one line back/);
     assert.deepEqual(report.canned.seats, [0], 'not fed a second time');
     assert.equal(check(report, /exits/).status, 'skip');
@@ -100,14 +112,25 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     // and wins), so `play` lets such a bot win; the doctor used to fail it at its first message.
     const silent = await doctor('tictactoe', 'stdio:node test/fixtures/bots/hello-modes.mjs silent', ['--init-timeout', '1000', '--timeout', ROOMY[1]!]);
     const panic = await doctor('tictactoe', 'exec:python3 test/fixtures/doctor/ttt-exec-panic.py');
-    for (const [{ code, report }, what] of [[silent, /timeout: no answer within 1000 ms/], [panic, /crash: process exited with code 1; last stderr: "panic: runtime error: index out of range"/]] as const) {
+    for (const [{ code, report }, what] of [
+      [silent, /timeout: no answer within 1000 ms/],
+      [panic, /crash: process exited with code 1; last stderr: "panic: runtime error: index out of range"/],
+    ] as const) {
       assert.equal(code, 0, JSON.stringify(report.checks));
       assert.deepEqual(failed(report), []);
       assert.deepEqual(report.canned.seats, [0, 1], 'fed from both seats');
-      for (const [name, seat] of [[/^starts/, 0], [/hello/, 1]] as const) {
+      for (const [name, seat] of [
+        [/^starts/, 0],
+        [/hello/, 1],
+      ] as const) {
         const c = check(report, name);
         assert.equal(c.status, 'warn');
-        assert.match(c.detail, new RegExp(`^seat ${seat}, turn 0 \\(hello\\): ${what.source}; the rules of tictactoe ignore a hello's answer and its faults, so the match goes on and its turns are judged`));
+        assert.match(
+          c.detail,
+          new RegExp(
+            `^seat ${seat}, turn 0 \\(hello\\): ${what.source}; the rules of tictactoe ignore a hello's answer and its faults, so the match goes on and its turns are judged`,
+          ),
+        );
       }
       for (const name of [/first turn/, /mid-game/, /late in the game/, /exits/]) assert.equal(check(report, name).status, 'pass', name.source);
       assert.ok(report.latency!.answers >= 4);
@@ -209,7 +232,10 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
 
   it('an exec bot (one process per message) passes, its exit judged by each answer', async () => {
     const { code, report } = await doctor('tictactoe', 'exec:python3 test/fixtures/doctor/ttt-exec.py');
-    assert.deepEqual(report.checks.filter((c) => c.status !== 'pass'), []);
+    assert.deepEqual(
+      report.checks.filter((c) => c.status !== 'pass'),
+      [],
+    );
     assert.equal(code, 0);
     assert.match(check(report, /exits/).detail, /^one process per message: each of its \d+ answers came when its process exited with code 0$/);
   });
@@ -218,7 +244,10 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     const { code, report } = await doctor('tron', 'stdio:python3 test/fixtures/doctor/tron-neck.py');
     const c = check(report, /lose at once/);
     assert.equal(c.status, 'warn');
-    assert.match(c.detail, /^\d+ of its \d+ moves lose at once where another would not; the first: seat 0, turn 1: x\+: it leaves the grid at 100,79 \(x- would not\)\nthe message was: \{"game-id":"doctor-2","action":"play-turn"/);
+    assert.match(
+      c.detail,
+      /^\d+ of its \d+ moves lose at once where another would not; the first: seat 0, turn 1: x\+: it leaves the grid at 100,79 \(x- would not\)\nthe message was: \{"game-id":"doctor-2","action":"play-turn"/,
+    );
     const [, losing, moves] = /^(\d+) of its (\d+)/.exec(c.detail)!.map(Number);
     assert.ok(losing! > moves! * 0.9, 'nearly every move: each turns back into its own trail');
     assert.match(c.fix!, /in that position .* it loses there and then/);
@@ -239,7 +268,10 @@ describe('botarena doctor: a zoo of broken bots, each told what to fix', { concu
     assert.equal(r.code, 1);
     assert.match(r.stdout, /^tictactoe: fed the canned match random vs minimax \(seed 1, 8 steps\) as seat 0 and seat 1$/m);
     assert.match(r.stdout, /^✔ answers its first turn: 2 answered, all read and legal$/m);
-    assert.match(r.stdout, /^✘ answers turns in mid-game: seat 0, turn 3: illegal-move: cell 0-0 is taken by O; play an empty cell\n {4}the message was: .*\n {4}fix: the move breaks the rules/m);
+    assert.match(
+      r.stdout,
+      /^✘ answers turns in mid-game: seat 0, turn 3: illegal-move: cell 0-0 is taken by O; play an empty cell\n {4}the message was: .*\n {4}fix: the move breaks the rules/m,
+    );
     assert.match(r.stdout, /^\d+ passed, 2 failed, 0 warnings — see `botarena doctor --log` for every message$/m);
   });
 
@@ -298,7 +330,10 @@ describe('botarena doctor: HTTP bots', () => {
     const [line] = (await once(createInterface({ input: server.stdout! }), 'line')) as [string];
     const url = /listening on (https:\S+)/.exec(line)![1]!;
     const trusted = await doctor('tictactoe', url, ROOMY, { NODE_EXTRA_CA_CERTS: 'test/fixtures/tls/cert.pem' });
-    assert.deepEqual(trusted.report.checks.filter((c) => c.status !== 'pass'), []);
+    assert.deepEqual(
+      trusted.report.checks.filter((c) => c.status !== 'pass'),
+      [],
+    );
     assert.equal(check(trusted.report, /HTTP keep-alive/).status, 'pass');
     const untrusted = await doctor('tictactoe', url);
     assert.equal(untrusted.code, 1);
@@ -314,7 +349,10 @@ describe('botarena doctor: HTTP bots', () => {
     const url = /listening on (http:\S+)/.exec(line)![1]!;
     const { code, report } = await doctor('connect4', url, []);
     assert.equal(code, 0);
-    assert.deepEqual(report.checks.filter((c) => c.status !== 'pass'), []);
+    assert.deepEqual(
+      report.checks.filter((c) => c.status !== 'pass'),
+      [],
+    );
     for (const name of [/HTTP status/, /HTTP content type/, /keep-alive/]) check(report, name);
   });
 });
@@ -329,7 +367,10 @@ describe('botarena doctor: every example bot passes every check', { concurrency:
   ]) {
     it(`${game}: ${bot}`, async () => {
       const { code, report } = await doctor(game!, bot!, []);
-      assert.deepEqual(report.checks.filter((c) => c.status !== 'pass'), []);
+      assert.deepEqual(
+        report.checks.filter((c) => c.status !== 'pass'),
+        [],
+      );
       assert.equal(code, 0);
     });
   }
@@ -337,7 +378,10 @@ describe('botarena doctor: every example bot passes every check', { concurrency:
   it('smartdog: the Node client, connecting in over TCP', async () => {
     const { run, clientCode } = await withConnectingClient(['doctor', 'smartdog', 'tcp', '--json'], 'examples/smartdog-node/client.mjs');
     const report = JSON.parse(run.stdout) as Report;
-    assert.deepEqual(report.checks.filter((c) => c.status !== 'pass'), []);
+    assert.deepEqual(
+      report.checks.filter((c) => c.status !== 'pass'),
+      [],
+    );
     assert.equal(run.code, 0, run.stderr);
     assert.equal(clientCode, 0, 'the client exits by itself after "finished"');
     assert.deepEqual(report.canned.seats, [0], 'a bot that connects in is fed once');

@@ -96,7 +96,10 @@ describe('SIGTERM drains the matches under way', () => {
   it('botarena serve: the match that ends within the grace is recorded, the one that outlasts it is aborted, exit 0, no bot left', async () => {
     const database = join(dir, 'serve.sqlite');
     const markers = await makeBots(database);
-    const child = spawn(process.execPath, ['bin/botarena', 'serve', '--port', '0', '--database', database, '--allow-commands', '--no-ladder', '--no-gateway'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/botarena', 'serve', '--port', '0', '--database', database, '--allow-commands', '--no-ladder', '--no-gateway'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.add(child);
     let out = '';
     child.stderr!.on('data', (d: Buffer) => (out += d));
@@ -183,7 +186,11 @@ describe('SIGTERM drains the matches under way (queue mode)', () => {
       const store = await openStore(at.database);
       try {
         const quick = (await store.getMatch(ids.quick))!;
-        assert.deepEqual([quick.status, quick.worker, quick.tries], ['finished', 'draining', 1], `the quick match ends within the grace, played once (${quick.abortReason ?? ''})`);
+        assert.deepEqual(
+          [quick.status, quick.worker, quick.tries],
+          ['finished', 'draining', 1],
+          `the quick match ends within the grace, played once (${quick.abortReason ?? ''})`,
+        );
         const long = (await store.getMatch(ids.long))!;
         assert.deepEqual([long.status, long.tries], ['running', 1], 'the long match is not aborted: it goes back to the queue for another worker');
       } finally {

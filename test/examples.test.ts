@@ -24,7 +24,10 @@ describe('examples, run the way their READMEs say', () => {
   it('the Python tic-tac-toe bot over stdio never loses to random and never faults', async () => {
     for (const seed of [1, 2, 3, 4]) {
       const asX = await play(['tictactoe', 'stdio:python3 examples/tictactoe-python/bot.py', 'random', '--seed', String(seed)]);
-      assert.deepEqual(asX.players.map((p) => p.fault), [null, null]);
+      assert.deepEqual(
+        asX.players.map((p) => p.fault),
+        [null, null],
+      );
       assert.equal(asX.players[0]!.rank, 1, `lost as X with seed ${seed}`);
     }
     const vsPerfect = await play(['tictactoe', 'random', 'stdio:python3 examples/tictactoe-python/bot.py', '--seed', '9']);

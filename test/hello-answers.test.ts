@@ -14,7 +14,13 @@ const bot = (mode: string) => `stdio:node test/fixtures/bots/hello-modes.mjs ${m
  * answers at once: a cold node start on a loaded machine must not turn its not-json into a timeout.
  */
 const match = (mode: string) =>
-  runMatch({ game: 'tictactoe', seed: 5, seats: [{ bot: bot(mode) }, { bot: 'random' }], timeouts: { initMs: mode === 'bad' ? 10_000 : 300, turnMs: 8000 }, transcripts: true });
+  runMatch({
+    game: 'tictactoe',
+    seed: 5,
+    seats: [{ bot: bot(mode) }, { bot: 'random' }],
+    timeouts: { initMs: mode === 'bad' ? 10_000 : 300, turnMs: 8000 },
+    transcripts: true,
+  });
 
 describe('botsarena hellos over stdio: strict pairing never costs an honest answer', () => {
   it('a bot silent at the hello that answers turn 1 at once plays turn 1 (its answer is not taken for the late hello)', async () => {
@@ -26,7 +32,10 @@ describe('botsarena hellos over stdio: strict pairing never costs an honest answ
     assert.ok(!/forfeited/.test(replay.result.reason), replay.result.reason);
     assert.ok(performance.now() - t0 < 6000, `the match took ${(performance.now() - t0).toFixed(0)} ms: a turn waited for its deadline`);
     const notes = replay.transcripts![0]!.filter((e) => e.dir === 'note').map((e) => e.text);
-    assert.ok(notes.some((n) => /^no answer came to the hello: this line has a turn answer's shape/.test(n)), notes.join('\n'));
+    assert.ok(
+      notes.some((n) => /^no answer came to the hello: this line has a turn answer's shape/.test(n)),
+      notes.join('\n'),
+    );
   });
 
   it('a hello answered after its deadline is still paid for the hello, never taken for turn 1', async () => {
@@ -34,7 +43,10 @@ describe('botsarena hellos over stdio: strict pairing never costs an honest answ
     const turn1 = replay.turns.find((t) => t.phase === 'play' && t.turn === 1)!;
     assert.equal(turn1.moves[0]!.action, '0-0');
     const notes = replay.transcripts![0]!.filter((e) => e.dir === 'note').map((e) => e.text);
-    assert.ok(notes.some((n) => n === 'dropped a late answer (its deadline had passed): {"name":"late"}'), notes.join('\n'));
+    assert.ok(
+      notes.some((n) => n === 'dropped a late answer (its deadline had passed): {"name":"late"}'),
+      notes.join('\n'),
+    );
   });
 });
 
@@ -51,7 +63,7 @@ describe('botsarena hellos: a failure the rules ignore is a note, not a fault', 
     verifyReplay(getGame('tictactoe'), replay);
   });
 
-  it('a replay written before notes (the hello\'s fault among the faults) still verifies; a forged one does not', async () => {
+  it("a replay written before notes (the hello's fault among the faults) still verifies; a forged one does not", async () => {
     const { replay } = await match('bad');
     const { notes, ...rest } = replay.result;
     const old: Replay = { ...replay, result: { ...rest, faults: [notes![0]!, null] } };
@@ -60,7 +72,7 @@ describe('botsarena hellos: a failure the rules ignore is a note, not a fault', 
     assert.throws(() => verifyReplay(getGame('tictactoe'), forged), /the result differs: recorded faults/);
   });
 
-  it('play --json and the table show the hello\'s failure as a note', async () => {
+  it("play --json and the table show the hello's failure as a note", async () => {
     const args = ['play', 'tictactoe', bot('silent'), 'random', '--seed', '5', '--init-timeout', '300'];
     const json = await runCli([...args, '--json']);
     assert.equal(json.code, 0, json.stderr);

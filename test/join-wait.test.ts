@@ -12,13 +12,24 @@ import { ROOT, runCli } from './run-cli.js';
 it('play and doctor give up on tcp bots that do not join within the default wait, saying where they listened', async () => {
   const t0 = performance.now();
   const opts = { timeoutMs: 60_000, env: { BOTARENA_JOIN_WAIT_MS: '1500' } }; // killed then: a wait for ever is a failure
-  const [play, doctor] = await Promise.all([runCli(['play', 'smartdog', 'tcp', 'tcp', '--port', '0'], opts), runCli(['doctor', 'smartdog', 'tcp', '--port', '0'], opts)]);
+  const [play, doctor] = await Promise.all([
+    runCli(['play', 'smartdog', 'tcp', 'tcp', '--port', '0'], opts),
+    runCli(['doctor', 'smartdog', 'tcp', '--port', '0'], opts),
+  ]);
   const ms = performance.now() - t0;
-  for (const [what, r, count] of [['play', play, 2], ['doctor', doctor, 1]] as const) {
+  for (const [what, r, count] of [
+    ['play', play, 2],
+    ['doctor', doctor, 1],
+  ] as const) {
     assert.equal(r.code, 2, `${what} exits 2 once the wait is over (null: still waiting after ${opts.timeoutMs} ms):\n${r.stderr}`);
     const port = /waiting for \d bot\(s\) to connect to 127\.0\.0\.1:(\d+) and join, 1\.5 s at most/.exec(r.stderr)?.[1];
     assert.ok(port, `${what} says how long it waits:\n${r.stderr}`);
-    assert.match(r.stderr, new RegExp(`only 0 of ${count} bots joined on 127\\.0\\.0\\.1:${port} within 1500 ms \\(the default wait: --init-timeout MS gives another\\); nothing was played`));
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `only 0 of ${count} bots joined on 127\\.0\\.0\\.1:${port} within 1500 ms \\(the default wait: --init-timeout MS gives another\\); nothing was played`,
+      ),
+    );
     assert.doesNotMatch(r.stderr, /internal error|\n {4}at /);
   }
   assert.ok(ms >= 1400, `the wait is the time it says (${ms.toFixed(0)} ms)`);
@@ -27,7 +38,11 @@ it('play and doctor give up on tcp bots that do not join within the default wait
 it('the default wait is 60 s: play says so when it starts listening', async () => {
   const env = { ...process.env };
   delete env.BOTARENA_JOIN_WAIT_MS;
-  const child = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'tcp', '--port', '0'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'tcp', '--port', '0'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   try {
     const said = await new Promise<boolean>((resolve) => {

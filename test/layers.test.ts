@@ -134,8 +134,30 @@ describe('the layer table (ARCHITECTURE.md) is enforced by lint in every row', (
   it('the table has a row for every layer of the house, top to bottom', () => {
     const order = [...new Set(rows.map((row) => row.layer))];
     assert.deepEqual(order, ['apps', 'application', 'arena', 'ports', 'api', 'sdk', 'games', 'core', 'web']);
-    for (const folder of ['src/cli', 'src/server', 'src/worker', 'src/matches', 'src/ladder', 'src/tournament', 'src/registry', 'src/ratings', 'src/arena', 'src/bots', 'src/store', 'src/queue', 'src/live', 'src/api', 'src/sdk', 'src/games/*', 'src/core', 'web/src']) {
-      assert.ok(rows.some((row) => row.folder === folder), `${folder} has a row`);
+    for (const folder of [
+      'src/cli',
+      'src/server',
+      'src/worker',
+      'src/matches',
+      'src/ladder',
+      'src/tournament',
+      'src/registry',
+      'src/ratings',
+      'src/arena',
+      'src/bots',
+      'src/store',
+      'src/queue',
+      'src/live',
+      'src/api',
+      'src/sdk',
+      'src/games/*',
+      'src/core',
+      'web/src',
+    ]) {
+      assert.ok(
+        rows.some((row) => row.folder === folder),
+        `${folder} has a row`,
+      );
     }
   });
 
@@ -169,7 +191,10 @@ describe('the layer table (ARCHITECTURE.md) is enforced by lint in every row', (
       it(`lint lets ${from} import ${allowed.folder}, as the table says`, async () => {
         const to = fileIn(allowed.folder, 'connect4').replace('layer-probe', 'index');
         const found = await lint(`import { x } from '${specifier(from, to)}';\nexport const y = x;\n`, from);
-        assert.deepEqual(found.filter((m) => m.rule === RULE), []);
+        assert.deepEqual(
+          found.filter((m) => m.rule === RULE),
+          [],
+        );
       });
     }
   }
@@ -177,11 +202,20 @@ describe('the layer table (ARCHITECTURE.md) is enforced by lint in every row', (
   it('an entry marked (types) takes `import type` only, with an error that says so', async () => {
     const from = 'web/src/pages/probe.ts';
     const value = await lint("import { channelOf } from '../../../src/live/events.js';\nexport const c = channelOf;\n", from);
-    assert.ok(value.some((m) => m.rule === RULE && /for its types only .*write `import type`/.test(m.message)), JSON.stringify(value));
+    assert.ok(
+      value.some((m) => m.rule === RULE && /for its types only .*write `import type`/.test(m.message)),
+      JSON.stringify(value),
+    );
     const types = await lint("import type { PublicHeader } from '../../../src/live/events.js';\nexport type H = PublicHeader;\n", from);
-    assert.deepEqual(types.filter((m) => m.rule === RULE), []);
+    assert.deepEqual(
+      types.filter((m) => m.rule === RULE),
+      [],
+    );
     const other = await lint("import type { LiveEvents } from '../../../src/live/local.js';\nexport type L = LiveEvents;\n", from);
-    assert.ok(other.some((m) => m.rule === RULE), `only events.ts is open to web/src: ${JSON.stringify(other)}`);
+    assert.ok(
+      other.some((m) => m.rule === RULE),
+      `only events.ts is open to web/src: ${JSON.stringify(other)}`,
+    );
   });
 
   it('dynamic imports, re-exports and import types are checked too', async () => {
@@ -193,13 +227,19 @@ describe('the layer table (ARCHITECTURE.md) is enforced by lint in every row', (
       "export type S = import('../store/index.js').Store;\n",
     ]) {
       const found = await lint(code, from);
-      assert.ok(found.some((m) => m.rule === RULE), `${code}: ${JSON.stringify(found)}`);
+      assert.ok(
+        found.some((m) => m.rule === RULE),
+        `${code}: ${JSON.stringify(found)}`,
+      );
     }
   });
 
   it('a folder without a row is refused, saying where to add it', async () => {
     const found = await lint("import { x } from '../core/rng.js';\nexport const y = x;\n", 'src/gadgets/probe.ts');
-    assert.ok(found.some((m) => m.rule === RULE && /src\/gadgets\/probe\.ts is in no row of the layer table in ARCHITECTURE\.md/.test(m.message)), JSON.stringify(found));
+    assert.ok(
+      found.some((m) => m.rule === RULE && /src\/gadgets\/probe\.ts is in no row of the layer table in ARCHITECTURE\.md/.test(m.message)),
+      JSON.stringify(found),
+    );
   });
 
   it('tests and kits may import any folder and test/ helpers; shipped code may not', () => {
@@ -213,7 +253,10 @@ describe('the layer table (ARCHITECTURE.md) is enforced by lint in every row', (
 
   it('a malformed table is an error that names the row', () => {
     const table = (row: string) => `<!-- layer-table -->\n| folder | layer | what | may import |\n| --- | --- | --- | --- |\n${row}\n<!-- /layer-table -->\n`;
-    assert.throws(() => layers.parseLayerTable(table('| `src/core` | core | rules | `src/nowhere` |')), /src\/core may import `src\/nowhere`, which is in no row/);
+    assert.throws(
+      () => layers.parseLayerTable(table('| `src/core` | core | rules | `src/nowhere` |')),
+      /src\/core may import `src\/nowhere`, which is in no row/,
+    );
     assert.throws(() => layers.parseLayerTable(table('| src/core | core | rules | |')), /one folder in backquotes/);
     assert.throws(() => layers.parseLayerTable('no table here'), /markers/);
   });
@@ -221,7 +264,12 @@ describe('the layer table (ARCHITECTURE.md) is enforced by lint in every row', (
 
 describe('the code follows the layer table', () => {
   it('every folder and file under src/ and web/src has its row', () => {
-    const missing = [...folders().filter((dir) => dir !== 'src').map((dir) => `${dir}/`), ...FILES].filter((path) => !layers.rowOf(path.endsWith('/') ? `${path}probe.ts` : path));
+    const missing = [
+      ...folders()
+        .filter((dir) => dir !== 'src')
+        .map((dir) => `${dir}/`),
+      ...FILES,
+    ].filter((path) => !layers.rowOf(path.endsWith('/') ? `${path}probe.ts` : path));
     assert.deepEqual(missing, [], `folders and files with no row in ARCHITECTURE.md's layer table:\n${missing.join('\n')}`);
   });
 
@@ -248,10 +296,16 @@ describe('the code follows the layer table', () => {
   it('there are no import cycles (type imports count: they tie the files together just as much)', () => {
     const graph = new Map<string, string[]>(FILES.map((f) => [f, []]));
     for (const imp of IMPORTS) if (imp.file && imp.file !== imp.from) graph.get(imp.from)!.push(imp.file);
-    const cycles = stronglyConnected(graph).filter((group) => group.length > 1).map((group) => cycleThrough(graph, group));
+    const cycles = stronglyConnected(graph)
+      .filter((group) => group.length > 1)
+      .map((group) => cycleThrough(graph, group));
     const known = (cycle: string[]) => KNOWN_CYCLES.find((k) => k.length === new Set(cycle).size && k.every((f) => cycle.includes(f)));
     const unknown = cycles.filter((c) => !known(c));
-    assert.deepEqual(unknown.map((c) => c.join(' → ')), [], 'import cycles (each file imports the next)');
+    assert.deepEqual(
+      unknown.map((c) => c.join(' → ')),
+      [],
+      'import cycles (each file imports the next)',
+    );
     const gone = KNOWN_CYCLES.filter((k) => !cycles.some((c) => known(c) === k)).map((k) => k.join(' ↔ '));
     assert.deepEqual(gone, [], 'these cycles are gone: remove them from KNOWN_CYCLES in test/layers.test.ts');
   });

@@ -33,7 +33,10 @@ describe('a lighthouses match between real bots', () => {
     assert.deepEqual(faults(0), []);
     assert.deepEqual(faults(1), ['2:timeout'], 'the late answer to round 2 is never taken for round 3');
     assert.deepEqual(faults(2), ['1:not-json']);
-    assert.deepEqual(faults(3), Array.from({ length: 10 }, (_, i) => `${i + 3}:crash`));
+    assert.deepEqual(
+      faults(3),
+      Array.from({ length: 10 }, (_, i) => `${i + 3}:crash`),
+    );
     assert.match(replay.result.faults[3]!.detail, /exited with code 1.*boom: out of ideas/);
 
     const [python, late, garbage] = replay.transcripts!;
@@ -41,13 +44,23 @@ describe('a lighthouses match between real bots', () => {
     assert.ok(late!.some((e) => e.dir === 'note' && /dropped a late answer .*"x":9/.test(e.text)));
     assert.equal(sent(late!).filter((t) => t === '{"success":true}').length, 11, 'it caught up: every other command succeeded');
     assert.ok(sent(garbage!).includes('{"success":false,"message":"Invalid JSON"}'));
-    assert.ok(python!.some((e) => e.dir === 'stderr' && e.text.includes('[python-example]')), "the bot's stderr is in its log");
-    assert.deepEqual((state as LighthousesState).players.map((p) => p.name), ['python-example', 'late', 'Player 2', 'crash'], 'a greeting without a name keeps the default');
+    assert.ok(
+      python!.some((e) => e.dir === 'stderr' && e.text.includes('[python-example]')),
+      "the bot's stderr is in its log",
+    );
+    assert.deepEqual(
+      (state as LighthousesState).players.map((p) => p.name),
+      ['python-example', 'late', 'Player 2', 'crash'],
+      'a greeting without a name keeps the default',
+    );
     assert.equal(replay.result.faults[3]!.turn, 3, 'the crash is reported where it happened, not at the last ask of the dead process');
     verifyReplay(getGame('lighthouses'), replay);
     // A replay written before (it reported each seat's latest fault: the crash at round 12) still verifies.
     const latest = plays[plays.length - 1]!.moves.find((m) => m.slot === 3)!.fault!;
-    verifyReplay(getGame('lighthouses'), { ...replay, result: { ...replay.result, faults: replay.result.faults.map((f, i) => (i === 3 ? { turn: 12, ...latest } : f)) } });
+    verifyReplay(getGame('lighthouses'), {
+      ...replay,
+      result: { ...replay.result, faults: replay.result.faults.map((f, i) => (i === 3 ? { turn: 12, ...latest } : f)) },
+    });
     assert.deepEqual(livePidsWith(marker), [], 'no bot process is left');
   });
 
@@ -102,7 +115,10 @@ describe('a lighthouses match between real bots', () => {
     // took L0 for that round: 2 points, the only ones of the match (an attack of 0 would have been a pass).
     const s = state as LighthousesState;
     assert.deepEqual([s.players[0]!.x, s.players[0]!.y], [3, 2]);
-    assert.deepEqual(s.players.map((p) => p.score), [2, 0]);
+    assert.deepEqual(
+      s.players.map((p) => p.score),
+      [2, 0],
+    );
   });
 
   it('the CLI plays a map from a file, and a bad map file is a usage error naming the problem', async () => {
@@ -126,7 +142,18 @@ describe('a lighthouses match between real bots', () => {
   });
 
   it('a bot that exits on round 3 of 12 is reported at round 3, with 2 answers and its faults counted apart (--json and the table)', async () => {
-    const args = ['play', 'lighthouses', 'stdio:node test/fixtures/lighthouses/fickle.mjs crash', 'random', '--set', 'map=cross', '--set', 'rounds=12', '--seed', '5'];
+    const args = [
+      'play',
+      'lighthouses',
+      'stdio:node test/fixtures/lighthouses/fickle.mjs crash',
+      'random',
+      '--set',
+      'map=cross',
+      '--set',
+      'rounds=12',
+      '--seed',
+      '5',
+    ];
     const json = await runCli([...args, '--json']);
     assert.equal(json.code, 0, json.stderr);
     const fault = (JSON.parse(json.stdout) as { players: { fault: { turn: number; kind: string; detail: string } }[] }).players[0]!.fault;
@@ -146,7 +173,21 @@ describe('a lighthouses match between real bots', () => {
       const [port] = ((await once(bot.stdout!, 'data')) as [Buffer])[0].toString().trim().split('\n');
       const dir = mkdtempSync(join(tmpdir(), 'botarena-lh-gone-'));
       const file = join(dir, 'gone.json');
-      const r = await runCli(['play', 'lighthouses', `http://127.0.0.1:${port}/`, 'random', '--set', 'map=cross', '--set', 'rounds=12', '--seed', '5', '--json', '--replay', file]);
+      const r = await runCli([
+        'play',
+        'lighthouses',
+        `http://127.0.0.1:${port}/`,
+        'random',
+        '--set',
+        'map=cross',
+        '--set',
+        'rounds=12',
+        '--seed',
+        '5',
+        '--json',
+        '--replay',
+        file,
+      ]);
       assert.equal(r.code, 0, r.stderr);
       const fault = (JSON.parse(r.stdout) as { players: { fault: { turn: number; kind: string; detail: string } }[] }).players[0]!.fault;
       // Before: turn 12, the last of the refused requests that followed.
@@ -155,7 +196,11 @@ describe('a lighthouses match between real bots', () => {
       assert.equal(verify.code, 0, verify.stderr);
       // A replay written before (its fault the latest refusal, turn 12) still verifies.
       const replay = JSON.parse((await import('node:fs')).readFileSync(file, 'utf8')) as Parameters<typeof verifyReplay>[1];
-      assert.deepEqual(replay.turns.flatMap((t) => t.moves.filter((m) => m.slot === 0 && m.fault).map(() => t.turn)), [4, 5, 6, 7, 8, 9, 10, 11, 12], 'asked again after it went, refused each time');
+      assert.deepEqual(
+        replay.turns.flatMap((t) => t.moves.filter((m) => m.slot === 0 && m.fault).map(() => t.turn)),
+        [4, 5, 6, 7, 8, 9, 10, 11, 12],
+        'asked again after it went, refused each time',
+      );
       replay.result.faults[0] = { ...replay.result.faults[0]!, turn: 12 };
       verifyReplay(getGame('lighthouses'), replay);
     } finally {
@@ -163,4 +208,3 @@ describe('a lighthouses match between real bots', () => {
     }
   });
 });
-

@@ -30,12 +30,20 @@ describe('live audiences', () => {
     assert.doesNotMatch(during, /fleet/);
     for (const ship of fleets.flat()) assert.ok(!during.includes(JSON.stringify(ship)), `ship ${JSON.stringify(ship)} shown to spectators`);
     assert.ok(!steps(pub).some((e) => 'hash' in e.record), 'no state fingerprints for spectators');
-    const shots = steps(pub).filter((e) => e.record.phase === 'play').map((e) => e.record.moves[0]!.action);
-    assert.deepEqual(shots, report.replay.turns.filter((t) => t.phase === 'play').map((t) => t.moves[0]!.action));
+    const shots = steps(pub)
+      .filter((e) => e.record.phase === 'play')
+      .map((e) => e.record.moves[0]!.action);
+    assert.deepEqual(
+      shots,
+      report.replay.turns.filter((t) => t.phase === 'play').map((t) => t.moves[0]!.action),
+    );
     const last = steps(pub).at(-1)!.frame as { strikes: unknown };
     assert.deepEqual(last.strikes, (report.state as { strikes: unknown }).strikes, 'the frame shows the strikes as both boards do');
     // The organisers' feed has everything: it rebuilds the replay.
-    assert.deepEqual(steps(full).map((e) => e.record), report.replay.turns);
+    assert.deepEqual(
+      steps(full).map((e) => e.record),
+      report.replay.turns,
+    );
   });
 
   it('lighthouses and smart-dog spectators get only what every player sees', async () => {
@@ -45,7 +53,10 @@ describe('live audiences', () => {
       assert.deepEqual(Object.keys(e.frame as object), ['round', 'width', 'height', 'island', 'lighthouses', 'connections']);
     }
     const greeting = steps(lh.public).find((e) => e.record.phase === 'init')!;
-    assert.ok(greeting.record.moves.every((m) => m.action === undefined), 'greetings are not shown');
+    assert.ok(
+      greeting.record.moves.every((m) => m.action === undefined),
+      'greetings are not shown',
+    );
     const sd = await watch('smartdog', ['random', 'herder'], { options: '{"turnsLimit":5}' });
     for (const e of steps(sd.public)) {
       for (const m of e.record.moves) assert.deepEqual(Object.keys((m.action ?? { lines: 0 }) as object), ['lines']);

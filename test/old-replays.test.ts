@@ -17,7 +17,9 @@ import { ROOT } from './run-cli.js';
 const DIR = join(ROOT, 'test/fixtures/replays');
 
 describe('replays written before the game API changed', () => {
-  for (const file of readdirSync(DIR).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(DIR)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     it(`${file} still verifies, and the same seats and seed play it again step for step`, async () => {
       const replay: unknown = JSON.parse(readFileSync(join(DIR, file), 'utf8'));
       assertReplayShape(replay);
@@ -25,11 +27,18 @@ describe('replays written before the game API changed', () => {
       verifyReplay(game, replay);
       if (replay.seats.some((s) => s.bot.startsWith('stdio:'))) return; // a program's answers are its own
       // The config it was played by: with the values of keys added since (smart-dog's fearHeading: false).
-      const again = await runMatch({ game: replay.game, seed: replay.seed, config: replayConfig(game, replay.config), seats: replay.seats.map((s) => ({ bot: s.bot })), timeouts: {} });
+      const again = await runMatch({
+        game: replay.game,
+        seed: replay.seed,
+        config: replayConfig(game, replay.config),
+        seats: replay.seats.map((s) => ({ bot: s.bot })),
+        timeouts: {},
+      });
       // The same moves and the same result; the step fingerprints too, unless the game now chains them
       // (`hashes: "chain"`), whose new replay is then checked by verify instead.
       const sameScheme = (again.replay.hashes ?? 'state') === (replay.hashes ?? 'state');
-      const plain = (turns: typeof replay.turns) => turns.map(({ hash, ...t }) => ({ ...t, ...(sameScheme ? { hash } : {}), moves: t.moves.map(({ ms: _ms, ...m }) => m) }));
+      const plain = (turns: typeof replay.turns) =>
+        turns.map(({ hash, ...t }) => ({ ...t, ...(sameScheme ? { hash } : {}), moves: t.moves.map(({ ms: _ms, ...m }) => m) }));
       assert.deepEqual(plain(again.replay.turns), plain(replay.turns));
       assert.deepEqual(again.replay.result, replay.result);
       if (!sameScheme) verifyReplay(game, again.replay);

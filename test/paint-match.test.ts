@@ -37,8 +37,14 @@ describe('paint matches between real bots', () => {
     assert.match(faultOn(2, 6)!.detail, /no "turns_left": copy it from the state \(6\)/);
     for (const t of [12, 11, 10, 7, 5, 4, 3, 2, 1]) assert.equal(faultOn(2, t), undefined, `late bot, turns_left ${t}`);
     const notes = replay.transcripts![2]!.filter((e) => e.dir === 'note').map((e) => e.text);
-    assert.ok(notes.some((n) => n.includes('skipped a line (turns_left 9 is not the current 8)')), notes.join('\n'));
-    assert.ok(notes.some((n) => /turns_left":4/.test(n)), `the repeated answer is dropped or skipped: ${notes.join('\n')}`);
+    assert.ok(
+      notes.some((n) => n.includes('skipped a line (turns_left 9 is not the current 8)')),
+      notes.join('\n'),
+    );
+    assert.ok(
+      notes.some((n) => /turns_left":4/.test(n)),
+      `the repeated answer is dropped or skipped: ${notes.join('\n')}`,
+    );
     assert.deepEqual(replay.result.ranks.length, 4);
     verifyReplay(getGame('paint'), replay);
     assert.deepEqual(livePidsWith(marker), [], 'a bot process outlived the match');
@@ -92,10 +98,19 @@ describe('paint matches between real bots', () => {
       timeouts: { initMs: 10_000 },
       seats: [{ bot: `stdio:node examples/paint-node/bot.mjs ${marker}` }, { bot: `stdio:while read line; do echo '{"ready":"yes"}'; done # ${marker}` }],
     });
-    assert.deepEqual(replay.turns.map((t) => t.phase), ['init']);
+    assert.deepEqual(
+      replay.turns.map((t) => t.phase),
+      ['init'],
+    );
     assert.deepEqual(replay.result.ranks, [1, 2]);
-    assert.equal(replay.result.reason, 'error: unresponsive players: bob (bad-answer: expected {"ready":true} to the hello, got {"ready":"yes"}); no turn was played');
-    assert.deepEqual({ winner: replay.result.winner, draw: replay.result.draw, error: replay.result.error }, { winner: null, draw: false, error: 'unresponsive players: bob (slot 1)' });
+    assert.equal(
+      replay.result.reason,
+      'error: unresponsive players: bob (bad-answer: expected {"ready":true} to the hello, got {"ready":"yes"}); no turn was played',
+    );
+    assert.deepEqual(
+      { winner: replay.result.winner, draw: replay.result.draw, error: replay.result.error },
+      { winner: null, draw: false, error: 'unresponsive players: bob (slot 1)' },
+    );
     verifyReplay(getGame('paint'), replay);
     // Written before the slot was named (issue 32's review): still verifies.
     verifyReplay(getGame('paint'), { ...replay, result: { ...replay.result, error: 'unresponsive players: bob' } });
@@ -115,11 +130,23 @@ describe('paint matches between real bots', () => {
     it(`play --json: a board player that ${how} at the hello is named by its id, nobody wins, and play exits 1`, async () => {
       const r = await runCli(['play', 'paint', 'painter', bot!, 'painter', '--seed', '1', '--init-timeout', initMs!, '--json']);
       assert.equal(r.code, 1, r.stderr);
-      const result = JSON.parse(r.stdout) as { winner: unknown; draw: boolean; error: string; reason: string; players: { rank: number; fault: { turn: number } | null }[] };
+      const result = JSON.parse(r.stdout) as {
+        winner: unknown;
+        draw: boolean;
+        error: string;
+        reason: string;
+        players: { rank: number; fault: { turn: number } | null }[];
+      };
       // The player entries carry slots, not ids: the error names both (issue 32 review).
-      assert.deepEqual({ winner: result.winner, draw: result.draw, error: result.error }, { winner: null, draw: false, error: 'unresponsive players: bob (slot 1)' });
+      assert.deepEqual(
+        { winner: result.winner, draw: result.draw, error: result.error },
+        { winner: null, draw: false, error: 'unresponsive players: bob (slot 1)' },
+      );
       assert.match(result.reason, /^error: unresponsive players: bob \(/);
-      assert.deepEqual(result.players.map((p) => p.rank), [1, 3, 1]);
+      assert.deepEqual(
+        result.players.map((p) => p.rank),
+        [1, 3, 1],
+      );
       assert.equal(result.players[1]!.fault?.turn, 0);
       assert.match(r.stderr, /the match ended as an error: unresponsive players: bob \(slot 1\)/);
     });
@@ -128,7 +155,10 @@ describe('paint matches between real bots', () => {
   it('play: the headline of a match that ended as an error says "error" once', async () => {
     const r = await runCli(['play', 'paint', 'painter', `stdio:while read line; do echo '{"ready":1}'; done`, '--seed', '1', '--init-timeout', '10000']);
     assert.equal(r.code, 1, r.stderr);
-    assert.match(r.stdout, /^Error — unresponsive players: bob \(bad-answer: expected \{"ready":true\} to the hello, got \{"ready":1\}\); no turn was played$/m);
+    assert.match(
+      r.stdout,
+      /^Error — unresponsive players: bob \(bad-answer: expected \{"ready":true\} to the hello, got \{"ready":1\}\); no turn was played$/m,
+    );
     assert.doesNotMatch(r.stdout, /error: unresponsive/i);
   });
 
@@ -137,7 +167,11 @@ describe('paint matches between real bots', () => {
       const r = await runCli(['play', 'paint', bot, 'random', '--seed', '3', '--json']);
       assert.equal(r.code, 0, r.stderr);
       const result = JSON.parse(r.stdout) as { players: { fault: unknown; rank: number }[] };
-      assert.deepEqual(result.players.map((p) => p.fault), [null, null], bot);
+      assert.deepEqual(
+        result.players.map((p) => p.fault),
+        [null, null],
+        bot,
+      );
       assert.equal(result.players[0]!.rank, 1, `${bot} lost to random`);
     }
     const file = await runCli(['play', 'paint', 'painter', 'random', '--set', 'board=test/fixtures/paint/board-3x6.json', '--seed', '1']);

@@ -16,7 +16,11 @@ describe('play stopped with Ctrl-C', () => {
   it('writes the turns played to --replay, marked stopped: show and verify read it, rate refuses it', async () => {
     const file = join(tmp, 'stopped.json');
     // A bot that thinks 0.3 s a move: the match is still going when a few boards have been shown.
-    const child = spawn(process.execPath, ['bin/botarena', 'play', 'tictactoe', 'stdio:python3 test/fixtures/tournament/ttt-pace.py 0.3', 'random', '--seed', '4', '--watch', '--replay', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['bin/botarena', 'play', 'tictactoe', 'stdio:python3 test/fixtures/tournament/ttt-pace.py 0.3', 'random', '--seed', '4', '--watch', '--replay', file],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d));

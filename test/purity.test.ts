@@ -30,21 +30,31 @@ describe('the pure layers stay pure', () => {
   for (const [what, code, message] of violations) {
     it(`lint refuses ${what} in a game's shipped file, saying why`, async () => {
       const found = await lint(code, 'src/games/tictactoe/bad.ts');
-      assert.ok(found.some((m) => message.test(m.message)), JSON.stringify(found));
+      assert.ok(
+        found.some((m) => message.test(m.message)),
+        JSON.stringify(found),
+      );
       const core = await lint(code, 'src/core/bad.ts');
-      assert.ok(core.some((m) => message.test(m.message)), `src/core too: ${JSON.stringify(core)}`);
+      assert.ok(
+        core.some((m) => message.test(m.message)),
+        `src/core too: ${JSON.stringify(core)}`,
+      );
     });
   }
 
-  it('lint allows Node outside the pure layers, and in the pure layers\' tests', async () => {
-    const code = "import { readFileSync } from 'node:fs';\nexport const f = readFileSync;\nexport const home = process.env.HOME;\nexport const t = Date.now();\n";
+  it("lint allows Node outside the pure layers, and in the pure layers' tests", async () => {
+    const code =
+      "import { readFileSync } from 'node:fs';\nexport const f = readFileSync;\nexport const home = process.env.HOME;\nexport const t = Date.now();\n";
     assert.deepEqual(await lint(code, 'src/cli/fine.ts'), []);
     assert.deepEqual(await lint(code, 'src/games/tictactoe/fine.test.ts'), []);
   });
 
   it('lint refuses a kit import from shipped code outside the pure layers', async () => {
     const found = await lint("import { sumGame } from './sum-game.kit.js';\nexport const g = sumGame;\n", 'src/arena/bad.ts');
-    assert.ok(found.some((m) => /test helper/.test(m.message)), JSON.stringify(found));
+    assert.ok(
+      found.some((m) => /test helper/.test(m.message)),
+      JSON.stringify(found),
+    );
   });
 
   it('the pure tsconfig has no Node types: `process` does not compile there, plain code does', () => {

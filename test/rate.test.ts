@@ -73,11 +73,23 @@ describe('botarena rate', () => {
     assert.equal(tron.length, 1);
     assert.equal(tron[0]!.game, 'tron');
     assert.equal(typeof tron[0]!.matchId, 'string');
-    assert.deepEqual(tron[0]!.players.map((p) => [p.name, p.rank, p.score]), [['random#0', 4, 4], ['random#1', 2, 10], ['stupid', 2, 10], ['voronoi', 1, 11]]);
+    assert.deepEqual(
+      tron[0]!.players.map((p) => [p.name, p.rank, p.score]),
+      [
+        ['random#0', 4, 4],
+        ['random#1', 2, 10],
+        ['stupid', 2, 10],
+        ['voronoi', 1, 11],
+      ],
+    );
   });
 
   /** What the files hold, read and rated in the order `rate` takes them. */
-  const outcomes = (): MatchOutcome[] => [...readOutcomes(readFileSync(plays, 'utf8'), plays), ...readOutcomes(gunzipSync(readFileSync(tronReplay)).toString('utf8'), tronReplay), ...readOutcomes(readFileSync(tttReplay, 'utf8'), tttReplay)];
+  const outcomes = (): MatchOutcome[] => [
+    ...readOutcomes(readFileSync(plays, 'utf8'), plays),
+    ...readOutcomes(gunzipSync(readFileSync(tronReplay)).toString('utf8'), tronReplay),
+    ...readOutcomes(readFileSync(tttReplay, 'utf8'), tttReplay),
+  ];
 
   it('prints an ELO table per game, in the order the games first appear', async () => {
     const run = await rate([plays, tronReplay, tttReplay]);
@@ -86,15 +98,24 @@ describe('botarena rate', () => {
     const ladder = new EloLadder();
     for (const m of outcomes()) ladder.rate(m);
     const blocks = run.stdout.trimEnd().split('\n\n');
-    assert.deepEqual(blocks.map((b) => b.split('\n')[0]), ['tictactoe · 4 matches · ELO', 'connect4 · 1 match · ELO', 'tron · 1 match · ELO']);
+    assert.deepEqual(
+      blocks.map((b) => b.split('\n')[0]),
+      ['tictactoe · 4 matches · ELO', 'connect4 · 1 match · ELO', 'tron · 1 match · ELO'],
+    );
     for (const [i, game] of ['tictactoe', 'connect4', 'tron'].entries()) {
       const rows = blocks[i]!.split('\n').slice(1);
       assert.match(rows[0]!, /^#\s+name\s+rating\s+games\s+W-D-L$/);
       const expected = ladder.table(game).map((r, k) => [String(k + 1), r.name, r.rating.toFixed(1), String(r.games), `${r.wins}-${r.draws}-${r.losses}`]);
-      assert.deepEqual(rows.slice(1).map((r) => r.split(/\s{2,}/)), expected);
+      assert.deepEqual(
+        rows.slice(1).map((r) => r.split(/\s{2,}/)),
+        expected,
+      );
     }
     // Tron: voronoi survived (beats all three), random#1 and stupid drew their lap, random#0 lost to everyone.
-    assert.deepEqual(ladder.table('tron').map((r) => r.name), ['voronoi', 'stupid', 'random#1', 'random#0']);
+    assert.deepEqual(
+      ladder.table('tron').map((r) => r.name),
+      ['voronoi', 'stupid', 'random#1', 'random#0'],
+    );
     assert.match(blocks[2]!, /^1\s+voronoi\s+1570\.1\s+1\s+1-0-0$/m);
     assert.match(blocks[2]!, /^4\s+random#0\s+1430\.2\s+1\s+0-0-1$/m);
   });
@@ -102,7 +123,10 @@ describe('botarena rate', () => {
   it('--json: { system, games: { GAME: rows } } with unrounded ratings; --game keeps one game', async () => {
     const run = await rate(['--json', plays, tronReplay, tttReplay]);
     assert.equal(run.code, 0, run.stderr);
-    const out = JSON.parse(run.stdout) as { system: string; games: Record<string, { name: string; rating: number; games: number; wins: number; draws: number; losses: number }[]> };
+    const out = JSON.parse(run.stdout) as {
+      system: string;
+      games: Record<string, { name: string; rating: number; games: number; wins: number; draws: number; losses: number }[]>;
+    };
     const ladder = new EloLadder();
     for (const m of outcomes()) ladder.rate(m);
     assert.deepEqual(out, { system: 'elo', games: { tictactoe: ladder.table('tictactoe'), connect4: ladder.table('connect4'), tron: ladder.table('tron') } });
@@ -117,26 +141,62 @@ describe('botarena rate', () => {
     const skill = new SkillLadder();
     for (const m of outcomes()) skill.rate(m);
     const rows = skill.table('tron');
-    assert.deepEqual(rows.map((r) => r.name), ['voronoi', 'random#1', 'stupid', 'random#0'], 'tied names by name');
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      ['voronoi', 'random#1', 'stupid', 'random#0'],
+      'tied names by name',
+    );
     assert.equal(
       run.stdout,
       `tron · 1 match · OpenSkill\n${[
         ['#', 'name', 'ordinal (μ, σ)', 'games', 'W-D-L'],
-        ...rows.map((r, i) => [String(i + 1), r.name, `${r.ordinal.toFixed(1)} (μ ${r.mu.toFixed(1)} σ ${r.sigma.toFixed(1)})`, '1', `${r.wins}-${r.draws}-${r.losses}`]),
+        ...rows.map((r, i) => [
+          String(i + 1),
+          r.name,
+          `${r.ordinal.toFixed(1)} (μ ${r.mu.toFixed(1)} σ ${r.sigma.toFixed(1)})`,
+          '1',
+          `${r.wins}-${r.draws}-${r.losses}`,
+        ]),
       ]
-        .map((cells, _, all) => cells.map((c, k) => c.padEnd(Math.max(...all.map((x) => x[k]!.length)))).join('  ').trimEnd())
+        .map((cells, _, all) =>
+          cells
+            .map((c, k) => c.padEnd(Math.max(...all.map((x) => x[k]!.length))))
+            .join('  ')
+            .trimEnd(),
+        )
         .join('\n')}\n`,
     );
-    const json = JSON.parse((await rate(['--system', 'openskill', '--json', tronReplay])).stdout) as { system: string; games: { tron: { name: string; rating: number; mu: number; sigma: number }[] } };
+    const json = JSON.parse((await rate(['--system', 'openskill', '--json', tronReplay])).stdout) as {
+      system: string;
+      games: { tron: { name: string; rating: number; mu: number; sigma: number }[] };
+    };
     assert.equal(json.system, 'openskill');
-    assert.deepEqual(json.games.tron.map((r) => [r.name, r.rating, r.mu, r.sigma]), rows.map((r) => [r.name, r.ordinal, r.mu, r.sigma]));
+    assert.deepEqual(
+      json.games.tron.map((r) => [r.name, r.rating, r.mu, r.sigma]),
+      rows.map((r) => [r.name, r.ordinal, r.mu, r.sigma]),
+    );
   });
 
   it("rates a tournament's results.jsonl in match order, as the tournament's own table does", async () => {
     // results.jsonl lists the matches as they finish (completion order under --concurrency); ELO depends on the
     // order, and `rate` used to follow the file's: its ratings differed a little from the tournament's.
     const out = join(dir, 'tournament');
-    const run = await runCli(['tournament', 'tictactoe', 'random', 'minimax', 'random', '--games', '4', '--seed', '5', '--concurrency', '1', '--out', out, '--json']);
+    const run = await runCli([
+      'tournament',
+      'tictactoe',
+      'random',
+      'minimax',
+      'random',
+      '--games',
+      '4',
+      '--seed',
+      '5',
+      '--concurrency',
+      '1',
+      '--out',
+      out,
+      '--json',
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const table = JSON.parse(run.stdout) as { standings: { name: string; elo: number }[] };
     const results = join(out, 'results.jsonl');
@@ -146,25 +206,51 @@ describe('botarena rate', () => {
     assert.equal(rated.code, 0, rated.stderr);
     const rows = (JSON.parse(rated.stdout) as { games: { tictactoe: { name: string; rating: number }[] } }).games.tictactoe;
     const elo = (rs: { name: string }[], f: (r: never) => number) => Object.fromEntries(rs.map((r) => [r.name, f(r as never)]));
-    assert.deepEqual(elo(rows, (r: { rating: number }) => Math.round(r.rating * 10) / 10), elo(table.standings, (r: { elo: number }) => r.elo));
+    assert.deepEqual(
+      elo(rows, (r: { rating: number }) => Math.round(r.rating * 10) / 10),
+      elo(table.standings, (r: { elo: number }) => r.elo),
+    );
   });
 
   it('two tournaments concatenated in one file: each in its match order, one after the other (not interleaved by index)', async () => {
     // A run of lines of one tournament is sorted by index; the tournaments keep their file order. The third has
     // the second's seed (the same match ids): an index that comes again starts another tournament.
     const files: string[] = [];
-    for (const [seed, bots] of [['5', ['random', 'minimax', 'random']], ['6', ['minimax', 'random']], ['6', ['random', 'random', 'minimax']]] as const) {
+    for (const [seed, bots] of [
+      ['5', ['random', 'minimax', 'random']],
+      ['6', ['minimax', 'random']],
+      ['6', ['random', 'random', 'minimax']],
+    ] as const) {
       const out = join(dir, `concat-${files.length}`);
       const run = await runCli(['tournament', 'tictactoe', ...bots, '--games', '2', '--seed', seed, '--concurrency', '1', '--out', out]);
       assert.equal(run.code, 0, run.stderr);
       files.push(join(out, 'results.jsonl'));
     }
-    const [a, b, c] = files.map((f) => readFileSync(f, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { index: number; matchId: string }));
+    const [a, b, c] = files.map((f) =>
+      readFileSync(f, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { index: number; matchId: string }),
+    );
     const inOrder = [...a!, ...b!, ...c!].map((l) => l.matchId);
     // As if each had finished last match first.
     const both = join(dir, 'concat.jsonl');
-    writeFileSync(both, [a!, b!, c!].map((t) => t.slice().reverse().map((l) => JSON.stringify(l) + '\n').join('')).join(''));
-    assert.deepEqual(readOutcomes(readFileSync(both, 'utf8'), both).map((o) => o.matchId), inOrder);
+    writeFileSync(
+      both,
+      [a!, b!, c!]
+        .map((t) =>
+          t
+            .slice()
+            .reverse()
+            .map((l) => JSON.stringify(l) + '\n')
+            .join(''),
+        )
+        .join(''),
+    );
+    assert.deepEqual(
+      readOutcomes(readFileSync(both, 'utf8'), both).map((o) => o.matchId),
+      inOrder,
+    );
     // The CLI agrees with rating the three files one after the other.
     const together = await rate(['--json', both]);
     const apart = await rate(['--json', ...files]);

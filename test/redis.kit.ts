@@ -55,7 +55,8 @@ export async function testRedis(): Promise<TestRedis | NoRedis> {
     };
   }
   const bin = findRedisServer();
-  if (!bin) return { missing: 'no redis-server on this machine (neither on PATH nor in /usr/bin): apt-get install redis-server, or set BOTARENA_TEST_REDIS_URL' };
+  if (!bin)
+    return { missing: 'no redis-server on this machine (neither on PATH nor in /usr/bin): apt-get install redis-server, or set BOTARENA_TEST_REDIS_URL' };
   return startServer(bin);
 }
 
@@ -81,8 +82,6 @@ export function findRedisServer(): string | null {
   }
   return null;
 }
-
-
 
 // Servers of this process, killed when it exits without its `after` (a crash, a timeout): none is left behind.
 const running = new Set<{ child: ChildProcess | null; dir: string }>();

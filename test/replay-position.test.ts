@@ -55,15 +55,46 @@ describe('botarena replay position, fork and refeed', () => {
 
   it('prints JSON positions on one line, and --out writes the file keys with the flags that use them', async () => {
     const lh = join(dir, 'lh.json');
-    assert.equal((await runCli(['play', 'lighthouses', 'planner', 'random', '--seed', '4', '--set', 'rounds=12', '--set', 'map=islet', '--replay', lh])).code, 0);
+    assert.equal(
+      (await runCli(['play', 'lighthouses', 'planner', 'random', '--seed', '4', '--set', 'rounds=12', '--set', 'map=islet', '--replay', lh])).code,
+      0,
+    );
     const pos = await runCli(['replay', 'position', lh, '--turn', '6']);
     assert.equal(pos.code, 0, pos.stderr);
-    assert.deepEqual(pos.stdout.split('\n').filter(Boolean).map((l) => l.split('=')[0]), ['map', 'rounds', 'position']);
-    assert.equal(JSON.parse(pos.stdout.split('\n').find((l) => l.startsWith('position='))!.slice(9)).round, 6);
+    assert.deepEqual(
+      pos.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split('=')[0]),
+      ['map', 'rounds', 'position'],
+    );
+    assert.equal(
+      JSON.parse(
+        pos.stdout
+          .split('\n')
+          .find((l) => l.startsWith('position='))!
+          .slice(9),
+      ).round,
+      6,
+    );
     const out = join(dir, 'pos');
     const files = await runCli(['replay', 'position', lh, '--turn', '6', '--out', out]);
     assert.equal(files.stdout.trim(), `botarena play lighthouses <bots…> --set 'map=islet' --set 'rounds=12' --set position=${join(out, 'position.txt')}`);
-    const again = await runCli(['play', 'lighthouses', 'planner', 'random', '--seed', '4', '--set', 'map=islet', '--set', 'rounds=12', '--set', `position=${join(out, 'position.txt')}`, '--json']);
+    const again = await runCli([
+      'play',
+      'lighthouses',
+      'planner',
+      'random',
+      '--seed',
+      '4',
+      '--set',
+      'map=islet',
+      '--set',
+      'rounds=12',
+      '--set',
+      `position=${join(out, 'position.txt')}`,
+      '--json',
+    ]);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(JSON.parse(again.stdout).turns, 12);
   });

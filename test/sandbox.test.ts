@@ -28,15 +28,24 @@ describe('--sandbox: untrusted bot programs under bubblewrap', () => {
     const marker = `sandbox-${process.pid}`;
     try {
       const { replay } = await runMatch(
-        { game: 'tictactoe', seed: 2, transcripts: true, timeouts: { initMs: 5000 }, seats: [{ bot: `stdio:node test/fixtures/zoo/prisoner.mjs ${port} ${marker}` }, { bot: 'random' }] },
+        {
+          game: 'tictactoe',
+          seed: 2,
+          transcripts: true,
+          timeouts: { initMs: 5000 },
+          seats: [{ bot: `stdio:node test/fixtures/zoo/prisoner.mjs ${port} ${marker}` }, { bot: 'random' }],
+        },
         { sandbox: { processes: 32 } },
       );
-      const stderr = replay.transcripts![0]!.filter((e) => e.dir === 'stderr').map((e) => e.text).join('');
+      const stderr = replay
+        .transcripts![0]!.filter((e) => e.dir === 'stderr')
+        .map((e) => e.text)
+        .join('');
       assert.equal(replay.result.faults[0], null, stderr);
       assert.match(stderr, /write \/.*\/escaped-sandbox-\d+: refused EROFS/);
       assert.ok(!existsSync(`escaped-${marker}`), 'nothing was written in the working folder');
       assert.match(stderr, /write \/tmp\/inside-sandbox-\d+: written/, 'its own /tmp is writable');
-      assert.ok(!existsSync(`/tmp/inside-${marker}`), 'and private: the file is not in the machine\'s /tmp');
+      assert.ok(!existsSync(`/tmp/inside-${marker}`), "and private: the file is not in the machine's /tmp");
       assert.match(stderr, /connect: refused E[A-Z]+/);
       assert.equal(connections, 0, 'no connection reached the machine');
       const fork = /fork 300: (\d+) started, (\d+) refused/.exec(stderr);
@@ -67,7 +76,10 @@ describe('--sandbox: untrusted bot programs under bubblewrap', () => {
       const hidden = await runCli(['play', 'tictactoe', bot, 'random', '--sandbox', '--init-timeout', '5000', '--json']);
       assert.equal(hidden.code, 0, hidden.stderr);
       const fault = (JSON.parse(hidden.stdout) as { players: { fault: { detail: string } | null }[] }).players[0]!.fault;
-      assert.match(fault?.detail ?? '', /No such file or directory.*; under --sandbox a bot sees only the system, the working folder \(.*\) and the folders given with --sandbox-bind DIR$/);
+      assert.match(
+        fault?.detail ?? '',
+        /No such file or directory.*; under --sandbox a bot sees only the system, the working folder \(.*\) and the folders given with --sandbox-bind DIR$/,
+      );
       // The text tells the hint once, in the fault (it was in the headline and the hello's note too).
       const text = await runCli(['play', 'tictactoe', bot, 'random', '--sandbox', '--init-timeout', '5000']);
       assert.equal(text.code, 0, text.stderr);
@@ -83,7 +95,18 @@ describe('--sandbox: untrusted bot programs under bubblewrap', () => {
 
   it('plays a match in the sandbox from the CLI, with exec bots too', async (t) => {
     if (!needSandbox(t)) return;
-    const r = await runCli(['play', 'tictactoe', 'stdio:python3 test/fixtures/cli/first-empty.py', 'exec:node test/fixtures/zoo/hostile.mjs silent', '--sandbox', '--timeout', '500', '--init-timeout', '500', '--json']);
+    const r = await runCli([
+      'play',
+      'tictactoe',
+      'stdio:python3 test/fixtures/cli/first-empty.py',
+      'exec:node test/fixtures/zoo/hostile.mjs silent',
+      '--sandbox',
+      '--timeout',
+      '500',
+      '--init-timeout',
+      '500',
+      '--json',
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const j = JSON.parse(r.stdout);
     assert.equal(j.players[0].fault, null);

@@ -108,8 +108,7 @@ const preview = (v: unknown, max = 300): string => {
   const text = JSON.stringify(v) ?? String(v);
   return text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text;
 };
-const explain = (errors: ErrorObject[] | null | undefined): string =>
-  `${ajv.errorsText(errors, { separator: '\n  ' })}\n  ${preview(errors, 2000)}`;
+const explain = (errors: ErrorObject[] | null | undefined): string => `${ajv.errorsText(errors, { separator: '\n  ' })}\n  ${preview(errors, 2000)}`;
 
 /** Whether `key`'s schema accepts `value`. */
 function accepts(key: string, value: unknown): boolean {
@@ -155,7 +154,9 @@ function play(game: AnyGame, plan: MatchPlan): MatchEngine {
   const { bots, seed } = plan;
   const engine = new MatchEngine(game, { config: plan.config ?? {}, seed, players: bots.length });
   const json = getDialect(game, 'json');
-  const players = bots.map((name, slot) => game.bots[name]!.create({ slot, players: bots.length, config: engine.config, seed: builtinBotSeed(seed, name, slot) }));
+  const players = bots.map((name, slot) =>
+    game.bots[name]!.create({ slot, players: bots.length, config: engine.config, seed: builtinBotSeed(seed, name, slot) }),
+  );
   const label = `${game.id} ${bots.join(' v ')} seed ${seed}${plan.config ? ` ${JSON.stringify(plan.config)}` : ''}`;
   for (let d = engine.decision(); d; d = engine.decision()) {
     const decision = d;
@@ -191,7 +192,10 @@ function atFirstTurn(game: AnyGame, config: Record<string, unknown> = {}): Match
   for (let d = engine.decision(); d && d.phase === 'init'; d = engine.decision()) {
     const decision = d;
     const ctx = { phase: decision.phase, matchId: 'm', names: bots.map(() => name) };
-    engine.commit(decision, decision.seats.map((slot) => engine.read(slot, decision.phase, bots[slot]!.act(engine.view(slot, ctx), decision.phase))));
+    engine.commit(
+      decision,
+      decision.seats.map((slot) => engine.read(slot, decision.phase, bots[slot]!.act(engine.view(slot, ctx), decision.phase))),
+    );
   }
   assert.equal(engine.decision()?.phase, 'play');
   return engine;
@@ -206,7 +210,11 @@ function agree(key: string, engine: MatchEngine, phase: 'init' | 'play', answers
   for (const answer of answers) {
     const read = engine.parse(slot, phase, answer);
     const schema = accepts(key, answer);
-    assert.equal(schema, read.ok, `schemas/${key}.schema.json ${schema ? 'accepts' : 'refuses'} ${preview(answer)} but the game ${read.ok ? 'accepts it' : `refuses it (${read.detail})`}`);
+    assert.equal(
+      schema,
+      read.ok,
+      `schemas/${key}.schema.json ${schema ? 'accepts' : 'refuses'} ${preview(answer)} but the game ${read.ok ? 'accepts it' : `refuses it (${read.detail})`}`,
+    );
   }
 }
 
@@ -228,7 +236,7 @@ describe('wire schemas', () => {
     assert.ok(readFileSync(new URL('README.md', DIR), 'utf8').length > 0);
   });
 
-  it('are current: each is what `npm run generate` writes from the TypeBox values in src/games/*/schema.ts, and so is the SDK\'s src/sdk/messages.ts', async () => {
+  it("are current: each is what `npm run generate` writes from the TypeBox values in src/games/*/schema.ts, and so is the SDK's src/sdk/messages.ts", async () => {
     const stale = await staleFiles();
     assert.deepEqual(stale, [], stale.map((path) => `${path} is not current: run \`${COMMAND}\``).join('\n'));
   });
@@ -311,7 +319,7 @@ describe('wire schemas', () => {
     }
   });
 
-  it("refuses messages the arena would never send: a missing field, a wrong constant, an extra field", () => {
+  it('refuses messages the arena would never send: a missing field, a wrong constant, an extra field', () => {
     const sample = (key: string): Record<string, unknown> => {
       const s = seen.get(key);
       assert.ok(s, `no real ${key} message was seen`);
@@ -346,16 +354,33 @@ describe('wire schemas', () => {
     wrong('battleship/turn', { game: 'battleship' }, 'a small b in a turn message');
     wrong('battleship/turn', { players: 2 }, 'a players field, which turn messages lack');
     wrong('battleship/init', { 'game-id': 'm' }, 'a text game-id');
-    wrong('battleship/turn', { board: { ...(sample('battleship/turn').board as object), your_strikes: [{ target: '1,1', result: 'miss' }] } }, 'an unknown strike result');
+    wrong(
+      'battleship/turn',
+      { board: { ...(sample('battleship/turn').board as object), your_strikes: [{ target: '1,1', result: 'miss' }] } },
+      'an unknown strike result',
+    );
     const strikes = (list: unknown[]) => ({ board: { ...(sample('battleship/turn').board as object), his_strikes: list } });
     wrong('battleship/turn', strikes([{ target: '1,1', result: 'hit sunk and win' }]), 'the winning shot, after which no message is sent');
     wrong('battleship/turn', strikes([{ target: '1, 1', result: 'hit' }]), 'a target with a space');
-    wrong('lighthouses/init', { map: [[0, 2, 0], [0, 1, 0], [0, 0, 0]] }, 'a map cell that is neither 0 nor 1');
+    wrong(
+      'lighthouses/init',
+      {
+        map: [
+          [0, 2, 0],
+          [0, 1, 0],
+          [0, 0, 0],
+        ],
+      },
+      'a map cell that is neither 0 nor 1',
+    );
     wrong('lighthouses/turn', { view: [[0]] }, 'a view that is not 7×7');
     const lighthouse = (sample('lighthouses/turn').lighthouses as Record<string, unknown>[])[0]!;
     wrong('lighthouses/turn', { lighthouses: [{ ...lighthouse, owner: -2 }] }, 'an owner below -1');
     wrong('lighthouses/turn', { lighthouses: [{ ...lighthouse, owner: '0' }] }, 'an owner as text');
-    assert.ok(accepts('lighthouses/turn', { ...sample('lighthouses/turn'), lighthouses: [{ ...lighthouse, owner: null, energy: 0 }] }), 'a neutral owner may be null');
+    assert.ok(
+      accepts('lighthouses/turn', { ...sample('lighthouses/turn'), lighthouses: [{ ...lighthouse, owner: null, energy: 0 }] }),
+      'a neutral owner may be null',
+    );
     refuse('lighthouses/result', { success: true, message: 'ok' }, 'a message on success');
     refuse('lighthouses/result', { success: false }, 'a failure without a message');
     refuse('lighthouses/result', { success: 'yes' }, 'a success that is not a boolean');
@@ -375,10 +400,31 @@ describe('wire schemas', () => {
 
   it('answer schemas accept exactly what the games read', () => {
     const ttt = atFirstTurn(getGame('tictactoe'));
-    agree('tictactoe/turn-answer', ttt, 'play', [{ play: '0-0' }, { play: '2-2', note: 'extra fields are ignored' }, { play: '3-3' }, { play: '1-1 ' }, { play: 4 }, { Play: '1-1' }, {}, [], '1-1', null]);
+    agree('tictactoe/turn-answer', ttt, 'play', [
+      { play: '0-0' },
+      { play: '2-2', note: 'extra fields are ignored' },
+      { play: '3-3' },
+      { play: '1-1 ' },
+      { play: 4 },
+      { Play: '1-1' },
+      {},
+      [],
+      '1-1',
+      null,
+    ]);
 
     const c4 = atFirstTurn(getGame('connect4'));
-    const c4answers = [{ play: 0 }, { play: 6 }, { play: '3' }, { play: 3, why: 'centre' }, wire('{"play":3.0}'), { play: 7 }, { play: -1 }, { play: '03' }, { play: ' 3' }];
+    const c4answers = [
+      { play: 0 },
+      { play: 6 },
+      { play: '3' },
+      { play: 3, why: 'centre' },
+      wire('{"play":3.0}'),
+      { play: 7 },
+      { play: -1 },
+      { play: '03' },
+      { play: ' 3' },
+    ];
     agree('connect4/turn-answer', c4, 'play', [...c4answers, { play: '3.0' }, { play: '-1' }, { play: 1.5 }, { play: true }, { play: null }, {}, [3], 3]);
 
     const tron = atFirstTurn(getGame('tron'));
@@ -410,7 +456,14 @@ describe('wire schemas', () => {
     agree('lighthouses/init-answer', lh, 'init', [{ name: 'x' }, { name: '' }, { name: 'x', version: 2 }, { name: 3 }, {}, 'x', null]);
 
     const paint = atFirstTurn(getGame('paint'));
-    agree('paint/init-answer', new MatchEngine(getGame('paint'), { config: {}, seed: 1, players: 2 }), 'init', [{ ready: true }, { ready: true, name: 'x' }, { ready: 'true' }, { ready: 1 }, {}, true]);
+    agree('paint/init-answer', new MatchEngine(getGame('paint'), { config: {}, seed: 1, players: 2 }), 'init', [
+      { ready: true },
+      { ready: true, name: 'x' },
+      { ready: 'true' },
+      { ready: 1 },
+      {},
+      true,
+    ]);
     const t = (paint.view(0, { phase: 'play', matchId: 'm', names: [] }) as { turns_left: number }).turns_left;
     const go = (direction: unknown, type: unknown = 'walk') => ({ turns_left: t, type, direction });
     agree('paint/turn-answer', paint, 'play', [
@@ -473,7 +526,16 @@ describe('wire schemas', () => {
     for (const key of ['tictactoe/init-answer', 'connect4/init-answer', 'tron/init-answer']) {
       for (const v of [{ name: 'x' }, {}, null, 0, 'hello', [1, [2]], true]) assert.ok(accepts(key, v), `${key}: ${preview(v)}`);
     }
-    for (const key of ['tictactoe/turn-answer', 'connect4/turn-answer', 'tron/turn-answer', 'battleship/turn-answer', 'battleship/init-answer', 'paint/init-answer', 'paint/turn-answer', 'lighthouses/init-answer']) {
+    for (const key of [
+      'tictactoe/turn-answer',
+      'connect4/turn-answer',
+      'tron/turn-answer',
+      'battleship/turn-answer',
+      'battleship/init-answer',
+      'paint/init-answer',
+      'paint/turn-answer',
+      'lighthouses/init-answer',
+    ]) {
       refuse(key, {}, 'an empty object');
       refuse(key, null, 'null');
     }
@@ -530,8 +592,12 @@ describe("smart-dog's line schemas (src/games/smartdog/schema.ts: the JSON of ea
         const numbered = new Map(
           streamOrder(decision).map((slot) => [slot, (made[slot]!.act(views.get(slot)!, decision.phase) as string[]).map((t): [number, string] => [n++, t])]),
         );
-        for (const [slot, lines] of numbered) for (const [, text] of lines) assert.ok(command(text), `${where}: SmartDogCommand refuses slot ${slot}'s line ${preview(text)}`);
-        engine.commit(decision, decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })));
+        for (const [slot, lines] of numbered)
+          for (const [, text] of lines) assert.ok(command(text), `${where}: SmartDogCommand refuses slot ${slot}'s line ${preview(text)}`);
+        engine.commit(
+          decision,
+          decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })),
+        );
       }
       const state = engine.state as SmartDogState;
       for (let player = 1; player <= players; player++) {
@@ -539,7 +605,19 @@ describe("smart-dog's line schemas (src/games/smartdog/schema.ts: the JSON of ea
         accepted(finishedLine(state, player, 'player 1 disconnected'), `${map}: finished by an error`);
       }
     }
-    const variety = ['start', 'landscape', 'state', 'finished', 'obj Dog move', 'obj Dog move barking', 'obj Dog panic', 'obj Sheep standBy', 'obj Sheep move', 'obj Sheep panic', 'obj bark barking'];
+    const variety = [
+      'start',
+      'landscape',
+      'state',
+      'finished',
+      'obj Dog move',
+      'obj Dog move barking',
+      'obj Dog panic',
+      'obj Sheep standBy',
+      'obj Sheep move',
+      'obj Sheep panic',
+      'obj bark barking',
+    ];
     for (const tag of variety) {
       assert.ok(met.has(tag), `no real line was ${tag} (met: ${[...met].sort().join(', ')})`);
     }

@@ -18,7 +18,10 @@ import { startServer, type RunningServer } from '../src/server/serve.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { apiClient, until } from './server.kit.js';
 
-type Doc = { info: { version: string }; paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>> };
+type Doc = {
+  info: { version: string };
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>;
+};
 
 /** The OpenAPI document without its 2xx answers: what the schemas' move must leave as it was. */
 function without2xx(doc: Doc): Doc {
@@ -64,7 +67,10 @@ describe('the HTTP API and its schemas', () => {
       const code = readFileSync(join('src/api', file), 'utf8');
       for (const [, typeOnly, from] of code.matchAll(/^(?:import|export)\s+(type\s+)?[^'";]*?from\s+'([^']+)'/gm)) {
         const allowed = from === 'typebox' || /^\.\/[a-z-]+\.js$/.test(from!) || (!!typeOnly && /^\.\.\/(core|games)\//.test(from!));
-        assert.ok(allowed, `src/api/${file} imports ${typeOnly ? 'types of ' : ''}${from}: the web app bundles what src/api imports (it may use typebox, itself, and types of src/core and src/games)`);
+        assert.ok(
+          allowed,
+          `src/api/${file} imports ${typeOnly ? 'types of ' : ''}${from}: the web app bundles what src/api imports (it may use typebox, itself, and types of src/core and src/games)`,
+        );
       }
       assert.doesNotMatch(code, /\b(process|Buffer|require)\b|node:/, `src/api/${file} uses Node`);
     }
@@ -93,7 +99,10 @@ describe('the HTTP API and its schemas', () => {
     // Games: the facts and pages `botarena games` shows, the rules, the JSON Schemas.
     assert.deepEqual((await api('GET', '/api/games')).body, asJson(Object.values(games).map(gameFacts)));
     // The web app offers no registration and a one-seat test for a game whose bots connect in: it reads `lobby`, never a game's id.
-    assert.deepEqual(((await api('GET', '/api/games')).body as unknown as { id: string; lobby: boolean }[]).filter((g) => g.lobby).map((g) => g.id), ['smartdog']);
+    assert.deepEqual(
+      ((await api('GET', '/api/games')).body as unknown as { id: string; lobby: boolean }[]).filter((g) => g.lobby).map((g) => g.id),
+      ['smartdog'],
+    );
     for (const g of Object.values(games)) {
       assert.deepEqual((await api('GET', `/api/games/${g.id}`)).body, asJson(gamePage(g)), g.id);
       const page = `docs/games/${g.id}.md`;
@@ -103,7 +112,10 @@ describe('the HTTP API and its schemas', () => {
       if (!existsSync(schemaDir)) assert.equal(schemas.status, 404);
       else {
         const files = readdirSync(schemaDir).filter((f) => f.endsWith('.schema.json'));
-        assert.deepEqual(schemas.body, Object.fromEntries(files.map((f) => [f.replace(/\.schema\.json$/, ''), JSON.parse(readFileSync(join(schemaDir, f), 'utf8')) as unknown])));
+        assert.deepEqual(
+          schemas.body,
+          Object.fromEntries(files.map((f) => [f.replace(/\.schema\.json$/, ''), JSON.parse(readFileSync(join(schemaDir, f), 'utf8')) as unknown])),
+        );
       }
     }
 
@@ -123,7 +135,10 @@ describe('the HTTP API and its schemas', () => {
     assert.deepEqual(shown.body, await detail(id));
     const report = shown.body!.doctor as { ok: boolean; checks: { fix?: string }[] };
     assert.equal(report.ok, false);
-    assert.ok(report.checks.some((c) => c.fix), 'a failed check says what to change');
+    assert.ok(
+      report.checks.some((c) => c.fix),
+      'a failed check says what to change',
+    );
 
     const checked = await api('POST', `/api/bots/${id}/check`, undefined, token);
     assert.equal(checked.status, 200, JSON.stringify(checked.body));
@@ -161,20 +176,32 @@ describe('the HTTP API and its schemas', () => {
     const person = await api('POST', '/api/matches', { game: 'tictactoe', test: true, seats: ['person', 'random'] });
     assert.equal(person.status, 201, JSON.stringify(person.body));
     const persons = person.body!.persons as { slot: number; token: string }[];
-    assert.deepEqual(persons.map((p) => p.slot), [0]);
+    assert.deepEqual(
+      persons.map((p) => p.slot),
+      [0],
+    );
     assert.match(persons[0]!.token, /^person_/);
-    assert.deepEqual(Object.keys(person.body!).sort(), [...Object.keys(publicMatch((await store.getMatch(person.body!.id as string))!)), 'persons', 'viewerToken'].sort());
+    assert.deepEqual(
+      Object.keys(person.body!).sort(),
+      [...Object.keys(publicMatch((await store.getMatch(person.body!.id as string))!)), 'persons', 'viewerToken'].sort(),
+    );
 
     // Lists, ratings, records, leaderboards.
     const page = await store.listMatches({ game: 'tictactoe', status: 'finished', limit: 1 });
-    assert.deepEqual((await api('GET', '/api/matches?game=tictactoe&status=finished&limit=1')).body, asJson({ items: page.items.map(publicMatch), next: page.next }));
+    assert.deepEqual(
+      (await api('GET', '/api/matches?game=tictactoe&status=finished&limit=1')).body,
+      asJson({ items: page.items.map(publicMatch), next: page.next }),
+    );
     const bots = (await store.listBots({ game: 'tictactoe' })).map(publicBot);
     assert.deepEqual((await api('GET', '/api/bots?game=tictactoe')).body, asJson(bots));
     const minimax = bots.find((b) => b.builtin && b.endpoint === 'built-in: minimax')!;
     const minimaxShown = await api('GET', `/api/bots/${minimax.id}`);
     assert.deepEqual(minimaxShown.body, await detail(minimax.id));
     assert.equal((minimaxShown.body!.ratings as unknown[]).length, 2, 'rated in ELO and OpenSkill');
-    assert.deepEqual((await api('GET', `/api/bots/${minimax.id}/ratings`)).body, asJson({ elo: await store.ratingHistory(minimax.id, 'elo'), openskill: await store.ratingHistory(minimax.id, 'openskill') }));
+    assert.deepEqual(
+      (await api('GET', `/api/bots/${minimax.id}/ratings`)).body,
+      asJson({ elo: await store.ratingHistory(minimax.id, 'elo'), openskill: await store.ratingHistory(minimax.id, 'openskill') }),
+    );
     const h2h = await api('GET', `/api/bots/${minimax.id}/head-to-head`);
     assert.deepEqual(h2h.body, asJson(await store.headToHead(minimax.id)));
     assert.equal((h2h.body as unknown as unknown[]).length, 1);

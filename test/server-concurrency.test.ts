@@ -14,7 +14,17 @@ const api = apiClient(() => server.url);
 
 before(async () => {
   const quiet = process.env.SERVER_LOG ? process.stderr : new Writable({ write: (_c, _e, cb) => cb() });
-  server = await startServer({ port: 0, host: '127.0.0.1', database: ':memory:', logStream: quiet, ladder: false, gateway: false, concurrency: 1, allowCommands: true, checkBots: false });
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    database: ':memory:',
+    logStream: quiet,
+    ladder: false,
+    gateway: false,
+    concurrency: 1,
+    allowCommands: true,
+    checkBots: false,
+  });
 });
 
 after(async () => {
@@ -23,7 +33,11 @@ after(async () => {
 
 describe('botarena serve --concurrency 1', () => {
   it('plays on-demand matches one at a time, the others queued meanwhile, and plays them all', async () => {
-    const reg = await api('POST', '/api/bots', { game: 'tictactoe', name: 'pace', endpoint: `stdio:python3 ${join(ROOT, 'test/fixtures/tournament/ttt-pace.py')} 0.1` });
+    const reg = await api('POST', '/api/bots', {
+      game: 'tictactoe',
+      name: 'pace',
+      endpoint: `stdio:python3 ${join(ROOT, 'test/fixtures/tournament/ttt-pace.py')} 0.1`,
+    });
     assert.equal(reg.status, 201, JSON.stringify(reg.body));
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
@@ -32,11 +46,15 @@ describe('botarena serve --concurrency 1', () => {
       ids.push(r.body!.id as string);
     }
     let most = 0;
-    const statuses = await until('every match to end', async () => {
-      const all = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body!.status as string));
-      most = Math.max(most, all.filter((s) => s === 'running').length);
-      return all.every((s) => s === 'finished' || s === 'aborted') ? all : null;
-    }, 60_000);
+    const statuses = await until(
+      'every match to end',
+      async () => {
+        const all = await Promise.all(ids.map(async (id) => (await api('GET', `/api/matches/${id}`)).body!.status as string));
+        most = Math.max(most, all.filter((s) => s === 'running').length);
+        return all.every((s) => s === 'finished' || s === 'aborted') ? all : null;
+      },
+      60_000,
+    );
     assert.deepEqual(statuses, ['finished', 'finished', 'finished']);
     assert.equal(most, 1, 'never two at once');
   });

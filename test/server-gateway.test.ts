@@ -36,12 +36,21 @@ interface BoardRow {
 const matchOf = (names: string[]) =>
   until(`the recorded game of ${names.join(', ')}`, async () => {
     const list = await api('GET', '/api/matches?game=smartdog&status=finished&limit=100');
-    return (list.body!.items as MatchItem[]).find((m) => m.seats.map((s) => s.name).sort().join() === [...names].sort().join());
+    return (list.body!.items as MatchItem[]).find(
+      (m) =>
+        m.seats
+          .map((s) => s.name)
+          .sort()
+          .join() === [...names].sort().join(),
+    );
   });
 
 /** Runs the example smart-dog bot (examples/smartdog-node) against the gateway; resolves with its exit code. */
 function exampleBot(name: string, hub: string): Promise<number | null> {
-  const child = spawn(process.execPath, ['examples/smartdog-node/client.mjs', '--port', String(server.gatewayPort), '--hub', hub, '--name', name], { cwd: ROOT, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['examples/smartdog-node/client.mjs', '--port', String(server.gatewayPort), '--hub', hub, '--name', name], {
+    cwd: ROOT,
+    stdio: 'ignore',
+  });
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
   return new Promise((resolve) => child.on('close', (code) => (clearTimeout(timer), resolve(code))));
 }
@@ -130,7 +139,11 @@ describe('the smart-dog gateway of botarena serve', () => {
     const replay = JSON.parse(text) as { matchId: string; game: string; seats: { name: string }[]; transcripts?: unknown; turns: unknown[] };
     assert.equal(replay.game, 'smartdog');
     assert.equal(replay.matchId, m.id, 'the stored replay has the match id of the store');
-    assert.deepEqual(replay.seats.map((s) => s.name), m.seats.map((s) => s.name), 'the replay names its seats as the match does');
+    assert.deepEqual(
+      replay.seats.map((s) => s.name),
+      m.seats.map((s) => s.name),
+      'the replay names its seats as the match does',
+    );
     assert.equal(replay.turns.length, 6);
     assert.equal(replay.transcripts, undefined);
     const file = join(dir, 'gateway-replay.json');
@@ -199,7 +212,11 @@ describe('botarena serve with --no-gateway', () => {
     const s = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'none.sqlite'), ladder: false, logStream: quiet, gateway: false });
     try {
       assert.equal(s.gatewayPort, null);
-      const res = await fetch(`${s.url}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game: 'smartdog', seats: ['herder', 'random'] }) });
+      const res = await fetch(`${s.url}/api/matches`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ game: 'smartdog', seats: ['herder', 'random'] }),
+      });
       assert.equal(res.status, 400);
       assert.match(((await res.json()) as { error?: { message: string } }).error!.message, /this server runs none: it was started with --no-gateway/);
     } finally {

@@ -29,7 +29,15 @@ before(async () => {
   botUrl = /listening on (http:\S+)/.exec(line)![1]!;
   local = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'local.sqlite'), logStream: quiet(), allowCommands: true, gateway: false });
   // As an arena on the internet runs: bots only at public addresses (the default when not on 127.0.0.1 only).
-  open = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'open.sqlite'), logStream: quiet(), allowPrivateBots: false, ladder: false, gateway: false });
+  open = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    database: join(dir, 'open.sqlite'),
+    logStream: quiet(),
+    allowPrivateBots: false,
+    ladder: false,
+    gateway: false,
+  });
 });
 after(async () => {
   bot.kill();
@@ -48,13 +56,23 @@ describe('botarena serve with HTTP bots', () => {
     });
     assert.equal(checked.status, 'active', String(checked.statusReason));
     const checks = (checked.doctor as { checks: { name: string; status: string }[] }).checks;
-    assert.ok(checks.some((c) => /keep-alive/.test(c.name) && c.status === 'pass'), 'the HTTP checks ran');
-    const played = await until('two rated ladder matches', async () => {
-      const m = await api('GET', `/api/matches?bot=${id}&status=finished&kind=ladder`);
-      const items = m.body!.items as { rated: boolean; seats: { botId: string; fault: unknown }[] }[];
-      return items.length >= 2 ? items : null;
-    }, 60_000);
-    assert.ok(played.every((m) => m.rated && m.seats.every((s) => s.botId !== id || s.fault === null)), 'rated, and the example bot never faults');
+    assert.ok(
+      checks.some((c) => /keep-alive/.test(c.name) && c.status === 'pass'),
+      'the HTTP checks ran',
+    );
+    const played = await until(
+      'two rated ladder matches',
+      async () => {
+        const m = await api('GET', `/api/matches?bot=${id}&status=finished&kind=ladder`);
+        const items = m.body!.items as { rated: boolean; seats: { botId: string; fault: unknown }[] }[];
+        return items.length >= 2 ? items : null;
+      },
+      60_000,
+    );
+    assert.ok(
+      played.every((m) => m.rated && m.seats.every((s) => s.botId !== id || s.fault === null)),
+      'rated, and the example bot never faults',
+    );
   });
 
   it('refuses bot URLs at loopback, private, link-local and metadata addresses, and names that do not resolve, on a public server', async () => {
@@ -78,10 +96,19 @@ describe('botarena serve with HTTP bots', () => {
   });
 
   it('limits registrations and match requests per client address, with a 429 that says when to retry', async () => {
-    const limited = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'limited.sqlite'), logStream: quiet(), ladder: false, gateway: false, limits: { registrations: 2, matches: 2 } });
+    const limited = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database: join(dir, 'limited.sqlite'),
+      logStream: quiet(),
+      ladder: false,
+      gateway: false,
+      limits: { registrations: 2, matches: 2 },
+    });
     const call = apiClient(() => limited.url);
     try {
-      for (const i of [1, 2]) assert.equal((await call('POST', '/api/bots', { game: 'connect4', name: `b${i}`, endpoint: 'https://bots.example.org/' })).status, 201);
+      for (const i of [1, 2])
+        assert.equal((await call('POST', '/api/bots', { game: 'connect4', name: `b${i}`, endpoint: 'https://bots.example.org/' })).status, 201);
       const third = await call('POST', '/api/bots', { game: 'connect4', name: 'b3', endpoint: 'https://bots.example.org/' });
       assert.equal(third.status, 429);
       assert.match(third.body!.error!.message, /retry in \d+ (seconds?|minutes?)|try again/i);
@@ -94,7 +121,11 @@ describe('botarena serve with HTTP bots', () => {
   });
 
   it('streams a match while it plays: the events arrive before it ends, then the result', async () => {
-    const r = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: `stdio:python3 ${join(ROOT, 'test/fixtures/tournament/ttt-pace.py')} 0.3` });
+    const r = await api('POST', '/api/bots', {
+      game: 'tictactoe',
+      name: 'slow',
+      endpoint: `stdio:python3 ${join(ROOT, 'test/fixtures/tournament/ttt-pace.py')} 0.3`,
+    });
     assert.equal(r.status, 201);
     const id = (r.body!.bot as { id: string }).id;
     await until('the check', async () => (await api('GET', `/api/bots/${id}`)).body!.status === 'active', 60_000);

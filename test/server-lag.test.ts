@@ -70,7 +70,10 @@ describe('the server while a 12-bot Tron match plays on the largest grid', () =>
     assert.ok(answered >= 20, `requests answered: ${answered}`);
     const { maxMs, p99Ms } = delays(delay);
     t.diagnostic(`event-loop delay: max ${maxMs.toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms; steps ${lapsBefore} → ${lapsAfter}; ${answered} requests answered`);
-    assert.ok(p99Ms < 100, `the event loop's delay reached ${p99Ms.toFixed(1)} ms at the 99th percentile (max ${maxMs.toFixed(1)} ms, ${answered} requests answered)`);
+    assert.ok(
+      p99Ms < 100,
+      `the event loop's delay reached ${p99Ms.toFixed(1)} ms at the 99th percentile (max ${maxMs.toFixed(1)} ms, ${answered} requests answered)`,
+    );
   });
 
   it('stays under 100 ms (99th percentile) through the end of a long match, while it is recorded (its replay is packed in the match thread)', async (t) => {
@@ -80,10 +83,14 @@ describe('the server while a 12-bot Tron match plays on the largest grid', () =>
     const id = r.body!.id as string;
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
-    const m = await until('the match to be recorded', async () => {
-      const got = await api('GET', `/api/matches/${id}`);
-      return got.body!.status === 'finished' || got.body!.status === 'aborted' ? got.body : null;
-    }, 120_000);
+    const m = await until(
+      'the match to be recorded',
+      async () => {
+        const got = await api('GET', `/api/matches/${id}`);
+        return got.body!.status === 'finished' || got.body!.status === 'aborted' ? got.body : null;
+      },
+      120_000,
+    );
     delay.disable();
     assert.equal(m.status, 'finished', String(m.abortReason));
     const { maxMs, p99Ms } = delays(delay);
@@ -94,7 +101,13 @@ describe('the server while a 12-bot Tron match plays on the largest grid', () =>
     // A person and 11 Voronoi bots on a 300×300 Tron grid: every lap, while the person is asked, the bots search
     // the grid in the match's thread (a second or so of work a lap). The person's desk is here, the match there.
     const side = 300;
-    const r = await api('POST', '/api/matches', { game: 'tron', seats: ['person', ...Array(11).fill('voronoi')], test: true, seed: 3, config: { width: side, height: side } });
+    const r = await api('POST', '/api/matches', {
+      game: 'tron',
+      seats: ['person', ...Array(11).fill('voronoi')],
+      test: true,
+      seed: 3,
+      config: { width: side, height: side },
+    });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     const id = r.body!.id as string;
     const token = (r.body!.persons as { slot: number; token: string }[])[0]!.token;
@@ -120,7 +133,10 @@ describe('the server while a 12-bot Tron match plays on the largest grid', () =>
       const { maxMs, p99Ms } = delays(delay);
       t.diagnostic(`event-loop delay: max ${maxMs.toFixed(1)} ms, p99 ${p99Ms.toFixed(1)} ms; the person played ${moves} laps`);
       assert.ok(moves >= 2, `the person played ${moves} laps in 4 s`);
-      assert.ok(p99Ms < 100, `the event loop's delay reached ${p99Ms.toFixed(1)} ms at the 99th percentile (max ${maxMs.toFixed(1)} ms) while a person's match played`);
+      assert.ok(
+        p99Ms < 100,
+        `the event loop's delay reached ${p99Ms.toFixed(1)} ms at the 99th percentile (max ${maxMs.toFixed(1)} ms) while a person's match played`,
+      );
     } finally {
       asks.close();
     }
@@ -158,7 +174,14 @@ async function askStream(path: string) {
 function safeMove(view: { board: number[][][]; 'player-index': number }, side: number): string {
   const taken = new Set(view.board.flatMap((trail) => trail.map(([x, y]) => `${x},${y}`)));
   const [hx, hy] = view.board[view['player-index']]![0]! as [number, number];
-  const free = ([['x+', 1, 0], ['x-', -1, 0], ['y+', 0, 1], ['y-', 0, -1]] as const).find(([, dx, dy]) => {
+  const free = (
+    [
+      ['x+', 1, 0],
+      ['x-', -1, 0],
+      ['y+', 0, 1],
+      ['y-', 0, -1],
+    ] as const
+  ).find(([, dx, dy]) => {
     const [x, y] = [hx + dx, hy + dy];
     return x >= 0 && y >= 0 && x < side && y < side && !taken.has(`${x},${y}`);
   });

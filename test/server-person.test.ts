@@ -19,7 +19,15 @@ let server: RunningServer;
 const api = apiClient(() => server.url);
 
 before(async () => {
-  server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'person.sqlite'), logStream: quiet(), ladder: false, gateway: false, person: { leaveMs: LEAVE_MS } });
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    database: join(dir, 'person.sqlite'),
+    logStream: quiet(),
+    ladder: false,
+    gateway: false,
+    person: { leaveMs: LEAVE_MS },
+  });
 });
 after(async () => {
   await server.close(500);
@@ -122,14 +130,14 @@ describe('a person at the table (seat "person" of a test match)', () => {
     const seats = m.seats as { botId: string; name: string; fault: unknown }[];
     const bots = await api('GET', '/api/bots?game=tictactoe');
     const person = (bots.body as unknown as { id: string; name: string; builtin: boolean; endpoint: string }[]).find((b) => b.name === 'person');
-    assert.equal(seats[0]!.botId, person?.id, 'recorded under the game\'s person row');
+    assert.equal(seats[0]!.botId, person?.id, "recorded under the game's person row");
     assert.equal(person?.builtin, true);
     assert.equal(person?.endpoint, 'built-in: browser');
     assert.equal(seats[0]!.fault, null);
     assert.equal((await move(id, 0, { line: '0-0' }, token(0))).status, 404, 'the match is over');
   });
 
-  it('refuses a move when nothing is asked of the seat (409), another seat\'s token (403), none (401); a person who leaves forfeits', async () => {
+  it("refuses a move when nothing is asked of the seat (409), another seat's token (403), none (401); a person who leaves forfeits", async () => {
     const { id, token } = await start('tictactoe', ['person', 'person']);
     const first = await playStream(`/api/matches/${id}/seats/0/play?token=${token(0)}`);
     const ask = await first.nextOf('ask');
@@ -143,10 +151,14 @@ describe('a person at the table (seat "person" of a test match)', () => {
     assert.equal((await api('GET', `/api/matches/${id}/seats/0/play?token=nope`)).status, 403);
     // The person closes the page and does not come back.
     first.close();
-    const m = await until('the forfeit', async () => {
-      const r = await api('GET', `/api/matches/${id}`);
-      return r.body!.status === 'finished' ? r.body : null;
-    }, LEAVE_MS + 10_000);
+    const m = await until(
+      'the forfeit',
+      async () => {
+        const r = await api('GET', `/api/matches/${id}`);
+        return r.body!.status === 'finished' ? r.body : null;
+      },
+      LEAVE_MS + 10_000,
+    );
     const fault = (m.seats as { fault: { kind: string; detail: string } | null }[])[0]!.fault;
     assert.equal(fault?.kind, 'timeout');
     assert.equal(fault?.detail, 'the person left: no page was open for this seat for 1.5 s');
@@ -160,7 +172,10 @@ describe('a person at the table (seat "person" of a test match)', () => {
     const long = await move(id, 1, { line: 'x'.repeat(2001) }, token(1));
     assert.equal(long.status, 400);
     assert.match(long.body!.error!.message, /body\.line: must be at most 2000 characters/);
-    for (const body of [{ game: 'tictactoe', seats: ['person', 'random'] }, { game: 'tictactoe', seats: ['person', 'random'], rated: true }]) {
+    for (const body of [
+      { game: 'tictactoe', seats: ['person', 'random'] },
+      { game: 'tictactoe', seats: ['person', 'random'], rated: true },
+    ]) {
       const r = await api('POST', '/api/matches', body);
       assert.equal(r.status, 400, JSON.stringify(body));
       assert.match(r.body!.error!.message, /seats\[0\]: a person plays test matches only: give "test": true/);
@@ -170,7 +185,7 @@ describe('a person at the table (seat "person" of a test match)', () => {
     assert.match(reg.body!.error!.message, /people play from the web page/);
   });
 
-  it('plays smart-dog with built-in bots: the ask is smart-dog\'s own lines, and each line is taken as it comes', async () => {
+  it("plays smart-dog with built-in bots: the ask is smart-dog's own lines, and each line is taken as it comes", async () => {
     const { id, token } = await start('smartdog', ['person', 'random'], { config: { options: '{"turnsLimit":3}' } });
     const play = await playStream(`/api/matches/${id}/seats/0/play?token=${token(0)}`);
     const ask = await play.nextOf('ask');
@@ -185,7 +200,7 @@ describe('a person at the table (seat "person" of a test match)', () => {
       if (e.event === 'ask') await move(id, 0, { line: 'end' }, token(0));
     }
     const refused = await api('POST', '/api/matches', { game: 'smartdog', seats: ['person', 'random'] });
-    assert.equal(refused.status, 400, 'a smart-dog match that is not a test is still the gateway\'s');
+    assert.equal(refused.status, 400, "a smart-dog match that is not a test is still the gateway's");
   });
 
   it('tells a lighthouses person the result of each command', async () => {
@@ -198,19 +213,29 @@ describe('a person at the table (seat "person" of a test match)', () => {
     play.close();
   });
 
-  it('aborts a person\'s match left queued by a killed server when it starts again, with the reason', async () => {
+  it("aborts a person's match left queued by a killed server when it starts again, with the reason", async () => {
     const database = join(dir, 'restart.sqlite');
     const quietOnce = { port: 0, host: '127.0.0.1', database, logStream: quiet(), ladder: false, gateway: false } as const;
     await (await startServer(quietOnce)).close(100); // the person rows
     const store = await openStore(database);
     const person = (await store.getBotByName('tictactoe', 'person'))!;
     const random = (await store.getBotByName('tictactoe', 'random'))!;
-    const job = newJob({ matchId: crypto.randomUUID(), game: 'tictactoe', seed: 1, config: {}, seats: [{ bot: 'browser', name: 'person' }, { bot: 'random', name: 'random' }], timeouts: {} });
+    const job = newJob({
+      matchId: crypto.randomUUID(),
+      game: 'tictactoe',
+      seed: 1,
+      config: {},
+      seats: [
+        { bot: 'browser', name: 'person' },
+        { bot: 'random', name: 'random' },
+      ],
+      timeouts: {},
+    });
     await store.createMatch({ id: job.matchId, game: 'tictactoe', kind: 'test', rated: false, seed: 1, config: {}, job, seats: [person.id, random.id] });
     await store.close();
     const again = await startServer(quietOnce);
     try {
-      const m = await (await fetch(`${again.url}/api/matches/${job.matchId}`)).json() as { status: string; abortReason: string };
+      const m = (await (await fetch(`${again.url}/api/matches/${job.matchId}`)).json()) as { status: string; abortReason: string };
       assert.equal(m.status, 'aborted');
       assert.equal(m.abortReason, 'a person played in it from a web page, and the page is gone: it cannot be started again');
     } finally {
@@ -219,17 +244,40 @@ describe('a person at the table (seat "person" of a test match)', () => {
   });
 
   it('never puts the person on the ladder', async () => {
-    const ladder = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'ladder.sqlite'), logStream: quiet(), gateway: false, allowCommands: true, checkBots: false, ladderBurst: 20, perBotPerHour: 1000, concurrency: 4 });
+    const ladder = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database: join(dir, 'ladder.sqlite'),
+      logStream: quiet(),
+      gateway: false,
+      allowCommands: true,
+      checkBots: false,
+      ladderBurst: 20,
+      perBotPerHour: 1000,
+      concurrency: 4,
+    });
     const call = apiClient(() => ladder.url);
     try {
-      const r = await call('POST', '/api/bots', { game: 'tictactoe', name: 'pace', endpoint: `stdio:python3 ${join(process.cwd(), 'test/fixtures/tournament/ttt-pace.py')} 0` });
+      const r = await call('POST', '/api/bots', {
+        game: 'tictactoe',
+        name: 'pace',
+        endpoint: `stdio:python3 ${join(process.cwd(), 'test/fixtures/tournament/ttt-pace.py')} 0`,
+      });
       assert.equal(r.status, 201, JSON.stringify(r.body));
-      const played = await until('twelve ladder matches', async () => {
-        const m = await call('GET', '/api/matches?game=tictactoe&kind=ladder&limit=100');
-        const items = m.body!.items as { seats: { name: string }[] }[];
-        return items.length >= 12 ? items : null;
-      }, 60_000);
-      assert.deepEqual(played.flatMap((m) => m.seats.filter((s) => s.name === 'person')), [], 'the ladder picked the person');
+      const played = await until(
+        'twelve ladder matches',
+        async () => {
+          const m = await call('GET', '/api/matches?game=tictactoe&kind=ladder&limit=100');
+          const items = m.body!.items as { seats: { name: string }[] }[];
+          return items.length >= 12 ? items : null;
+        },
+        60_000,
+      );
+      assert.deepEqual(
+        played.flatMap((m) => m.seats.filter((s) => s.name === 'person')),
+        [],
+        'the ladder picked the person',
+      );
     } finally {
       await ladder.close(500);
     }

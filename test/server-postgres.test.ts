@@ -38,11 +38,15 @@ if ('missing' in pg) {
       const id = (r.body!.bot as { id: string }).id;
       const token = r.body!.token as string;
       await until('the check', async () => (await api('GET', `/api/bots/${id}`)).body!.status === 'active', 60_000);
-      const finished = await until('three rated ladder matches', async () => {
-        const m = await api('GET', `/api/matches?bot=${id}&status=finished&kind=ladder`);
-        const items = m.body!.items as { id: string; rated: boolean; seats: { botId: string }[] }[];
-        return items.length >= 3 ? items : null;
-      }, 60_000);
+      const finished = await until(
+        'three rated ladder matches',
+        async () => {
+          const m = await api('GET', `/api/matches?bot=${id}&status=finished&kind=ladder`);
+          const items = m.body!.items as { id: string; rated: boolean; seats: { botId: string }[] }[];
+          return items.length >= 3 ? items : null;
+        },
+        60_000,
+      );
       const replay = await fetch(`${server!.url}/api/matches/${finished[0]!.id}/replay`, { headers: { 'accept-encoding': 'gzip' } });
       assert.equal(replay.status, 200);
       const parsed = JSON.parse(await replay.text()) as { game: string; steps: unknown[] };
@@ -50,7 +54,8 @@ if ('missing' in pg) {
       const slot = finished[0]!.seats.findIndex((s) => s.botId === id);
       const logs = await api('GET', `/api/matches/${finished[0]!.id}/logs/${slot}`, undefined, token);
       assert.equal(logs.status, 200);
-      const board = async () => ((await api('GET', '/api/leaderboards/tictactoe')).body as unknown as { botId: string; games: number; rating: number }[]).find((b) => b.botId === id)!;
+      const board = async () =>
+        ((await api('GET', '/api/leaderboards/tictactoe')).body as unknown as { botId: string; games: number; rating: number }[]).find((b) => b.botId === id)!;
       assert.ok((await board()).games >= 3);
 
       await server!.close(5000);

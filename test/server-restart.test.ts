@@ -25,7 +25,11 @@ after(() => {
 
 /** `botarena serve` as an organiser starts it, on a port of the system's choosing; resolves with its URL. */
 function serve(): Promise<{ child: ChildProcess; url: string; log: () => string }> {
-  const child = spawn(process.execPath, ['bin/botarena', 'serve', '--port', '0', '--database', database, '--allow-commands', '--concurrency', '2', '--ladder-burst', '1000', '--no-gateway'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['bin/botarena', 'serve', '--port', '0', '--database', database, '--allow-commands', '--concurrency', '2', '--ladder-burst', '1000', '--no-gateway'],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   children.add(child);
   let out = '';
   child.stderr!.on('data', (d: Buffer) => (out += d));
@@ -61,10 +65,18 @@ describe('botarena serve after kill -9', () => {
   it('aborts what was running, plays on, loses nothing and rates nothing twice', async () => {
     let server = await serve();
     base = server.url;
-    const reg = await api('POST', '/api/bots', { game: 'tictactoe', name: 'pace', endpoint: `stdio:python3 ${join(ROOT, 'test/fixtures/tournament/ttt-pace.py')} 0.1` });
+    const reg = await api('POST', '/api/bots', {
+      game: 'tictactoe',
+      name: 'pace',
+      endpoint: `stdio:python3 ${join(ROOT, 'test/fixtures/tournament/ttt-pace.py')} 0.1`,
+    });
     assert.equal(reg.status, 201, JSON.stringify(reg.body));
     const botId = (reg.body!.bot as { id: string }).id;
-    await until('two finished ladder matches and one running', async () => (await matchesOf(botId, 'finished')).length >= 2 && (await matchesOf(botId, 'running')).length >= 1, 60_000);
+    await until(
+      'two finished ladder matches and one running',
+      async () => (await matchesOf(botId, 'finished')).length >= 2 && (await matchesOf(botId, 'running')).length >= 1,
+      60_000,
+    );
     server.child.kill('SIGKILL');
     await new Promise((r) => server.child.once('exit', r));
     const finishedBefore = (await openFinished()).length;
@@ -75,10 +87,14 @@ describe('botarena serve after kill -9', () => {
     const aborted = await matchesOf(botId, 'aborted');
     assert.ok(aborted.length >= 1);
     for (const m of aborted) assert.equal(m.abortReason, 'the server stopped while the match was running');
-    const finished = await until('two more finished matches', async () => {
-      const f = await matchesOf(botId, 'finished');
-      return f.length >= finishedBefore + 2 ? f : null;
-    }, 60_000);
+    const finished = await until(
+      'two more finished matches',
+      async () => {
+        const f = await matchesOf(botId, 'finished');
+        return f.length >= finishedBefore + 2 ? f : null;
+      },
+      60_000,
+    );
     assert.equal((await matchesOf(botId, 'running')).length + (await matchesOf(botId, 'queued')).length <= 2, true);
 
     // Rated exactly once each: one history entry per finished rated match, none for an aborted one.
@@ -103,7 +119,9 @@ describe('botarena serve after kill -9', () => {
       if (!m) continue;
       const mine = m.seats.find((s) => s.botId === botId)!;
       const other = m.seats.find((s) => s.botId !== botId)!;
-      const theirs = ((await api('GET', `/api/bots/${other.botId}/ratings`)).body!.elo as { matchId: string; before: number }[]).find((x) => x.matchId === m.id)!;
+      const theirs = ((await api('GET', `/api/bots/${other.botId}/ratings`)).body!.elo as { matchId: string; before: number }[]).find(
+        (x) => x.matchId === m.id,
+      )!;
       const S = mine.rank! < other.rank! ? 1 : mine.rank === other.rank ? 0.5 : 0;
       const E = 1 / (1 + 10 ** ((theirs.before - h.before) / 400));
       assert.ok(Math.abs(h.after - (h.before + K(h.before) * (S - E))) < 1e-9, `ELO of match ${m.id}: ${h.before} → ${h.after}`);
@@ -118,7 +136,18 @@ describe('botarena serve after kill -9', () => {
     const store = await openStore(database);
     const pace = (await store.getBotByName('tictactoe', 'pace'))!;
     const minimax = (await store.getBotByName('tictactoe', 'minimax'))!;
-    const job = newJob({ matchId: crypto.randomUUID(), game: 'tictactoe', seed: 7, config: {}, seats: [{ bot: pace.endpoint, name: pace.name }, { bot: 'minimax', name: 'minimax' }], timeouts: {}, transcripts: true });
+    const job = newJob({
+      matchId: crypto.randomUUID(),
+      game: 'tictactoe',
+      seed: 7,
+      config: {},
+      seats: [
+        { bot: pace.endpoint, name: pace.name },
+        { bot: 'minimax', name: 'minimax' },
+      ],
+      timeouts: {},
+      transcripts: true,
+    });
     await store.createMatch({ id: job.matchId, game: 'tictactoe', kind: 'challenge', rated: false, seed: 7, config: {}, job, seats: [pace.id, minimax.id] });
     // A smart-dog gateway game caught between its creation and its start: its bots called in, and are gone.
     const dog = await store.createBot({ game: 'smartdog', name: 'dog', endpoint: 'tcp-gateway:dog', description: '', status: 'active', capacity: 1 });

@@ -23,8 +23,24 @@ describe('test matches of a bot given by its URL', () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'botarena-test-matches-'));
-    local = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'local.sqlite'), logStream: quiet(), ladder: false, gateway: false, adminToken: 'admin-secret-0123456789' });
-    open = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'open.sqlite'), logStream: quiet(), ladder: false, gateway: false, allowPrivateBots: false });
+    local = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database: join(dir, 'local.sqlite'),
+      logStream: quiet(),
+      ladder: false,
+      gateway: false,
+      adminToken: 'admin-secret-0123456789',
+    });
+    open = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database: join(dir, 'open.sqlite'),
+      logStream: quiet(),
+      ladder: false,
+      gateway: false,
+      allowPrivateBots: false,
+    });
     bot = spawn(process.execPath, ['test/fixtures/broken-http-bot.mjs'], { stdio: ['ignore', 'pipe', 'inherit'] });
     const port = await new Promise<number>((resolve) => bot.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
     url = `http://127.0.0.1:${port}/`;
@@ -54,8 +70,14 @@ describe('test matches of a bot given by its URL', () => {
     const log = await api('GET', `/api/matches/${id}/logs/0`, undefined, viewer);
     assert.equal(log.status, 200, JSON.stringify(log.body));
     const entries = log.body as unknown as { dir: string; text: string }[];
-    assert.ok(entries.some((e) => e.dir === 'recv' && e.text === 'I think the best move is the centre'), 'the raw answer is in the log');
-    assert.ok(entries.some((e) => e.dir === 'send' && e.text.includes('"action":"play-turn"')), 'the message sent is in the log');
+    assert.ok(
+      entries.some((e) => e.dir === 'recv' && e.text === 'I think the best move is the centre'),
+      'the raw answer is in the log',
+    );
+    assert.ok(
+      entries.some((e) => e.dir === 'send' && e.text.includes('"action":"play-turn"')),
+      'the message sent is in the log',
+    );
     // The viewer reads the other seat's log too; nobody else does without a token of their own.
     assert.equal((await api('GET', `/api/matches/${id}/logs/1`, undefined, viewer)).status, 200);
     const none = await api('GET', `/api/matches/${id}/logs/0`);

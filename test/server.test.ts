@@ -16,7 +16,16 @@ const api = apiClient(() => server.url);
 
 before(async () => {
   const quiet = process.env.SERVER_LOG ? process.stderr : new Writable({ write: (_c, _e, cb) => cb() });
-  server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'arena.sqlite'), allowCommands: true, logStream: quiet, perBotPerHour: 6, concurrency: 2, gateway: false });
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    database: join(dir, 'arena.sqlite'),
+    allowCommands: true,
+    logStream: quiet,
+    perBotPerHour: 6,
+    concurrency: 2,
+    gateway: false,
+  });
 });
 after(async () => {
   await server.close(2000);
@@ -83,7 +92,10 @@ describe('botarena serve', () => {
       const mine = (b.body as unknown as { botId: string; games: number }[]).find((r) => r.botId === botId);
       return mine && mine.games >= 3 ? (b.body as unknown as { botId: string; games: number; rating: number }[]) : null;
     });
-    assert.ok(board.every((r, i) => i === 0 || r.rating <= board[i - 1]!.rating), 'best first');
+    assert.ok(
+      board.every((r, i) => i === 0 || r.rating <= board[i - 1]!.rating),
+      'best first',
+    );
     const list = await api('GET', `/api/matches?bot=${botId}&status=finished&limit=2`);
     const items = list.body!.items as { id: string; kind: string; rated: boolean }[];
     assert.equal(items.length, 2);
@@ -138,7 +150,13 @@ describe('botarena serve', () => {
       ['POST', '/api/bots', { game: 'tictactoe', name: 'x', endpoint: 'http://example.com/', extra: 1 }, 400, /unknown field "extra"/],
       ['POST', '/api/bots', '{"game": "tictactoe", ', 400, /not valid JSON/],
       ['POST', '/api/bots', { game: 'tictactoe', name: 'x'.repeat(100), endpoint: 'http://example.com/' }, 400, /at most 64 characters/],
-      ['POST', '/api/bots', { game: 'tictactoe', name: 'big', endpoint: 'http://example.com/', description: 'x'.repeat(200_000) }, 413, /larger than the 64 KiB/],
+      [
+        'POST',
+        '/api/bots',
+        { game: 'tictactoe', name: 'big', endpoint: 'http://example.com/', description: 'x'.repeat(200_000) },
+        413,
+        /larger than the 64 KiB/,
+      ],
       ['PATCH', `/api/bots/${botId}`, { description: 'mine now' }, 401, /owner token/],
       ['GET', '/api/matches/nope', undefined, 404, /no match nope/],
       ['GET', '/api/nothing', undefined, 404, /no route GET \/api\/nothing/],

@@ -13,7 +13,13 @@ describe('smart-dog matches through the runner (stdio and built-in seats)', () =
   it('applies each line at once, answers warnings and errors at once, and replays exactly', async () => {
     const marker = `sd-${process.pid}-a`;
     const play = () =>
-      runMatch({ game: 'smartdog', seed: 3, config: { map: 'meadow', options: '{"turnsLimit":6}' }, transcripts: true, seats: [dog('noisy', marker), { bot: 'herder' }, { bot: 'random' }] });
+      runMatch({
+        game: 'smartdog',
+        seed: 3,
+        config: { map: 'meadow', options: '{"turnsLimit":6}' },
+        transcripts: true,
+        seats: [dog('noisy', marker), { bot: 'herder' }, { bot: 'random' }],
+      });
     const { replay } = await play();
     assert.equal(replay.turns.length, 6);
     const sent = replay.transcripts![0]!.filter((e) => e.dir === 'send').map((e) => e.text);
@@ -30,27 +36,50 @@ describe('smart-dog matches through the runner (stdio and built-in seats)', () =
   it('stdio and built-in seats are applied in a rotating seat order: the same seed plays the same game', async () => {
     // (A bot that writes after its `end`, like the noisy one, races the next turn's view: not this one.)
     const marker = `sd-${process.pid}-e`;
-    const play = () => runMatch({ game: 'smartdog', seed: 3, config: { map: 'meadow', options: '{"turnsLimit":8}' }, seats: [dog('ok', marker), { bot: 'herder' }, { bot: 'random' }] });
+    const play = () =>
+      runMatch({
+        game: 'smartdog',
+        seed: 3,
+        config: { map: 'meadow', options: '{"turnsLimit":8}' },
+        seats: [dog('ok', marker), { bot: 'herder' }, { bot: 'random' }],
+      });
     const [a, b] = [await play(), await play()];
-    assert.deepEqual(b.replay.turns.map((t) => t.hash), a.replay.turns.map((t) => t.hash));
+    assert.deepEqual(
+      b.replay.turns.map((t) => t.hash),
+      a.replay.turns.map((t) => t.hash),
+    );
     const firsts = a.replay.turns.map((t) => t.moves.flatMap((m) => ((m.action as { lines: [number, string][] }).lines[0]?.[0] === 0 ? [m.slot] : [])));
     assert.deepEqual(firsts.slice(0, 4), [[0], [1], [2], [0]], 'the first seat applied rotates with the turn');
   });
 
   it('a bot that vanishes is out for good (scores −10, never asked again), and the others play on', async () => {
     const marker = `sd-${process.pid}-b`;
-    const { replay, state } = await runMatch({ game: 'smartdog', seed: 1, config: { map: 'meadow', options: '{"turnsLimit":8}' }, seats: [dog('vanish', marker), { bot: 'herder' }] });
+    const { replay, state } = await runMatch({
+      game: 'smartdog',
+      seed: 1,
+      config: { map: 'meadow', options: '{"turnsLimit":8}' },
+      seats: [dog('vanish', marker), { bot: 'herder' }],
+    });
     assert.equal(replay.result.faults[0]!.kind, 'crash');
     assert.equal(replay.result.faults[0]!.turn, 3);
-    assert.deepEqual(replay.turns.slice(3).map((t) => t.moves.map((m) => m.slot)), Array.from({ length: 5 }, () => [1]));
+    assert.deepEqual(
+      replay.turns.slice(3).map((t) => t.moves.map((m) => m.slot)),
+      Array.from({ length: 5 }, () => [1]),
+    );
     assert.equal((state as SmartDogState).scores[0], -10);
     assert.deepEqual(replay.result.ranks, [2, 1]);
     verifyReplay(getGame('smartdog'), replay);
   });
 
-  it("with leave=abort a vanishing bot ends the game for everyone with no winner, as the reference did", async () => {
+  it('with leave=abort a vanishing bot ends the game for everyone with no winner, as the reference did', async () => {
     const marker = `sd-${process.pid}-d`;
-    const { replay } = await runMatch({ game: 'smartdog', seed: 1, transcripts: true, config: { map: 'meadow', options: '{"turnsLimit":8}', leave: 'abort' }, seats: [dog('vanish', marker), { bot: 'herder' }] });
+    const { replay } = await runMatch({
+      game: 'smartdog',
+      seed: 1,
+      transcripts: true,
+      config: { map: 'meadow', options: '{"turnsLimit":8}', leave: 'abort' },
+      seats: [dog('vanish', marker), { bot: 'herder' }],
+    });
     assert.equal(replay.turns.length, 3);
     assert.deepEqual(replay.result.ranks, [1, 1]);
     assert.equal(replay.result.winner, null);
@@ -62,7 +91,12 @@ describe('smart-dog matches through the runner (stdio and built-in seats)', () =
 
   it('a turn deadline (waitForTurn) puts a slow bot out, keeping the lines it sent in time', async () => {
     const marker = `sd-${process.pid}-c`;
-    const { replay } = await runMatch({ game: 'smartdog', seed: 1, config: { map: 'meadow', options: '{"turnsLimit":4,"waitForTurn":700}' }, seats: [dog('slow', marker), { bot: 'random' }] });
+    const { replay } = await runMatch({
+      game: 'smartdog',
+      seed: 1,
+      config: { map: 'meadow', options: '{"turnsLimit":4,"waitForTurn":700}' },
+      seats: [dog('slow', marker), { bot: 'random' }],
+    });
     assert.equal(replay.result.faults[0]!.kind, 'timeout');
     assert.match(replay.result.faults[0]!.detail, /no answer within 700 ms/);
     assert.equal(replay.result.faults[0]!.turn, 2);
@@ -79,12 +113,21 @@ describe('smart-dog matches through the runner (stdio and built-in seats)', () =
       seats: [{ bot: `stdio:node test/fixtures/smartdog/dog.mjs ok --join 0 duet ${marker}`, name: 'joiner' }, { bot: 'herder' }],
     });
     const log = replay.transcripts![0]!;
-    assert.ok(log.some((e) => e.dir === 'note' && e.text.startsWith('ignored the first line "join ok duet": a join greeting')), 'the join line is noted as ignored');
+    assert.ok(
+      log.some((e) => e.dir === 'note' && e.text.startsWith('ignored the first line "join ok duet": a join greeting')),
+      'the join line is noted as ignored',
+    );
     assert.ok(!log.some((e) => e.dir === 'send' && e.text.startsWith('error')), 'the join line is not answered with an error');
     assert.equal(replay.result.faults[0], null);
-    const stderr = log.filter((e) => e.dir === 'stderr').map((e) => e.text).join('');
+    const stderr = log
+      .filter((e) => e.dir === 'stderr')
+      .map((e) => e.text)
+      .join('');
     assert.match(stderr, /finished "youWin":(true|false)[^\n]*\ninput closed\n$/, 'the bot read finished, then saw its input close');
-    assert.ok(log.some((e) => e.dir === 'note' && e.text.startsWith('process exited with code 0')), 'it exited by itself, unsignalled');
+    assert.ok(
+      log.some((e) => e.dir === 'note' && e.text.startsWith('process exited with code 0')),
+      'it exited by itself, unsignalled',
+    );
     assert.deepEqual(livePidsWith(marker), []);
   });
 
@@ -110,7 +153,12 @@ describe('smart-dog matches through the runner (stdio and built-in seats)', () =
   });
 
   it('a part with no sheep is played: every score 0, the lowest id wins the tie', async () => {
-    const { replay } = await runMatch({ game: 'smartdog', seed: 1, config: { map: '{"turnsLimit":3}\n@..\n...\n' }, seats: [{ bot: 'random' }, { bot: 'random' }] });
+    const { replay } = await runMatch({
+      game: 'smartdog',
+      seed: 1,
+      config: { map: '{"turnsLimit":3}\n@..\n...\n' },
+      seats: [{ bot: 'random' }, { bot: 'random' }],
+    });
     assert.equal(replay.turns.length, 3);
     assert.deepEqual(replay.result.scores, [0, 0]);
     assert.equal(replay.result.winner, 0);

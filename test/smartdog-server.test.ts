@@ -47,7 +47,8 @@ class Client {
     for (;;) {
       const i = this.lines.findIndex((l, k) => k >= from && re.test(l));
       if (i >= 0) return i;
-      if (this.closed || Date.now() - t0 > ms) assert.fail(`no line matching ${re} (closed: ${this.closed}${this.error ? `, ${this.error.message}` : ''}); got:\n${this.lines.join('\n')}`);
+      if (this.closed || Date.now() - t0 > ms)
+        assert.fail(`no line matching ${re} (closed: ${this.closed}${this.error ? `, ${this.error.message}` : ''}); got:\n${this.lines.join('\n')}`);
       await new Promise<void>((r) => {
         this.waiters.push(r);
         setTimeout(r, 100);
@@ -61,7 +62,10 @@ class Client {
     for (;;) {
       at = await this.waitFor(/^(turn|finished )/, at, ms);
       if (this.lines[at]!.startsWith('finished ')) return this.lines[at]!;
-      const state = this.lines.slice(0, at).reverse().find((l) => l.startsWith('state  '))!;
+      const state = this.lines
+        .slice(0, at)
+        .reverse()
+        .find((l) => l.startsWith('state  '))!;
       if (stopAfterTurn !== undefined && JSON.parse(`{${state.slice(7)}}`).turn > stopAfterTurn) {
         this.socket.destroy();
         return null;
@@ -76,7 +80,14 @@ describe('the smart-dog server over real sockets', () => {
   let gw: Gateway;
   const reports: MatchReport[] = [];
   before(async () => {
-    gw = await startHubServer({ game: getGame('smartdog'), plan: new SmartdogHubPlan(), port: 0, hubs: defaultHubs(['meadow', 'keeper'], { turnsLimit: 3 }), gatherMs: 300, onGame: (r) => reports.push(r) });
+    gw = await startHubServer({
+      game: getGame('smartdog'),
+      plan: new SmartdogHubPlan(),
+      port: 0,
+      hubs: defaultHubs(['meadow', 'keeper'], { turnsLimit: 3 }),
+      gatherMs: 300,
+      onGame: (r) => reports.push(r),
+    });
   });
   after(() => gw.close());
   /** The report of the game these players played, once the server has finished with it. */
@@ -112,7 +123,13 @@ describe('the smart-dog server over real sockets', () => {
     const c = new Client(gw.port);
     c.send('hello world', 'hello', 'do 1 move up', 'end', 'join x nowhere');
     await c.waitFor(/^error No such hub$/);
-    assert.deepEqual(c.lines, ['error Unknown command: hello(world)', 'error Unknown command: hello()', 'error Not in a game', 'error Not in a game', 'error No such hub']);
+    assert.deepEqual(c.lines, [
+      'error Unknown command: hello(world)',
+      'error Unknown command: hello()',
+      'error Not in a game',
+      'error Not in a game',
+      'error No such hub',
+    ]);
     c.send('join x solo');
     await c.waitFor(/^start /);
     c.send('do 1 move sideways', 'do abc move up', 'frobnicate', 'end');
@@ -129,12 +146,20 @@ describe('the smart-dog server over real sockets', () => {
       clients.map(async (c) => {
         const t = await c.waitFor(/^turn$/);
         const you = JSON.parse(`{${c.lines.find((l) => l.startsWith('start '))!.slice(6)}}`).you as number;
-        return c.lines.slice(0, t).filter((l) => l.startsWith('obj  "id"')).map((l) => JSON.parse(`{${l.slice(5)}}`)).filter((o) => o.owner === you).map((o) => o.id as number);
+        return c.lines
+          .slice(0, t)
+          .filter((l) => l.startsWith('obj  "id"'))
+          .map((l) => JSON.parse(`{${l.slice(5)}}`))
+          .filter((o) => o.owner === you)
+          .map((o) => o.id as number);
       }),
     );
     const finished = await Promise.all(clients.map((c) => c.playToEnd()));
     assert.ok(finished.every((f) => f?.startsWith('finished ')));
-    assert.ok(own.every((ids) => ids.length > 0), 'each player sees its own dogs');
+    assert.ok(
+      own.every((ids) => ids.length > 0),
+      'each player sees its own dogs',
+    );
     assert.equal(new Set(own.flat()).size, own.flat().length, `dog ids repeat across the two games: ${JSON.stringify(own)}`);
   });
 
@@ -175,7 +200,9 @@ describe('the smart-dog server over real sockets', () => {
 
 describe('botarena play smartdog with a tcp seat', () => {
   it('waits for a bot to join on the port, then plays it against a built-in bot', async () => {
-    const cli = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'herder', '--port', '0', '--set', 'options={"turnsLimit":5}', '--json'], { cwd: ROOT });
+    const cli = spawn(process.execPath, ['bin/botarena', 'play', 'smartdog', 'tcp', 'herder', '--port', '0', '--set', 'options={"turnsLimit":5}', '--json'], {
+      cwd: ROOT,
+    });
     let out = '';
     let err = '';
     cli.stdout.on('data', (d: Buffer) => (out += d));
@@ -215,13 +242,31 @@ describe('the smart-dog server under a flood (its own process)', () => {
   /** How many yardsticks a fresh client's start may take after the flood. */
   const YARD_TIMES = 10;
   it('a streaming client, a client that never reads and 500 idle connections: bounded memory, a fresh client still plays', async (t) => {
-    const server = spawn(process.execPath, ['bin/botarena', 'smartdog', 'serve', '--port', '0', '--option', 'turnsLimit=4', '--option', `waitForTurn=${2 * WAIT_MS}`, '--maps', 'meadow', '--max-per-address', '1000'], { cwd: ROOT });
+    const server = spawn(
+      process.execPath,
+      [
+        'bin/botarena',
+        'smartdog',
+        'serve',
+        '--port',
+        '0',
+        '--option',
+        'turnsLimit=4',
+        '--option',
+        `waitForTurn=${2 * WAIT_MS}`,
+        '--maps',
+        'meadow',
+        '--max-per-address',
+        '1000',
+      ],
+      { cwd: ROOT },
+    );
     let log = '';
     server.stderr.on('data', (d: Buffer) => (log += d));
     const sockets: Socket[] = [];
     /** Polls `done` every 20 ms, WAIT_MS at most: whether it came true. */
     const within = async (done: () => boolean): Promise<boolean> => {
-      for (const t0 = Date.now(); !done() && Date.now() - t0 < WAIT_MS; ) await new Promise((r) => setTimeout(r, 20));
+      for (const t0 = Date.now(); !done() && Date.now() - t0 < WAIT_MS;) await new Promise((r) => setTimeout(r, 20));
       return done();
     };
     const connected = async (port: number): Promise<Client> => {
@@ -230,7 +275,7 @@ describe('the smart-dog server under a flood (its own process)', () => {
       return client;
     };
     try {
-      assert.ok(await within(() => /smart-dog server on 127\.0\.0\.1:\d+/.test(log) || server.exitCode !== null) && server.exitCode === null, log);
+      assert.ok((await within(() => /smart-dog server on 127\.0\.0\.1:\d+/.test(log) || server.exitCode !== null)) && server.exitCode === null, log);
       const port = Number(/127\.0\.0\.1:(\d+)/.exec(log)![1]);
       // The yardstick: YARD_LINES lobby lines answered, before the flood, on this machine as loaded as it is now.
       const yardClient = await connected(port);
@@ -272,7 +317,7 @@ describe('the smart-dog server under a flood (its own process)', () => {
       const partnerEnd = partner.playToEnd(undefined, WAIT_MS);
       const burst = 'do 1 move up\n'.repeat(20_000);
       let peak = 0;
-      for (const t0 = Date.now(); Date.now() - t0 < WAIT_MS && !flooderClosed; ) {
+      for (const t0 = Date.now(); Date.now() - t0 < WAIT_MS && !flooderClosed;) {
         if (!flooder.write(burst)) await new Promise((r) => setTimeout(r, 10));
         peak = Math.max(peak, rssMb(server.pid!));
       }
@@ -287,7 +332,9 @@ describe('the smart-dog server under a flood (its own process)', () => {
       fresh.send('join fresh solo');
       await fresh.waitFor(/^start /, 0, bound);
       const freshMs = performance.now() - t0;
-      t.diagnostic(`a fresh client's start: ${freshMs.toFixed(0)} ms after the flood (bound ${bound.toFixed(0)} ms; ${YARD_LINES} lobby lines took ${yardMs.toFixed(0)} ms before it)`);
+      t.diagnostic(
+        `a fresh client's start: ${freshMs.toFixed(0)} ms after the flood (bound ${bound.toFixed(0)} ms; ${YARD_LINES} lobby lines took ${yardMs.toFixed(0)} ms before it)`,
+      );
       assert.ok(freshMs < bound, `a fresh client got its start ${freshMs.toFixed(0)} ms after joining (bound ${bound.toFixed(0)} ms)`);
       peak = Math.max(peak, rssMb(server.pid!));
       t.diagnostic(`server peak RSS ${Math.round(peak)} MB`);
@@ -306,15 +353,30 @@ describe('the smart-dog server under a flood (its own process)', () => {
 
 describe('the smart-dog lobby: limits per connection', () => {
   it('closes connections over the per-address cap at once, and those that do not join in time', async () => {
-    const gw = await startHubServer({ game: getGame('smartdog'), plan: new SmartdogHubPlan(), port: 0, hubs: defaultHubs(['meadow']), maxPerAddress: 3, joinWithinMs: 300 });
+    const gw = await startHubServer({
+      game: getGame('smartdog'),
+      plan: new SmartdogHubPlan(),
+      port: 0,
+      hubs: defaultHubs(['meadow']),
+      maxPerAddress: 3,
+      joinWithinMs: 300,
+    });
     try {
       const clients = Array.from({ length: 4 }, () => new Client(gw.port));
       await new Promise((r) => setTimeout(r, 150));
-      assert.deepEqual(clients.map((c) => c.closed), [false, false, false, true], 'the 4th connection from one address is closed');
+      assert.deepEqual(
+        clients.map((c) => c.closed),
+        [false, false, false, true],
+        'the 4th connection from one address is closed',
+      );
       clients[0]!.send('join early duet');
       await clients[0]!.waitFor(/^wait/);
       await new Promise((r) => setTimeout(r, 400));
-      assert.deepEqual(clients.map((c) => c.closed), [false, true, true, true], 'the two that never joined are closed after 300 ms; the one that joined waits on');
+      assert.deepEqual(
+        clients.map((c) => c.closed),
+        [false, true, true, true],
+        'the two that never joined are closed after 300 ms; the one that joined waits on',
+      );
       for (const c of clients) c.socket.destroy();
     } finally {
       await gw.close();

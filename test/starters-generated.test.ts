@@ -53,7 +53,12 @@ describe('the generated starters', () => {
 
   it('share their message loop: each transport shim is written into the starters of every game', async () => {
     const made = await generateStarters();
-    const loops = (pattern: RegExp) => [...made.entries()].filter(([p]) => pattern.test(p)).map(([, text]) => text.slice(text.indexOf('// ---------------------------------------------------------------------------------------------------\n')));
+    const loops = (pattern: RegExp) =>
+      [...made.entries()]
+        .filter(([p]) => pattern.test(p))
+        .map(([, text]) =>
+          text.slice(text.indexOf('// ---------------------------------------------------------------------------------------------------\n')),
+        );
     const http = loops(/^node\/[a-z0-9]+-http\/bot\.mjs$/);
     assert.equal(http.length, 4);
     assert.equal(new Set(http).size, 1, 'the four Node HTTP starters end in the same loop');
@@ -61,11 +66,20 @@ describe('the generated starters', () => {
   });
 
   it("carry one generated-from line in the repository, which a user's copy from botarena new goes without", () => {
-    for (const file of ['python/tron-http/bot.py', 'node/smartdog-tcp/bot.mjs', 'ts/paint-stdio/bot.ts', 'ts/paint-stdio/README.md', 'python/tron-http/test_bot.py']) {
+    for (const file of [
+      'python/tron-http/bot.py',
+      'node/smartdog-tcp/bot.mjs',
+      'ts/paint-stdio/bot.ts',
+      'ts/paint-stdio/README.md',
+      'python/tron-http/test_bot.py',
+    ]) {
       const text = readFileSync(join(ROOT, 'starters', file), 'utf8');
       assert.equal(text.match(new RegExp(GENERATED_LINE.source, 'gm'))?.length, 1, `${file}: one generated-from line`);
     }
-    assert.match(readFileSync(join(ROOT, 'starters/python/tron-http/bot.py'), 'utf8'), /^#!\/usr\/bin\/env python3\n# Generated from starters\/src\/python\/games\/tron\/bot\.py \+ python\/shims\/json-http\.txt by npm run generate:starters/);
+    assert.match(
+      readFileSync(join(ROOT, 'starters/python/tron-http/bot.py'), 'utf8'),
+      /^#!\/usr\/bin\/env python3\n# Generated from starters\/src\/python\/games\/tron\/bot\.py \+ python\/shims\/json-http\.txt by npm run generate:starters/,
+    );
     const dir = join(tmp, 'user-copy');
     const files = writeStarter(join(ROOT, 'starters', 'python', 'tron-http'), dir, 'botarena');
     for (const f of files) assert.doesNotMatch(readFileSync(join(dir, f), 'utf8'), /Generated from starters\/src\//, f);

@@ -73,7 +73,10 @@ async function playStarter(game: string, transport: StarterTransport, source: st
     return JSON.parse(r.stdout) as T;
   };
   if (transport === 'stdio') {
-    const [match, doctor] = [await runCli(['play', game, `stdio:${run}`, builtin, ...extra, ...startUp, '--seed', '1', '--json']), await runCli(['doctor', game, `stdio:${run}`, ...startUp, '--json'])];
+    const [match, doctor] = [
+      await runCli(['play', game, `stdio:${run}`, builtin, ...extra, ...startUp, '--seed', '1', '--json']),
+      await runCli(['doctor', game, `stdio:${run}`, ...startUp, '--json']),
+    ];
     return { result: json(match, 'play'), doctor: json(doctor, 'doctor') };
   }
   if (transport === 'http') {
@@ -86,7 +89,10 @@ async function playStarter(game: string, transport: StarterTransport, source: st
         bot.on('close', (code) => reject(new Error(`the bot exited (${code}) before it listened: ${out}`)));
       });
       const url = `http://127.0.0.1:${port}/`;
-      const [match, doctor] = [await runCli(['play', game, url, builtin, ...extra, ...startUp, '--seed', '1', '--json']), await runCli(['doctor', game, url, ...startUp, '--json'])];
+      const [match, doctor] = [
+        await runCli(['play', game, url, builtin, ...extra, ...startUp, '--seed', '1', '--json']),
+        await runCli(['doctor', game, url, ...startUp, '--json']),
+      ];
       return { result: json(match, 'play'), doctor: json(doctor, 'doctor') };
     } finally {
       bot.kill();
@@ -172,7 +178,12 @@ describe('botarena new: every starter, generated, tested and played', () => {
     try {
       for (const lang of LANGUAGES) {
         for (const [game, transport, port, expected] of [
-          ['tron', 'http', taken, `cannot listen on 127.0.0.1:${taken}: the port is taken (is this bot already running?): stop what holds it, or pick another port with --port N`],
+          [
+            'tron',
+            'http',
+            taken,
+            `cannot listen on 127.0.0.1:${taken}: the port is taken (is this bot already running?): stop what holds it, or pick another port with --port N`,
+          ],
           ['smartdog', 'tcp', nobody, `cannot talk to the server at 127.0.0.1:${nobody}: `],
         ] as const) {
           const dir = join(tmp, `busy-${lang}-${transport}`);

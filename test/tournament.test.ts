@@ -32,13 +32,18 @@ const resultsOf = (dir: string): Line[] =>
     .map((l) => JSON.parse(l) as Line);
 
 /** Starts the CLI without waiting for it; `ended` resolves with its exit code and output. */
-function startCli(args: string[]): { child: ChildProcess; ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> } {
+function startCli(args: string[]): {
+  child: ChildProcess;
+  ended: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>;
+} {
   const child = spawn(process.execPath, ['bin/botarena', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d: Buffer) => (stdout += d));
   child.stderr!.on('data', (d: Buffer) => (stderr += d));
-  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
+  const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })),
+  );
   return { child, ended };
 }
 
@@ -70,7 +75,21 @@ type Report = {
   seed: number;
   matches: number;
   champion?: string;
-  standings: { name: string; bot: string; games: number; wins: number; draws: number; losses: number; points: number; byes: number; score: number | null; elo: number; eloMargin: number | null; openskill: { mu: number; sigma: number; ordinal: number } | null; faults: Record<string, number> }[];
+  standings: {
+    name: string;
+    bot: string;
+    games: number;
+    wins: number;
+    draws: number;
+    losses: number;
+    points: number;
+    byes: number;
+    score: number | null;
+    elo: number;
+    eloMargin: number | null;
+    openskill: { mu: number; sigma: number; ordinal: number } | null;
+    faults: Record<string, number>;
+  }[];
   headToHead: Record<string, Record<string, { wins: number; draws: number; losses: number }>>;
 };
 
@@ -94,7 +113,8 @@ describe('botarena tournament', () => {
     assert.equal(report.standings[0]!.name, 'minimax', 'the table is sorted by points');
     assert.equal(by.illegal!.faults['illegal-move'], 12, 'every game of the bot that plays an occupied cell ends in its fault, counted by kind');
     assert.equal(by.illegal!.losses, 12);
-    for (const name of ['pace', 'minimax', 'random']) assert.deepEqual(by[name]!.faults, {}, `${name} has no fault: matches side by side on other threads leave its bots alone`);
+    for (const name of ['pace', 'minimax', 'random'])
+      assert.deepEqual(by[name]!.faults, {}, `${name} has no fault: matches side by side on other threads leave its bots alone`);
     assert.ok(by.minimax!.elo > by.illegal!.elo);
     // head to head: each cell mirrors the other side's
     for (const a of Object.keys(report.headToHead)) {
@@ -118,7 +138,12 @@ describe('botarena tournament', () => {
       const bySeed = new Map<number, Line[]>();
       for (const g of games) bySeed.set(g.seed, [...(bySeed.get(g.seed) ?? []), g]);
       assert.equal(bySeed.size, 2, `${key}: two seeds, each played twice`);
-      for (const [seed, two] of bySeed) assert.deepEqual(two.map((g) => g.seats.join()).sort(), [two[0]!.seats.join(), [...two[0]!.seats].reverse().join()].sort(), `${key} seed ${seed}: the seats swapped`);
+      for (const [seed, two] of bySeed)
+        assert.deepEqual(
+          two.map((g) => g.seats.join()).sort(),
+          [two[0]!.seats.join(), [...two[0]!.seats].reverse().join()].sort(),
+          `${key} seed ${seed}: the seats swapped`,
+        );
     }
     assert.equal(readdirSync(join(out, 'replays')).length, 24, 'every match keeps its replay');
     const replay = await runCli(['replay', 'verify', join(out, lines[0]!.replay!)]);
@@ -138,7 +163,10 @@ describe('botarena tournament', () => {
   it('draws a progress bar with matches, rate, ETA and the leader on a terminal', async () => {
     // `script` (util-linux) gives the command a pseudo-terminal, as a person's shell would.
     const run = await new Promise<{ code: number | null; out: string }>((resolve) => {
-      const child = spawn('script', ['-qec', 'bin/botarena tournament tictactoe minimax random --games 40 --seed 3', '/dev/null'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn('script', ['-qec', 'bin/botarena tournament tictactoe minimax random --games 40 --seed 3', '/dev/null'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       child.stdout.on('data', (d: Buffer) => (out += d));
       child.on('close', (code) => resolve({ code, out }));
@@ -168,7 +196,8 @@ describe('botarena tournament', () => {
     assert.match(again.stderr, new RegExp(`resuming: ${kept} matches already played`));
     const [a, b] = [JSON.parse(uninterrupted.stdout) as Report, JSON.parse(again.stdout) as Report];
     assert.deepEqual(b, a, 'the same standings, ratings and head-to-head');
-    const norm = (lines: Line[]) => lines.map(({ index, seats, seed, players }) => ({ index, seats, seed, ranks: players.map((p) => p.rank) })).sort((x, y) => x.index - y.index);
+    const norm = (lines: Line[]) =>
+      lines.map(({ index, seats, seed, players }) => ({ index, seats, seed, ranks: players.map((p) => p.rank) })).sort((x, y) => x.index - y.index);
     assert.deepEqual(norm(resultsOf(resumed)), norm(resultsOf(whole)), 'the same matches with the same outcomes');
     assert.equal(readdirSync(join(resumed, 'replays')).length, 12);
 
@@ -242,7 +271,22 @@ describe('botarena tournament', () => {
 
   it('Swiss: never pairs two bots twice while another pairing is possible, and gives byes to different bots', async () => {
     const out = join(tmp, 'swiss');
-    const run = await runCli(['tournament', 'tictactoe', 'minimax', 'random', 'random', 'random', 'random', '--format', 'swiss', '--seed', '5', '--out', out, '--json']);
+    const run = await runCli([
+      'tournament',
+      'tictactoe',
+      'minimax',
+      'random',
+      'random',
+      'random',
+      'random',
+      '--format',
+      'swiss',
+      '--seed',
+      '5',
+      '--out',
+      out,
+      '--json',
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const report = JSON.parse(run.stdout) as Report;
     const lines = resultsOf(out);
@@ -260,7 +304,10 @@ describe('botarena tournament', () => {
       assert.equal(seated.size, 4, `round ${round}: one bot sits out`);
     }
     assert.equal(report.standings.filter((s) => s.byes === 1).length, 3, 'three rounds, three different bots with a bye');
-    assert.equal(report.standings.reduce((n, s) => n + s.games, 0), 24);
+    assert.equal(
+      report.standings.reduce((n, s) => n + s.games, 0),
+      24,
+    );
   });
 
   it('knockout: the stronger bot goes through, ties are played off, and the champion is named', async () => {
@@ -277,7 +324,23 @@ describe('botarena tournament', () => {
 
   it('gauntlet: the first bot against each of the others', async () => {
     const out = join(tmp, 'gauntlet');
-    const run = await runCli(['tournament', 'connect4', 'minimax', 'random', 'random', 'random', '--format', 'gauntlet', '--games', '2', '--seed', '2', '--out', out, '--json']);
+    const run = await runCli([
+      'tournament',
+      'connect4',
+      'minimax',
+      'random',
+      'random',
+      'random',
+      '--format',
+      'gauntlet',
+      '--games',
+      '2',
+      '--seed',
+      '2',
+      '--out',
+      out,
+      '--json',
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const lines = resultsOf(out);
     assert.equal(lines.length, 3 * 2);
@@ -299,19 +362,45 @@ describe('botarena tournament', () => {
     }
     for (const l of lines) assert.deepEqual([...l.seats].sort(), [0, 1, 2, 3], 'all four in every match');
     const report = JSON.parse(run.stdout) as Report;
-    assert.deepEqual(report.standings.map((s) => s.games), [8, 8, 8, 8]);
+    assert.deepEqual(
+      report.standings.map((s) => s.games),
+      [8, 8, 8, 8],
+    );
     assert.deepEqual(report.standings.map((s) => s.name).sort(), ['random#2', 'random#3', 'stupid', 'voronoi']);
   });
 
   it("prints an all-bots tournament's points as a person reads them (thirds to two places)", async () => {
     // Four bots a match: a rank is worth 0, ⅓, ⅔ or 1 point, and the table printed 3.6666666666666665.
-    const run = await runCli(['tournament', 'tron', 'random', 'random', 'stupid', 'voronoi', '--games', '4', '--set', 'width=8', '--set', 'height=8', '--seed', '3', '--concurrency', '1']);
+    const run = await runCli([
+      'tournament',
+      'tron',
+      'random',
+      'random',
+      'stupid',
+      'voronoi',
+      '--games',
+      '4',
+      '--set',
+      'width=8',
+      '--set',
+      'height=8',
+      '--seed',
+      '3',
+      '--concurrency',
+      '1',
+    ]);
     assert.equal(run.code, 0, run.stderr);
-    const rows = run.stdout.split('\n').filter((l) => /^\d+ {2}/.test(l)).map((l) => l.split(/\s{2,}/));
+    const rows = run.stdout
+      .split('\n')
+      .filter((l) => /^\d+ {2}/.test(l))
+      .map((l) => l.split(/\s{2,}/));
     assert.equal(rows.length, 4, run.stdout);
     const points = rows.map((r) => r[4]!);
     for (const p of points) assert.match(p, /^\d+(\.\d\d?)?$/, run.stdout);
-    assert.ok(points.some((p) => /\.(33|67)$/.test(p)), `thirds in this run: ${points.join(' ')}`);
+    assert.ok(
+      points.some((p) => /\.(33|67)$/.test(p)),
+      `thirds in this run: ${points.join(' ')}`,
+    );
   });
 
   it('refuses what it cannot do with a clear message and exit 2', async () => {
@@ -340,10 +429,22 @@ describe('tournaments and ab on games the seed cannot change (issue 32)', () => 
     // Before: "H1 accepted, +871.6 Elo" after 19 pairs, every one a copy of the first.
     const run = await runCli(['ab', 'lighthouses', 'planner', PASSER, '--seed', '5', '--set', 'map=islet', '--set', 'rounds=30', '--json']);
     assert.equal(run.code, 3, run.stdout + run.stderr);
-    const r = JSON.parse(run.stdout) as { decision: string | null; stopped: string | null; games: number; pairs: number; copies: number; pentanomial: number[]; wins: number };
+    const r = JSON.parse(run.stdout) as {
+      decision: string | null;
+      stopped: string | null;
+      games: number;
+      pairs: number;
+      copies: number;
+      pentanomial: number[];
+      wins: number;
+    };
     assert.equal(r.decision, null);
     assert.equal(r.stopped, 'copies');
-    assert.equal(r.pentanomial.reduce((a, b) => a + b, 0), 1, 'only the first pair is evidence');
+    assert.equal(
+      r.pentanomial.reduce((a, b) => a + b, 0),
+      1,
+      'only the first pair is evidence',
+    );
     assert.equal(r.wins, 2, 'wins count the games that were not copies');
     assert.equal(r.copies, r.games - 2);
     assert.equal(r.pairs, 21, 'one pair, then 20 copies in a row');
@@ -378,7 +479,17 @@ describe('botarena ab', () => {
   it('stops early with H1 (exit 0) when the candidate is clearly stronger', async () => {
     const run = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--seed', '1', '--json']);
     assert.equal(run.code, 0, run.stderr);
-    const r = JSON.parse(run.stdout) as { decision: string; games: number; pairs: number; estimate: { elo: number; los: number }; wins: number; losses: number; candidate: string; baseline: string; bots: { candidate: string; baseline: string } };
+    const r = JSON.parse(run.stdout) as {
+      decision: string;
+      games: number;
+      pairs: number;
+      estimate: { elo: number; los: number };
+      wins: number;
+      losses: number;
+      candidate: string;
+      baseline: string;
+      bots: { candidate: string; baseline: string };
+    };
     assert.equal(r.decision, 'H1');
     // Named from their specs, as in every other command (issue 32: they were "candidate" and "baseline").
     assert.deepEqual([r.candidate, r.baseline, r.bots.candidate, r.bots.baseline], ['minimax', 'random', 'minimax', 'random']);
@@ -388,7 +499,10 @@ describe('botarena ab', () => {
     assert.ok(r.estimate.los > 0.99);
     const text = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--seed', '1']);
     assert.equal(text.code, 0);
-    assert.match(text.stdout, /^minimax vs random: \d+ games in \d+ pairs\ngames: minimax won \d+, drew \d+, lost 0 of \d+ against random\npairs counted: \d+; by minimax's points in the pair, 0: 0, ½: \d+, 1: \d+, 1½: \d+, 2: \d+\n/);
+    assert.match(
+      text.stdout,
+      /^minimax vs random: \d+ games in \d+ pairs\ngames: minimax won \d+, drew \d+, lost 0 of \d+ against random\npairs counted: \d+; by minimax's points in the pair, 0: 0, ½: \d+, 1: \d+, 1½: \d+, 2: \d+\n/,
+    );
     assert.match(text.stdout, /H1 accepted: minimax is better/);
     assert.match(text.stdout, /likelihood of superiority 100\.0 %/);
   });
@@ -405,14 +519,23 @@ describe('botarena ab', () => {
   it('plays both versions against --opponents and refuses nonsense bounds', async () => {
     const run = await runCli(['ab', 'connect4', 'minimax', 'random', '--opponents', 'random', '--seed', '3', '--max-games', '40', '--json']);
     assert.ok([0, 1, 3].includes(run.code!), run.stderr);
-    const r = JSON.parse(run.stdout) as { opponents: string[]; games: number; bots: { opponents: string[] }; wins: number; baselineRecord: { wins: number; draws: number; losses: number } };
+    const r = JSON.parse(run.stdout) as {
+      opponents: string[];
+      games: number;
+      bots: { opponents: string[] };
+      wins: number;
+      baselineRecord: { wins: number; draws: number; losses: number };
+    };
     assert.deepEqual(r.opponents, ['random#2'], 'the baseline and the opponent are both "random": told apart by their place');
     assert.deepEqual(r.bots.opponents, ['random']);
     const { wins, draws, losses } = r.baselineRecord;
     assert.equal(wins + draws + losses, r.games / 2, "the baseline's games against the opponent are counted too");
     const text = await runCli(['ab', 'connect4', 'minimax', 'random', '--opponents', 'random', '--seed', '3', '--max-games', '40']);
     // Each count says what it counts: games against the opponent for each version, pairs by the candidate's points.
-    assert.match(text.stdout, /\ngames against random#2: minimax won \d+, drew \d+, lost \d+ of 20; random#1 won \d+, drew \d+, lost \d+ of 20\npairs counted: 20; by minimax's points in the pair, 0: \d+, ½: \d+, 1: \d+, 1½: \d+, 2: \d+\n/);
+    assert.match(
+      text.stdout,
+      /\ngames against random#2: minimax won \d+, drew \d+, lost \d+ of 20; random#1 won \d+, drew \d+, lost \d+ of 20\npairs counted: 20; by minimax's points in the pair, 0: \d+, ½: \d+, 1: \d+, 1½: \d+, 2: \d+\n/,
+    );
     const bad = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--elo0', '10', '--elo1', '5']);
     assert.equal(bad.code, 2);
     assert.match(bad.stderr, /--elo1 \(5\) must be above --elo0 \(10\)/);
@@ -424,7 +547,10 @@ describe('botarena ab', () => {
     assert.doesNotMatch(help.stdout, /--out/);
     // Every exit it can end with, the copies' stop and Ctrl-C's included (issue 32 review).
     const words = help.stdout.replace(/\s+/g, ' ');
-    assert.match(words, /3: undecided, at --max-games or because the games only repeat \(a long run of pairs that copied earlier ones, move for move\); 130: stopped with Ctrl-C/);
+    assert.match(
+      words,
+      /3: undecided, at --max-games or because the games only repeat \(a long run of pairs that copied earlier ones, move for move\); 130: stopped with Ctrl-C/,
+    );
     assert.match((await runCli(['tournament', '--help'])).stdout, /--out <dir>/);
     const out = await runCli(['ab', 'tictactoe', 'minimax', 'random', '--out', join(tmp, 'ab-out')]);
     assert.equal(out.code, 2);
@@ -436,12 +562,20 @@ describe('botarena ab', () => {
     let stderr = '';
     run.child.stderr!.on('data', (d: Buffer) => (stderr += d));
     // A progress line comes with each pair counted.
-    for (const t0 = Date.now(); !/ab [1-9]\d*\/1000 matches/.test(stderr); await new Promise((r) => setTimeout(r, 50))) assert.ok(Date.now() - t0 < 30_000, `no pair counted after 30 s: ${stderr}`);
+    for (const t0 = Date.now(); !/ab [1-9]\d*\/1000 matches/.test(stderr); await new Promise((r) => setTimeout(r, 50)))
+      assert.ok(Date.now() - t0 < 30_000, `no pair counted after 30 s: ${stderr}`);
     run.child.kill('SIGINT');
     const end = await run.ended;
     assert.equal(end.code, 130, end.stderr);
     assert.match(end.stderr, /stopped; every bot was shut down\. Nothing was decided; below, what the pairs finished so far say/);
-    const r = JSON.parse(end.stdout) as { stopped: string; decision: null; games: number; pairs: number; estimate: { elo: number }; bots: { candidate: string } };
+    const r = JSON.parse(end.stdout) as {
+      stopped: string;
+      decision: null;
+      games: number;
+      pairs: number;
+      estimate: { elo: number };
+      bots: { candidate: string };
+    };
     assert.equal(r.stopped, 'interrupted');
     assert.equal(r.decision, null);
     assert.ok(r.games >= 2 && r.games === r.pairs * 2, `${r.games} games in ${r.pairs} pairs`);

@@ -82,7 +82,13 @@ describe('a Tron bot reads the grid size from its messages', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
   const sent = (t: TranscriptEntry[]) => t.filter((e) => e.dir === 'send').map((e) => e.text);
   /** The bot's stderr, line by line. */
-  const stderr = (t: TranscriptEntry[]) => t.filter((e) => e.dir === 'stderr').map((e) => e.text).join('').split('\n').filter(Boolean);
+  const stderr = (t: TranscriptEntry[]) =>
+    t
+      .filter((e) => e.dir === 'stderr')
+      .map((e) => e.text)
+      .join('')
+      .split('\n')
+      .filter(Boolean);
 
   it('on 30×20 the hello and every lap carry "width":30,"height":20, and a stdio bot using them never leaves the grid', async () => {
     const marker = `tron-sized-${process.pid}`;
@@ -99,7 +105,8 @@ describe('a Tron bot reads the grid size from its messages', () => {
       assert.match(messages[0]!, /^\{"game-id":"[^"]*","action":"init","game":"tron","board":"","width":30,"height":20,"players":2,"player-index":0\}$/);
       const laps = messages.slice(1);
       assert.ok(laps.length > 15, `seed ${seed}: only ${laps.length} laps`);
-      for (const m of laps) assert.match(m, /^\{"game-id":"[^"]*","action":"play-turn","game":"tron","board":\[.*\],"width":30,"height":20,"player-index":0,"players":2\}$/);
+      for (const m of laps)
+        assert.match(m, /^\{"game-id":"[^"]*","action":"play-turn","game":"tron","board":\[.*\],"width":30,"height":20,"player-index":0,"players":2\}$/);
       assert.deepEqual(stderr(replay.transcripts![0]!), ['grid 30x20 (init)', ...laps.map(() => 'grid 30x20 (play-turn)')], 'the bot read the size every time');
       assert.equal(replay.result.faults[0], null);
       const death = (state as TronState).death[0];
@@ -117,12 +124,18 @@ describe('a Tron bot reads the grid size from its messages', () => {
       seed: 5,
       timeouts: { initMs: 4000, turnMs: 1500 },
       transcripts: true,
-      seats: [{ bot: `stdio:node ${botFile} ${marker}`, name: 'sized' }, { bot: `stdio:while read line; do echo garbage; done # ${marker}`, name: 'garbage' }],
+      seats: [
+        { bot: `stdio:node ${botFile} ${marker}`, name: 'sized' },
+        { bot: `stdio:while read line; do echo garbage; done # ${marker}`, name: 'garbage' },
+      ],
     });
     const messages = sent(replay.transcripts![0]!);
     assert.equal(messages.length, 2, 'the hello and lap 1 (the garbage bot dies on it)');
     assert.match(messages[0]!, /^\{"game-id":"[^"]*","action":"init","game":"tron","board":"","players":2,"player-index":0\}$/);
-    assert.match(messages[1]!, /^\{"game-id":"[^"]*","action":"play-turn","game":"tron","board":\[\[\[\d+,\d+\]\],\[\[\d+,\d+\]\]\],"player-index":0,"players":2\}$/);
+    assert.match(
+      messages[1]!,
+      /^\{"game-id":"[^"]*","action":"play-turn","game":"tron","board":\[\[\[\d+,\d+\]\],\[\[\d+,\d+\]\]\],"player-index":0,"players":2\}$/,
+    );
     assert.equal(sent(replay.transcripts![1]!)[1], messages[1]!.replace('"player-index":0', '"player-index":1'));
     assert.deepEqual(stderr(replay.transcripts![0]!), ['grid 100x100 (init)', 'grid 100x100 (play-turn)']);
     assert.deepEqual(replay.result.ranks, [1, 2]);
@@ -133,15 +146,28 @@ describe('a Tron bot reads the grid size from its messages', () => {
 describe('Tron results', () => {
   it('built-in bots on a 30×20 grid play as they did before the messages carried its size', async () => {
     // Figures from the code before issue 15's change (the built-in bots read the size from the config).
-    const { replay } = await runMatch({ game: 'tron', seed: 2, config: { width: 30, height: 20 }, seats: [{ bot: 'random' }, { bot: 'stupid' }, { bot: 'voronoi' }] });
+    const { replay } = await runMatch({
+      game: 'tron',
+      seed: 2,
+      config: { width: 30, height: 20 },
+      seats: [{ bot: 'random' }, { bot: 'stupid' }, { bot: 'voronoi' }],
+    });
     assert.equal(replay.turns.length, 214);
     assert.deepEqual(replay.result.ranks, [3, 2, 1]);
-    assert.equal(replay.result.reason, 'C survives after 211 laps; died: A on lap 52 (hit the trail of slot 2 at 1,10); B on lap 211 (hit the trail of slot 2 at 6,15)');
+    assert.equal(
+      replay.result.reason,
+      'C survives after 211 laps; died: A on lap 52 (hit the trail of slot 2 at 1,10); B on lap 211 (hit the trail of slot 2 at 6,15)',
+    );
   });
 
   it('a first place shared by the last two bots, dying in the same lap after another, is a draw', async () => {
     // 5×3, chosen starts: A dies on lap 3, then B and C both on lap 5.
-    const { replay } = await runMatch({ game: 'tron', seed: 1, config: { width: 5, height: 3, starts: '0,0;4,0;0,1' }, seats: [{ bot: 'stupid' }, { bot: 'stupid' }, { bot: 'stupid' }] });
+    const { replay } = await runMatch({
+      game: 'tron',
+      seed: 1,
+      config: { width: 5, height: 3, starts: '0,0;4,0;0,1' },
+      seats: [{ bot: 'stupid' }, { bot: 'stupid' }, { bot: 'stupid' }],
+    });
     assert.deepEqual(replay.result.ranks, [3, 1, 1]);
     assert.equal(replay.result.winner, null);
     assert.equal(replay.result.draw, true);

@@ -40,7 +40,15 @@ describe('the web app on a real server, in Chromium', { skip }, () => {
     // The ladder plays the first test's slow Tron bot too (40 ms a move). On the default 100×100 grid such a
     // match lasts minutes and holds one of the ladder's two places, so the second test's bot waited 9 to over
     // 60 s for its first game (a CI run failed on it). On 12×12 a ladder Tron match lasts seconds.
-    server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'db.sqlite'), logStream: quiet(), gateway: false, concurrency: 2, ladderConfig: { tron: { width: 12, height: 12 } } });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database: join(dir, 'db.sqlite'),
+      logStream: quiet(),
+      gateway: false,
+      concurrency: 2,
+      ladderConfig: { tron: { width: 12, height: 12 } },
+    });
     b = await launchBrowser();
     browser = b.browser;
   });
@@ -95,7 +103,15 @@ describe('the web app on a real server, in Chromium', { skip }, () => {
     const child = spawn(process.execPath, ['examples/connect4-node-http/bot.mjs', '--port', String(port)], { stdio: 'ignore' });
     bots.push(child);
     const hello = JSON.stringify({ 'game-id': 'x', action: 'init', game: 'connect4', players: 2, 'player-index': 0 });
-    await until('the example bot to listen', () => fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: hello }).then(() => true, () => null), 10_000);
+    await until(
+      'the example bot to listen',
+      () =>
+        fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: hello }).then(
+          () => true,
+          () => null,
+        ),
+      10_000,
+    );
     const { page, errors } = await newPage(browser, { width: 420, height: 860 }); // a phone's screen
     await page.goto(`${server.url}/#/register`);
     // A bad endpoint first: the API's message shows beside the form.
@@ -111,10 +127,14 @@ describe('the web app on a real server, in Chromium', { skip }, () => {
     assert.match(token, /\S{20,}/);
     await shot(page, 'registered');
     await page.getByTestId('bot-link').click();
-    await until('the bot to pass its check', async () => {
-      await page.reload();
-      return (await page.getByTestId('bot-status').textContent()) === 'active' ? true : null;
-    }, 30_000);
+    await until(
+      'the bot to pass its check',
+      async () => {
+        await page.reload();
+        return (await page.getByTestId('bot-status').textContent()) === 'active' ? true : null;
+      },
+      30_000,
+    );
     await page.goto(`${server.url}/#/games/connect4`);
     // The game's rules in plain words, from its docs page, on the game's page.
     const rules = (await page.getByTestId('rules').textContent()) ?? '';
@@ -122,13 +142,20 @@ describe('the web app on a real server, in Chromium', { skip }, () => {
     assert.match(rules, /column/);
     const api404 = await api('GET', '/api/games/__proto__/rules');
     assert.equal(api404.status, 404);
-    await until('the bot on the leaderboard', async () => {
-      await page.reload();
-      const board = page.getByTestId('leaderboard');
-      return (await board.count()) && /four-in-a-row/.test((await board.textContent()) ?? '') ? true : null;
-    }, 60_000);
+    await until(
+      'the bot on the leaderboard',
+      async () => {
+        await page.reload();
+        const board = page.getByTestId('leaderboard');
+        return (await board.count()) && /four-in-a-row/.test((await board.textContent()) ?? '') ? true : null;
+      },
+      60_000,
+    );
     await shot(page, 'leaderboard-phone');
-    assert.deepEqual(errors.filter((e) => !/status of 4\d\d/.test(e)), []);
+    assert.deepEqual(
+      errors.filter((e) => !/status of 4\d\d/.test(e)),
+      [],
+    );
     await page.close();
   });
 });

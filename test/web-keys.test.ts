@@ -47,7 +47,11 @@ describe('a person plays with the keys in the browser', { skip }, () => {
    * token as the test page gives it (kept in this browser's storage), then opens the match.
    */
   const start = async (page: Page, game: string, bot: string, seed: number): Promise<string> => {
-    const res = await fetch(`${server.url}/api/matches`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ game, test: true, seats: ['person', bot], seed }) });
+    const res = await fetch(`${server.url}/api/matches`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ game, test: true, seats: ['person', bot], seed }),
+    });
     const m = (await res.json()) as { id: string; persons: { slot: number; token: string }[] };
     assert.equal(res.status, 201, `the match was created: ${JSON.stringify(m)}`);
     await page.goto(server.url);
@@ -60,17 +64,25 @@ describe('a person plays with the keys in the browser', { skip }, () => {
   /** The turn the panel asks for now (from "Your move (turn N)"), or 'over' once the match is finished, or null (waiting). */
   const shown = async (page: Page): Promise<number | 'over' | null> => {
     if ((await page.getByTestId('status').textContent()) === 'finished') return 'over';
-    const text = (await page.getByTestId('your-turn').textContent({ timeout: 1000 }).catch(() => null)) ?? '';
+    const text =
+      (await page
+        .getByTestId('your-turn')
+        .textContent({ timeout: 1000 })
+        .catch(() => null)) ?? '';
     const turn = /\(turn (\d+)\)/.exec(text)?.[1];
     return turn === undefined ? null : Number(turn);
   };
 
   /** Waits for an ask after `turn` (or the end), naming the key that should have moved it on. */
   const nextAsk = (page: Page, turn: number, pressed: string) =>
-    until(`the ask after turn ${turn}, where the key ${pressed} was pressed (a dropped key press leaves the seat waiting)`, async () => {
-      const now = await shown(page);
-      return now === 'over' || (now !== null && now > turn) ? now : null;
-    }, LAP_MS);
+    until(
+      `the ask after turn ${turn}, where the key ${pressed} was pressed (a dropped key press leaves the seat waiting)`,
+      async () => {
+        const now = await shown(page);
+        return now === 'over' || (now !== null && now > turn) ? now : null;
+      },
+      LAP_MS,
+    );
 
   /** The person's (slot 0) moves of a finished match, in the order of its play steps, as text (Tron records a direction, Connect Four `{play: column}`). */
   const personMoves = async (id: string): Promise<string[]> => {
@@ -81,7 +93,7 @@ describe('a person plays with the keys in the browser', { skip }, () => {
       .map((m) => (typeof m.action === 'string' ? m.action : String((m.action as { play?: unknown } | undefined)?.play ?? JSON.stringify(m.action))));
   };
 
-  it('Tron against voronoi: an arrow key on every lap is that lap\'s move', async (t) => {
+  it("Tron against voronoi: an arrow key on every lap is that lap's move", async (t) => {
     const { page, errors } = await newPage(b.browser);
     const id = await start(page, 'tron', 'voronoi', 7); // a few milliseconds a move on the 100×100 grid
     // A staircase towards the grid's middle (never back onto its own trail); a crash-free key when that one is not.
@@ -94,7 +106,9 @@ describe('a person plays with the keys in the browser', { skip }, () => {
     let turn = first as number;
     const laps = 30;
     for (let lap = 0; lap < laps; lap++) {
-      const offered = await page.locator('.choices button').evaluateAll((bs) => bs.map((x) => ({ line: x.getAttribute('data-line'), crash: /crash/.test(x.textContent ?? '') })));
+      const offered = await page
+        .locator('.choices button')
+        .evaluateAll((bs) => bs.map((x) => ({ line: x.getAttribute('data-line'), crash: /crash/.test(x.textContent ?? '') })));
       const safe = offered.filter((c) => !c.crash).map((c) => c.line);
       const want = stairs[lap % 2]!;
       const key = safe.includes(dirOf[want]!) ? want : Object.keys(dirOf).find((k) => safe.includes(dirOf[k]!));
@@ -122,7 +136,7 @@ describe('a person plays with the keys in the browser', { skip }, () => {
     await page.close();
   });
 
-  it('Connect Four against the random bot: a digit on every turn is that turn\'s move', async (t) => {
+  it("Connect Four against the random bot: a digit on every turn is that turn's move", async (t) => {
     const { page, errors } = await newPage(b.browser);
     const id = await start(page, 'connect4', 'random', 7);
     const pressed: string[] = [];

@@ -58,7 +58,11 @@ describe('people play in the browser', { skip }, () => {
     const matchId = page.url().split('/matches/')[1]!;
     // Then the offered moves, one after another, until the game is over.
     for (let turn = 0; turn < 5; turn++) {
-      const state = await until('my turn or the end', async () => ((await page.getByTestId('status').textContent()) === 'finished' ? 'over' : (await page.getByTestId('your-turn').count()) ? 'mine' : null), 15_000);
+      const state = await until(
+        'my turn or the end',
+        async () => ((await page.getByTestId('status').textContent()) === 'finished' ? 'over' : (await page.getByTestId('your-turn').count()) ? 'mine' : null),
+        15_000,
+      );
       if (state === 'over') break;
       const before = await stepsOf(page);
       await page.locator('.choices button').first().click();
@@ -96,17 +100,29 @@ describe('people play in the browser', { skip }, () => {
       if (game === 'smartdog') {
         // A stream turn: a dog's command, then the end of the turn.
         await page.locator('.choices button', { hasText: /^dog / }).first().click();
-        await until('the command to be taken', async () => ((await page.getByTestId('move-error').count()) ? 'error' : (await page.locator('.choices button', { hasText: 'end turn' }).isEnabled()) ? true : null), 5_000);
+        await until(
+          'the command to be taken',
+          async () =>
+            (await page.getByTestId('move-error').count())
+              ? 'error'
+              : (await page.locator('.choices button', { hasText: 'end turn' }).isEnabled())
+                ? true
+                : null,
+          5_000,
+        );
         await page.locator('.choices button', { hasText: 'end turn' }).click();
       } else {
         await page.locator('.choices button').first().click();
       }
       if (await page.getByTestId('move-error').count()) assert.fail(`the move was refused: ${await page.getByTestId('move-error').textContent()}`);
       await until(`the ${game} move to be applied`, async () => ((await stepsOf(page)) > before ? true : null), 15_000);
-      const events = await (await fetch(`${server.url}/api/matches/${id}`)).json() as { seats: { fault: unknown }[] };
+      const events = (await (await fetch(`${server.url}/api/matches/${id}`)).json()) as { seats: { fault: unknown }[] };
       assert.equal(events.seats[0]!.fault, null, 'the person is not faulted');
       await shot(page, `play-${game}`);
-      assert.deepEqual(errors.filter((e) => !/status of 409/.test(e)), []);
+      assert.deepEqual(
+        errors.filter((e) => !/status of 409/.test(e)),
+        [],
+      );
       await page.close();
     });
   }

@@ -65,7 +65,10 @@ describe('the offline HTML replay player in Chromium', { skip }, () => {
       const replay = builtinReplay(game, 11);
       const { page, errors, computed } = await open(game.id, replayHtml(replay));
       assert.equal(computed.mismatch, null);
-      assert.deepEqual(computed.fingerprints, replay.turns.map((t) => t.hash));
+      assert.deepEqual(
+        computed.fingerprints,
+        replay.turns.map((t) => t.hash),
+      );
       // At the last step the board is drawn: the canvas holds more than a background and a grid.
       await page.keyboard.press('Tab');
       await page.locator('.player').focus();

@@ -24,11 +24,17 @@ describe('the wire is the recorded wire', () => {
       const golden = join(DIR, `${name}.json.gz`);
       const recorded = JSON.parse(gunzipSync(readFileSync(golden)).toString('utf8')) as { sent: string[]; answers: string[][] };
       const out = join(tmp, `${name}.json`);
-      const run = await runCli((playArgs as (n: string, s: string, r: string) => string[])(name, `stdio:node ${join(DIR, 'tap.mjs')} ${golden}`, out), { timeoutMs: 120_000 });
+      const run = await runCli((playArgs as (n: string, s: string, r: string) => string[])(name, `stdio:node ${join(DIR, 'tap.mjs')} ${golden}`, out), {
+        timeoutMs: 120_000,
+      });
       assert.equal(run.code, 0, run.stderr);
       const now = (wireOf as (r: unknown) => { sent: string[]; answers: string[][] })(JSON.parse(readFileSync(out, 'utf8')));
       const first = now.sent.findIndex((text, i) => text !== recorded.sent[i]);
-      assert.equal(first, now.sent.length === recorded.sent.length ? -1 : Math.min(now.sent.length, recorded.sent.length), `message ${first} differs:\nrecorded: ${recorded.sent[first]}\nnow:      ${now.sent[first]}`);
+      assert.equal(
+        first,
+        now.sent.length === recorded.sent.length ? -1 : Math.min(now.sent.length, recorded.sent.length),
+        `message ${first} differs:\nrecorded: ${recorded.sent[first]}\nnow:      ${now.sent[first]}`,
+      );
       assert.equal(now.sent.length, recorded.sent.length, 'as many messages as recorded');
       assert.deepEqual(now.answers, recorded.answers, 'the bot answered as recorded (the tap bot kept in step)');
     });

@@ -59,7 +59,10 @@ describe('the hostile-bot zoo: every misbehaviour in every game costs only the b
         const kept = replay.transcripts![0]!.reduce((n, e) => n + e.text.length, 0);
         assert.ok(kept < 6 * 1024 * 1024, `${game}: the bot's log is capped (${kept})`);
         if (mode === 'flood' && kept > 4 * 1024 * 1024 - 4096) {
-          assert.ok(replay.transcripts![0]!.some((e) => /^\d+ log entries \(\d+ bytes\) over the 4194304-byte cap were dropped$/.test(e.text)), `${game}: says how much was dropped`);
+          assert.ok(
+            replay.transcripts![0]!.some((e) => /^\d+ log entries \(\d+ bytes\) over the 4194304-byte cap were dropped$/.test(e.text)),
+            `${game}: says how much was dropped`,
+          );
           capped++;
         }
         verifyReplay(getGame(game), replay);
@@ -73,10 +76,19 @@ describe('the hostile-bot zoo: every misbehaviour in every game costs only the b
   it('a late hello answer pays for the hello, not for turn 1 (strict pairing in every game)', async () => {
     // The bot answers its hello 700 ms late (the deadline is 400 ms), then every turn at once.
     const bot = 'stdio:node test/fixtures/zoo/slow-start.mjs 700';
-    const { replay } = await runMatch({ game: 'tictactoe', seed: 3, transcripts: true, timeouts: { initMs: 400, turnMs: 2000 }, seats: [{ bot }, { bot: 'random' }] });
+    const { replay } = await runMatch({
+      game: 'tictactoe',
+      seed: 3,
+      transcripts: true,
+      timeouts: { initMs: 400, turnMs: 2000 },
+      seats: [{ bot }, { bot: 'random' }],
+    });
     const firstPlay = replay.turns.find((t) => t.phase === 'play' && t.moves[0]!.slot === 0)!;
     assert.equal(firstPlay.moves[0]!.fault, undefined, `turn ${firstPlay.turn}: ${JSON.stringify(firstPlay.moves[0])}`);
-    assert.ok(replay.transcripts![0]!.some((e) => e.dir === 'note' && e.text.startsWith('dropped a late answer')), 'the late hello answer is dropped and noted');
+    assert.ok(
+      replay.transcripts![0]!.some((e) => e.dir === 'note' && e.text.startsWith('dropped a late answer')),
+      'the late hello answer is dropped and noted',
+    );
   });
 
   it('exec bots: a grandchild that escapes the process group and keeps stdout cannot hang the match', async () => {
@@ -101,7 +113,9 @@ describe('the hostile-bot zoo: every misbehaviour in every game costs only the b
     const port = (server.address() as { port: number }).port;
     try {
       const t0 = performance.now();
-      const r = await runCli(['play', 'tictactoe', `https://127.0.0.1:${port}/`, 'random', '--init-timeout', '300', '--timeout', '300', '--json'], { timeoutMs: 30_000 });
+      const r = await runCli(['play', 'tictactoe', `https://127.0.0.1:${port}/`, 'random', '--init-timeout', '300', '--timeout', '300', '--json'], {
+        timeoutMs: 30_000,
+      });
       const ms = performance.now() - t0;
       assert.equal(r.code, 0, r.stderr);
       assert.equal(JSON.parse(r.stdout).players[0].fault.kind, 'timeout');

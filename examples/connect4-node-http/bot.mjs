@@ -13,7 +13,12 @@ function wins(board, col, mark) {
   const row = board.findIndex((r) => r[col] === '');
   if (row < 0) return false;
   const at = (r, c) => (r === row && c === col ? mark : board[r]?.[c]);
-  for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+  for (const [dr, dc] of [
+    [0, 1],
+    [1, 0],
+    [1, 1],
+    [1, -1],
+  ]) {
     let n = 1;
     for (const s of [1, -1]) for (let k = 1; at(row + s * k * dr, col + s * k * dc) === mark; k++) n++;
     if (n >= 4) return true;

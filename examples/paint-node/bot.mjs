@@ -18,7 +18,16 @@ function run(BotClass) {
   });
 }
 
-const DIRECTIONS = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]];
+const DIRECTIONS = [
+  [-1, -1],
+  [-1, 0],
+  [-1, 1],
+  [0, -1],
+  [0, 1],
+  [1, -1],
+  [1, 0],
+  [1, 1],
+];
 
 /** Greedy: the shot or walk that paints the most squares not yet ours this turn; ties at random. */
 class Greedy {

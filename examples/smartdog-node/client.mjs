@@ -7,7 +7,12 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 
 const { values: opt } = parseArgs({
-  options: { host: { type: 'string', default: '127.0.0.1' }, port: { type: 'string', default: '3002' }, name: { type: 'string', default: 'starter' }, hub: { type: 'string', default: 'duet' } },
+  options: {
+    host: { type: 'string', default: '127.0.0.1' },
+    port: { type: 'string', default: '3002' },
+    name: { type: 'string', default: 'starter' },
+    hub: { type: 'string', default: 'duet' },
+  },
 });
 
 const socket = createConnection(Number(opt.port), opt.host);
@@ -50,14 +55,21 @@ function play() {
   const strays = objs.filter((o) => o.type === 'Sheep' && land[o.y][o.x] !== String(game.you));
   for (const dog of dogs) {
     // The sheep nearest to this dog, and the cell behind it (seen from the pen) to push it from.
-    const sheep = strays.sort((a, b) => Math.abs(delta(dog.x, a.x, game.cols)) + Math.abs(delta(dog.y, a.y, game.rows)) - (Math.abs(delta(dog.x, b.x, game.cols)) + Math.abs(delta(dog.y, b.y, game.rows))))[0];
+    const sheep = strays.sort(
+      (a, b) =>
+        Math.abs(delta(dog.x, a.x, game.cols)) +
+        Math.abs(delta(dog.y, a.y, game.rows)) -
+        (Math.abs(delta(dog.x, b.x, game.cols)) + Math.abs(delta(dog.y, b.y, game.rows))),
+    )[0];
     if (!sheep) continue;
     const bx = wrap(sheep.x - Math.sign(delta(sheep.x, px, game.cols)), game.cols);
     const by = wrap(sheep.y - Math.sign(delta(sheep.y, py, game.rows)), game.rows);
     if (dog.x === bx && dog.y === by) {
       // A bark scares every sheep in range, penned ones too: never bark our own penned sheep out.
       const r = game.dogBarkingR;
-      const penned = objs.some((o) => o.type === 'Sheep' && land[o.y][o.x] === String(game.you) && delta(dog.x, o.x, game.cols) ** 2 + delta(dog.y, o.y, game.rows) ** 2 <= r * r);
+      const penned = objs.some(
+        (o) => o.type === 'Sheep' && land[o.y][o.x] === String(game.you) && delta(dog.x, o.x, game.cols) ** 2 + delta(dog.y, o.y, game.rows) ** 2 <= r * r,
+      );
       if (!penned) send(`do ${dog.id} bark`);
       continue;
     }

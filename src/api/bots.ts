@@ -3,19 +3,44 @@ import { Nullable } from './common.js';
 
 // Requests: exactly the schemas the routes validated with before they moved here (the OpenAPI document is unchanged).
 
-const Name = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9][A-Za-z0-9 ._+-]*$', description: 'letters, digits, space, . _ + -; unique in its game' });
-const Endpoint = Type.String({ minLength: 1, maxLength: 2048, description: 'http(s)://… (http+form://… for Battleship’s 2015 form dialect); stdio:/exec: commands only on servers started with --allow-commands' });
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9 ._+-]*$',
+  description: 'letters, digits, space, . _ + -; unique in its game',
+});
+const Endpoint = Type.String({
+  minLength: 1,
+  maxLength: 2048,
+  description: 'http(s)://… (http+form://… for Battleship’s 2015 form dialect); stdio:/exec: commands only on servers started with --allow-commands',
+});
 const Description = Type.String({ maxLength: 2000 });
 const Owner = Type.String({ maxLength: 200, description: 'how to reach the owner (shown to the admin only)' });
 const Capacity = Type.Integer({ minimum: 1, maximum: 64, description: 'the most matches the bot plays at once (default 2)' });
 
 /** `POST /api/bots`. */
-export const NewBotBody = Type.Object({ game: Type.String({ maxLength: 64 }), name: Name, endpoint: Endpoint, description: Type.Optional(Description), owner: Type.Optional(Owner), capacity: Type.Optional(Capacity) }, { additionalProperties: false });
+export const NewBotBody = Type.Object(
+  {
+    game: Type.String({ maxLength: 64 }),
+    name: Name,
+    endpoint: Endpoint,
+    description: Type.Optional(Description),
+    owner: Type.Optional(Owner),
+    capacity: Type.Optional(Capacity),
+  },
+  { additionalProperties: false },
+);
 export type NewBotBody = Static<typeof NewBotBody>;
 
 /** `PATCH /api/bots/:id`. */
 export const BotPatchBody = Type.Object(
-  { endpoint: Type.Optional(Endpoint), description: Type.Optional(Description), owner: Type.Optional(Owner), capacity: Type.Optional(Capacity), status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])) },
+  {
+    endpoint: Type.Optional(Endpoint),
+    description: Type.Optional(Description),
+    owner: Type.Optional(Owner),
+    capacity: Type.Optional(Capacity),
+    status: Type.Optional(Type.Union([Type.Literal('active'), Type.Literal('paused')])),
+  },
   { additionalProperties: false },
 );
 export type BotPatchBody = Static<typeof BotPatchBody>;
@@ -25,7 +50,10 @@ export const BotParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
 export type BotParams = Static<typeof BotParams>;
 
 /** `GET /api/bots?game=&status=`. */
-export const BotListQuery = Type.Object({ game: Type.Optional(Type.String({ maxLength: 64 })), status: Type.Optional(Type.String({ maxLength: 16 })) }, { additionalProperties: false });
+export const BotListQuery = Type.Object(
+  { game: Type.Optional(Type.String({ maxLength: 64 })), status: Type.Optional(Type.String({ maxLength: 16 })) },
+  { additionalProperties: false },
+);
 export type BotListQuery = Static<typeof BotListQuery>;
 
 // Answers. Their enums are `enum` lists, their nullables `type` lists: the serialiser reads both with plain tests (a union of literals or with null is an `anyOf`, which it checks branch by branch with a validator).
@@ -88,7 +116,10 @@ export const DoctorReport = Type.Object({
   game: Type.String(),
   bot: Type.String(),
   ok: Type.Boolean({ description: 'no check failed' }),
-  canned: Type.Object({ bots: Type.Array(Type.String()), seed: Type.Integer(), steps: Type.Integer(), seats: Type.Array(Type.Integer()) }, { description: 'the canned match fed to the bot' }),
+  canned: Type.Object(
+    { bots: Type.Array(Type.String()), seed: Type.Integer(), steps: Type.Integer(), seats: Type.Array(Type.Integer()) },
+    { description: 'the canned match fed to the bot' },
+  ),
   checks: Type.Array(DoctorCheck),
   coldStartMs: Nullable(Type.Number()),
   latency: Nullable(Type.Object({ answers: Type.Integer(), p50Ms: Type.Number(), p99Ms: Type.Number(), deadlineMs: Type.Number() })),
@@ -116,7 +147,13 @@ export const RatingHistory = Type.Object({ elo: Type.Array(RatingHistoryRow), op
 export type RatingHistory = Static<typeof RatingHistory>;
 
 /** A bot's record against one opponent. */
-export const HeadToHeadRow = Type.Object({ opponentId: Type.String(), opponentName: Type.String(), wins: Type.Integer(), draws: Type.Integer(), losses: Type.Integer() });
+export const HeadToHeadRow = Type.Object({
+  opponentId: Type.String(),
+  opponentName: Type.String(),
+  wins: Type.Integer(),
+  draws: Type.Integer(),
+  losses: Type.Integer(),
+});
 export type HeadToHeadRow = Static<typeof HeadToHeadRow>;
 
 /** `GET /api/bots/:id/head-to-head`: most games first. */

@@ -23,7 +23,10 @@ const factsFields = {
   players: Type.Object({ min: Type.Integer(), max: Type.Integer() }),
   timeouts: Type.Object({ initMs: Type.Number(), turnMs: Type.Number(), slowMs: Type.Optional(Type.Number()), exitMs: Type.Optional(Type.Number()) }),
   hello: Type.Boolean({ description: 'whether bots are greeted (an init message) before the first turn' }),
-  lobby: Type.Boolean({ description: "whether bots connect in to a lobby and play when their hub fills (smart-dog's gateway): such a game has no registered bots and no on-demand matches of bots" }),
+  lobby: Type.Boolean({
+    description:
+      "whether bots connect in to a lobby and play when their hub fills (smart-dog's gateway): such a game has no registered bots and no on-demand matches of bots",
+  }),
   dialects: Type.Array(Type.String()),
   config: Type.Record(Type.String(), ConfigKey),
   bots: Type.Record(Type.String(), Type.String(), { description: 'built-in bots: name → what it plays like' }),

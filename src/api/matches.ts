@@ -24,11 +24,18 @@ export type MatchStatus = Static<typeof MatchStatus>;
 export const NewMatchBody = Type.Object(
   {
     game: Type.String({ maxLength: 64 }),
-    seats: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), { minItems: 1, maxItems: 12, description: 'bot ids or names of this game (built-in bots by name), by seat; in test matches also "person" (a person playing from a page) or a bot\'s http(s):// URL (not registered: played once, never rated)' }),
+    seats: Type.Array(Type.String({ minLength: 1, maxLength: 2048 }), {
+      minItems: 1,
+      maxItems: 12,
+      description:
+        'bot ids or names of this game (built-in bots by name), by seat; in test matches also "person" (a person playing from a page) or a bot\'s http(s):// URL (not registered: played once, never rated)',
+    }),
     rated: Type.Optional(Type.Boolean({ description: 'whether the result changes ratings (default false)' })),
     test: Type.Optional(Type.Boolean({ description: 'a test match: never rated, its message logs kept for the owners' })),
     seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 0xffffffff })),
-    config: Type.Optional(Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()]), { maxProperties: 16 })),
+    config: Type.Optional(
+      Type.Record(Type.String({ maxLength: 64 }), Type.Union([Type.String({ maxLength: 4096 }), Type.Number(), Type.Boolean()]), { maxProperties: 16 }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -54,7 +61,13 @@ export const LeaderboardParams = Type.Object({ game: Type.String({ maxLength: 64
 export type LeaderboardParams = Static<typeof LeaderboardParams>;
 
 /** `GET /api/leaderboards/:game?system=&limit=`. */
-export const LeaderboardQuery = Type.Object({ system: Type.Optional(Type.Union([Type.Literal('elo'), Type.Literal('openskill')])), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })) }, { additionalProperties: false });
+export const LeaderboardQuery = Type.Object(
+  {
+    system: Type.Optional(Type.Union([Type.Literal('elo'), Type.Literal('openskill')])),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+  },
+  { additionalProperties: false },
+);
 export type LeaderboardQuery = Static<typeof LeaderboardQuery>;
 
 // Answers. Their enums are `enum` lists, their nullables `type` lists: the serialiser reads both with plain tests (a union of literals or with null is an `anyOf`, which it checks branch by branch with a validator).
@@ -133,7 +146,10 @@ export const NewMatchAnswer = Type.Object({
 export type NewMatchAnswer = Static<typeof NewMatchAnswer>;
 
 /** `GET /api/matches`: a page of matches, newest first. */
-export const MatchPage = Type.Object({ items: Type.Array(PublicMatch), next: Nullable(Type.String({ description: 'the cursor of the next page; null on the last' })) });
+export const MatchPage = Type.Object({
+  items: Type.Array(PublicMatch),
+  next: Nullable(Type.String({ description: 'the cursor of the next page; null on the last' })),
+});
 export type MatchPage = Static<typeof MatchPage>;
 
 /** One raw message to or from a bot, with its time since the match started (core/replay.ts TranscriptEntry). */
@@ -163,7 +179,10 @@ export const Leaderboard = Type.Array(LeaderboardRow);
 export type Leaderboard = Static<typeof Leaderboard>;
 
 /** `GET /api/matches/:id/replay`: the stored replay, sent as its bytes (not serialised); described for the OpenAPI document. */
-export const ReplayDownload = { description: 'the replay: JSON, gzip-encoded when the request accepts gzip', content: { 'application/json': { schema: Type.Unknown({ description: 'a replay (see docs: the replay format)' }) } } };
+export const ReplayDownload = {
+  description: 'the replay: JSON, gzip-encoded when the request accepts gzip',
+  content: { 'application/json': { schema: Type.Unknown({ description: 'a replay (see docs: the replay format)' }) } },
+};
 
 /** `GET /api/matches/:id/replay.html`: the offline player, one HTML file. */
 export const ReplayPage = NotJson('text/html', 'the player, one HTML file');

@@ -11,7 +11,10 @@ export type TokenQuery = Static<typeof TokenQuery>;
 /** `POST /api/matches/:id/seats/:slot/move`. */
 export const MoveBody = Type.Object(
   {
-    line: Type.String({ maxLength: 2000, description: 'what the person typed: a move as the game\'s prompt asks for it (tic-tac-toe "1-2"); smart-dog: one wire line' }),
+    line: Type.String({
+      maxLength: 2000,
+      description: 'what the person typed: a move as the game\'s prompt asks for it (tic-tac-toe "1-2"); smart-dog: one wire line',
+    }),
     token: Type.Optional(Type.String({ maxLength: 512, description: 'the seat\'s person token, when not sent as "Authorization: Bearer TOKEN"' })),
   },
   { additionalProperties: false },

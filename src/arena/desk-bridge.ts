@@ -8,7 +8,11 @@ import { PersonDesk, type DeskNotice, type PersonAsk, type Submitted } from '../
 // with the line) comes back for the HTTP answer.
 
 /** From the match thread to the host. */
-type ToHost = { type: 'ask'; ask: PersonAsk } | { type: 'withdraw' } | { type: 'publish'; notice: DeskNotice } | { type: 'taken'; id: number; result: string | null | 'more' | { idle: string } };
+type ToHost =
+  | { type: 'ask'; ask: PersonAsk }
+  | { type: 'withdraw' }
+  | { type: 'publish'; notice: DeskNotice }
+  | { type: 'taken'; id: number; result: string | null | 'more' | { idle: string } };
 /** From the host to the match thread. */
 type ToThread = { type: 'presence'; listening: number } | { type: 'ended' } | { type: 'submit'; id: number; line: string };
 

@@ -2,7 +2,16 @@
 // turns what it did into checks with advice; the feed, the fault checks, the line and exit checks and the HTTP
 // checks all read the same per-seat runs it records. The HTTP checks (httpChecks) and the line/exit checks are
 // the parts to move out first when it grows again; issue 33 (the house) splits the application floors.
-import { capabilitiesOf, ForbiddenAddressError, hostRefusal, parseBotSpec, PUBLIC_ONLY, publicOnlyLookup, type AddressPolicy, type BotSpec } from '../bots/index.js';
+import {
+  capabilitiesOf,
+  ForbiddenAddressError,
+  hostRefusal,
+  parseBotSpec,
+  PUBLIC_ONLY,
+  publicOnlyLookup,
+  type AddressPolicy,
+  type BotSpec,
+} from '../bots/index.js';
 import type { TranscriptEntry } from '../core/replay.js';
 import { MatchEngine } from '../core/engine.js';
 import type { AnyGame, Fault, WireDialect } from '../core/game.js';
@@ -121,8 +130,15 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
   const spec = parseBotSpec(bot, game);
   const caps = capabilitiesOf(spec);
   const canned = cannedMatch(game, opts.seed);
-  const { replay } = await runMatch({ game: game.id, seats: canned.bots.map((b) => ({ bot: b })), seed: canned.seed, config: canned.config, matchId: `doctor-${canned.seed}` }, { game });
-  replay.timeouts = { initMs: opts.initMs ?? replay.timeouts.initMs, turnMs: opts.turnMs ?? replay.timeouts.turnMs, turnSet: opts.turnMs !== undefined || replay.timeouts.turnSet };
+  const { replay } = await runMatch(
+    { game: game.id, seats: canned.bots.map((b) => ({ bot: b })), seed: canned.seed, config: canned.config, matchId: `doctor-${canned.seed}` },
+    { game },
+  );
+  replay.timeouts = {
+    initMs: opts.initMs ?? replay.timeouts.initMs,
+    turnMs: opts.turnMs ?? replay.timeouts.turnMs,
+    turnSet: opts.turnMs !== undefined || replay.timeouts.turnSet,
+  };
   // A bot that connects in joins once; the others are fed as the first seat, then as the second.
   const seats = caps.connectIn ? [0] : [0, 1];
   const runs: Run[] = [];
@@ -152,7 +168,9 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
       name: 'starts and answers its first message',
       status: slow ? 'warn' : 'pass',
       detail: `${fmt(first.ms)} from start to its first answer (the deadline is ${limit} ms)`,
-      fix: slow ? 'it answers its first message in over half its deadline: on a busy arena it will time out; load less before the first answer (a lazy import, a smaller table)' : undefined,
+      fix: slow
+        ? 'it answers its first message in over half its deadline: on a busy arena it will time out; load less before the first answer (a lazy import, a smaller table)'
+        : undefined,
     });
   }
 
@@ -165,12 +183,24 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
     // A fault the rules ignore is reported only where no real one is (a warning, not a failure).
     const bad = ofKind.find((a) => (a.fault && !a.ignored) || a.refused.length) ?? ofKind.find((a) => a.fault);
     if (!bad) checks.push({ name, status: 'pass', detail: `${ofKind.length} answered, all read and legal` });
-    else if (bad.fault) checks.push(faultCheck(name, bad, runs.find((r) => r.seat === bad.seat)!, game, spec));
+    else if (bad.fault)
+      checks.push(
+        faultCheck(
+          name,
+          bad,
+          runs.find((r) => r.seat === bad.seat)!,
+          game,
+          spec,
+        ),
+      );
     else {
       checks.push({
         name,
         status: 'fail',
-        detail: `seat ${bad.seat}, turn ${bad.turn}: the game refused ${bad.refused.length} of its lines: ${bad.refused.slice(0, 3).map((l) => JSON.stringify(l)).join(', ')}`,
+        detail: `seat ${bad.seat}, turn ${bad.turn}: the game refused ${bad.refused.length} of its lines: ${bad.refused
+          .slice(0, 3)
+          .map((l) => JSON.stringify(l))
+          .join(', ')}`,
         fix: `each line must be a command the game takes in that position: see docs/games/${game.id}.md`,
       });
     }
@@ -202,7 +232,10 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
   if (spec.transport === 'exec') checks.push(execExitCheck(runs));
 
   // 7. Answer times against the deadline.
-  const times = all.filter((a) => a.kind !== 'hello' && !a.fault).map((a) => a.ms).sort((a, b) => a - b);
+  const times = all
+    .filter((a) => a.kind !== 'hello' && !a.fault)
+    .map((a) => a.ms)
+    .sort((a, b) => a - b);
   const turnDeadline = deadline('play');
   let latency: DoctorReport['latency'] = null;
   if (times.length) {
@@ -214,12 +247,15 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
       name: 'answer time',
       status: tight ? 'warn' : 'pass',
       detail: `p50 ${fmt(latency.p50Ms)}, p99 ${fmt(latency.p99Ms)} over ${times.length} answers (the deadline is ${turnDeadline} ms${slowMs !== undefined ? `; the game asks for ${slowMs} ms` : ''})`,
-      fix: tight ? `its slowest answers use over ${slowMs !== undefined && latency.p99Ms > slowMs ? `the ${slowMs} ms the game asks for` : 'half the deadline'}: on a loaded arena they will time out; keep a margin (search with a time budget and answer when it runs out)` : undefined,
+      fix: tight
+        ? `its slowest answers use over ${slowMs !== undefined && latency.p99Ms > slowMs ? `the ${slowMs} ms the game asks for` : 'half the deadline'}: on a loaded arena they will time out; keep a margin (search with a time budget and answer when it runs out)`
+        : undefined,
     });
   }
 
   // 8. HTTP bots: status, content type, keep-alive.
-  if (spec.transport === 'http' && first && first.fault?.kind !== 'transport') checks.push(...(await httpChecks(spec.url, dialectFor(game, spec), game, replay, opts.addressPolicy)));
+  if (spec.transport === 'http' && first && first.fault?.kind !== 'transport')
+    checks.push(...(await httpChecks(spec.url, dialectFor(game, spec), game, replay, opts.addressPolicy)));
 
   return {
     game: game.id,
@@ -244,7 +280,11 @@ async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, 
     if (dir === 'note' && LATE_LINE.test(text)) onLate?.();
   };
   const engine = new MatchEngine(game, { config: replay.config, seed: replay.seed, players: replay.seats.length });
-  const ctx = seatContext(game, { slot: seat, players: replay.seats.length, config: engine.config, seed: replay.seed, name: `doctor (seat ${seat})`, log: sink }, { addressPolicy: opts.addressPolicy });
+  const ctx = seatContext(
+    game,
+    { slot: seat, players: replay.seats.length, config: engine.config, seed: replay.seed, name: `doctor (seat ${seat})`, log: sink },
+    { addressPolicy: opts.addressPolicy },
+  );
   const connection = opts.connect ? await opts.connect() : undefined;
   const open = OpenSeat.open(game, spec, ctx, { connection, echo: true });
   const total = replay.turns.filter((t) => t.moves.some((m) => m.slot === seat)).length;
@@ -309,17 +349,22 @@ function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSp
         : late.whileOpen
           ? `its answer came late, ${fmt(late.answerMs!)} after it was asked: it is slow, not stuck; answer sooner (${a === run.asked[0] ? 'load less before the first answer: a lazy import, a smaller table' : 'search with a time budget and answer when it runs out'})`
           : spec.transport === 'http'
-          ? 'answer each POST within the deadline, with the move as the body'
-          : spec.transport === 'exec'
-            ? 'its process did not exit within the deadline (its answer is read when it exits): write the answer and exit sooner'
-            : `${spec.transport === 'stdio' ? `no answer came at all, not in ${fmt(late.waitMs)} past the deadline with its input open${a.ignored ? '' : ', nor when its input was closed'}: it seems stuck, not slow (waiting for more input than one line? writing nothing?); ` : ''}read one line from stdin per message and write one line back to stdout, ending with a newline, then flush; run it by hand and paste the message shown above to see what it does`;
+            ? 'answer each POST within the deadline, with the move as the body'
+            : spec.transport === 'exec'
+              ? 'its process did not exit within the deadline (its answer is read when it exits): write the answer and exit sooner'
+              : `${spec.transport === 'stdio' ? `no answer came at all, not in ${fmt(late.waitMs)} past the deadline with its input open${a.ignored ? '' : ', nor when its input was closed'}: it seems stuck, not slow (waiting for more input than one line? writing nothing?); ` : ''}read one line from stdin per message and write one line back to stdout, ending with a newline, then flush; run it by hand and paste the message shown above to see what it does`;
       break;
     case 'crash':
-      fix = /could not start/.test(f.detail) ? `check the command runs from this folder: ${spec.raw.replace(/^\w+:/, '')}` : 'it exited: run it by hand, paste the message shown above on its input, and read the error';
+      fix = /could not start/.test(f.detail)
+        ? `check the command runs from this folder: ${spec.raw.replace(/^\w+:/, '')}`
+        : 'it exited: run it by hand, paste the message shown above on its input, and read the error';
       break;
     case 'transport':
-      if (f.detail.includes(PUBLIC_ONLY)) fix = 'give the bot a URL on a public address: this arena does not call loopback, private, link-local or metadata addresses';
-      else if (/CERT|SSL|TLS|certificate/i.test(f.detail)) fix = 'serve a certificate the arena trusts for this host name (one from a public authority, e.g. Let\'s Encrypt; for a private one the operator starts Botarena with NODE_EXTRA_CA_CERTS=its-ca.pem), or use http://';
+      if (f.detail.includes(PUBLIC_ONLY))
+        fix = 'give the bot a URL on a public address: this arena does not call loopback, private, link-local or metadata addresses';
+      else if (/CERT|SSL|TLS|certificate/i.test(f.detail))
+        fix =
+          "serve a certificate the arena trusts for this host name (one from a public authority, e.g. Let's Encrypt; for a private one the operator starts Botarena with NODE_EXTRA_CA_CERTS=its-ca.pem), or use http://";
       else fix = spec.transport === 'http' ? 'start the bot first, and check the URL (host, port and path) it listens on' : 'check the bot can be reached';
       break;
     case 'too-large':
@@ -344,7 +389,8 @@ function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSp
 }
 
 const STDOUT = 'stdout holds answers only';
-const FLUSH = 'Flush stdout after each answer (Python: print(answer, flush=True); C: fflush(stdout); C++: std::endl; Java: System.out.flush(); Node writes at once)';
+const FLUSH =
+  'Flush stdout after each answer (Python: print(answer, flush=True); C: fflush(stdout); C++: std::endl; Java: System.out.flush(); Node writes at once)';
 
 /** Whether a feed's bot timed out and its answers came only at its exit, once its input was closed: it does not flush. */
 function unflushed(run: Run): boolean {
@@ -365,26 +411,44 @@ function lineChecks(runs: Run[], game: AnyGame, spec: BotSpec): DoctorCheck[] {
     checks.push({
       name: 'flushes each answer',
       status: 'fail',
-      detail: `seat ${held.seat}: no answer came while it was awaited; when its input was closed, it wrote: ${held.log.slice(held.closedAt).filter((e) => e.dir === 'note' && LATE_LINE.test(e.text)).slice(0, 2).map((e) => clip(e.text, 120)).join('; ')}`,
+      detail: `seat ${held.seat}: no answer came while it was awaited; when its input was closed, it wrote: ${held.log
+        .slice(held.closedAt)
+        .filter((e) => e.dir === 'note' && LATE_LINE.test(e.text))
+        .slice(0, 2)
+        .map((e) => clip(e.text, 120))
+        .join('; ')}`,
       fix: FLUSH,
     });
-  } else if (runs.some((r) => r.asked.some((a) => !a.fault))) checks.push({ name: 'flushes each answer', status: 'pass', detail: 'every answer arrived while it was awaited' });
+  } else if (runs.some((r) => r.asked.some((a) => !a.fault)))
+    checks.push({ name: 'flushes each answer', status: 'pass', detail: 'every answer arrived while it was awaited' });
 
   // Debug text: a line that is neither JSON nor an answer, where the game speaks JSON.
   if ((dialectFor(game, spec).contentType ?? '').includes('json')) {
-    const lines = runs.flatMap((r) => r.log.filter((e) => e.dir === 'recv' || (e.dir === 'note' && STRAY_LINE.test(e.text))).map((e) => ({ seat: r.seat, text: e.dir === 'recv' ? e.text : STRAY_LINE.exec(e.text)![1]! })));
-    const junk = lines.find((l) => isProse(l.text));
-    if (lines.length) checks.push(
-      junk
-        ? { name: STDOUT, status: 'fail', detail: `seat ${junk.seat} wrote ${JSON.stringify(clip(junk.text, 120))} on stdout, where only answers go`, fix: 'write debug output to stderr (Python: print(..., file=sys.stderr); Node: console.error): the arena keeps it in the log' }
-        : { name: STDOUT, status: 'pass', detail: `${lines.length} lines, all answers` },
+    const lines = runs.flatMap((r) =>
+      r.log
+        .filter((e) => e.dir === 'recv' || (e.dir === 'note' && STRAY_LINE.test(e.text)))
+        .map((e) => ({ seat: r.seat, text: e.dir === 'recv' ? e.text : STRAY_LINE.exec(e.text)![1]! })),
     );
+    const junk = lines.find((l) => isProse(l.text));
+    if (lines.length)
+      checks.push(
+        junk
+          ? {
+              name: STDOUT,
+              status: 'fail',
+              detail: `seat ${junk.seat} wrote ${JSON.stringify(clip(junk.text, 120))} on stdout, where only answers go`,
+              fix: 'write debug output to stderr (Python: print(..., file=sys.stderr); Node: console.error): the arena keeps it in the log',
+            }
+          : { name: STDOUT, status: 'pass', detail: `${lines.length} lines, all answers` },
+      );
   }
 
   // Lines nobody asked for (answers to notices, two answers to one message), when nothing timed out and no
   // debug text pushed the answers back.
   if (!timedOut.length && !checks.some((c) => c.name === STDOUT && c.status === 'fail')) {
-    const strays = runs.flatMap((r) => r.log.filter((e) => e.dir === 'note' && STRAY_LINE.test(e.text)).map((e) => ({ seat: r.seat, text: STRAY_LINE.exec(e.text)![1]! })));
+    const strays = runs.flatMap((r) =>
+      r.log.filter((e) => e.dir === 'note' && STRAY_LINE.test(e.text)).map((e) => ({ seat: r.seat, text: STRAY_LINE.exec(e.text)![1]! })),
+    );
     const notices = [game.wire.ack ? 'results (notices)' : '', game.wire.farewell ? 'the end of the match' : ''].filter(Boolean).join(' and ');
     checks.push(
       strays.length
@@ -412,7 +476,12 @@ function exitCheck(runs: Run[], game: AnyGame): DoctorCheck {
   const after = `${fmt(Math.max(0, note.t - run.endedAt))} after the last message`;
   if (code === '0') return { name, status: 'pass', detail: `exit code 0, ${after}` };
   if (code !== undefined) {
-    return { name, status: 'fail', detail: `seat ${run.seat}: ${note.text} at the end of the match`, fix: `the end of its input (and ${game.wire.farewell ? 'the last message, ' : ''}end of file on stdin) must end it cleanly: stop reading and exit with code 0 (Python: the loop \`for line in sys.stdin\` ends by itself; Node: readline's 'close' event)` };
+    return {
+      name,
+      status: 'fail',
+      detail: `seat ${run.seat}: ${note.text} at the end of the match`,
+      fix: `the end of its input (and ${game.wire.farewell ? 'the last message, ' : ''}end of file on stdin) must end it cleanly: stop reading and exit with code 0 (Python: the loop \`for line in sys.stdin\` ends by itself; Node: readline's 'close' event)`,
+    };
   }
   return {
     name,
@@ -435,7 +504,13 @@ function execExitCheck(runs: Run[]): DoctorCheck {
 }
 
 /** HTTP specifics, from two requests of the first message on one connection: status, content type, keep-alive. */
-async function httpChecks(url: string, dialect: WireDialect<unknown, unknown, unknown>, game: AnyGame, replay: Replay, policy: AddressPolicy = 'any'): Promise<DoctorCheck[]> {
+async function httpChecks(
+  url: string,
+  dialect: WireDialect<unknown, unknown, unknown>,
+  game: AnyGame,
+  replay: Replay,
+  policy: AddressPolicy = 'any',
+): Promise<DoctorCheck[]> {
   // node:https for https:// bots: the same requests over TLS (the request and agent APIs are the same).
   const http = new URL(url).protocol === 'https:' ? await import('node:https') : await import('node:http');
   // Its own connections follow the seat's address policy too (a name may resolve elsewhere since the feed).
@@ -448,10 +523,22 @@ async function httpChecks(url: string, dialect: WireDialect<unknown, unknown, un
   const post = () =>
     new Promise<{ status: number; type: string | undefined; reused: boolean; connection: string | undefined }>((resolve, reject) => {
       if (refused) return reject(new ForbiddenAddressError(refused));
-      const req = http.request(url, { method: 'POST', agent, lookup: publicOnly ? publicOnlyLookup() : undefined, headers: { 'content-type': dialect.contentType }, timeout: deadlineFor(d, replay.timeouts) }, (res) => {
-        res.resume();
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], reused: req.reusedSocket, connection: res.headers.connection }));
-      });
+      const req = http.request(
+        url,
+        {
+          method: 'POST',
+          agent,
+          lookup: publicOnly ? publicOnlyLookup() : undefined,
+          headers: { 'content-type': dialect.contentType },
+          timeout: deadlineFor(d, replay.timeouts),
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () =>
+            resolve({ status: res.statusCode ?? 0, type: res.headers['content-type'], reused: req.reusedSocket, connection: res.headers.connection }),
+          );
+        },
+      );
       req.on('timeout', () => req.destroy(new Error('no answer within the deadline')));
       req.on('error', reject);
       req.end(text);
@@ -463,21 +550,43 @@ async function httpChecks(url: string, dialect: WireDialect<unknown, unknown, un
     checks.push(
       one.status === 200
         ? { name: 'HTTP status', status: 'pass', detail: '200' }
-        : { name: 'HTTP status', status: 'warn', detail: `${one.status}: Botarena reads the body whatever the status, but proxies and other arenas may not`, fix: 'answer with status 200 and the move as the body' },
+        : {
+            name: 'HTTP status',
+            status: 'warn',
+            detail: `${one.status}: Botarena reads the body whatever the status, but proxies and other arenas may not`,
+            fix: 'answer with status 200 and the move as the body',
+          },
     );
     checks.push(
       one.type
         ? { name: 'HTTP content type', status: 'pass', detail: one.type }
-        : { name: 'HTTP content type', status: 'warn', detail: 'the answer has no Content-Type', fix: 'send Content-Type: application/json (or text/plain for a bare answer)' },
+        : {
+            name: 'HTTP content type',
+            status: 'warn',
+            detail: 'the answer has no Content-Type',
+            fix: 'send Content-Type: application/json (or text/plain for a bare answer)',
+          },
     );
     checks.push(
       two.reused
         ? { name: 'HTTP keep-alive', status: 'pass', detail: 'the connection is kept between messages' }
-        : { name: 'HTTP keep-alive', status: 'warn', detail: `each message needs a new connection${one.connection ? ` (Connection: ${one.connection})` : ''}: a connect per turn adds to every answer's time`, fix: 'keep connections open (HTTP/1.1 keep-alive is the default of most servers: do not send Connection: close)' },
+        : {
+            name: 'HTTP keep-alive',
+            status: 'warn',
+            detail: `each message needs a new connection${one.connection ? ` (Connection: ${one.connection})` : ''}: a connect per turn adds to every answer's time`,
+            fix: 'keep connections open (HTTP/1.1 keep-alive is the default of most servers: do not send Connection: close)',
+          },
     );
     return checks;
   } catch (err) {
-    return [{ name: 'HTTP', status: 'fail', detail: `a direct request of the first message failed: ${(err as Error).message}`, fix: 'answer POST requests at that URL' }];
+    return [
+      {
+        name: 'HTTP',
+        status: 'fail',
+        detail: `a direct request of the first message failed: ${(err as Error).message}`,
+        fix: 'answer POST requests at that URL',
+      },
+    ];
   } finally {
     agent.destroy();
   }

@@ -98,9 +98,15 @@ export function examplesAt(game: AnyGame, wanted: readonly ExampleAt[]): (WireEx
     });
     if (decision.stream) {
       let n = 0;
-      engine.commit(decision, decision.seats.map((slot, k) => ({ slot, action: { lines: (answers[k] as string[]).map((text): [number, string] => [n++, text]) } })));
+      engine.commit(
+        decision,
+        decision.seats.map((slot, k) => ({ slot, action: { lines: (answers[k] as string[]).map((text): [number, string] => [n++, text]) } })),
+      );
     } else {
-      engine.commit(decision, decision.seats.map((slot, k) => engine.read(slot, decision.phase, answers[k])));
+      engine.commit(
+        decision,
+        decision.seats.map((slot, k) => engine.read(slot, decision.phase, answers[k])),
+      );
     }
   }
   return found;

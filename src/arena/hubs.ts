@@ -97,7 +97,10 @@ export async function startHubServer<H extends Hub>(opts: HubServerOptions<H>): 
     if (q.length >= hub.max) return start(hub, q.splice(0, hub.max));
     who.say(lobby!.waiting);
     if (hub.min < hub.max && q.length >= hub.min) {
-      timers.set(key, setTimeout(() => q.length >= hub.min && start(hub, q.splice(0, hub.max)), opts.gatherMs ?? 4000));
+      timers.set(
+        key,
+        setTimeout(() => q.length >= hub.min && start(hub, q.splice(0, hub.max)), opts.gatherMs ?? 4000),
+      );
     }
   }
 
@@ -112,7 +115,9 @@ export async function startHubServer<H extends Hub>(opts: HubServerOptions<H>): 
       for (const p of players) p.drop();
       return;
     }
-    log(`game ${id} on ${hub.name}${typeof config.map === 'string' && config.map.length < 40 ? ` (${config.map})` : ''}: ${players.map((p) => p.name).join(', ')}`);
+    log(
+      `game ${id} on ${hub.name}${typeof config.map === 'string' && config.map.length < 40 ? ` (${config.map})` : ''}: ${players.map((p) => p.name).join(', ')}`,
+    );
     const connections = players.map((p) => p.connection());
     const match = runMatch(
       { game: game.id, seed: id, matchId: String(id), config, seats: players.map((p) => ({ bot: 'tcp', name: p.name })) },

@@ -28,7 +28,13 @@ describe('a match feed', () => {
   };
   const counting = () => {
     let frames = 0;
-    const game = { ...real, presentation: { ...real.presentation, spectator: { ...real.presentation.spectator!, frame: (s: unknown) => (frames++, real.presentation.spectator!.frame(s)) } } } as AnyGame;
+    const game = {
+      ...real,
+      presentation: {
+        ...real.presentation,
+        spectator: { ...real.presentation.spectator!, frame: (s: unknown) => (frames++, real.presentation.spectator!.frame(s)) },
+      },
+    } as AnyGame;
     return { game, frames: () => frames };
   };
 

@@ -2,10 +2,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { JOB_LIMITS, newJob, parseMatchJob } from './match-job.js';
 
-const good = { matchId: 'm-1', game: 'tictactoe', config: { board: '3x3', turns: 4, fast: true }, seed: 7, seats: [{ bot: 'random' }, { bot: 'stdio:python3 bot.py', name: 'Mine' }], timeouts: { turnMs: 500 } };
+const good = {
+  matchId: 'm-1',
+  game: 'tictactoe',
+  config: { board: '3x3', turns: 4, fast: true },
+  seed: 7,
+  seats: [{ bot: 'random' }, { bot: 'stdio:python3 bot.py', name: 'Mine' }],
+  timeouts: { turnMs: 500 },
+};
 
 describe('match job', () => {
-  it('fills defaults: a recorded random seed, the seed as match id, the game\'s deadlines', () => {
+  it("fills defaults: a recorded random seed, the seed as match id, the game's deadlines", () => {
     const job = newJob({ game: 'tictactoe', seats: [{ bot: 'random' }, { bot: 'minimax' }] });
     assert.ok(Number.isInteger(job.seed) && job.seed >= 0 && job.seed <= 0xffffffff);
     assert.equal(job.matchId, String(job.seed));
@@ -14,7 +21,10 @@ describe('match job', () => {
   });
 
   it('reads a good job and keeps only its own fields', () => {
-    assert.deepEqual(parseMatchJob({ ...good, extra: 'x', seats: [{ bot: 'random', junk: 1 }, good.seats[1]] }), { ...good, seats: [{ bot: 'random' }, good.seats[1]] });
+    assert.deepEqual(parseMatchJob({ ...good, extra: 'x', seats: [{ bot: 'random', junk: 1 }, good.seats[1]] }), {
+      ...good,
+      seats: [{ bot: 'random' }, good.seats[1]],
+    });
   });
 
   const bad: [string, unknown, RegExp][] = [
@@ -40,11 +50,14 @@ describe('match job', () => {
   for (const [what, value, message] of bad) {
     it(`refuses ${what}, naming the field, quickly and with a short message`, () => {
       const t0 = performance.now();
-      assert.throws(() => parseMatchJob(value), (err: Error) => {
-        assert.match(err.message, message);
-        assert.ok(err.message.length < 400, `message of ${err.message.length} characters`);
-        return err.name === 'UsageError';
-      });
+      assert.throws(
+        () => parseMatchJob(value),
+        (err: Error) => {
+          assert.match(err.message, message);
+          assert.ok(err.message.length < 400, `message of ${err.message.length} characters`);
+          return err.name === 'UsageError';
+        },
+      );
       assert.ok(performance.now() - t0 < 500);
     });
   }

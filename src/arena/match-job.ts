@@ -80,23 +80,28 @@ export function parseMatchJob(value: unknown): MatchJob {
     fail('matchId', `must be 1 to ${JOB_LIMITS.matchIdChars} letters, digits, dots, colons, dashes or underscores, got ${short(matchId)}`);
   }
   if (typeof v.game !== 'string' || !/^[a-z][a-z0-9-]{0,63}$/.test(v.game)) fail('game', `must be a game id like "tictactoe", got ${short(v.game)}`);
-  if (!Number.isInteger(v.seed) || (v.seed as number) < 0 || (v.seed as number) > 0xffffffff) fail('seed', `must be an integer in 0..4294967295, got ${short(v.seed)}`);
+  if (!Number.isInteger(v.seed) || (v.seed as number) < 0 || (v.seed as number) > 0xffffffff)
+    fail('seed', `must be an integer in 0..4294967295, got ${short(v.seed)}`);
   if (!isObject(v.config)) fail('config', `must be an object of key → value, got ${short(v.config)}`);
   const config: Record<string, unknown> = {};
   const entries = Object.entries(v.config as Record<string, unknown>);
   if (entries.length > JOB_LIMITS.configKeys) fail('config', `has ${entries.length} keys; at most ${JOB_LIMITS.configKeys}`);
   for (const [key, val] of entries) {
-    const ok = typeof val === 'number' ? Number.isFinite(val) : typeof val === 'boolean' || (typeof val === 'string' && val.length <= JOB_LIMITS.configValueChars);
+    const ok =
+      typeof val === 'number' ? Number.isFinite(val) : typeof val === 'boolean' || (typeof val === 'string' && val.length <= JOB_LIMITS.configValueChars);
     if (!ok) fail(`config.${key}`, `must be a number, a boolean or a string of at most ${JOB_LIMITS.configValueChars} characters, got ${short(val)}`);
     config[key] = val;
   }
-  if (!Array.isArray(v.seats) ||  v.seats.length > JOB_LIMITS.seats) fail('seats', `must be an array of at most ${JOB_LIMITS.seats} seats, got ${short(v.seats)}`);
+  if (!Array.isArray(v.seats) || v.seats.length > JOB_LIMITS.seats)
+    fail('seats', `must be an array of at most ${JOB_LIMITS.seats} seats, got ${short(v.seats)}`);
   const seats = (v.seats as unknown[]).map((s, i): JobSeat => {
     if (!isObject(s)) return fail(`seats[${i}]`, `must be an object like {"bot":"random"}, got ${short(s)}`);
     const { bot, name } = s as Record<string, unknown>;
-    if (typeof bot !== 'string' || !bot.trim() || bot.length > JOB_LIMITS.botChars) fail(`seats[${i}].bot`, `must be a bot spec of 1 to ${JOB_LIMITS.botChars} characters, got ${short(bot)}`);
+    if (typeof bot !== 'string' || !bot.trim() || bot.length > JOB_LIMITS.botChars)
+      fail(`seats[${i}].bot`, `must be a bot spec of 1 to ${JOB_LIMITS.botChars} characters, got ${short(bot)}`);
     if (name === undefined) return { bot: bot as string };
-    if (typeof name !== 'string' || !name.trim() || name.length > JOB_LIMITS.nameChars) fail(`seats[${i}].name`, `must be a name of 1 to ${JOB_LIMITS.nameChars} characters, got ${short(name)}`);
+    if (typeof name !== 'string' || !name.trim() || name.length > JOB_LIMITS.nameChars)
+      fail(`seats[${i}].name`, `must be a name of 1 to ${JOB_LIMITS.nameChars} characters, got ${short(name)}`);
     return { bot: bot as string, name: name as string };
   });
   if (!isObject(v.timeouts)) fail('timeouts', `must be an object like {"turnMs":1000} (empty for the game's), got ${short(v.timeouts)}`);
@@ -104,7 +109,8 @@ export function parseMatchJob(value: unknown): MatchJob {
   for (const key of ['initMs', 'turnMs'] as const) {
     const ms = (v.timeouts as Record<string, unknown>)[key];
     if (ms === undefined) continue;
-    if (!Number.isInteger(ms) || (ms as number) < 1 || (ms as number) > JOB_LIMITS.deadlineMs) fail(`timeouts.${key}`, `must be a whole number of ms from 1 to ${JOB_LIMITS.deadlineMs}, got ${short(ms)}`);
+    if (!Number.isInteger(ms) || (ms as number) < 1 || (ms as number) > JOB_LIMITS.deadlineMs)
+      fail(`timeouts.${key}`, `must be a whole number of ms from 1 to ${JOB_LIMITS.deadlineMs}, got ${short(ms)}`);
     timeouts[key] = ms as number;
   }
   const job: MatchJob = { matchId: matchId as string, game: v.game as string, config, seed: v.seed as number, seats, timeouts };
@@ -112,7 +118,14 @@ export function parseMatchJob(value: unknown): MatchJob {
   if (v.transcripts === true) job.transcripts = true;
   if (v.forkedFrom !== undefined) {
     const f = v.forkedFrom as Record<string, unknown>;
-    const good = isObject(f) && typeof f.matchId === 'string' && f.matchId.length <= JOB_LIMITS.matchIdChars && Number.isInteger(f.seed) && Number.isInteger(f.turn) && typeof f.fingerprint === 'string' && f.fingerprint.length <= 128;
+    const good =
+      isObject(f) &&
+      typeof f.matchId === 'string' &&
+      f.matchId.length <= JOB_LIMITS.matchIdChars &&
+      Number.isInteger(f.seed) &&
+      Number.isInteger(f.turn) &&
+      typeof f.fingerprint === 'string' &&
+      f.fingerprint.length <= 128;
     if (!good) fail('forkedFrom', `must be {matchId, seed, turn, fingerprint}, got ${short(f)}`);
     job.forkedFrom = { matchId: f.matchId as string, seed: f.seed as number, turn: f.turn as number, fingerprint: f.fingerprint as string };
   }

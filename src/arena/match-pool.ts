@@ -44,7 +44,11 @@ export interface RunHooks {
 function startThread(file: URL): Worker {
   if (!file.pathname.endsWith('.ts')) return new Worker(file);
   // require.resolve finds tsx's CommonJS entry; its ES one (which registers the ES loader) is beside it.
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const tsx = pathToFileURL(
+    createRequire(import.meta.url)
+      .resolve('tsx/esm/api')
+      .replace(/\.cjs$/, '.mjs'),
+  ).href;
   const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(file.href)});`;
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
 }
@@ -133,7 +137,20 @@ export class MatchPool {
         return new Promise<Finished>((resolve, reject) => {
           s.busy = { id, resolve, reject, hooks };
           const persons = hooks?.persons;
-          s.worker.postMessage({ type: 'run', id, job, opts: this.opts, forward: !!hooks, publicOnly: hooks?.publicOnly, pack: hooks?.pack, persons, personLimits: hooks?.personLimits } satisfies WorkerRequest, persons?.map((p) => p.port));
+          s.worker.postMessage(
+            {
+              type: 'run',
+              id,
+              job,
+              opts: this.opts,
+              forward: !!hooks,
+              publicOnly: hooks?.publicOnly,
+              pack: hooks?.pack,
+              persons,
+              personLimits: hooks?.personLimits,
+            } satisfies WorkerRequest,
+            persons?.map((p) => p.port),
+          );
           signal?.addEventListener('abort', onAbort, { once: true });
         }).finally(() => signal?.removeEventListener('abort', onAbort));
       }
@@ -153,12 +170,17 @@ export class MatchPool {
   async cancel(reason?: string): Promise<void> {
     this.cancelled = true;
     if (reason) this.stopReason = reason;
-    const ending = this.slots.filter((s) => s.busy).map((s) => new Promise<void>((resolve) => {
-      const busy = s.busy!;
-      const [res, rej] = [busy.resolve, busy.reject];
-      busy.resolve = (r) => (res(r), resolve());
-      busy.reject = (e) => (rej(e), resolve());
-    }));
+    const ending = this.slots
+      .filter((s) => s.busy)
+      .map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            const busy = s.busy!;
+            const [res, rej] = [busy.resolve, busy.reject];
+            busy.resolve = (r) => (res(r), resolve());
+            busy.reject = (e) => (rej(e), resolve());
+          }),
+      );
     for (const s of this.slots) if (s.busy) this.stopSlot(s, s.busy.id);
     for (const w of this.waiting.splice(0)) w();
     await Promise.all(ending);

@@ -68,20 +68,22 @@ port.on('message', (msg: WorkerRequest) => {
     connections ??= [];
     connections[slot] = { open: (ctx) => new BrowserTransport(ctx as SeatContext, new PortDesk(deskPort), msg.personLimits) };
   }
-  runMatch(msg.job, { ...msg.opts, signal: controller.signal, live, log, connections }).then(
-    (report) => {
-      if (!msg.pack) return port.postMessage({ type: 'done', id: msg.id, replay: report.replay } satisfies WorkerReply);
-      // Packed here, and the transcripts left here: the receiving thread gets only the gzipped bytes. (Copied,
-      // not transferred: a small Buffer shares Node's pool, which must not be detached.)
-      const packed = packReplay(report.replay);
-      const { transcripts: _kept, ...replay } = report.replay;
-      port.postMessage({ type: 'done', id: msg.id, replay, packed } satisfies WorkerReply);
-    },
-    (err: unknown) => {
-      const e = err instanceof Error ? err : new Error(String(err));
-      port.postMessage({ type: 'failed', id: msg.id, name: e.name, message: e.message, cancelled: err instanceof MatchCancelledError } satisfies WorkerReply);
-    },
-  ).finally(() => {
-    if (current === controller) current = null;
-  });
+  runMatch(msg.job, { ...msg.opts, signal: controller.signal, live, log, connections })
+    .then(
+      (report) => {
+        if (!msg.pack) return port.postMessage({ type: 'done', id: msg.id, replay: report.replay } satisfies WorkerReply);
+        // Packed here, and the transcripts left here: the receiving thread gets only the gzipped bytes. (Copied,
+        // not transferred: a small Buffer shares Node's pool, which must not be detached.)
+        const packed = packReplay(report.replay);
+        const { transcripts: _kept, ...replay } = report.replay;
+        port.postMessage({ type: 'done', id: msg.id, replay, packed } satisfies WorkerReply);
+      },
+      (err: unknown) => {
+        const e = err instanceof Error ? err : new Error(String(err));
+        port.postMessage({ type: 'failed', id: msg.id, name: e.name, message: e.message, cancelled: err instanceof MatchCancelledError } satisfies WorkerReply);
+      },
+    )
+    .finally(() => {
+      if (current === controller) current = null;
+    });
 });

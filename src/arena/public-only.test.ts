@@ -52,7 +52,14 @@ async function ipv6Loopback(): Promise<boolean> {
 const TURNS = 3;
 /** A match of the test game: the HTTP bot against the built-in `one`, with deadlines long enough that a hang would show. */
 async function play(bot: string, opts: RunOptions) {
-  const job: JobRequest = { game: 'sum-test', seats: [{ bot }, { bot: 'one' }], seed: 1, config: { turns: TURNS }, timeouts: { turnMs: 10_000 }, transcripts: true };
+  const job: JobRequest = {
+    game: 'sum-test',
+    seats: [{ bot }, { bot: 'one' }],
+    seed: 1,
+    config: { turns: TURNS },
+    timeouts: { turnMs: 10_000 },
+    transcripts: true,
+  };
   const t0 = performance.now();
   const report = await runMatch(job, { game: sumGame, ...opts });
   return { ...report, ms: performance.now() - t0 };
@@ -78,12 +85,19 @@ describe("HTTP bots under the address policy 'public-only'", () => {
       const bot = await botServer(t);
       const { replay, ms } = await play(url(bot.port), { addressPolicy: 'public-only' });
       // Refused at every turn: the result keeps the first (where it happened), as for a bot that is gone.
-      assert.deepEqual(replay.result.faults[0], { kind: 'transport', detail: `refused to connect to ${url(bot.port)}: ${reason(bot.port)} ${BECAUSE}`, turn: 1 });
+      assert.deepEqual(replay.result.faults[0], {
+        kind: 'transport',
+        detail: `refused to connect to ${url(bot.port)}: ${reason(bot.port)} ${BECAUSE}`,
+        turn: 1,
+      });
       assert.equal(replay.turns.filter((r) => r.moves[0]?.fault?.kind === 'transport').length, TURNS, 'refused at every turn');
       assert.deepEqual(replay.result.scores, [0, TURNS]);
       assert.deepEqual(bot.seen, { connections: 0, requests: 0 });
       assert.ok(ms < 2000, `a refused bot costs no deadline: the match took ${ms.toFixed(0)} ms (turn deadline 10 s)`);
-      assert.ok(replay.transcripts![0]!.some((e) => e.dir === 'note' && e.text.startsWith('refused to connect')), 'the refusal is in the bot log');
+      assert.ok(
+        replay.transcripts![0]!.some((e) => e.dir === 'note' && e.text.startsWith('refused to connect')),
+        'the refusal is in the bot log',
+      );
     });
   }
 
@@ -150,7 +164,10 @@ describe('a name resolved at every connection (DNS rebinding)', () => {
     for (const turn of [1, 2]) {
       const t0 = performance.now();
       const reply = await seat.ask(msg(turn), 10_000);
-      assert.deepEqual(reply.kind === 'fault' && reply.fault, { kind: 'transport', detail: `refused to connect to ${url}: bot.example resolves to 127.0.0.1, a loopback address ${BECAUSE}` });
+      assert.deepEqual(reply.kind === 'fault' && reply.fault, {
+        kind: 'transport',
+        detail: `refused to connect to ${url}: bot.example resolves to 127.0.0.1, a loopback address ${BECAUSE}`,
+      });
       assert.ok(performance.now() - t0 < 1000, 'refused at once, not at the deadline');
     }
     assert.equal(asked, 2, 'no address is cached between connections');

@@ -57,8 +57,19 @@ export interface FedAnswer {
  * returning false (or a promise of it) stops the feed there. The seat is always closed: gracefully (its input closed, time to exit) when
  * the feed ran to the end or was stopped, at once when it failed. Returns whether it ran to the end.
  */
-export async function feedSeat(game: AnyGame, replay: Replay, slot: number, seat: OpenSeat, onAnswer: (a: FedAnswer) => boolean | void | Promise<boolean | void>): Promise<boolean> {
-  const engine = new MatchEngine(game, { config: replayConfig(game, replay.config), seed: replay.seed, players: replay.seats.length, hashes: replay.hashes ?? 'state' });
+export async function feedSeat(
+  game: AnyGame,
+  replay: Replay,
+  slot: number,
+  seat: OpenSeat,
+  onAnswer: (a: FedAnswer) => boolean | void | Promise<boolean | void>,
+): Promise<boolean> {
+  const engine = new MatchEngine(game, {
+    config: replayConfig(game, replay.config),
+    seed: replay.seed,
+    players: replay.seats.length,
+    hashes: replay.hashes ?? 'state',
+  });
   const view = { matchId: replay.matchId, names: replay.seats.map((s) => s.name) };
   let ended = false;
   let stopped = false;
@@ -80,7 +91,12 @@ export async function feedSeat(game: AnyGame, replay: Replay, slot: number, seat
           msg.converse = (line) => (lines.push(line), replies!.push(...game.rules.stream!.line(scratch, slot, line).replies), game.rules.stream!.ends(line));
           const reply = await seat.send(msg, deadline);
           if (reply.kind === 'fault') now = { slot, fault: reply.fault, ms: reply.ms };
-          else now = { slot, action: { lines: (reply.kind === 'value' ? (reply.value as string[]) : lines).map((t, i): [number, string] => [i, t]) }, ms: reply.ms };
+          else
+            now = {
+              slot,
+              action: { lines: (reply.kind === 'value' ? (reply.value as string[]) : lines).map((t, i): [number, string] => [i, t]) },
+              ms: reply.ms,
+            };
         } else {
           now = await seat.ask(engine, d, { ...view, phase: d.phase }, deadline);
         }
@@ -110,8 +126,20 @@ export async function feedSeat(game: AnyGame, replay: Replay, slot: number, seat
  */
 export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: string, opts: { log?: TranscriptSink } = {}): Promise<RefeedReport> {
   const spec = parseBotSpec(bot, game);
-  const config = new MatchEngine(game, { config: replayConfig(game, replay.config), seed: replay.seed, players: replay.seats.length, hashes: replay.hashes ?? 'state' }).config;
-  const ctx = seatContext(game, { slot, players: replay.seats.length, config, seed: replay.seed, name: replay.seats[slot]?.name ?? `slot ${slot}`, log: opts.log ?? (() => {}) });
+  const config = new MatchEngine(game, {
+    config: replayConfig(game, replay.config),
+    seed: replay.seed,
+    players: replay.seats.length,
+    hashes: replay.hashes ?? 'state',
+  }).config;
+  const ctx = seatContext(game, {
+    slot,
+    players: replay.seats.length,
+    config,
+    seed: replay.seed,
+    name: replay.seats[slot]?.name ?? `slot ${slot}`,
+    log: opts.log ?? (() => {}),
+  });
   const seat = OpenSeat.open(game, spec, ctx);
   const report: RefeedReport = { asked: 0, differences: [] };
   let answered = false;

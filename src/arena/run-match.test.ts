@@ -22,7 +22,10 @@ describe('match runner', () => {
     const time = async (bots: string[]) => {
       const t0 = performance.now();
       const { replay } = await play({ seats: bots.map((bot) => ({ bot })), seed: 1, config: { turns: 3 } });
-      assert.deepEqual(replay.result.faults, bots.map(() => null));
+      assert.deepEqual(
+        replay.result.faults,
+        bots.map(() => null),
+      );
       return performance.now() - t0;
     };
     const one = await time([sleepy(250), 'one']);
@@ -56,7 +59,7 @@ describe('match runner', () => {
     assert.deepEqual(replay.result.ranks, [2, 2, 1]);
   });
 
-  it('publishes started, a step per step and ended to the full audience, and each bot\'s messages to its own seat only', async () => {
+  it("publishes started, a step per step and ended to the full audience, and each bot's messages to its own seat only", async () => {
     const live = new LocalLiveEvents();
     const full: LiveEvent[] = [];
     const seat0: LiveEvent[] = [];
@@ -66,15 +69,25 @@ describe('match runner', () => {
     live.subscribe('m4', { seat: 1 }, (e) => void seat1.push(e));
     const { replay } = await play({ matchId: 'm4', seats: [{ bot: sleepy(0) }, { bot: 'boom' }], seed: 4, config: { turns: 2 } }, { live });
     await new Promise((r) => setImmediate(r));
-    assert.deepEqual(full.map((e) => e.type), ['started', 'step', 'step', 'ended']);
+    assert.deepEqual(
+      full.map((e) => e.type),
+      ['started', 'step', 'step', 'ended'],
+    );
     const started = full[0] as Extract<LiveEvent, { type: 'started' }>;
     const { turns: _t, result: _r, durationMs: _d, transcripts: _x, ...header } = replay;
     assert.deepEqual(started.header, header, 'started carries the replay header');
-    assert.deepEqual(full.filter((e) => e.type === 'step').map((e) => (e as Extract<LiveEvent, { type: 'step' }>).record), replay.turns, 'steps carry the records');
+    assert.deepEqual(
+      full.filter((e) => e.type === 'step').map((e) => (e as Extract<LiveEvent, { type: 'step' }>).record),
+      replay.turns,
+      'steps carry the records',
+    );
     assert.deepEqual(JSON.parse(JSON.stringify(full)), full, 'events are plain JSON');
-    assert.ok(seat0.length > 0 && seat0.every((e) => e.type === 'message' && e.slot === 0), 'the stdio bot\'s messages go to its seat');
+    assert.ok(seat0.length > 0 && seat0.every((e) => e.type === 'message' && e.slot === 0), "the stdio bot's messages go to its seat");
     assert.ok(seat1.every((e) => e.type === 'message' && e.slot === 1));
-    assert.ok(seat1.some((e) => e.type === 'message' && /kaboom/.test(e.entry.text)), 'the built-in bot\'s crash is noted to its seat');
+    assert.ok(
+      seat1.some((e) => e.type === 'message' && /kaboom/.test(e.entry.text)),
+      "the built-in bot's crash is noted to its seat",
+    );
     assert.ok(!full.some((e) => e.type === 'message'), 'raw messages never reach the full audience');
   });
 
@@ -87,18 +100,34 @@ describe('match runner', () => {
     live.subscribe('m7', 'public', () => new Promise(() => {}));
     const quiet = await play({ matchId: 'm7', seats: [{ bot: 'one' }, { bot: 'one' }], seed: 7, config: { turns: 6 } });
     const loud = await play({ matchId: 'm7', seats: [{ bot: 'one' }, { bot: 'one' }], seed: 7, config: { turns: 6 } }, { live });
-    assert.deepEqual(loud.replay.turns.map((t) => t.hash), quiet.replay.turns.map((t) => t.hash));
+    assert.deepEqual(
+      loud.replay.turns.map((t) => t.hash),
+      quiet.replay.turns.map((t) => t.hash),
+    );
     assert.deepEqual(loud.replay.result, quiet.replay.result);
     await new Promise((r) => setTimeout(r, 20));
-    assert.ok(lines.some((l) => /listener of match:m7:full threw on "started": viewer bug/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /listener of match:m7:full threw on "started": viewer bug/.test(l)),
+      lines.join('\n'),
+    );
   });
 
   it('runs a job that went through JSON exactly as the job itself', async () => {
-    const job = { matchId: 'j1', game: 'sum-test', config: { turns: 4 }, seed: 99, seats: [{ bot: 'one' }, { bot: 'boom', name: 'B' }], timeouts: { turnMs: 500 } };
+    const job = {
+      matchId: 'j1',
+      game: 'sum-test',
+      config: { turns: 4 },
+      seed: 99,
+      seats: [{ bot: 'one' }, { bot: 'boom', name: 'B' }],
+      timeouts: { turnMs: 500 },
+    };
     const a = await runMatch(job, { game: sumGame });
     const b = await runMatch(JSON.parse(JSON.stringify(job)), { game: sumGame });
     // Answer times differ from run to run; everything else is the same.
-    const strip = ({ durationMs: _d, turns, ...r }: typeof a.replay) => ({ ...r, turns: turns.map((t) => ({ ...t, moves: t.moves.map(({ ms: _ms, ...m }) => m) })) });
+    const strip = ({ durationMs: _d, turns, ...r }: typeof a.replay) => ({
+      ...r,
+      turns: turns.map((t) => ({ ...t, moves: t.moves.map(({ ms: _ms, ...m }) => m) })),
+    });
     assert.deepEqual(strip(b.replay), strip(a.replay));
     assert.equal(a.replay.seats[1]!.name, 'B');
     assert.deepEqual(a.replay.timeouts, { initMs: 1000, turnMs: 500, turnSet: true });
@@ -106,7 +135,10 @@ describe('match runner', () => {
 
   it('refuses a connect-in seat that has no connection, naming the seat; and tcp seats in a game without a lobby', async () => {
     const withLobby = { ...sumGame, wire: { ...sumGame.wire, lobby: { read: () => null, waiting: 'wait', noSuchHub: 'no' } } } as AnyGame;
-    await assert.rejects(play({ seats: [{ bot: 'one' }, { bot: 'tcp' }] }, { game: withLobby }), /seat 1 is "tcp": that bot connects in, so it must connect before the match starts/);
+    await assert.rejects(
+      play({ seats: [{ bot: 'one' }, { bot: 'tcp' }] }, { game: withLobby }),
+      /seat 1 is "tcp": that bot connects in, so it must connect before the match starts/,
+    );
     await assert.rejects(play({ seats: [{ bot: 'one' }, { bot: 'tcp' }] }), /sum-test bots cannot connect in over tcp/);
   });
 
@@ -128,9 +160,15 @@ describe('match runner', () => {
   it('keeps transcripts of every message when asked', async () => {
     const { replay } = await play({ seats: [{ bot: sleepy(0) }, { bot: 'one' }], seed: 6, config: { turns: 1 }, transcripts: true });
     const [remote, local] = replay.transcripts!;
-    assert.ok(remote!.some((e) => e.dir === 'send' && e.text === '{"turn":1,"you":0,"totals":[0,0]}'), JSON.stringify(remote));
+    assert.ok(
+      remote!.some((e) => e.dir === 'send' && e.text === '{"turn":1,"you":0,"totals":[0,0]}'),
+      JSON.stringify(remote),
+    );
     assert.ok(remote!.some((e) => e.dir === 'recv' && e.text === '{"n":1}'));
-    assert.deepEqual(local!.map((e) => e.dir), ['send', 'recv']);
+    assert.deepEqual(
+      local!.map((e) => e.dir),
+      ['send', 'recv'],
+    );
   });
 
   it('rejects a wrong number of bots and a bad config before starting anything', async () => {
@@ -144,7 +182,15 @@ describe('match runner cleanup', () => {
   it('stops every bot when the rules themselves throw', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'botarena-runner-'));
     const pidfile = join(dir, 'pid');
-    const broken = { ...sumGame, rules: { ...sumGame.rules, apply: () => { throw new Error('rules bug'); } } };
+    const broken = {
+      ...sumGame,
+      rules: {
+        ...sumGame.rules,
+        apply: () => {
+          throw new Error('rules bug');
+        },
+      },
+    };
     await assert.rejects(play({ seats: [{ bot: sleepy(0, pidfile, 'ignore-term') }], seed: 1 }, { game: broken }), /rules bug/);
     assert.ok(isGone(Number(readFileSync(pidfile, 'utf8'))), 'the bot outlived a crashed match');
   });
@@ -155,4 +201,3 @@ describe('match runner cleanup', () => {
     assert.equal(deadlineFor({ phase: 'play', deadlineMs: 700 }, { initMs: 10, turnMs: 10 }), 700);
   });
 });
-

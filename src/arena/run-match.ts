@@ -93,23 +93,30 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   try {
     specs.forEach((spec, slot) => {
       // With neither transcripts nor live events nothing reads a seat's log: no entry is made for each message.
-      const log = !job.transcripts && !opts.live ? () => {} : (dir: TranscriptEntry['dir'], text: string) => {
-        const k = kept[slot]!;
-        const size = Buffer.byteLength(text);
-        if (k.bytes + size > cap) {
-          if (k.droppedEntries++ === 0) {
-            const note = { dir: 'note' as const, t: round(performance.now() - t0), text: `this bot's log is over ${cap} bytes: the rest is counted, not kept` };
-            if (job.transcripts) transcripts[slot]!.push(note);
-            feed.message(slot, note);
-          }
-          k.droppedBytes += size;
-          return;
-        }
-        k.bytes += size;
-        const entry = { dir, t: round(performance.now() - t0), text };
-        if (job.transcripts) transcripts[slot]!.push(entry);
-        feed.message(slot, entry);
-      };
+      const log =
+        !job.transcripts && !opts.live
+          ? () => {}
+          : (dir: TranscriptEntry['dir'], text: string) => {
+              const k = kept[slot]!;
+              const size = Buffer.byteLength(text);
+              if (k.bytes + size > cap) {
+                if (k.droppedEntries++ === 0) {
+                  const note = {
+                    dir: 'note' as const,
+                    t: round(performance.now() - t0),
+                    text: `this bot's log is over ${cap} bytes: the rest is counted, not kept`,
+                  };
+                  if (job.transcripts) transcripts[slot]!.push(note);
+                  feed.message(slot, note);
+                }
+                k.droppedBytes += size;
+                return;
+              }
+              k.bytes += size;
+              const entry = { dir, t: round(performance.now() - t0), text };
+              if (job.transcripts) transcripts[slot]!.push(entry);
+              feed.message(slot, entry);
+            };
       const ctx = seatContext(game, { slot, players: specs.length, config: engine.config, seed, name: names[slot]!, log }, opts);
       seats.push(OpenSeat.open(game, spec, ctx, { connection: opts.connections?.[slot], echo: job.transcripts }));
     });
@@ -145,7 +152,11 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   } catch (err) {
     feed.stopped(err instanceof Error ? err.message : String(err));
     // A stopped match keeps the steps it played, for `play --replay` to write.
-    if (err instanceof MatchCancelledError) err.replay = stoppedReplay(header, engine, err.message, { durationMs: round(performance.now() - t0), transcripts: job.transcripts ? transcripts : undefined });
+    if (err instanceof MatchCancelledError)
+      err.replay = stoppedReplay(header, engine, err.message, {
+        durationMs: round(performance.now() - t0),
+        transcripts: job.transcripts ? transcripts : undefined,
+      });
     throw err;
   } finally {
     opts.signal?.removeEventListener('abort', onAbort);
@@ -154,7 +165,12 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   }
 
   kept.forEach((k, slot) => {
-    if (k.droppedEntries && job.transcripts) transcripts[slot]!.push({ dir: 'note', t: round(performance.now() - t0), text: `${k.droppedEntries} log entries (${k.droppedBytes} bytes) over the ${cap}-byte cap were dropped` });
+    if (k.droppedEntries && job.transcripts)
+      transcripts[slot]!.push({
+        dir: 'note',
+        t: round(performance.now() - t0),
+        text: `${k.droppedEntries} log entries (${k.droppedBytes} bytes) over the ${cap}-byte cap were dropped`,
+      });
   });
   const replay = buildReplay(header, engine, { durationMs: round(performance.now() - t0), transcripts: job.transcripts ? transcripts : undefined });
   feed.ended(replay.result, replay.durationMs!);

@@ -1,5 +1,17 @@
 import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, schemeOf } from '../bots/index.js';
-import type { AddressPolicy, AskMessage, SandboxOptions, BotSpec, BotTransport, ByteSeatContext, OutgoingMessage, Reply, SeatContext, TranscriptSink, TransportCapabilities } from '../bots/index.js';
+import type {
+  AddressPolicy,
+  AskMessage,
+  SandboxOptions,
+  BotSpec,
+  BotTransport,
+  ByteSeatContext,
+  OutgoingMessage,
+  Reply,
+  SeatContext,
+  TranscriptSink,
+  TransportCapabilities,
+} from '../bots/index.js';
 import type { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import { getDialect, type AnyGame, type LobbyRules, type Decision, type Move, type Phase, type ViewContext, type WireDialect } from '../core/game.js';
@@ -104,7 +116,10 @@ export class OpenSeat {
     const caps = schemeOf(spec).capabilities;
     let transport: BotTransport;
     if (opts.connection) transport = opts.connection.open(ctx);
-    else if (caps.connectIn) throw new UsageError(`seat ${ctx.slot} is "${spec.raw}": that bot connects in, so it must connect before the match starts (\`botarena play ${game.id} ${spec.raw} …\` or the server)`);
+    else if (caps.connectIn)
+      throw new UsageError(
+        `seat ${ctx.slot} is "${spec.raw}": that bot connects in, so it must connect before the match starts (\`botarena play ${game.id} ${spec.raw} …\` or the server)`,
+      );
     else transport = createTransport(spec, ctx);
     return new OpenSeat(ctx.slot, ctx.name, spec, transport, dialectFor(game, spec), ctx.log, opts.echo ?? false);
   }

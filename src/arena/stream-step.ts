@@ -27,7 +27,9 @@ export async function playStreamStep(
   if (!stream) throw new Error(`game ${engine.game.id} asks a stream step but has no stream rules`);
   const scratch = structuredClone(engine.state);
   const gated = streamOrder(decision).filter((slot) => !seats[slot]!.capabilities.arrivalOrder);
-  const lanes = new Map(decision.seats.map((slot) => [slot, { queue: [] as string[], lines: [] as [number, string][], closed: false, flooded: false, count: 0 }]));
+  const lanes = new Map(
+    decision.seats.map((slot) => [slot, { queue: [] as string[], lines: [] as [number, string][], closed: false, flooded: false, count: 0 }]),
+  );
   const replies: Promise<void>[] = [];
   let order = 0;
   let cursor = 0;
@@ -57,7 +59,11 @@ export async function playStreamStep(
         if (++lane.count > MAX_STREAM_LINES) {
           lane.flooded = true;
           // Cut off now (after this line is handled), not at the end of the step: nothing more is read.
-          replies.push(seat.tell(`error Too many commands: more than ${MAX_STREAM_LINES} lines in one turn; disconnected`, decision.phase, decision.turn, deadlineMs).then(() => seat.close()));
+          replies.push(
+            seat
+              .tell(`error Too many commands: more than ${MAX_STREAM_LINES} lines in one turn; disconnected`, decision.phase, decision.turn, deadlineMs)
+              .then(() => seat.close()),
+          );
           return true;
         }
         lane.queue.push(line);

@@ -13,7 +13,14 @@ export const sumGame = defineGame({
   timeouts: { initMs: 1000, turnMs: 1000 },
   bots: {
     one: { description: 'always 1', create: () => ({ act: () => ({ n: 1 }) }) },
-    boom: { description: 'throws', create: () => ({ act: () => { throw new Error('kaboom'); } }) },
+    boom: {
+      description: 'throws',
+      create: () => ({
+        act: () => {
+          throw new Error('kaboom');
+        },
+      }),
+    },
   },
   rules: {
     setup: ({ config, players }) => ({ turn: 0, turns: config.turns as number, totals: Array<number>(players).fill(0) }),

@@ -8,29 +8,193 @@ import { ForbiddenAddressError, hostRefusal, isForbiddenAddress, publicOnlyLooku
  * (public, or forbidden for another reason: then the words of that one).
  */
 const RANGES: { range: string; inside: [string, string][]; outside: [string, string | null][] }[] = [
-  { range: '0.0.0.0/8', inside: [['0.0.0.0', "'this host'"], ['0.255.255.255', "'this host'"]], outside: [['1.0.0.0', null]] },
-  { range: '10.0.0.0/8', inside: [['10.0.0.0', 'private'], ['10.255.255.255', 'private']], outside: [['9.255.255.255', null], ['11.0.0.0', null]] },
-  { range: '100.64.0.0/10', inside: [['100.64.0.0', 'carrier-grade NAT'], ['100.127.255.255', 'carrier-grade NAT']], outside: [['100.63.255.255', null], ['100.128.0.0', null]] },
-  { range: '127.0.0.0/8', inside: [['127.0.0.0', 'loopback'], ['127.0.0.1', 'loopback'], ['127.255.255.255', 'loopback']], outside: [['126.255.255.255', null], ['128.0.0.0', null]] },
-  { range: '169.254.0.0/16', inside: [['169.254.0.0', 'link-local'], ['169.254.255.255', 'link-local']], outside: [['169.253.255.255', null], ['169.255.0.0', null]] },
-  { range: '172.16.0.0/12', inside: [['172.16.0.0', 'private'], ['172.31.255.255', 'private']], outside: [['172.15.255.255', null], ['172.32.0.0', null]] },
-  { range: '192.0.0.0/24', inside: [['192.0.0.0', 'IETF protocol'], ['192.0.0.255', 'IETF protocol']], outside: [['191.255.255.255', null], ['192.0.1.0', null]] },
-  { range: '192.0.2.0/24', inside: [['192.0.2.0', 'documentation'], ['192.0.2.255', 'documentation']], outside: [['192.0.1.255', null], ['192.0.3.0', null]] },
-  { range: '192.168.0.0/16', inside: [['192.168.0.0', 'private'], ['192.168.255.255', 'private']], outside: [['192.167.255.255', null], ['192.169.0.0', null]] },
-  { range: '198.18.0.0/15', inside: [['198.18.0.0', 'benchmarking'], ['198.19.255.255', 'benchmarking']], outside: [['198.17.255.255', null], ['198.20.0.0', null]] },
-  { range: '198.51.100.0/24', inside: [['198.51.100.0', 'documentation'], ['198.51.100.255', 'documentation']], outside: [['198.51.99.255', null], ['198.51.101.0', null]] },
-  { range: '203.0.113.0/24', inside: [['203.0.113.0', 'documentation'], ['203.0.113.255', 'documentation']], outside: [['203.0.112.255', null], ['203.0.114.0', null]] },
-  { range: '224.0.0.0/4', inside: [['224.0.0.0', 'multicast'], ['239.255.255.255', 'multicast']], outside: [['223.255.255.255', null], ['240.0.0.0', 'reserved']] },
-  { range: '240.0.0.0/4', inside: [['240.0.0.0', 'reserved'], ['255.255.255.254', 'reserved']], outside: [['239.255.255.255', 'multicast'], ['255.255.255.255', 'broadcast']] },
+  {
+    range: '0.0.0.0/8',
+    inside: [
+      ['0.0.0.0', "'this host'"],
+      ['0.255.255.255', "'this host'"],
+    ],
+    outside: [['1.0.0.0', null]],
+  },
+  {
+    range: '10.0.0.0/8',
+    inside: [
+      ['10.0.0.0', 'private'],
+      ['10.255.255.255', 'private'],
+    ],
+    outside: [
+      ['9.255.255.255', null],
+      ['11.0.0.0', null],
+    ],
+  },
+  {
+    range: '100.64.0.0/10',
+    inside: [
+      ['100.64.0.0', 'carrier-grade NAT'],
+      ['100.127.255.255', 'carrier-grade NAT'],
+    ],
+    outside: [
+      ['100.63.255.255', null],
+      ['100.128.0.0', null],
+    ],
+  },
+  {
+    range: '127.0.0.0/8',
+    inside: [
+      ['127.0.0.0', 'loopback'],
+      ['127.0.0.1', 'loopback'],
+      ['127.255.255.255', 'loopback'],
+    ],
+    outside: [
+      ['126.255.255.255', null],
+      ['128.0.0.0', null],
+    ],
+  },
+  {
+    range: '169.254.0.0/16',
+    inside: [
+      ['169.254.0.0', 'link-local'],
+      ['169.254.255.255', 'link-local'],
+    ],
+    outside: [
+      ['169.253.255.255', null],
+      ['169.255.0.0', null],
+    ],
+  },
+  {
+    range: '172.16.0.0/12',
+    inside: [
+      ['172.16.0.0', 'private'],
+      ['172.31.255.255', 'private'],
+    ],
+    outside: [
+      ['172.15.255.255', null],
+      ['172.32.0.0', null],
+    ],
+  },
+  {
+    range: '192.0.0.0/24',
+    inside: [
+      ['192.0.0.0', 'IETF protocol'],
+      ['192.0.0.255', 'IETF protocol'],
+    ],
+    outside: [
+      ['191.255.255.255', null],
+      ['192.0.1.0', null],
+    ],
+  },
+  {
+    range: '192.0.2.0/24',
+    inside: [
+      ['192.0.2.0', 'documentation'],
+      ['192.0.2.255', 'documentation'],
+    ],
+    outside: [
+      ['192.0.1.255', null],
+      ['192.0.3.0', null],
+    ],
+  },
+  {
+    range: '192.168.0.0/16',
+    inside: [
+      ['192.168.0.0', 'private'],
+      ['192.168.255.255', 'private'],
+    ],
+    outside: [
+      ['192.167.255.255', null],
+      ['192.169.0.0', null],
+    ],
+  },
+  {
+    range: '198.18.0.0/15',
+    inside: [
+      ['198.18.0.0', 'benchmarking'],
+      ['198.19.255.255', 'benchmarking'],
+    ],
+    outside: [
+      ['198.17.255.255', null],
+      ['198.20.0.0', null],
+    ],
+  },
+  {
+    range: '198.51.100.0/24',
+    inside: [
+      ['198.51.100.0', 'documentation'],
+      ['198.51.100.255', 'documentation'],
+    ],
+    outside: [
+      ['198.51.99.255', null],
+      ['198.51.101.0', null],
+    ],
+  },
+  {
+    range: '203.0.113.0/24',
+    inside: [
+      ['203.0.113.0', 'documentation'],
+      ['203.0.113.255', 'documentation'],
+    ],
+    outside: [
+      ['203.0.112.255', null],
+      ['203.0.114.0', null],
+    ],
+  },
+  {
+    range: '224.0.0.0/4',
+    inside: [
+      ['224.0.0.0', 'multicast'],
+      ['239.255.255.255', 'multicast'],
+    ],
+    outside: [
+      ['223.255.255.255', null],
+      ['240.0.0.0', 'reserved'],
+    ],
+  },
+  {
+    range: '240.0.0.0/4',
+    inside: [
+      ['240.0.0.0', 'reserved'],
+      ['255.255.255.254', 'reserved'],
+    ],
+    outside: [
+      ['239.255.255.255', 'multicast'],
+      ['255.255.255.255', 'broadcast'],
+    ],
+  },
   { range: '255.255.255.255/32', inside: [['255.255.255.255', 'the broadcast address']], outside: [['255.255.255.254', 'reserved']] },
   {
     range: 'metadata (169.254.169.254, 169.254.170.2, 100.100.100.200)',
-    inside: [['169.254.169.254', 'cloud metadata'], ['169.254.170.2', 'cloud metadata'], ['100.100.100.200', 'cloud metadata']],
-    outside: [['169.254.169.253', 'link-local'], ['169.254.169.255', 'link-local'], ['100.100.100.199', 'carrier-grade NAT']],
+    inside: [
+      ['169.254.169.254', 'cloud metadata'],
+      ['169.254.170.2', 'cloud metadata'],
+      ['100.100.100.200', 'cloud metadata'],
+    ],
+    outside: [
+      ['169.254.169.253', 'link-local'],
+      ['169.254.169.255', 'link-local'],
+      ['100.100.100.199', 'carrier-grade NAT'],
+    ],
   },
   { range: '::/128', inside: [['::', 'unspecified']], outside: [['::1', 'loopback']] },
-  { range: '::1/128', inside: [['::1', 'the loopback address'], ['0:0:0:0:0:0:0:1', 'loopback']], outside: [['::2', 'IPv4-compatible'], ['::', 'unspecified']] },
-  { range: '::/96 (IPv4-compatible)', inside: [['::2', 'IPv4-compatible'], ['::ffff:ffff', 'IPv4-compatible'], ['::8.8.8.8', 'IPv4-compatible']], outside: [['::1:0:0', 'not global unicast']] },
+  {
+    range: '::1/128',
+    inside: [
+      ['::1', 'the loopback address'],
+      ['0:0:0:0:0:0:0:1', 'loopback'],
+    ],
+    outside: [
+      ['::2', 'IPv4-compatible'],
+      ['::', 'unspecified'],
+    ],
+  },
+  {
+    range: '::/96 (IPv4-compatible)',
+    inside: [
+      ['::2', 'IPv4-compatible'],
+      ['::ffff:ffff', 'IPv4-compatible'],
+      ['::8.8.8.8', 'IPv4-compatible'],
+    ],
+    outside: [['::1:0:0', 'not global unicast']],
+  },
   {
     range: '::ffff:0:0/96 (IPv4-mapped)',
     inside: [
@@ -41,30 +205,119 @@ const RANGES: { range: string; inside: [string, string][]; outside: [string, str
       ['::ffff:a9fe:a9fe', 'of 169.254.169.254, the cloud metadata'],
       ['::ffff:255.255.255.255', 'broadcast'],
     ],
-    outside: [['::ffff:8.8.8.8', null], ['::fffe:ffff:ffff', 'not global unicast'], ['::1:0:0:0', 'not global unicast']],
+    outside: [
+      ['::ffff:8.8.8.8', null],
+      ['::fffe:ffff:ffff', 'not global unicast'],
+      ['::1:0:0:0', 'not global unicast'],
+    ],
   },
   {
     range: '64:ff9b::/96 (NAT64)',
-    inside: [['64:ff9b::127.0.0.1', 'NAT64 address of 127.0.0.1, a loopback'], ['64:ff9b::a00:1', 'of 10.0.0.1, a private'], ['64:ff9b::', "of 0.0.0.0, a 'this host'"], ['64:ff9b::ffff:ffff', 'broadcast']],
-    outside: [['64:ff9b::8.8.8.8', null], ['64:ff9b::1:0:0', 'not global unicast'], ['64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff', 'not global unicast']],
+    inside: [
+      ['64:ff9b::127.0.0.1', 'NAT64 address of 127.0.0.1, a loopback'],
+      ['64:ff9b::a00:1', 'of 10.0.0.1, a private'],
+      ['64:ff9b::', "of 0.0.0.0, a 'this host'"],
+      ['64:ff9b::ffff:ffff', 'broadcast'],
+    ],
+    outside: [
+      ['64:ff9b::8.8.8.8', null],
+      ['64:ff9b::1:0:0', 'not global unicast'],
+      ['64:ff9a:ffff:ffff:ffff:ffff:ffff:ffff', 'not global unicast'],
+    ],
   },
-  { range: '64:ff9b:1::/48 (local-use NAT64)', inside: [['64:ff9b:1::', 'local-use NAT64'], ['64:ff9b:1:ffff:ffff:ffff:ffff:ffff', 'local-use NAT64']], outside: [['64:ff9b:2::', 'not global unicast']] },
+  {
+    range: '64:ff9b:1::/48 (local-use NAT64)',
+    inside: [
+      ['64:ff9b:1::', 'local-use NAT64'],
+      ['64:ff9b:1:ffff:ffff:ffff:ffff:ffff', 'local-use NAT64'],
+    ],
+    outside: [['64:ff9b:2::', 'not global unicast']],
+  },
   {
     range: '2002::/16 (6to4)',
-    inside: [['2002:7f00:1::', '6to4 address of 127.0.0.1, a loopback'], ['2002:c0a8:101::1', 'of 192.168.1.1, a private'], ['2002::', "of 0.0.0.0, a 'this host'"], ['2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'broadcast']],
-    outside: [['2002:808:808::1', null], ['2001:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null], ['2003::', null]],
+    inside: [
+      ['2002:7f00:1::', '6to4 address of 127.0.0.1, a loopback'],
+      ['2002:c0a8:101::1', 'of 192.168.1.1, a private'],
+      ['2002::', "of 0.0.0.0, a 'this host'"],
+      ['2002:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'broadcast'],
+    ],
+    outside: [
+      ['2002:808:808::1', null],
+      ['2001:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null],
+      ['2003::', null],
+    ],
   },
-  { range: '2001:db8::/32', inside: [['2001:db8::', 'documentation'], ['2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', 'documentation']], outside: [['2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', null], ['2001:db9::', null]] },
-  { range: '100::/64', inside: [['100::', 'discard-only'], ['100::ffff:ffff:ffff:ffff', 'discard-only']], outside: [['100:0:0:1::', 'not global unicast']] },
+  {
+    range: '2001:db8::/32',
+    inside: [
+      ['2001:db8::', 'documentation'],
+      ['2001:db8:ffff:ffff:ffff:ffff:ffff:ffff', 'documentation'],
+    ],
+    outside: [
+      ['2001:db7:ffff:ffff:ffff:ffff:ffff:ffff', null],
+      ['2001:db9::', null],
+    ],
+  },
+  {
+    range: '100::/64',
+    inside: [
+      ['100::', 'discard-only'],
+      ['100::ffff:ffff:ffff:ffff', 'discard-only'],
+    ],
+    outside: [['100:0:0:1::', 'not global unicast']],
+  },
   {
     range: 'fc00::/7 (unique local)',
-    inside: [['fc00::', 'unique local'], ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'unique local'], ['fd00:ec2::254', 'cloud metadata']],
-    outside: [['fbff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'not global unicast'], ['fe00::', 'not global unicast']],
+    inside: [
+      ['fc00::', 'unique local'],
+      ['fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'unique local'],
+      ['fd00:ec2::254', 'cloud metadata'],
+    ],
+    outside: [
+      ['fbff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'not global unicast'],
+      ['fe00::', 'not global unicast'],
+    ],
   },
-  { range: 'fe80::/10 (link-local)', inside: [['fe80::', 'link-local'], ['febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'link-local'], ['fe80::1%eth0', 'link-local']], outside: [['fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'not global unicast'], ['fec0::', 'site-local']] },
-  { range: 'fec0::/10 (site-local)', inside: [['fec0::', 'site-local'], ['feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'site-local']], outside: [['ff00::', 'multicast']] },
-  { range: 'ff00::/8 (multicast)', inside: [['ff00::', 'multicast'], ['ff02::1', 'multicast'], ['ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'multicast']], outside: [['feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'site-local']] },
-  { range: '2000::/3 (global unicast)', inside: [['1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'not global unicast'], ['4000::', 'not global unicast']], outside: [['2000::', null], ['3fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null]] },
+  {
+    range: 'fe80::/10 (link-local)',
+    inside: [
+      ['fe80::', 'link-local'],
+      ['febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'link-local'],
+      ['fe80::1%eth0', 'link-local'],
+    ],
+    outside: [
+      ['fe7f:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'not global unicast'],
+      ['fec0::', 'site-local'],
+    ],
+  },
+  {
+    range: 'fec0::/10 (site-local)',
+    inside: [
+      ['fec0::', 'site-local'],
+      ['feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'site-local'],
+    ],
+    outside: [['ff00::', 'multicast']],
+  },
+  {
+    range: 'ff00::/8 (multicast)',
+    inside: [
+      ['ff00::', 'multicast'],
+      ['ff02::1', 'multicast'],
+      ['ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'multicast'],
+    ],
+    outside: [['feff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'site-local']],
+  },
+  {
+    range: '2000::/3 (global unicast)',
+    inside: [
+      ['1fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'not global unicast'],
+      ['4000::', 'not global unicast'],
+    ],
+    outside: [
+      ['2000::', null],
+      ['3fff:ffff:ffff:ffff:ffff:ffff:ffff:ffff', null],
+    ],
+  },
 ];
 
 describe('isForbiddenAddress', () => {
@@ -91,7 +344,8 @@ describe('isForbiddenAddress', () => {
   });
 
   it('lets public addresses through, IPv4 and IPv6', () => {
-    for (const ip of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e']) assert.equal(isForbiddenAddress(ip), null, ip);
+    for (const ip of ['8.8.8.8', '1.1.1.1', '93.184.216.34', '2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:80b::200e'])
+      assert.equal(isForbiddenAddress(ip), null, ip);
   });
 
   it('refuses what is not an IP address', () => {
@@ -110,7 +364,8 @@ describe('hostRefusal (no DNS)', () => {
     assert.equal(hostRefusal('LocalHost'), 'LocalHost is a loopback name');
     assert.equal(hostRefusal('localhost.'), 'localhost. is a loopback name');
     assert.equal(hostRefusal('bot.localhost'), 'bot.localhost is a loopback name');
-    for (const host of ['example.com', 'localhost.example.com', 'mylocalhost', '8.8.8.8', '[2606:4700:4700::1111]']) assert.equal(hostRefusal(host), null, host);
+    for (const host of ['example.com', 'localhost.example.com', 'mylocalhost', '8.8.8.8', '[2606:4700:4700::1111]'])
+      assert.equal(hostRefusal(host), null, host);
   });
 });
 
@@ -129,11 +384,17 @@ describe('urlRefusal', () => {
   });
 
   it('resolves a name and refuses it when any of its addresses is forbidden', async () => {
-    const answers = (...ips: string[]): Resolve => () => Promise.resolve(ips.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
+    const answers =
+      (...ips: string[]): Resolve =>
+      () =>
+        Promise.resolve(ips.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })));
     assert.equal(await urlRefusal('http://bot.example/', answers('93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946')), null);
     assert.equal(await urlRefusal('http://bot.example/', answers('93.184.216.34', '10.0.0.7')), 'bot.example resolves to 10.0.0.7, a private address');
     assert.equal(await urlRefusal('http://bot.example/', answers()), 'bot.example resolves to no address');
-    await assert.rejects(urlRefusal('http://bot.example/', () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND bot.example'), { code: 'ENOTFOUND' }))), /ENOTFOUND/);
+    await assert.rejects(
+      urlRefusal('http://bot.example/', () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND bot.example'), { code: 'ENOTFOUND' }))),
+      /ENOTFOUND/,
+    );
   });
 });
 
@@ -172,7 +433,11 @@ describe('publicOnlyLookup', () => {
     const r = await call(counting, 'api.localhost', { all: true });
     assert.equal((r.err as ForbiddenAddressError).reason, 'api.localhost is a loopback name');
     assert.equal(asked, 0);
-    const failed = await call(() => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), { code: 'ENOTFOUND' })), 'nowhere.example', { all: true });
+    const failed = await call(
+      () => Promise.reject(Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), { code: 'ENOTFOUND' })),
+      'nowhere.example',
+      { all: true },
+    );
     assert.equal(failed.err?.code, 'ENOTFOUND');
   });
 

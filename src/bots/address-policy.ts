@@ -119,7 +119,10 @@ function forbidden(ip: string): { addr: string; what: string } | null {
  * loopback names they are. Null for any other name: it is judged when it is resolved, at connect time.
  */
 export function hostRefusal(host: string): string | null {
-  const name = host.replace(/^\[(.*)\]$/, '$1').replace(/\.$/, '').toLowerCase();
+  const name = host
+    .replace(/^\[(.*)\]$/, '$1')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (isIP(name.replace(/%.*$/, ''))) return isForbiddenAddress(name);
   if (name === 'localhost' || name.endsWith('.localhost')) return `${host} is a loopback name`;
   return null;

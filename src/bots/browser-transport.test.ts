@@ -18,15 +18,32 @@ const game = { ...sumGame, presentation: { ...sumGame.presentation, human } } as
 
 function seat(limits = {}, g: AnyGame = game) {
   const desk = new PersonDesk({ matchId: 'm1', slot: 0 });
-  const ctx: SeatContext = { game: g, slot: 0, players: 1, config: { turns: 3 }, seed: 1, name: 'ann', log: () => {}, maxAnswerBytes: 1024, maxStderrBytes: 1024 };
+  const ctx: SeatContext = {
+    game: g,
+    slot: 0,
+    players: 1,
+    config: { turns: 3 },
+    seed: 1,
+    name: 'ann',
+    log: () => {},
+    maxAnswerBytes: 1024,
+    maxStderrBytes: 1024,
+  };
   return { desk, transport: new BrowserTransport(ctx, desk, limits) };
 }
 
-const play = (turn: number, extra: Partial<AskMessage> = {}): AskMessage => ({ phase: 'play', turn, view: { turn }, text: '', contentType: 'application/json', ...extra });
+const play = (turn: number, extra: Partial<AskMessage> = {}): AskMessage => ({
+  phase: 'play',
+  turn,
+  view: { turn },
+  text: '',
+  contentType: 'application/json',
+  ...extra,
+});
 const tick = (ms = 0) => new Promise((r) => setTimeout(r, ms));
 
 describe('BrowserTransport', () => {
-  it('answers the hello for the person, then asks: a bad line is the submitter\'s to fix, a good one is the answer', async () => {
+  it("answers the hello for the person, then asks: a bad line is the submitter's to fix, a good one is the answer", async () => {
     const { desk, transport } = seat();
     const seen: DeskNotice[] = [];
     desk.listen((n) => seen.push(n));
@@ -34,9 +51,19 @@ describe('BrowserTransport', () => {
     assert.deepEqual(await transport.ask({ ...play(0), phase: 'init' }, 1000), { kind: 'value', value: { hi: 'ann' }, ms: 0 });
     assert.equal(seen.length, 0, 'the hello asks nobody');
     const asked = transport.ask(play(1, { validate: (a) => ((a as { n: number }).n > 5 ? 'at most 5 here' : null) }), 1000);
-    assert.deepEqual(seen[0], { type: 'ask', turn: 1, phase: 'play', view: { turn: 1 }, prompt: 'turn 1: a digit?', stream: false, seat: { config: { turns: 3 }, answered: [] }, matchId: 'm1', slot: 0 });
+    assert.deepEqual(seen[0], {
+      type: 'ask',
+      turn: 1,
+      phase: 'play',
+      view: { turn: 1 },
+      prompt: 'turn 1: a digit?',
+      stream: false,
+      seat: { config: { turns: 3 }, answered: [] },
+      matchId: 'm1',
+      slot: 0,
+    });
     assert.deepEqual(desk.submit('4-4'), { ok: false, why: 'bad', error: '"4-4" is not a digit: type 0..9' });
-    assert.deepEqual(desk.submit('7'), { ok: false, why: 'bad', error: 'at most 5 here' }, 'the rules\' check too');
+    assert.deepEqual(desk.submit('7'), { ok: false, why: 'bad', error: 'at most 5 here' }, "the rules' check too");
     assert.deepEqual(desk.submit(' 3 '), { ok: true });
     const reply = await asked;
     assert.equal(reply.kind, 'value');
@@ -58,7 +85,10 @@ describe('BrowserTransport', () => {
     await asked;
     await transport.close(true);
     await transport.close(true);
-    assert.deepEqual(seen.filter((n) => n.type === 'ended'), [{ type: 'ended', reason: 'the match is over', matchId: 'm1', slot: 0 }]);
+    assert.deepEqual(
+      seen.filter((n) => n.type === 'ended'),
+      [{ type: 'ended', reason: 'the match is over', matchId: 'm1', slot: 0 }],
+    );
     assert.equal(desk.submit('1').ok, false);
     const late: DeskNotice[] = [];
     desk.listen((n) => late.push(n));
@@ -73,7 +103,11 @@ describe('BrowserTransport', () => {
     assert.deepEqual(reply.kind === 'fault' && reply.fault, { kind: 'timeout', detail: 'the person left: no page was open for this seat for 0.1 s' });
     assert.ok(Date.now() - t0 >= 55);
     const again = await transport.ask(play(2), 10);
-    assert.deepEqual(again.kind === 'fault' && { ...again.fault, ms: again.ms }, { kind: 'timeout', detail: 'the person left: no page was open for this seat for 0.1 s', ms: 0 }, 'one who left is not waited for again');
+    assert.deepEqual(
+      again.kind === 'fault' && { ...again.fault, ms: again.ms },
+      { kind: 'timeout', detail: 'the person left: no page was open for this seat for 0.1 s', ms: 0 },
+      'one who left is not waited for again',
+    );
     // With a page open the person may think past leaveMs (and past the bot deadline given: people have none).
     const stop = desk.listen(() => {});
     const asked = transport.ask(play(3), 10);
@@ -127,6 +161,9 @@ describe('BrowserTransport', () => {
     assert.equal(schemeOf(spec).fromConnection, true);
     assert.equal(schemeOf('tcp').fromConnection, true);
     assert.equal(schemeOf('http').fromConnection, false);
-    assert.throws(() => schemeOf(spec).create(spec as never, {} as SeatContext), /a browser seat is a person at a web page of `botarena serve`.*play as `human`/);
+    assert.throws(
+      () => schemeOf(spec).create(spec as never, {} as SeatContext),
+      /a browser seat is a person at a web page of `botarena serve`.*play as `human`/,
+    );
   });
 });

@@ -111,7 +111,8 @@ export async function listenForBots(opts: ConnectInOptions): Promise<ConnectInLi
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') reject(new UsageError(`port ${opts.port} is in use on ${opts.host}; choose another with --port`));
-      else if (err.code === 'EACCES') reject(new UsageError(`port ${opts.port} on ${opts.host} needs privileges this user lacks; choose one above 1023 with --port`));
+      else if (err.code === 'EACCES')
+        reject(new UsageError(`port ${opts.port} on ${opts.host} needs privileges this user lacks; choose one above 1023 with --port`));
       else if (err.code === 'EADDRNOTAVAIL') reject(new UsageError(`cannot listen on ${opts.host}: no such address on this machine`));
       else reject(err);
     });
@@ -143,7 +144,10 @@ export function defaultJoinWaitMs(env: NodeJS.ProcessEnv = process.env): number 
   const raw = env.BOTARENA_JOIN_WAIT_MS;
   if (raw === undefined || raw === '') return JOIN_WAIT_MS;
   const ms = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
-  if (!(ms >= 1 && ms <= 2 ** 31 - 1)) throw new UsageError(`BOTARENA_JOIN_WAIT_MS=${JSON.stringify(raw.slice(0, 40))}: expected a whole number of milliseconds, 1 to 2147483647 (it replaces the default 60 s wait for tcp bots to join; meant for tests)`);
+  if (!(ms >= 1 && ms <= 2 ** 31 - 1))
+    throw new UsageError(
+      `BOTARENA_JOIN_WAIT_MS=${JSON.stringify(raw.slice(0, 40))}: expected a whole number of milliseconds, 1 to 2147483647 (it replaces the default 60 s wait for tcp bots to join; meant for tests)`,
+    );
   return ms;
 }
 
@@ -186,7 +190,15 @@ export async function acceptJoins(
     const onAbort = () => reject(new Error(`cancelled while waiting for bots to join (${joined.length} of ${opts.count})`));
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    timer = setTimeout(() => reject(new UsageError(`only ${joined.length} of ${opts.count} bots joined on ${opts.host}:${listener.port} within ${waitMs} ms${longer}; nothing was played`)), waitMs);
+    timer = setTimeout(
+      () =>
+        reject(
+          new UsageError(
+            `only ${joined.length} of ${opts.count} bots joined on ${opts.host}:${listener.port} within ${waitMs} ms${longer}; nothing was played`,
+          ),
+        ),
+      waitMs,
+    );
   });
   try {
     const seated = (await Promise.race([all, cancelled]).finally(() => clearTimeout(timer))).map((j) => ({ name: j.name, connection: j.connection() }));

@@ -13,7 +13,8 @@ import { StdioTransport } from './stdio-transport.js';
 import { TcpTransport } from './tcp-transport.js';
 import type { AskMessage, BotTransport, Reply, SeatContext, TranscriptSink } from './transport.js';
 
-type Mode = 'echo' | 'slow' | 'never' | 'crash-mid-game' | 'exit-at-start' | 'garbage' | 'huge' | 'twice' | 'stderr-only' | 'partial' | 'ignore-term' | 'python';
+type Mode =
+  'echo' | 'slow' | 'never' | 'crash-mid-game' | 'exit-at-start' | 'garbage' | 'huge' | 'twice' | 'stderr-only' | 'partial' | 'ignore-term' | 'python';
 
 interface Seat {
   transport: BotTransport;
@@ -106,7 +107,10 @@ const httpHarness: Harness = {
     const { port } = server.address() as AddressInfo;
     if (mode === 'exit-at-start') server.close(); // nobody listens any more: connection refused
     const log: Seat['log'] = [];
-    const transport = new HttpTransport(`http://127.0.0.1:${port}/bot`, context((dir, text) => log.push({ dir, text })));
+    const transport = new HttpTransport(
+      `http://127.0.0.1:${port}/bot`,
+      context((dir, text) => log.push({ dir, text })),
+    );
     await transport.start();
     const realClose = transport.close.bind(transport);
     transport.close = async () => {
@@ -182,7 +186,10 @@ const tcpHarness: Harness = {
     });
     if (mode === 'exit-at-start') bot.end(); // gone before the first message
     const log: Seat['log'] = [];
-    const transport = new TcpTransport(socket, context((dir, text) => log.push({ dir, text })));
+    const transport = new TcpTransport(
+      socket,
+      context((dir, text) => log.push({ dir, text })),
+    );
     await transport.start();
     const realClose = transport.close.bind(transport);
     transport.close = async () => {
@@ -236,7 +243,10 @@ const builtinHarness: Harness = {
   async open(mode) {
     const log: Seat['log'] = [];
     // A bot the game does not have stands for one that is gone before the first message.
-    const transport = new BuiltinTransport(mode === 'exit-at-start' ? 'missing' : mode, context((dir, text) => log.push({ dir, text }), modeGame));
+    const transport = new BuiltinTransport(
+      mode === 'exit-at-start' ? 'missing' : mode,
+      context((dir, text) => log.push({ dir, text }), modeGame),
+    );
     await transport.start();
     return { transport, log, assertCleanedUp: () => {} };
   },
@@ -252,7 +262,8 @@ const HUMAN_SKIP = 'a person answers at a terminal with no deadline; tested by t
 
 const msg = (n: number): AskMessage => ({ phase: 'play', turn: n, view: { n }, text: JSON.stringify({ n }), contentType: 'application/json' });
 /** The answer as text: a byte transport's as it came, an in-process bot's value as JSON. */
-const text = (r: Reply) => (r.kind === 'text' ? r.text : r.kind === 'value' ? JSON.stringify(r.value) : assert.fail(`expected an answer, got ${JSON.stringify(r)}`));
+const text = (r: Reply) =>
+  r.kind === 'text' ? r.text : r.kind === 'value' ? JSON.stringify(r.value) : assert.fail(`expected an answer, got ${JSON.stringify(r)}`);
 const fault = (r: Reply, kind: string) => {
   assert.equal(r.kind, 'fault', `expected a ${kind} fault, got ${JSON.stringify(r).slice(0, 300)}`);
   assert.equal(r.kind === 'fault' && r.fault.kind, kind, JSON.stringify(r));
@@ -260,81 +271,132 @@ const fault = (r: Reply, kind: string) => {
 };
 
 const scenarios: [Mode, string, (seat: Seat, harness: string) => Promise<void>][] = [
-  ['echo', 'pairs every answer with its message over a long conversation', async ({ transport }) => {
-    for (let n = 1; n <= 6; n++) assert.equal(text(await transport.ask(msg(n), 5000)), `{"echo":${n}}`);
-  }],
-  ['python', 'carries a Python bot', async ({ transport }) => {
-    for (let n = 1; n <= 3; n++) assert.equal(text(await transport.ask(msg(n), 5000)), `{"echo": ${n}}`);
-  }],
-  ['slow', 'times a slow bot out, and never takes its late answer for the next one', async ({ transport }) => {
-    fault(await transport.ask(msg(1), 300), 'timeout');
-    await new Promise((r) => setTimeout(r, 900)); // the late answer to 1 arrives meanwhile
-    assert.equal(text(await transport.ask(msg(2), 3000)), '{"echo":2}');
-  }],
-  ['never', 'times out a bot that never answers, at the deadline', async ({ transport }) => {
-    const r = await transport.ask(msg(1), 300);
-    assert.match(fault(r, 'timeout'), /no answer within 300 ms/);
-    assert.ok(r.ms >= 290 && r.ms < 3000, `timeout after ${r.ms} ms`);
-  }],
-  ['crash-mid-game', 'reports a crash mid-game with its exit code and last stderr', async ({ transport }, h) => {
-    assert.equal(text(await transport.ask(msg(1), 5000)), '{"echo":1}');
-    assert.equal(text(await transport.ask(msg(2), 5000)), '{"echo":2}');
-    const r = await transport.ask(msg(3), 5000);
-    if (h === 'http') assert.match(fault(r, 'transport'), /at http:\/\/127\.0\.0\.1/);
-    else if (h === 'tcp') assert.match(fault(r, 'transport'), /the bot disconnected/);
-    else if (h === 'builtin') assert.match(fault(r, 'crash'), /built-in bot "crash-mid-game" threw: boom on message 3/);
-    else assert.match(fault(r, 'crash'), /exited with code 1.*boom on message 3/);
-    assert.ok(r.ms < 4000, 'the crash should be reported at once, not at the deadline');
-  }],
-  ['exit-at-start', 'reports a bot that is gone before the first message, promptly', async ({ transport }, h) => {
-    const r = await transport.ask(msg(1), 8000);
-    if (h === 'http') assert.match(fault(r, 'transport'), /connection refused at http:\/\/127\.0\.0\.1:\d+\/bot/);
-    else if (h === 'tcp') assert.match(fault(r, 'transport'), /the bot disconnected/);
-    else if (h === 'builtin') assert.match(fault(r, 'transport'), /has no built-in bot "missing"/);
-    else assert.match(fault(r, 'crash'), /exited with code 3.*cannot start: missing model file/);
-    assert.ok(r.ms < 5000, `took ${r.ms} ms`);
-  }],
-  ['garbage', 'returns garbage verbatim (judging it is the rules\' job)', async ({ transport }, h) => {
-    assert.equal(text(await transport.ask(msg(1), 5000)), h === 'builtin' ? '"this is not json"' : 'this is not json');
-  }],
-  ['huge', 'cuts off a 50 MB answer with too-large, without waiting for all of it', async ({ transport }, h) => {
-    const before = process.memoryUsage().rss;
-    const r = await transport.ask(msg(1), 20_000);
-    // A connected-in bot's line that never ends leaves the stream unreadable: the connection is dropped.
-    assert.match(fault(r, h === 'tcp' ? 'transport' : 'too-large'), /exceeded 1048576 bytes/);
-    assert.ok(process.memoryUsage().rss - before < 40 * 2 ** 20, 'the answer must not be buffered whole');
-  }],
-  ['twice', 'takes the first of two answers and drops the extra one', async ({ transport, log }, h) => {
-    const first = text(await transport.ask(msg(1), 5000));
-    if (h === 'exec') {
-      assert.equal(first, '{"echo":1}\n{"echo":"extra"}'); // one process, one stdout: both lines, which is not JSON
-      return;
-    }
-    assert.equal(first, '{"echo":1}');
-    await new Promise((r) => setTimeout(r, 50));
-    assert.equal(text(await transport.ask(msg(2), 5000)), '{"echo":2}');
-    assert.ok(log.some((e) => e.dir === 'note' && e.text.includes('dropped a line')), 'the extra line is noted in the log');
-  }],
-  ['stderr-only', 'times out a bot that answers on stderr, quoting the stderr', async ({ transport, log }, h) => {
-    const r = await transport.ask(msg(1), 500);
-    if (h === 'exec') {
-      assert.equal(text(r), ''); // the process ended with nothing on stdout: an empty answer, which is not JSON
+  [
+    'echo',
+    'pairs every answer with its message over a long conversation',
+    async ({ transport }) => {
+      for (let n = 1; n <= 6; n++) assert.equal(text(await transport.ask(msg(n), 5000)), `{"echo":${n}}`);
+    },
+  ],
+  [
+    'python',
+    'carries a Python bot',
+    async ({ transport }) => {
+      for (let n = 1; n <= 3; n++) assert.equal(text(await transport.ask(msg(n), 5000)), `{"echo": ${n}}`);
+    },
+  ],
+  [
+    'slow',
+    'times a slow bot out, and never takes its late answer for the next one',
+    async ({ transport }) => {
+      fault(await transport.ask(msg(1), 300), 'timeout');
+      await new Promise((r) => setTimeout(r, 900)); // the late answer to 1 arrives meanwhile
+      assert.equal(text(await transport.ask(msg(2), 3000)), '{"echo":2}');
+    },
+  ],
+  [
+    'never',
+    'times out a bot that never answers, at the deadline',
+    async ({ transport }) => {
+      const r = await transport.ask(msg(1), 300);
+      assert.match(fault(r, 'timeout'), /no answer within 300 ms/);
+      assert.ok(r.ms >= 290 && r.ms < 3000, `timeout after ${r.ms} ms`);
+    },
+  ],
+  [
+    'crash-mid-game',
+    'reports a crash mid-game with its exit code and last stderr',
+    async ({ transport }, h) => {
+      assert.equal(text(await transport.ask(msg(1), 5000)), '{"echo":1}');
+      assert.equal(text(await transport.ask(msg(2), 5000)), '{"echo":2}');
+      const r = await transport.ask(msg(3), 5000);
+      if (h === 'http') assert.match(fault(r, 'transport'), /at http:\/\/127\.0\.0\.1/);
+      else if (h === 'tcp') assert.match(fault(r, 'transport'), /the bot disconnected/);
+      else if (h === 'builtin') assert.match(fault(r, 'crash'), /built-in bot "crash-mid-game" threw: boom on message 3/);
+      else assert.match(fault(r, 'crash'), /exited with code 1.*boom on message 3/);
+      assert.ok(r.ms < 4000, 'the crash should be reported at once, not at the deadline');
+    },
+  ],
+  [
+    'exit-at-start',
+    'reports a bot that is gone before the first message, promptly',
+    async ({ transport }, h) => {
+      const r = await transport.ask(msg(1), 8000);
+      if (h === 'http') assert.match(fault(r, 'transport'), /connection refused at http:\/\/127\.0\.0\.1:\d+\/bot/);
+      else if (h === 'tcp') assert.match(fault(r, 'transport'), /the bot disconnected/);
+      else if (h === 'builtin') assert.match(fault(r, 'transport'), /has no built-in bot "missing"/);
+      else assert.match(fault(r, 'crash'), /exited with code 3.*cannot start: missing model file/);
+      assert.ok(r.ms < 5000, `took ${r.ms} ms`);
+    },
+  ],
+  [
+    'garbage',
+    "returns garbage verbatim (judging it is the rules' job)",
+    async ({ transport }, h) => {
+      assert.equal(text(await transport.ask(msg(1), 5000)), h === 'builtin' ? '"this is not json"' : 'this is not json');
+    },
+  ],
+  [
+    'huge',
+    'cuts off a 50 MB answer with too-large, without waiting for all of it',
+    async ({ transport }, h) => {
+      const before = process.memoryUsage().rss;
+      const r = await transport.ask(msg(1), 20_000);
+      // A connected-in bot's line that never ends leaves the stream unreadable: the connection is dropped.
+      assert.match(fault(r, h === 'tcp' ? 'transport' : 'too-large'), /exceeded 1048576 bytes/);
+      assert.ok(process.memoryUsage().rss - before < 40 * 2 ** 20, 'the answer must not be buffered whole');
+    },
+  ],
+  [
+    'twice',
+    'takes the first of two answers and drops the extra one',
+    async ({ transport, log }, h) => {
+      const first = text(await transport.ask(msg(1), 5000));
+      if (h === 'exec') {
+        assert.equal(first, '{"echo":1}\n{"echo":"extra"}'); // one process, one stdout: both lines, which is not JSON
+        return;
+      }
+      assert.equal(first, '{"echo":1}');
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(text(await transport.ask(msg(2), 5000)), '{"echo":2}');
+      assert.ok(
+        log.some((e) => e.dir === 'note' && e.text.includes('dropped a line')),
+        'the extra line is noted in the log',
+      );
+    },
+  ],
+  [
+    'stderr-only',
+    'times out a bot that answers on stderr, quoting the stderr',
+    async ({ transport, log }, h) => {
+      const r = await transport.ask(msg(1), 500);
+      if (h === 'exec') {
+        assert.equal(text(r), ''); // the process ended with nothing on stdout: an empty answer, which is not JSON
+        assert.ok(log.some((e) => e.dir === 'stderr' && e.text.includes('{"echo":1}')));
+        return;
+      }
+      assert.match(fault(r, 'timeout'), /last stderr: "\{\\"echo\\":1\}"/);
       assert.ok(log.some((e) => e.dir === 'stderr' && e.text.includes('{"echo":1}')));
-      return;
-    }
-    assert.match(fault(r, 'timeout'), /last stderr: "\{\\"echo\\":1\}"/);
-    assert.ok(log.some((e) => e.dir === 'stderr' && e.text.includes('{"echo":1}')));
-  }],
-  ['partial', 'assembles an answer written in pieces', async ({ transport }) => {
-    assert.equal(text(await transport.ask(msg(1), 5000)), '{"echo":1}');
-    assert.equal(text(await transport.ask(msg(2), 5000)), '{"echo":2}');
-  }],
-  ['ignore-term', 'shuts down a bot that ignores SIGTERM (or holds its connection open)', async ({ transport }) => {
-    assert.equal(text(await transport.ask(msg(1), 5000)), '{"echo":1}');
-    const t0 = performance.now();
-    await transport.close();
-    assert.ok(performance.now() - t0 < 5000, 'close() must not wait for the bot');
-  }],
+    },
+  ],
+  [
+    'partial',
+    'assembles an answer written in pieces',
+    async ({ transport }) => {
+      assert.equal(text(await transport.ask(msg(1), 5000)), '{"echo":1}');
+      assert.equal(text(await transport.ask(msg(2), 5000)), '{"echo":2}');
+    },
+  ],
+  [
+    'ignore-term',
+    'shuts down a bot that ignores SIGTERM (or holds its connection open)',
+    async ({ transport }) => {
+      assert.equal(text(await transport.ask(msg(1), 5000)), '{"echo":1}');
+      const t0 = performance.now();
+      await transport.close();
+      assert.ok(performance.now() - t0 < 5000, 'close() must not wait for the bot');
+    },
+  ],
 ];
 
 for (const harness of [processHarness('stdio'), processHarness('exec'), httpHarness, tcpHarness, builtinHarness, humanHarness]) {
@@ -372,7 +434,10 @@ describe('http transport specifics', () => {
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const log: { dir: string; text: string }[] = [];
-    const t = new HttpTransport(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, context((dir, text) => log.push({ dir, text })));
+    const t = new HttpTransport(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+      context((dir, text) => log.push({ dir, text })),
+    );
     try {
       await t.start();
       assert.equal(text(await t.ask(msg(1), 3000)), '{"echo":1}');

@@ -36,7 +36,7 @@ describe('errorLine: the stderr line a crash fault quotes', () => {
     check(node("const e = new Error('with props'); e.code = 'E_X'; throw e"), 'Error: with props');
   });
 
-  it('for Node, the error\'s own name, and its first line when its message has blank lines in it', () => {
+  it("for Node, the error's own name, and its first line when its message has blank lines in it", () => {
     check(node("const e = new Error('named'); e.name = 'BoomFailure'; throw e"), 'BoomFailure: named');
     check(node("require('node:assert').strictEqual(1, 2)"), 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:');
     check(node("throw new Error('first\\n\\nsecond')"), 'Error: first');
@@ -54,7 +54,10 @@ describe('errorLine: the stderr line a crash fault quotes', () => {
   });
 
   it('for Node, skips what the bot wrote before the crash, even when it looks like an error', () => {
-    check(node("console.error('debug: Error: not this one'); console.error(new Error('logged')); setTimeout(() => { throw new Error('this one'); }, 1)"), 'Error: this one');
+    check(
+      node("console.error('debug: Error: not this one'); console.error(new Error('logged')); setTimeout(() => { throw new Error('this one'); }, 1)"),
+      'Error: this one',
+    );
   });
 
   it('for Python, the exception line; for SystemExit, its message', () => {
@@ -84,7 +87,7 @@ describe('a crash fault quotes the error', () => {
     return fault.detail;
   }
 
-  it('a Node bot that throws: the error, not Node\'s version line', async () => {
+  it("a Node bot that throws: the error, not Node's version line", async () => {
     const detail = await crashDetail('stdio:node test/fixtures/crash/boom.mjs');
     assert.match(detail, /^process exited with code 1 .*; last stderr: "Error: boom"$/);
     assert.doesNotMatch(detail, /Node\.js v/);

@@ -56,9 +56,7 @@ export class ExecTransport implements BotTransport {
     if (ended === 'cancelled') return { kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: ms() };
     if (proc.spawnError) {
       const tooLong = proc.spawnError.code === 'E2BIG';
-      const detail = tooLong
-        ? `the message (${msg.text.length} bytes) is too long to pass as a command-line argument; use stdio: instead`
-        : proc.deathNote('');
+      const detail = tooLong ? `the message (${msg.text.length} bytes) is too long to pass as a command-line argument; use stdio: instead` : proc.deathNote('');
       return { kind: 'fault', fault: { kind: 'transport', detail }, ms: ms() };
     }
     const text = Buffer.concat(chunks).toString('utf8').trimEnd();

@@ -131,7 +131,15 @@ export class HttpTransport implements BotTransport {
       };
       try {
         agent.dispatch(
-          { origin: this.origin, path: this.path, method: 'POST', body: msg.text, headers: { 'content-type': msg.contentType }, headersTimeout: 0, bodyTimeout: 0 },
+          {
+            origin: this.origin,
+            path: this.path,
+            method: 'POST',
+            body: msg.text,
+            headers: { 'content-type': msg.contentType },
+            headersTimeout: 0,
+            bodyTimeout: 0,
+          },
           handler as unknown as Dispatcher.DispatchHandler,
         );
       } catch (err) {

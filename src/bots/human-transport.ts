@@ -79,7 +79,9 @@ export class HumanTransport implements BotTransport {
       return { kind: 'fault', fault: { kind: 'transport', detail: `${this.ctx.game.id} cannot be played by a human at the terminal` }, ms: 0 };
     }
     if (msg.phase === 'init' && human.hello) return { kind: 'value', value: human.hello(msg.view, this.ctx.name), ms: 0 };
-    this.output.write(`\n${this.ctx.name} (slot ${this.ctx.slot}), turn ${msg.turn}\n${human.prompt(msg.view, msg.phase, { config: this.ctx.config, answered: this.answered, screen: screenOf(this.output) })} `);
+    this.output.write(
+      `\n${this.ctx.name} (slot ${this.ctx.slot}), turn ${msg.turn}\n${human.prompt(msg.view, msg.phase, { config: this.ctx.config, answered: this.answered, screen: screenOf(this.output) })} `,
+    );
     for (;;) {
       const line = await this.nextLine();
       if (signal?.aborted) return { kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: performance.now() - t0 };

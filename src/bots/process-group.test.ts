@@ -47,15 +47,23 @@ function open(mode: 'answer' | 'crash', exitMs = 2000) {
   const marker = `leaver-${randomUUID()}`;
   const log: { dir: string; text: string }[] = [];
   const ctx: SeatContext = {
-    game: sumGame, slot: 0, players: 1, config: {}, seed: 1, name: 'bot', exitMs,
-    log: (dir, text) => log.push({ dir, text }), maxAnswerBytes: 1 << 20, maxStderrBytes: 1 << 16,
+    game: sumGame,
+    slot: 0,
+    players: 1,
+    config: {},
+    seed: 1,
+    name: 'bot',
+    exitMs,
+    log: (dir, text) => log.push({ dir, text }),
+    maxAnswerBytes: 1 << 20,
+    maxStderrBytes: 1 << 16,
   };
   return { transport: new StdioTransport(`node ${leaver} ${mode} ${marker}`, ctx), marker, log };
 }
 
 const msg = (n: number): AskMessage => ({ phase: 'play', turn: n, view: null, text: JSON.stringify({ n }), contentType: 'application/json' });
 
-describe('a bot\'s leftover processes', () => {
+describe("a bot's leftover processes", () => {
   it('bots that exit together each leave a SIGTERM-deaf child in a new session: all are killed once the seats are closed', async () => {
     const seats = Array.from({ length: 4 }, () => open('answer'));
     try {
@@ -71,7 +79,10 @@ describe('a bot\'s leftover processes', () => {
     const t0 = performance.now();
     await Promise.all(seats.map((s) => s.transport.close(true)));
     for (const s of seats) {
-      assert.ok(s.log.some((e) => e.dir === 'note' && e.text.startsWith('process exited with code 0')), s.log.map((e) => e.text).join('\n'));
+      assert.ok(
+        s.log.some((e) => e.dir === 'note' && e.text.startsWith('process exited with code 0')),
+        s.log.map((e) => e.text).join('\n'),
+      );
       assert.deepEqual(livePidsWith(s.marker), [], `${s.marker}: the child outlived its bot`);
     }
     assert.ok(performance.now() - t0 < 5000, `closing took ${Math.round(performance.now() - t0)} ms`);
@@ -103,7 +114,10 @@ bot.child.stdout!.once('data', () => process.exit(0));
 bot.child.stdin!.write('{"n":1}\\n');
 `,
       );
-      const child = spawn(process.execPath, ['--import', 'tsx', arena], { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, NODE_TEST_CONTEXT: undefined } });
+      const child = spawn(process.execPath, ['--import', 'tsx', arena], {
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, NODE_TEST_CONTEXT: undefined },
+      });
       const code = await new Promise((resolve) => child.once('exit', resolve));
       assert.equal(code, 0);
       // SIGKILL was sent as the arena exited; give the kernel a moment to carry it out.
@@ -112,9 +126,10 @@ bot.child.stdin!.write('{"n":1}\\n');
     });
   }
 
-  it('pidsByEnv finds every process carrying a value of a variable, by value, at an entry\'s start only', async () => {
+  it("pidsByEnv finds every process carrying a value of a variable, by value, at an entry's start only", async () => {
     const tag = `T${randomUUID().slice(0, 8)}.`;
-    const run = (env: Record<string, string>) => spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', env: { PATH: process.env.PATH, ...env } });
+    const run = (env: Record<string, string>) =>
+      spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore', env: { PATH: process.env.PATH, ...env } });
     const a = run({ BOTARENA_TEST_MARK: `${tag}1` });
     const b = run({ BOTARENA_TEST_MARK: `${tag}2`, OTHER: 'x' });
     const c = run({ XBOTARENA_TEST_MARK: `${tag}3`, OTHER: `BOTARENA_TEST_MARK=${tag}4` });

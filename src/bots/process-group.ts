@@ -283,7 +283,10 @@ export class BotProcess {
     const hint = e.code === 127 ? ' (command not found?)' : '';
     // In the sandbox the bot sees the system, the working folder and the bound folders only: a program or file
     // it cannot find is most often elsewhere (the bot's own folder, given by its full path).
-    const unseen = this.sandbox && /no such file|not found|can't open|cannot open|ENOENT/i.test(this.stderrTail) ? `; under --sandbox a bot sees only the system, the working folder (${process.cwd()}) and the folders given with --sandbox-bind DIR` : '';
+    const unseen =
+      this.sandbox && /no such file|not found|can't open|cannot open|ENOENT/i.test(this.stderrTail)
+        ? `; under --sandbox a bot sees only the system, the working folder (${process.cwd()}) and the folders given with --sandbox-bind DIR`
+        : '';
     return [`process ${describeExit(e)}${hint}`, when].filter(Boolean).join(' ') + this.lastStderr() + unseen;
   }
 

@@ -39,7 +39,9 @@ export function checkSandbox(opts: SandboxOptions = {}): void {
     execFileSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', 'true'], { stdio: 'pipe', timeout: 10_000 });
   } catch (err) {
     const why = (err as { stderr?: Buffer }).stderr?.toString().trim() || (err as Error).message;
-    throw new UsageError(`--sandbox: bubblewrap cannot make its namespaces here (${why}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone)`);
+    throw new UsageError(
+      `--sandbox: bubblewrap cannot make its namespaces here (${why}); user namespaces may be disabled (sysctl kernel.unprivileged_userns_clone)`,
+    );
   }
   checked = 'ok';
 }
@@ -72,7 +74,10 @@ export function sandboxArgv(command: string, args: readonly string[], opts: Sand
   const opened = (dir: string) => {
     const top = emptiedTop(dir);
     if (!top) return [];
-    const parts = dir.slice(top.length + 1).split('/').slice(0, -1);
+    const parts = dir
+      .slice(top.length + 1)
+      .split('/')
+      .slice(0, -1);
     return parts.flatMap((_, k) => ['--perms', '0755', '--dir', `${top}/${parts.slice(0, k + 1).join('/')}`]);
   };
   // A folder closed to others (mktemp -d makes them 0700) would shut the bot's own uid out: inside an emptied
@@ -83,21 +88,39 @@ export function sandboxArgv(command: string, args: readonly string[], opts: Sand
     return [...parents, '--perms', '0755', '--tmpfs', d, ...readdirSync(d).flatMap((e) => ['--ro-bind', join(d, e), join(d, e)]), '--remount-ro', d];
   };
   const binds = [cwd, ...(opts.binds ?? []).map((d) => resolve(d))].flatMap(bindOf);
-  const limits = ['prlimit', `--as=${o.memoryMb * 1024 * 1024}`, `--cpu=${o.cpuSeconds}`, `--nproc=${processes}`, `--fsize=${o.fileMb * 1024 * 1024}`, `--nofile=${o.openFiles}`, '--'];
+  const limits = [
+    'prlimit',
+    `--as=${o.memoryMb * 1024 * 1024}`,
+    `--cpu=${o.cpuSeconds}`,
+    `--nproc=${processes}`,
+    `--fsize=${o.fileMb * 1024 * 1024}`,
+    `--nofile=${o.openFiles}`,
+    '--',
+  ];
   const hide = hidden.flatMap((d) => ['--tmpfs', d]);
   const sandbox = [
     'bwrap',
-    '--ro-bind', '/', '/',
+    '--ro-bind',
+    '/',
+    '/',
     ...hide,
-    '--perms', '1777', '--tmpfs', '/tmp',
+    '--perms',
+    '1777',
+    '--tmpfs',
+    '/tmp',
     ...binds,
-    '--proc', '/proc',
-    '--dev', '/dev',
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
     ...(root ? ['--unshare-net', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try'] : ['--unshare-all']),
     '--die-with-parent',
     '--new-session',
-    '--chdir', cwd,
-    '--setenv', 'HOME', '/tmp',
+    '--chdir',
+    cwd,
+    '--setenv',
+    'HOME',
+    '/tmp',
     '--',
   ];
   const shell = ['/bin/sh', '-c', command, ...args];

@@ -5,7 +5,19 @@ import { ExecTransport } from './exec-transport.js';
 import { HttpTransport } from './http-transport.js';
 import { HumanTransport } from './human-transport.js';
 import { BrowserTransport } from './browser-transport.js';
-import { BOT_SPEC_HELP, browserForm, builtinForm, execForm, httpForm, humanForm, stdioForm, tcpForm, type BotSpec, type SpecForm, type TransportName } from './spec.js';
+import {
+  BOT_SPEC_HELP,
+  browserForm,
+  builtinForm,
+  execForm,
+  httpForm,
+  humanForm,
+  stdioForm,
+  tcpForm,
+  type BotSpec,
+  type SpecForm,
+  type TransportName,
+} from './spec.js';
 
 export { BOT_SPEC_HELP } from './spec.js';
 import { StdioTransport } from './stdio-transport.js';
@@ -24,7 +36,13 @@ export interface TransportScheme<S extends BotSpec = BotSpec> extends SpecForm<S
   runsCommand?: boolean;
 }
 
-const scheme = <S extends BotSpec>(name: S['transport'], form: SpecForm<S>, capabilities: TransportCapabilities, create: (spec: S, ctx: SeatContext) => BotTransport, fromConnection = capabilities.connectIn ?? false): TransportScheme<S> => ({
+const scheme = <S extends BotSpec>(
+  name: S['transport'],
+  form: SpecForm<S>,
+  capabilities: TransportCapabilities,
+  create: (spec: S, ctx: SeatContext) => BotTransport,
+  fromConnection = capabilities.connectIn ?? false,
+): TransportScheme<S> => ({
   name,
   ...form,
   capabilities,
@@ -39,11 +57,21 @@ const scheme = <S extends BotSpec>(name: S['transport'], form: SpecForm<S>, capa
 export const SCHEMES: readonly TransportScheme[] = [
   scheme('human', humanForm, HumanTransport.capabilities, (_spec, ctx) => new HumanTransport(ctx)),
   scheme('tcp', tcpForm, TcpTransport.capabilities, () => {
-    throw new UsageError('a tcp seat is a bot that connected in: it is opened from its connection (`botarena play GAME tcp …` or the server), not from its spec');
+    throw new UsageError(
+      'a tcp seat is a bot that connected in: it is opened from its connection (`botarena play GAME tcp …` or the server), not from its spec',
+    );
   }),
-  scheme('browser', browserForm, BrowserTransport.capabilities, () => {
-    throw new UsageError('a browser seat is a person at a web page of `botarena serve` (seat "person" of a test match): it cannot be played here; at the terminal, play as `human`');
-  }, true),
+  scheme(
+    'browser',
+    browserForm,
+    BrowserTransport.capabilities,
+    () => {
+      throw new UsageError(
+        'a browser seat is a person at a web page of `botarena serve` (seat "person" of a test match): it cannot be played here; at the terminal, play as `human`',
+      );
+    },
+    true,
+  ),
   scheme('http', httpForm, HttpTransport.capabilities, (spec, ctx) => new HttpTransport(spec.url, ctx)),
   { ...scheme('exec', execForm, ExecTransport.capabilities, (spec, ctx) => new ExecTransport(spec.command, ctx)), runsCommand: true },
   { ...scheme('stdio', stdioForm, StdioTransport.capabilities, (spec, ctx) => new StdioTransport(spec.command, ctx)), runsCommand: true },
@@ -66,7 +94,9 @@ export function parseBotSpec(raw: string, game: AnyGame): BotSpec {
     const spec = kind.parse(s, raw, game);
     if (spec) return spec;
   }
-  throw new UsageError(`cannot read bot spec ${JSON.stringify(raw)}${/\s|\.|\//.test(s) ? ` (to run a program, write stdio:${s} or exec:${s})` : ''}\n${BOT_SPEC_HELP}`);
+  throw new UsageError(
+    `cannot read bot spec ${JSON.stringify(raw)}${/\s|\.|\//.test(s) ? ` (to run a program, write stdio:${s} or exec:${s})` : ''}\n${BOT_SPEC_HELP}`,
+  );
 }
 
 /** A default display name for a seat from its spec (the built-in bot's name, the program's file name, the host). */

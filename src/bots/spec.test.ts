@@ -5,9 +5,19 @@ import { defaultBotName, parseBotSpec } from './schemes.js';
 
 describe('bot specs', () => {
   it('reads every form', () => {
-    assert.deepEqual(parseBotSpec('http://127.0.0.1:8080/bot', tictactoe), { transport: 'http', url: 'http://127.0.0.1:8080/bot', dialect: 'json', raw: 'http://127.0.0.1:8080/bot' });
+    assert.deepEqual(parseBotSpec('http://127.0.0.1:8080/bot', tictactoe), {
+      transport: 'http',
+      url: 'http://127.0.0.1:8080/bot',
+      dialect: 'json',
+      raw: 'http://127.0.0.1:8080/bot',
+    });
     assert.equal(parseBotSpec('HTTPS://example.org/', tictactoe).transport, 'http');
-    assert.deepEqual(parseBotSpec('stdio:python3 bot.py --fast', tictactoe), { transport: 'stdio', command: 'python3 bot.py --fast', dialect: 'json', raw: 'stdio:python3 bot.py --fast' });
+    assert.deepEqual(parseBotSpec('stdio:python3 bot.py --fast', tictactoe), {
+      transport: 'stdio',
+      command: 'python3 bot.py --fast',
+      dialect: 'json',
+      raw: 'stdio:python3 bot.py --fast',
+    });
     assert.deepEqual(parseBotSpec('exec:./bot', tictactoe), { transport: 'exec', command: './bot', dialect: 'json', raw: 'exec:./bot' });
     assert.deepEqual(parseBotSpec('file://./bot.sh', tictactoe), { transport: 'exec', command: './bot.sh', dialect: 'json', raw: 'file://./bot.sh' });
     assert.deepEqual(parseBotSpec('builtin:minimax', tictactoe), { transport: 'builtin', name: 'minimax', raw: 'builtin:minimax' });

@@ -30,7 +30,8 @@ export const humanForm: SpecForm<Extract<BotSpec, { transport: 'human' }>> = {
   help: [['human', 'you, at this terminal']],
   parse(s, raw, game) {
     if (s !== 'human') return null;
-    if (!game.presentation.human) throw new UsageError(`${game.id} has no terminal play (a person cannot take a seat); play it with bots, e.g. its built-in ones (see 'botarena games')`);
+    if (!game.presentation.human)
+      throw new UsageError(`${game.id} has no terminal play (a person cannot take a seat); play it with bots, e.g. its built-in ones (see 'botarena games')`);
     return { transport: 'human', raw };
   },
   defaultName: () => 'human',
@@ -52,7 +53,8 @@ export const browserForm: SpecForm<Extract<BotSpec, { transport: 'browser' }>> =
   help: [['browser', 'a person playing from the server\'s web page (test matches of `botarena serve`, seat "person")']],
   parse(s, raw, game) {
     if (s !== 'browser') return null;
-    if (!game.presentation.human && !game.rules.stream) throw new UsageError(`${game.id} has no play for a person (no prompt or move reader): play it with bots`);
+    if (!game.presentation.human && !game.rules.stream)
+      throw new UsageError(`${game.id} has no play for a person (no prompt or move reader): play it with bots`);
     return { transport: 'browser', raw };
   },
   defaultName: () => 'person',
@@ -108,14 +110,21 @@ export const builtinForm: SpecForm<Extract<BotSpec, { transport: 'builtin' }>> =
     // A bare word close to a built-in bot's name (`Minimax`, `minimx`) is a typo of it, not a program.
     const guess = /^[a-z][\w-]*$/i.test(name) ? nearest(name, Object.keys(game.bots)) : null;
     if (s.startsWith('builtin:') || /^[a-z][a-z0-9-]*$/.test(s) || guess) {
-      throw new UsageError(`${game.id} has no built-in bot "${name}"${guess ? ` (did you mean ${guess}?)` : ''}; its built-in bots are: ${Object.keys(game.bots).join(', ')}`);
+      throw new UsageError(
+        `${game.id} has no built-in bot "${name}"${guess ? ` (did you mean ${guess}?)` : ''}; its built-in bots are: ${Object.keys(game.bots).join(', ')}`,
+      );
     }
     return null;
   },
   defaultName: (spec) => spec.name,
 };
 
-function commandSpec<T extends 'stdio' | 'exec'>(kind: T, s: string, raw: string, game: AnyGame): { transport: T; command: string; dialect: string; raw: string } | null {
+function commandSpec<T extends 'stdio' | 'exec'>(
+  kind: T,
+  s: string,
+  raw: string,
+  game: AnyGame,
+): { transport: T; command: string; dialect: string; raw: string } | null {
   const cmd = /^(stdio|exec)(?:\+([a-z0-9-]+))?:(.*)$/s.exec(s);
   if (!cmd || cmd[1] !== kind) return null;
   return { transport: kind, command: need(cmd[3]!, raw), dialect: checkDialect(cmd[2] ?? game.wire.defaultDialect ?? 'json', raw, game), raw };
@@ -148,7 +157,8 @@ function programName(command: string): string {
 }
 
 /** The help text listing every spec form. */
-export const BOT_SPEC_HELP = `bot specs:\n${[humanForm, browserForm, tcpForm, httpForm, execForm, stdioForm, builtinForm].flatMap((s) => s.help)
+export const BOT_SPEC_HELP = `bot specs:\n${[humanForm, browserForm, tcpForm, httpForm, execForm, stdioForm, builtinForm]
+  .flatMap((s) => s.help)
   .sort(([a], [b]) => helpOrder(a) - helpOrder(b))
   .map(([form, what]) => `  ${form.padEnd(26)}${what}`)
   .join('\n')}`;

@@ -13,15 +13,30 @@ async function open(mode: string, extra: Partial<SeatContext> = {}) {
   const marker = `marker-${randomUUID()}`;
   const log: Log = [];
   const ctx: SeatContext = {
-    game: sumGame, slot: 0, players: 1, config: {}, seed: 1, name: 'bot',
-    log: (dir, text) => log.push({ dir, text }), maxAnswerBytes: 1 << 20, maxStderrBytes: 1 << 16, ...extra,
+    game: sumGame,
+    slot: 0,
+    players: 1,
+    config: {},
+    seed: 1,
+    name: 'bot',
+    log: (dir, text) => log.push({ dir, text }),
+    maxAnswerBytes: 1 << 20,
+    maxStderrBytes: 1 << 16,
+    ...extra,
   };
   const transport = new StdioTransport(`node test/fixtures/bots/bot.mjs ${mode} ${marker}`, ctx);
   await transport.start();
   return { transport, log, marker };
 }
 
-const msg = (n: number, skip?: OutgoingMessage['skip']): AskMessage => ({ phase: 'play', turn: n, view: null, text: JSON.stringify({ n }), contentType: 'application/json', skip });
+const msg = (n: number, skip?: OutgoingMessage['skip']): AskMessage => ({
+  phase: 'play',
+  turn: n,
+  view: null,
+  text: JSON.stringify({ n }),
+  contentType: 'application/json',
+  skip,
+});
 const text = (r: Reply) => (r.kind === 'text' ? r.text : assert.fail(`expected an answer, got ${JSON.stringify(r)}`));
 const notes = (log: Log) => log.filter((e) => e.dir === 'note').map((e) => e.text);
 
@@ -33,7 +48,10 @@ describe('stdio transport: pairing, skipped lines, notices and exit', () => {
       assert.equal(missed.kind, 'fault');
       // Asked again at once: {"echo":1} arrives while message 2 waits, and must not be taken for its answer.
       assert.equal(text(await transport.ask(msg(2), 3000)), '{"echo":2}');
-      assert.ok(notes(log).some((n) => /^dropped a late answer .*: \{"echo":1\}$/.test(n)), notes(log).join('\n'));
+      assert.ok(
+        notes(log).some((n) => /^dropped a late answer .*: \{"echo":1\}$/.test(n)),
+        notes(log).join('\n'),
+      );
     } finally {
       await transport.close();
     }
@@ -52,9 +70,15 @@ describe('stdio transport: pairing, skipped lines, notices and exit', () => {
   it('skips the lines a message says are not its answer, notes them, and keeps reading', async () => {
     const { transport, log } = await open('twice'); // answers {"echo":n} then {"echo":"extra"}
     try {
-      const r = await transport.ask(msg(1, (line) => (line === '{"echo":1}' ? 'stale nonce' : null)), 3000);
+      const r = await transport.ask(
+        msg(1, (line) => (line === '{"echo":1}' ? 'stale nonce' : null)),
+        3000,
+      );
       assert.equal(text(r), '{"echo":"extra"}');
-      assert.ok(notes(log).some((n) => n === 'skipped a line (stale nonce): {"echo":1}'), notes(log).join('\n'));
+      assert.ok(
+        notes(log).some((n) => n === 'skipped a line (stale nonce): {"echo":1}'),
+        notes(log).join('\n'),
+      );
     } finally {
       await transport.close();
     }
@@ -67,7 +91,10 @@ describe('stdio transport: pairing, skipped lines, notices and exit', () => {
       await new Promise((r) => setTimeout(r, 300));
       assert.equal(text(await transport.ask(msg(6), 3000)), '{"echo":6}');
       assert.ok(log.some((e) => e.dir === 'send' && e.text === '{"n":5}'));
-      assert.ok(notes(log).some((n) => n === 'dropped a line sent while no answer was expected: {"echo":5}'), notes(log).join('\n'));
+      assert.ok(
+        notes(log).some((n) => n === 'dropped a line sent while no answer was expected: {"echo":5}'),
+        notes(log).join('\n'),
+      );
     } finally {
       await transport.close();
     }
@@ -77,7 +104,10 @@ describe('stdio transport: pairing, skipped lines, notices and exit', () => {
     const graceful = await open('echo', { exitMs: 2000 });
     assert.equal(text(await graceful.transport.ask(msg(1), 3000)), '{"echo":1}');
     await graceful.transport.close(true);
-    assert.ok(notes(graceful.log).some((n) => n.startsWith('process exited with code 0')), notes(graceful.log).join('\n'));
+    assert.ok(
+      notes(graceful.log).some((n) => n.startsWith('process exited with code 0')),
+      notes(graceful.log).join('\n'),
+    );
     assert.deepEqual(livePidsWith(graceful.marker), []);
 
     const stubborn = await open('never', { exitMs: 300 }); // keeps a timer alive: never exits on EOF
@@ -85,13 +115,19 @@ describe('stdio transport: pairing, skipped lines, notices and exit', () => {
     await stubborn.transport.ask(msg(1), 100);
     await stubborn.transport.close(true);
     assert.ok(performance.now() - t0 < 3000, 'close() gives up waiting after the grace');
-    assert.ok(notes(stubborn.log).some((n) => n.startsWith('process killed by signal SIGTERM')), notes(stubborn.log).join('\n'));
+    assert.ok(
+      notes(stubborn.log).some((n) => n.startsWith('process killed by signal SIGTERM')),
+      notes(stubborn.log).join('\n'),
+    );
     assert.deepEqual(livePidsWith(stubborn.marker), []);
 
     const cancelled = await open('echo', { exitMs: 2000 }); // a cancelled or failed match: no grace
     assert.equal(text(await cancelled.transport.ask(msg(1), 3000)), '{"echo":1}');
     await cancelled.transport.close();
-    assert.ok(notes(cancelled.log).some((n) => n.startsWith('process killed by signal SIGTERM')), notes(cancelled.log).join('\n'));
+    assert.ok(
+      notes(cancelled.log).some((n) => n.startsWith('process killed by signal SIGTERM')),
+      notes(cancelled.log).join('\n'),
+    );
     assert.deepEqual(livePidsWith(cancelled.marker), []);
   });
 });

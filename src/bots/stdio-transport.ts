@@ -23,7 +23,11 @@ export class StdioTransport implements BotTransport {
     private readonly ctx: ByteSeatContext,
   ) {
     this.answers = new AnswerWait(ctx);
-    this.reader = new LineReader(ctx.maxAnswerBytes, (line) => this.answers.line(line), (bytes) => this.onOverflow(bytes));
+    this.reader = new LineReader(
+      ctx.maxAnswerBytes,
+      (line) => this.answers.line(line),
+      (bytes) => this.onOverflow(bytes),
+    );
   }
 
   async start(): Promise<void> {
@@ -50,7 +54,11 @@ export class StdioTransport implements BotTransport {
     const proc = this.proc;
     if (!proc) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'the bot was not started' }, ms: 0 });
     if (this.tooLarge !== null) {
-      return Promise.resolve({ kind: 'fault', fault: { kind: 'too-large', detail: `answer exceeded ${this.ctx.maxAnswerBytes} bytes without a newline` }, ms: 0 });
+      return Promise.resolve({
+        kind: 'fault',
+        fault: { kind: 'too-large', detail: `answer exceeded ${this.ctx.maxAnswerBytes} bytes without a newline` },
+        ms: 0,
+      });
     }
     if (proc.exit) return Promise.resolve({ kind: 'fault', fault: { kind: 'crash', detail: proc.deathNote('before this message') }, ms: 0 });
     if (signal?.aborted) return Promise.resolve({ kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: 0 });

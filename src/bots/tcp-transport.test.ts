@@ -15,7 +15,18 @@ async function connected(extra: Partial<SeatContext> = {}) {
   const [ours] = (await once(server, 'connection')) as [Socket];
   server.close();
   const log: { dir: string; text: string }[] = [];
-  const ctx: SeatContext = { game: sumGame, slot: 0, players: 1, config: {}, seed: 1, name: 'bot', log: (dir, text) => log.push({ dir, text }), maxAnswerBytes: 1 << 16, maxStderrBytes: 1 << 16, ...extra };
+  const ctx: SeatContext = {
+    game: sumGame,
+    slot: 0,
+    players: 1,
+    config: {},
+    seed: 1,
+    name: 'bot',
+    log: (dir, text) => log.push({ dir, text }),
+    maxAnswerBytes: 1 << 16,
+    maxStderrBytes: 1 << 16,
+    ...extra,
+  };
   return { transport: new TcpTransport(ours, ctx), bot, log };
 }
 

@@ -31,7 +31,11 @@ export class TcpTransport implements BotTransport {
       ctx.log('recv', forLog(line));
       this.afterEnd(line);
     });
-    this.reader = new LineReader(ctx.maxAnswerBytes, (line) => !this.gone && this.answers.line(line), (bytes) => this.drop(`a line of ${bytes} bytes without a newline exceeded ${ctx.maxAnswerBytes} bytes`));
+    this.reader = new LineReader(
+      ctx.maxAnswerBytes,
+      (line) => !this.gone && this.answers.line(line),
+      (bytes) => this.drop(`a line of ${bytes} bytes without a newline exceeded ${ctx.maxAnswerBytes} bytes`),
+    );
     socket.on('data', (chunk: Buffer) => this.reader.push(chunk));
     socket.on('close', () => this.drop('the bot disconnected'));
     socket.on('error', (err: NodeJS.ErrnoException) => this.drop(`connection error: ${err.code ?? err.message}`));

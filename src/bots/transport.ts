@@ -27,10 +27,7 @@ export interface OutgoingMessage {
 export type AskMessage = OutgoingMessage & { phase: AskPhase };
 
 /** What came back from one ask. Transports never throw for a bot's misbehaviour: they return a fault. */
-export type Reply =
-  | { kind: 'text'; text: string; ms: number }
-  | { kind: 'value'; value: unknown; ms: number }
-  | { kind: 'fault'; fault: Fault; ms: number };
+export type Reply = { kind: 'text'; text: string; ms: number } | { kind: 'value'; value: unknown; ms: number } | { kind: 'fault'; fault: Fault; ms: number };
 
 /** Where a transport writes what it sent, received and saw, for `--log` and replay transcripts. */
 export type TranscriptSink = (dir: 'send' | 'recv' | 'stderr' | 'note', text: string) => void;

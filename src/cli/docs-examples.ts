@@ -9,7 +9,12 @@ const BLOCK = /<!-- example: ([^>]*?) -->\n[\s\S]*?<!-- \/example -->/g;
 
 /** Reads a marker's `phase=play turn=3`; throws naming the marker when it is not one. */
 function readMarker(text: string): ExampleAt {
-  const fields = Object.fromEntries(text.trim().split(/\s+/).map((kv) => kv.split('=') as [string, string]));
+  const fields = Object.fromEntries(
+    text
+      .trim()
+      .split(/\s+/)
+      .map((kv) => kv.split('=') as [string, string]),
+  );
   const phase = fields.phase;
   if (phase !== 'init' && phase !== 'play') throw new Error(`example marker "${text}": phase must be init or play`);
   const turn = fields.turn === undefined ? undefined : Number(fields.turn);

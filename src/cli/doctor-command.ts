@@ -18,18 +18,28 @@ const MARK = { pass: '✔', fail: '✘', warn: '!', skip: '–' } as const;
 export function registerDoctor(program: Command): void {
   program
     .command('doctor')
-    .description("check a bot: feed it a canned match of its game from two seats, judge every answer by the rules in its position, and list what passes and what to fix (start-up, every message type, flushing, stdout, exit, answer times, HTTP); exit 0 when no check fails")
+    .description(
+      'check a bot: feed it a canned match of its game from two seats, judge every answer by the rules in its position, and list what passes and what to fix (start-up, every message type, flushing, stdout, exit, answer times, HTTP); exit 0 when no check fails',
+    )
     .argument('<game>', 'game id (see `botarena games`)')
     .argument('<bot>', 'the bot spec, as for `play` ("stdio:python3 bot.py", http://127.0.0.1:8000/, tcp)')
     .option('--json', 'print the report as one JSON object')
     .option('--log', 'print every message sent and received, per seat fed, on stderr as it happens')
     .option('--seed <n>', 'feed another canned match (the same built-in bots, another seed)', parseNonNegativeInt('--seed', 0xffffffff))
     .option('--timeout <ms>', "deadline per turn answer (default: the game's)", parsePositiveInt('--timeout', JOB_LIMITS.deadlineMs))
-    .option('--init-timeout <ms>', "deadline for the first answer (default: the game's); for tcp bots also how long to wait for them to join (default: 60 s)", parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs))
+    .option(
+      '--init-timeout <ms>',
+      "deadline for the first answer (default: the game's); for tcp bots also how long to wait for them to join (default: 60 s)",
+      parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs),
+    )
     .option('--port <n>', 'for tcp bots: the port the bot connects to and joins (default 3002)', parseNonNegativeInt('--port', 65535))
     .action(async (gameId: string, bot: string, o: DoctorCliOptions) => {
       const game = getGame(gameId);
-      const [{ doctor }, { capabilitiesOf, parseBotSpec }, { transcriptLine }] = await Promise.all([import('../arena/doctor.js'), import('../bots/index.js'), import('./format.js')]);
+      const [{ doctor }, { capabilitiesOf, parseBotSpec }, { transcriptLine }] = await Promise.all([
+        import('../arena/doctor.js'),
+        import('../bots/index.js'),
+        import('./format.js'),
+      ]);
       const spec = parseBotSpec(bot, game); // a typo is reported before anything runs
       let connect;
       if (capabilitiesOf(spec).connectIn) {
@@ -65,7 +75,10 @@ export function registerDoctor(program: Command): void {
         if (c.fix) lines.push(`    fix: ${c.fix}`);
       }
       const count = (s: string) => report.checks.filter((c) => c.status === s).length;
-      lines.push('', `${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warnings${count('skip') ? `, ${count('skip')} not checked` : ''}${report.ok ? '' : ' — see `botarena doctor --log` for every message'}`);
+      lines.push(
+        '',
+        `${count('pass')} passed, ${count('fail')} failed, ${count('warn')} warnings${count('skip') ? `, ${count('skip')} not checked` : ''}${report.ok ? '' : ' — see `botarena doctor --log` for every message'}`,
+      );
       process.stdout.write(lines.join('\n') + '\n');
     });
 }

@@ -8,7 +8,14 @@ export { PACKAGE_ROOT } from '../arena/package-root.js';
 export function table(rows: (string | number)[][]): string {
   const cells = rows.map((r) => r.map(String));
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return cells
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** A duration for people: µs under 1 ms, ms under 10 s, seconds above. */
@@ -39,7 +46,9 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
     : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : r.error ? 'Error' : 'Result'} — ${r.error ? reason.replace(/^error: /, '') : reason}`;
   // Notes: failures the rules ignore (a botsarena hello's), shown apart so they never read as what lost a game.
   const notes = r.notes?.some((n) => n !== null) ? r.notes : null;
-  const rows: (string | number)[][] = [['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault', ...(notes ? ['note (ignored by the rules)'] : [])]];
+  const rows: (string | number)[][] = [
+    ['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault', ...(notes ? ['note (ignored by the rules)'] : [])],
+  ];
   replay.seats.forEach((s, i) => {
     const f = r.faults[i];
     const n = notes?.[i];

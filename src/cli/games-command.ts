@@ -10,7 +10,9 @@ import { clip, gameFacts, gamePage, type GameFacts } from '../arena/game-page.js
 export function registerGames(program: Command): void {
   program
     .command('games')
-    .description("list the games, their player counts, config keys (with defaults) and built-in bots; with a game's id, its page: also a real message of each phase and a built-in bot's answer")
+    .description(
+      "list the games, their player counts, config keys (with defaults) and built-in bots; with a game's id, its page: also a real message of each phase and a built-in bot's answer",
+    )
     .argument('[game]', 'a game id: show that game only')
     .option('--json', 'print the list (or the page) as JSON')
     .option('--schema', "with a game's id: print the JSON Schemas of its messages and answers (the files in schemas/ID/)")
@@ -27,7 +29,9 @@ export function registerGames(program: Command): void {
           `${g.id} — ${g.title} (${playerCount(g)} players)`,
           `  ${g.summary}`,
           `  timeouts: ${g.hello ? `init ${g.timeouts.initMs} ms, ` : ''}turn ${g.timeouts.turnMs} ms; wire dialects: ${g.dialects.join(', ')}`,
-          `  built-in bots: ${Object.entries(g.bots).map(([k, d]) => `${k} (${d})`).join('; ')}`,
+          `  built-in bots: ${Object.entries(g.bots)
+            .map(([k, d]) => `${k} (${d})`)
+            .join('; ')}`,
         ];
         lines.push(...configLines(g, '  '));
         return lines.join('\n');
@@ -40,11 +44,13 @@ const SCHEMAS = join(PACKAGE_ROOT, 'schemas');
 
 /** `--schema`: a game's schemas as one JSON object, file name (without .schema.json) → schema. */
 function showSchemas(id: string | undefined): void {
-  if (id === undefined) throw new UsageError('--schema goes with a game\'s id: botarena games tron --schema');
+  if (id === undefined) throw new UsageError("--schema goes with a game's id: botarena games tron --schema");
   const game = getGame(id);
   const dir = join(SCHEMAS, game.id);
   if (!existsSync(dir)) throw new UsageError(`${game.id} speaks text lines, not JSON: its lines and their grammar are in docs/games/${game.id}.md`);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.schema.json'))
+    .sort();
   const schemas = Object.fromEntries(files.map((f) => [f.replace(/\.schema\.json$/, ''), JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]));
   process.stdout.write(JSON.stringify(schemas, null, 2) + '\n');
 }

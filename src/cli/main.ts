@@ -20,7 +20,10 @@ export function buildProgram(): Command {
     .description('Botarena: fair, timed, replayable matches between game-playing bots written in any language')
     .version(ENGINE_VERSION)
     .showSuggestionAfterError()
-    .addHelpText('after', `\n${BOT_SPEC_HELP}\n\nexamples:\n  botarena new tron --lang python mybot    (a starter bot, with the command that plays it)\n  botarena doctor tron "stdio:python3 mybot/bot.py"    (what to fix in a bot)\n  botarena play tictactoe random minimax\n  botarena play connect4 "stdio:python3 my_bot.py" minimax --seed 7 --log\n  botarena replay verify match.json`);
+    .addHelpText(
+      'after',
+      `\n${BOT_SPEC_HELP}\n\nexamples:\n  botarena new tron --lang python mybot    (a starter bot, with the command that plays it)\n  botarena doctor tron "stdio:python3 mybot/bot.py"    (what to fix in a bot)\n  botarena play tictactoe random minimax\n  botarena play connect4 "stdio:python3 my_bot.py" minimax --seed 7 --log\n  botarena replay verify match.json`,
+    );
   registerPlay(program);
   registerGames(program);
   registerReplay(program);

@@ -88,7 +88,8 @@ export const GENERATED_LINE = /^(?:#|\/\/|<!--) Generated from starters\/src\/.*
  * and `{{botarena}}` by the command that runs botarena there. Returns the files written.
  */
 export function writeStarter(source: string, dir: string, botarena = botarenaCommand()): string[] {
-  if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length)) throw new UsageError(`${dir} already exists and is not an empty folder: name a new folder (nothing was written)`);
+  if (existsSync(dir) && (!statSync(dir).isDirectory() || readdirSync(dir).length))
+    throw new UsageError(`${dir} already exists and is not an empty folder: name a new folder (nothing was written)`);
   // Not the package's own: its starter.json, and what running a starter where it lies leaves (caches, installs).
   const skip = (from: string) => relative(source, from) === 'starter.json' || /(^|[/\\])(__pycache__|node_modules)([/\\]|$)/.test(relative(source, from));
   cpSync(source, dir, { recursive: true, filter: (from) => !skip(from) });
@@ -150,34 +151,57 @@ function typescriptSetUp(dir: string): string[] {
 /** The lines that say how to play a freshly written starter against the game's first built-in bot, and check it. */
 function howToPlay(game: AnyGame, transport: StarterTransport, info: StarterInfo, botarena: string): string[] {
   const builtin = Object.keys(game.bots)[0]!;
-  if (transport === 'stdio') return [`play it:  ${botarena} play ${game.id} "stdio:${info.run}" ${builtin}`, `check it: ${botarena} doctor ${game.id} "stdio:${info.run}"`];
-  if (transport === 'http') return [`start it: ${info.run}`, `play it:  ${botarena} play ${game.id} http://127.0.0.1:${STARTER_PORTS.http}/ ${builtin}`, `check it: ${botarena} doctor ${game.id} http://127.0.0.1:${STARTER_PORTS.http}/`];
-  return [`play it:  ${botarena} play ${game.id} tcp ${builtin}`, `then, in another terminal: ${info.run}`, `check it: ${botarena} doctor ${game.id} tcp (then start it the same way)`];
+  if (transport === 'stdio')
+    return [`play it:  ${botarena} play ${game.id} "stdio:${info.run}" ${builtin}`, `check it: ${botarena} doctor ${game.id} "stdio:${info.run}"`];
+  if (transport === 'http')
+    return [
+      `start it: ${info.run}`,
+      `play it:  ${botarena} play ${game.id} http://127.0.0.1:${STARTER_PORTS.http}/ ${builtin}`,
+      `check it: ${botarena} doctor ${game.id} http://127.0.0.1:${STARTER_PORTS.http}/`,
+    ];
+  return [
+    `play it:  ${botarena} play ${game.id} tcp ${builtin}`,
+    `then, in another terminal: ${info.run}`,
+    `check it: ${botarena} doctor ${game.id} tcp (then start it the same way)`,
+  ];
 }
 
 /** `botarena new GAME [DIR] --lang … --transport …`: writes a runnable starter bot. */
 export function registerNew(program: Command): void {
   program
     .command('new')
-    .description("write a starter bot for a game into a new folder: the message loop, the messages read into documented structures, a legal first move, a README with the command that plays it, and a tiny test")
+    .description(
+      'write a starter bot for a game into a new folder: the message loop, the messages read into documented structures, a legal first move, a README with the command that plays it, and a tiny test',
+    )
     .argument('<game>', 'game id (see `botarena games`)')
     .argument('[dir]', 'the folder to create (default: GAME-bot)')
     .addOption(new Option('--lang <language>', 'the language of the bot').choices([...LANGUAGES]).default('python'))
-    .addOption(new Option('--transport <how>', "how the arena talks to it (default: stdio; smart-dog: tcp); http for the botsarena games").choices(['stdio', 'http', 'tcp']))
+    .addOption(
+      new Option('--transport <how>', 'how the arena talks to it (default: stdio; smart-dog: tcp); http for the botsarena games').choices([
+        'stdio',
+        'http',
+        'tcp',
+      ]),
+    )
     .action((gameId: string, dirArg: string | undefined, o: { lang: Language; transport?: StarterTransport }) => {
       const game = getGame(gameId);
       const transport = o.transport ?? defaultTransport(game);
       const source = starterDir(o.lang, game.id, transport);
       if (!source) {
         const offered = startersOf(o.lang, game.id);
-        throw new UsageError(`there is no ${o.lang} starter of ${game.id} over ${transport}${offered.length ? `; ${game.id} in ${o.lang}: --transport ${offered.join(' or ')}` : ''}`);
+        throw new UsageError(
+          `there is no ${o.lang} starter of ${game.id} over ${transport}${offered.length ? `; ${game.id} in ${o.lang}: --transport ${offered.join(' or ')}` : ''}`,
+        );
       }
       const dir = dirArg ?? `${game.id}-bot`;
       const botarena = botarenaCommand();
       const files = writeStarter(source, dir, botarena);
       const info = starterInfo(source, dir, STARTER_PORTS[transport]);
       // A TypeScript starter written where this botarena has no tsx to lend (an install from npm) gets it there.
-      const install = o.lang === 'ts' && !existsSync(join(dir, 'node_modules', '.bin', 'tsx')) ? [`install it first: cd ${shellWord(dir)} && npm install  (tsx, which runs TypeScript)`] : [];
+      const install =
+        o.lang === 'ts' && !existsSync(join(dir, 'node_modules', '.bin', 'tsx'))
+          ? [`install it first: cd ${shellWord(dir)} && npm install  (tsx, which runs TypeScript)`]
+          : [];
       process.stdout.write(
         [
           `wrote a ${o.lang} ${game.id} bot (${transport}) in ${resolve(dir)}: ${files.join(', ')}`,

@@ -15,7 +15,9 @@ export function registerPlay(program: Command): void {
     .description('run one match between bots and print who won and why')
     .argument('<game>', 'game id (see `botarena games`)')
     .argument('<bots...>', 'one bot spec per seat, in slot order (see "bot specs" below)');
-  withMatchOptions(play).action(async (gameId: string, bots: string[], o: PlayOptions) => (await import('./play-match.js')).playMatch(getGame(gameId), bots, o));
+  withMatchOptions(play).action(async (gameId: string, bots: string[], o: PlayOptions) =>
+    (await import('./play-match.js')).playMatch(getGame(gameId), bots, o),
+  );
 }
 
 /** Adds the options of a match (seed, config, deadlines, names, replay, log, watch, json, port) to a command. */
@@ -23,16 +25,39 @@ export function withMatchOptions(command: Command): Command {
   return command
     .option('--seed <n>', 'match seed (0..4294967295); random when absent, always printed', parseNonNegativeInt('--seed', 0xffffffff))
     .option('--set <key=value>', 'game config, repeatable (see `botarena games`)', collectKeyValue('--set'))
-    .option('--timeout <ms>', `deadline per turn answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's)`, parsePositiveInt('--timeout', JOB_LIMITS.deadlineMs))
-    .option('--init-timeout <ms>', `deadline for the init answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's); for tcp seats also how long to wait for them to join (default: 60 s)`, parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs))
+    .option(
+      '--timeout <ms>',
+      `deadline per turn answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's)`,
+      parsePositiveInt('--timeout', JOB_LIMITS.deadlineMs),
+    )
+    .option(
+      '--init-timeout <ms>',
+      `deadline for the init answer, 1..${JOB_LIMITS.deadlineMs} (default: the game's); for tcp seats also how long to wait for them to join (default: 60 s)`,
+      parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs),
+    )
     .option('--name <slot=name>', 'display name of a seat, repeatable', collectKeyValue('--name'))
     .option('--replay <file>', 'write the replay to FILE (.gz to compress)')
     .option('--log', 'print every message sent and received, per bot, with timing, on stderr as it happens (and keep them in the replay)')
     .option('--watch', 'print the board after every turn')
-    .option('--delay <ms>', 'with --watch: at least MS between two boards, to follow a fast match by eye (the match itself is not slowed)', parseNonNegativeInt('--delay', 60_000))
+    .option(
+      '--delay <ms>',
+      'with --watch: at least MS between two boards, to follow a fast match by eye (the match itself is not slowed)',
+      parseNonNegativeInt('--delay', 60_000),
+    )
     .option('--json', 'print exactly one JSON result on stdout')
     .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535))
-    .option('--sandbox', 'run stdio and exec bots in bubblewrap: no network, read-only files, a private /tmp, nothing left running, limits on memory, CPU, processes and files')
-    .option('--sandbox-bind <dir>', 'with --sandbox: a folder the bots may read (repeatable; the current folder always is)', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--sandbox-memory <MiB>', `with --sandbox: address space per bot process (default ${SANDBOX_DEFAULTS.memoryMb})`, parsePositiveInt('--sandbox-memory', 1 << 20));
+    .option(
+      '--sandbox',
+      'run stdio and exec bots in bubblewrap: no network, read-only files, a private /tmp, nothing left running, limits on memory, CPU, processes and files',
+    )
+    .option(
+      '--sandbox-bind <dir>',
+      'with --sandbox: a folder the bots may read (repeatable; the current folder always is)',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
+    .option(
+      '--sandbox-memory <MiB>',
+      `with --sandbox: address space per bot process (default ${SANDBOX_DEFAULTS.memoryMb})`,
+      parsePositiveInt('--sandbox-memory', 1 << 20),
+    );
 }

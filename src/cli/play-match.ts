@@ -39,7 +39,12 @@ export interface PlayOptions {
  * `--log` prints every message on stderr as it happens); `start` adds config under the user's `--set` (a fork's position) and marks the
  * replay as forked.
  */
-export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, start: { config?: Record<string, unknown>; forkedFrom?: Replay['forkedFrom'] } = {}): Promise<void> {
+export async function playMatch(
+  game: AnyGame,
+  bots: string[],
+  o: PlayOptions,
+  start: { config?: Record<string, unknown>; forkedFrom?: Replay['forkedFrom'] } = {},
+): Promise<void> {
   const names = seatNames(o.name ?? {}, bots.length);
   const out = o.json ? process.stderr : process.stdout;
   const controller = new AbortController();
@@ -68,7 +73,9 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     }
     if (e.type === 'step' && follower && 'hash' in e.record) {
       follower.step(e.record);
-      const moves = e.record.moves.map((m) => `${watchNames[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`);
+      const moves = e.record.moves.map(
+        (m) => `${watchNames[m.slot] ?? `slot ${m.slot}`}: ${m.fault ? `${m.fault.kind} (${m.fault.detail})` : JSON.stringify(m.action)}`,
+      );
       show(`\n── turn ${e.record.turn} (${e.record.phase}) ${moves.join('; ')}\n${game.presentation.render(follower.engine.state)}\n`);
     }
   };
@@ -110,7 +117,10 @@ export async function playMatch(game: AnyGame, bots: string[], o: PlayOptions, s
     if (waiting.length) {
       if (!game.wire.lobby) throw new UsageError(`${game.id} bots cannot connect in: the game has no lobby (use stdio:, http: or a built-in bot)`);
       const log = (l: string) => process.stderr.write(`${l}\n`);
-      const joined = await acceptJoins({ port: o.port ?? 3002, host: '127.0.0.1', lobby: game.wire.lobby, count: waiting.length, waitMs: o.initTimeout, log }, controller.signal).catch((err: unknown) => {
+      const joined = await acceptJoins(
+        { port: o.port ?? 3002, host: '127.0.0.1', lobby: game.wire.lobby, count: waiting.length, waitMs: o.initTimeout, log },
+        controller.signal,
+      ).catch((err: unknown) => {
         throw controller.signal.aborted ? new MatchCancelledError((err as Error).message) : err;
       });
       waiting.forEach((slot, k) => {

@@ -31,11 +31,23 @@ export interface RateRow {
 export function registerRate(program: Command): void {
   program
     .command('rate')
-    .description("rate the bots of finished matches, per game: botsarena ELO (default) or OpenSkill, from `play --json` output, a tournament's results.jsonl, or replays (.json, .json.gz), in the order given")
-    .argument('<files...>', 'files of JSON result lines (`botarena play --json`, results.jsonl) or replays, rated in file order, then line order (a tournament\'s lines in match order, as its table: results.jsonl lists them as they finished)')
-    .addOption(new Option('--system <system>', 'elo: the botsarena ladder (start 1500, duels lap by lap); openskill: Weng-Lin μ/σ, ranked by μ − 3σ').choices(RATING_SYSTEMS).default('elo'))
+    .description(
+      "rate the bots of finished matches, per game: botsarena ELO (default) or OpenSkill, from `play --json` output, a tournament's results.jsonl, or replays (.json, .json.gz), in the order given",
+    )
+    .argument(
+      '<files...>',
+      "files of JSON result lines (`botarena play --json`, results.jsonl) or replays, rated in file order, then line order (a tournament's lines in match order, as its table: results.jsonl lists them as they finished)",
+    )
+    .addOption(
+      new Option('--system <system>', 'elo: the botsarena ladder (start 1500, duels lap by lap); openskill: Weng-Lin μ/σ, ranked by μ − 3σ')
+        .choices(RATING_SYSTEMS)
+        .default('elo'),
+    )
     .option('--game <id>', 'rate only the matches of this game')
-    .option('--json', 'print { system, games: { GAME: [rows, best first] } } as one JSON object (and skippedErrors: { GAME: N } when matches that ended as an error were skipped)')
+    .option(
+      '--json',
+      'print { system, games: { GAME: [rows, best first] } } as one JSON object (and skippedErrors: { GAME: N } when matches that ended as an error were skipped)',
+    )
     .action(async (files: string[], o: RateOptions) => {
       process.stdout.write(await rateFiles(files, o));
     });
@@ -64,7 +76,14 @@ export async function rateFiles(files: string[], o: RateOptions): Promise<string
   const tables = await rateWith(o.system, rated);
   const games = [...counts.keys()].filter((g) => o.game === undefined || g === o.game);
   const skippedErrors = games.filter((g) => errors.has(g)).map((g) => [g, errors.get(g)!]);
-  if (o.json) return JSON.stringify({ system: o.system, games: Object.fromEntries(games.map((g) => [g, tables(g)])), ...(skippedErrors.length ? { skippedErrors: Object.fromEntries(skippedErrors) } : {}) }) + '\n';
+  if (o.json)
+    return (
+      JSON.stringify({
+        system: o.system,
+        games: Object.fromEntries(games.map((g) => [g, tables(g)])),
+        ...(skippedErrors.length ? { skippedErrors: Object.fromEntries(skippedErrors) } : {}),
+      }) + '\n'
+    );
   const { table } = await import('./format.js');
   const blocks = games.map((g) => {
     const rows = tables(g);
@@ -88,7 +107,8 @@ async function rateWith(system: RatingSystem, outcomes: MatchOutcome[]): Promise
     const { SkillLadder } = await import('../ratings/openskill.js');
     const ladder = new SkillLadder();
     for (const m of outcomes) ladder.rate(m);
-    return (game) => ladder.table(game).map(({ name, ordinal, mu, sigma, games, wins, draws, losses }) => ({ name, rating: ordinal, mu, sigma, games, wins, draws, losses }));
+    return (game) =>
+      ladder.table(game).map(({ name, ordinal, mu, sigma, games, wins, draws, losses }) => ({ name, rating: ordinal, mu, sigma, games, wins, draws, losses }));
   }
   const { EloLadder } = await import('../ratings/elo.js');
   const ladder = new EloLadder();

@@ -35,7 +35,11 @@ export function registerReplay(program: Command): void {
     .command('show')
     .description('print the match step by step: what each bot did each turn and the board after it')
     .argument('<file>', 'replay file (.json or .gz)')
-    .option('--turn <n>', 'show only turn N: the board before it (the position `replay position --turn N` prints and `fork --turn N` starts from), its moves, and the board after it', parseNonNegativeInt('--turn'))
+    .option(
+      '--turn <n>',
+      'show only turn N: the board before it (the position `replay position --turn N` prints and `fork --turn N` starts from), its moves, and the board after it',
+      parseNonNegativeInt('--turn'),
+    )
     .option('--from <n>', 'start at turn N, with the board before it', parseNonNegativeInt('--from'))
     .option('--to <n>', 'stop after turn N', parseNonNegativeInt('--to'))
     .action(async (file: string, o: { turn?: number; from?: number; to?: number }) => {
@@ -46,7 +50,11 @@ export function registerReplay(program: Command): void {
       if (o.turn !== undefined && (o.from !== undefined || o.to !== undefined)) throw new UsageError('--turn N is --from N --to N: give one or the other');
       const from = o.turn ?? o.from;
       const to = o.turn ?? o.to;
-      for (const [flag, n] of [['--turn', o.turn], ['--from', o.from], ['--to', o.to]] as const) {
+      for (const [flag, n] of [
+        ['--turn', o.turn],
+        ['--from', o.from],
+        ['--to', o.to],
+      ] as const) {
         if (n !== undefined && !turns.includes(n)) throw new UsageError(`${flag} ${n}: the match has turns ${span}`);
       }
       if (from !== undefined && to !== undefined && to < from) throw new UsageError(`--to ${to} is before --from ${from}`);
@@ -127,7 +135,7 @@ export function registerReplay(program: Command): void {
     .description("print the position before turn N in the form --set takes (key=value lines), to start a match there or keep it beside a bot's tests")
     .argument('<file>', 'replay file (.json or .gz)')
     .requiredOption('--turn <n>', 'the position before turn N is played (what `replay show --turn N` shows first)', parsePositiveInt('--turn'))
-    .option('--key <key>', 'print only this key\'s value (for a file: --set KEY=that-file)')
+    .option('--key <key>', "print only this key's value (for a file: --set KEY=that-file)")
     .option('--out <dir>', 'write each value over several lines to DIR/KEY.txt and print the --set flags for them all')
     .action(async (file: string, o: { turn: number; key?: string; out?: string }) => {
       const r = await readReplay(file);
@@ -157,18 +165,28 @@ export function registerReplay(program: Command): void {
       // One line per key: JSON values are printed compact; other text over several lines (a map) needs --out.
       const lines = keys.map((k) => [k, oneLine(String(config[k]))] as const);
       const long = lines.filter(([, v]) => v === null).map(([k]) => k);
-      if (long.length) throw new UsageError(`${long.join(', ')} ${long.length > 1 ? 'are' : 'is'} text over several lines: use --out DIR (one file per key) or --key ${long[0]}`);
+      if (long.length)
+        throw new UsageError(
+          `${long.join(', ')} ${long.length > 1 ? 'are' : 'is'} text over several lines: use --out DIR (one file per key) or --key ${long[0]}`,
+        );
       process.stdout.write(lines.map(([k, v]) => `${k}=${v}\n`).join(''));
-      process.stderr.write(`start there: botarena play ${game.id} <bots…> ${keys.map((k) => `--set '${k}=…'`).join(' ')} (or: botarena replay fork ${file} --turn ${o.turn})\n`);
+      process.stderr.write(
+        `start there: botarena play ${game.id} <bots…> ${keys.map((k) => `--set '${k}=…'`).join(' ')} (or: botarena replay fork ${file} --turn ${o.turn})\n`,
+      );
     });
 
   const fork = replay
     .command('fork')
-    .description('re-run the replay to turn N and play on from there with the given bots (the same seats by default); the new replay records where it was forked from')
+    .description(
+      're-run the replay to turn N and play on from there with the given bots (the same seats by default); the new replay records where it was forked from',
+    )
     .argument('<file>', 'replay file (.json or .gz)')
-    .argument('[bots...]', 'one bot spec per seat (default: the replay\'s own)')
+    .argument('[bots...]', "one bot spec per seat (default: the replay's own)")
     .requiredOption('--turn <n>', 'the turn the new match starts with: it plays on from the position before turn N', parsePositiveInt('--turn'))
-    .option('--same-bots', "run the replay's own seats even when they are commands (stdio:, exec:, file://): a replay file names programs, and forking runs them");
+    .option(
+      '--same-bots',
+      "run the replay's own seats even when they are commands (stdio:, exec:, file://): a replay file names programs, and forking runs them",
+    );
   withMatchOptions(fork).action(async (file: string, bots: string[], o: PlayOptions & { turn: number; sameBots?: boolean }) => {
     const r = await readReplay(file);
     const game = getGame(r.game);
@@ -191,15 +209,22 @@ export function registerReplay(program: Command): void {
     const config = positionConfig(game, engineBefore(game, r, o.turn));
     const names = Object.fromEntries(r.seats.map((s, i) => [String(i), s.name]));
     const { playMatch } = await import('./play-match.js');
-    await playMatch(game, seats, { ...o, seed: o.seed ?? r.seed, name: bots.length ? o.name : { ...names, ...(o.name ?? {}) } }, {
-      config,
-      forkedFrom: { matchId: r.matchId, seed: r.seed, turn: o.turn, fingerprint: replayFingerprint(r) },
-    });
+    await playMatch(
+      game,
+      seats,
+      { ...o, seed: o.seed ?? r.seed, name: bots.length ? o.name : { ...names, ...(o.name ?? {}) } },
+      {
+        config,
+        forkedFrom: { matchId: r.matchId, seed: r.seed, turn: o.turn, fingerprint: replayFingerprint(r) },
+      },
+    );
   });
 
   replay
     .command('refeed')
-    .description("send the messages slot S got to another bot (a new version) without changing the game, and print the turns where its answers differ; exit 1 when any does")
+    .description(
+      'send the messages slot S got to another bot (a new version) without changing the game, and print the turns where its answers differ; exit 1 when any does',
+    )
     .argument('<file>', 'replay file (.json or .gz)')
     .argument('<bot>', 'the bot to ask (a bot spec)')
     .requiredOption('--slot <n>', 'the seat whose messages are sent again', parseNonNegativeInt('--slot'))
@@ -224,7 +249,9 @@ export function registerReplay(program: Command): void {
       }
       const rows = [['turn', 'phase', 'recorded', 'now'], ...report.differences.map((d) => [String(d.turn), d.phase, d.recorded, d.now])];
       const n = report.differences.length;
-      process.stdout.write(`${who}: ${plural(report.asked, 'message')} sent again to ${bot}; ${plural(n, 'answer')} ${n === 1 ? 'differs' : 'differ'}:\n\n${table(rows)}\n`);
+      process.stdout.write(
+        `${who}: ${plural(report.asked, 'message')} sent again to ${bot}; ${plural(n, 'answer')} ${n === 1 ? 'differs' : 'differ'}:\n\n${table(rows)}\n`,
+      );
       process.exitCode = 1;
     });
 }

@@ -19,7 +19,8 @@ export function writeReplay(path: string, replay: Replay): void {
  * the path is not a folder itself. A usage error names the problem, so no finished match is lost to a typo.
  */
 export function checkReplayPath(path: string, flag = '--replay'): void {
-  if (existsSync(path) && statSync(path).isDirectory()) throw new UsageError(`${flag} ${path} is a folder; give a file name, such as ${path.replace(/\/$/, '')}/match.json`);
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new UsageError(`${flag} ${path} is a folder; give a file name, such as ${path.replace(/\/$/, '')}/match.json`);
   const dir = dirname(path);
   if (!existsSync(dir)) throw new UsageError(`${flag} ${path}: the folder ${dir} does not exist`);
   if (!statSync(dir).isDirectory()) throw new UsageError(`${flag} ${path}: ${dir} is not a folder`);
@@ -40,7 +41,8 @@ export function gunzipCapped(bytes: Buffer, path: string, limit = MAX_REPLAY_JSO
     return gunzipSync(bytes, { maxOutputLength: limit });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError) throw new UsageError(`${what} ${path} unpacks to more than ${mib(limit)}, the most a ${what} may hold`);
+    if (e.code === 'ERR_BUFFER_TOO_LARGE' || e instanceof RangeError)
+      throw new UsageError(`${what} ${path} unpacks to more than ${mib(limit)}, the most a ${what} may hold`);
     throw new UsageError(`${what} ${path} is not valid gzip: ${(e.message ?? String(err)).slice(0, 200)}`);
   }
 }

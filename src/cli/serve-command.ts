@@ -25,7 +25,9 @@ interface ServeCliOptions {
 export function registerServe(program: Command): void {
   program
     .command('serve')
-    .description('run an arena server: a bot registry with doctor checks, a rated ladder, on-demand and test matches, replays, live events, a REST API (OpenAPI at /docs) and the smart-dog TCP gateway (port 3002); SQLite under ./data by default, Postgres with DATABASE_URL')
+    .description(
+      'run an arena server: a bot registry with doctor checks, a rated ladder, on-demand and test matches, replays, live events, a REST API (OpenAPI at /docs) and the smart-dog TCP gateway (port 3002); SQLite under ./data by default, Postgres with DATABASE_URL',
+    )
     .option('--port <n>', 'HTTP port', parseNonNegativeInt('--port', 65535), 8080)
     .option('--host <address>', 'address to listen on (0.0.0.0 for every interface)', '127.0.0.1')
     .option('--database <path|url>', 'a SQLite file, or postgres://… (default: $DATABASE_URL, else ./data/botarena.sqlite)')
@@ -33,14 +35,37 @@ export function registerServe(program: Command): void {
     .option('--allow-commands', 'let bots be commands on this machine (stdio:, exec:): only for an arena whose bot owners you trust')
     .option('--allow-private-bots', 'let HTTP bots be at loopback, private or link-local addresses (the default when listening on 127.0.0.1 only)')
     .option('--no-ladder', 'play only the matches people ask for')
-    .option('--gateway-port <n>', 'TCP port of the smart-dog gateway (on --host): smart-dog bots connect, "join NAME HUB", and their games are recorded and rated', parseNonNegativeInt('--gateway-port', 65535), 3002)
+    .option(
+      '--gateway-port <n>',
+      'TCP port of the smart-dog gateway (on --host): smart-dog bots connect, "join NAME HUB", and their games are recorded and rated',
+      parseNonNegativeInt('--gateway-port', 65535),
+      3002,
+    )
     .option('--no-gateway', 'run no smart-dog gateway')
     .option('--per-bot-per-hour <n>', 'the most ladder matches a bot plays in an hour, spread over it', parsePositiveInt('--per-bot-per-hour', 1_000_000), 60)
-    .option('--ladder-burst <n>', 'ladder matches a bot may play back to back (a newcomer\'s first games) before the pace applies', parsePositiveInt('--ladder-burst', 1_000_000), 5)
-    .option('--queue <redis-url>', 'enqueue matches on Redis (BullMQ) for `botarena worker`s to play, and stream live events through it, e.g. redis://127.0.0.1:6379 (default: play them in this process)')
-    .option('--max-tries <n>', 'with --queue: a match started this many times without finishing (its workers died) is aborted', parsePositiveInt('--max-tries', 100), 3)
+    .option(
+      '--ladder-burst <n>',
+      "ladder matches a bot may play back to back (a newcomer's first games) before the pace applies",
+      parsePositiveInt('--ladder-burst', 1_000_000),
+      5,
+    )
+    .option(
+      '--queue <redis-url>',
+      'enqueue matches on Redis (BullMQ) for `botarena worker`s to play, and stream live events through it, e.g. redis://127.0.0.1:6379 (default: play them in this process)',
+    )
+    .option(
+      '--max-tries <n>',
+      'with --queue: a match started this many times without finishing (its workers died) is aborted',
+      parsePositiveInt('--max-tries', 100),
+      3,
+    )
     .option('--redis-prefix <prefix>', 'with --queue: the Redis key prefix (several arenas may share one Redis)', 'botarena')
-    .option('--reconcile-ms <ms>', 'with --queue: how often the queue is checked against the database (matches Redis lost are enqueued again)', parsePositiveInt('--reconcile-ms', 3_600_000), 10_000)
+    .option(
+      '--reconcile-ms <ms>',
+      'with --queue: how often the queue is checked against the database (matches Redis lost are enqueued again)',
+      parsePositiveInt('--reconcile-ms', 3_600_000),
+      10_000,
+    )
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: ServeCliOptions) => {
       if (o.queue) {
@@ -52,7 +77,23 @@ export function registerServe(program: Command): void {
         }
       }
       const { startServer } = await import('../server/serve.js');
-      const server = await startServer({ queueUrl: o.queue, maxTries: o.maxTries, redisPrefix: o.redisPrefix, reconcileMs: o.reconcileMs, port: o.port, host: o.host, database: o.database, concurrency: o.concurrency, allowCommands: o.allowCommands ?? false, allowPrivateBots: o.allowPrivateBots, ladder: o.ladder, perBotPerHour: o.perBotPerHour, ladderBurst: o.ladderBurst, logLevel: o.logLevel, gateway: o.gateway ? { port: o.gatewayPort } : false });
+      const server = await startServer({
+        queueUrl: o.queue,
+        maxTries: o.maxTries,
+        redisPrefix: o.redisPrefix,
+        reconcileMs: o.reconcileMs,
+        port: o.port,
+        host: o.host,
+        database: o.database,
+        concurrency: o.concurrency,
+        allowCommands: o.allowCommands ?? false,
+        allowPrivateBots: o.allowPrivateBots,
+        ladder: o.ladder,
+        perBotPerHour: o.perBotPerHour,
+        ladderBurst: o.ladderBurst,
+        logLevel: o.logLevel,
+        gateway: o.gateway ? { port: o.gatewayPort } : false,
+      });
       // SIGINT/SIGTERM: stop scheduling, let running matches end (10 s at most), mark the rest aborted, close.
       await new Promise<void>((resolve) => {
         const stop = (sig: NodeJS.Signals) => {

@@ -44,7 +44,8 @@ function readHubs(path: string, maps: string[], options: Record<string, unknown>
     if (typeof h.name !== 'string' || !/^[a-z0-9-]+$/i.test(h.name)) throw new UsageError(`${where}: "name" must be a word`);
     const min = h.min ?? 1;
     const max = h.max ?? min;
-    if (!Number.isInteger(min) || !Number.isInteger(max) || min < 1 || max > 4 || min > max) throw new UsageError(`${where}: "min" and "max" must be whole numbers with 1 ≤ min ≤ max ≤ 4`);
+    if (!Number.isInteger(min) || !Number.isInteger(max) || min < 1 || max > 4 || min > max)
+      throw new UsageError(`${where}: "min" and "max" must be whole numbers with 1 ≤ min ≤ max ≤ 4`);
     return { name: h.name, min, max, maps: (h.maps ?? maps).map(readMap), options: { ...options, ...(h.options ?? {}) } };
   });
 }
@@ -63,9 +64,20 @@ export function registerSmartdog(program: Command): void {
     .option('--replays <dir>', "write every game's replay into this folder (smartdog-N.json.gz)")
     .option('--max-per-address <n>', 'connections at once from one address; more are closed at once', parsePositiveInt('--max-per-address', 100_000), 100)
     .option('--join-within <ms>', 'a connection that has not joined a hub after this long is closed', parsePositiveInt('--join-within', 3_600_000), 60_000)
-    .addOption(new Option('--leave <rule>', 'a player that times out or disconnects is out and the others play on, or (abort) the game stops for everyone with no winner, as the reference did').choices(['out', 'abort']).default('out'))
+    .addOption(
+      new Option(
+        '--leave <rule>',
+        'a player that times out or disconnects is out and the others play on, or (abort) the game stops for everyone with no winner, as the reference did',
+      )
+        .choices(['out', 'abort'])
+        .default('out'),
+    )
     .action(async (o: ServeOptions) => {
-      const maps = (o.maps ?? 'training,meadow,keeper,highlands').split(',').map((m) => m.trim()).filter(Boolean).map(readMap);
+      const maps = (o.maps ?? 'training,meadow,keeper,highlands')
+        .split(',')
+        .map((m) => m.trim())
+        .filter(Boolean)
+        .map(readMap);
       const options: Record<string, unknown> = { ...(o.option ?? {}) };
       const hubs = o.hubs ? readHubs(o.hubs, maps, options) : defaultHubs(maps, options);
       if (o.replays) mkdirSync(o.replays, { recursive: true });
@@ -88,7 +100,9 @@ export function registerSmartdog(program: Command): void {
             writeReplay(file, report.replay);
             say(`replay: ${file}`);
           } catch (err) {
-            say(`replay of game ${report.replay.matchId} could not be written to ${file}: ${(err as Error).message}; its result: ${report.replay.result.reason}`);
+            say(
+              `replay of game ${report.replay.matchId} could not be written to ${file}: ${(err as Error).message}; its result: ${report.replay.result.reason}`,
+            );
           }
         },
       });

@@ -47,7 +47,8 @@ export interface AbOptions extends ManyOptions {
 /** The bots' names: `--name i=NAME`, else the spec's default, made unique with the bot's index. */
 export function botNames(game: AnyGame, bots: string[], named: Record<string, string> = {}): { name: string; bot: string }[] {
   for (const key of Object.keys(named)) {
-    if (!/^\d+$/.test(key) || Number(key) >= bots.length) throw new UsageError(`--name ${key}=…: the index must be 0 to ${bots.length - 1} (the bots' order on the command line)`);
+    if (!/^\d+$/.test(key) || Number(key) >= bots.length)
+      throw new UsageError(`--name ${key}=…: the index must be 0 to ${bots.length - 1} (the bots' order on the command line)`);
   }
   const base = bots.map((b, i) => named[i] ?? defaultBotName(parseBotSpec(b, game)));
   return base.map((name, i) => ({ name: named[i] === undefined && base.filter((n) => n === name).length > 1 ? `${name}#${i}` : name, bot: bots[i]! }));
@@ -79,7 +80,10 @@ async function progress(label: string, lead = 'leader'): Promise<{ update(done: 
   if (process.stderr.isTTY) {
     // cli-progress is CommonJS: its exports come as the module's default.
     const { SingleBar, Presets } = (await import('cli-progress')).default;
-    const bar = new SingleBar({ format: `${label} {bar} {value}/{total} matches | {rate}/min | ETA {eta_formatted} | ${lead}: {leader}`, hideCursor: true, etaBuffer: 20 }, Presets.shades_classic);
+    const bar = new SingleBar(
+      { format: `${label} {bar} {value}/{total} matches | {rate}/min | ETA {eta_formatted} | ${lead}: {leader}`, hideCursor: true, etaBuffer: 20 },
+      Presets.shades_classic,
+    );
     bar.start(1, 0, { rate: '0', leader: '-' });
     return {
       update: (done, total, leader) => (bar.setTotal(total), bar.update(done, { rate: rate(done), leader })),
@@ -101,7 +105,12 @@ async function progress(label: string, lead = 'leader'): Promise<{ update(done: 
 }
 
 /** Runs `work` with a pool of K threads; Ctrl-C stops it (bots shut down) and exits 130 with a resume hint. */
-async function withPool<T>(k: number, work: (pool: MatchPool, stopping: () => boolean) => Promise<T>, onStop: () => void, resumeHint: string): Promise<T | null> {
+async function withPool<T>(
+  k: number,
+  work: (pool: MatchPool, stopping: () => boolean) => Promise<T>,
+  onStop: () => void,
+  resumeHint: string,
+): Promise<T | null> {
   const pool = new MatchPool(k);
   let stopping = false;
   const onSigint = () => {
@@ -131,7 +140,13 @@ async function withPool<T>(k: number, work: (pool: MatchPool, stopping: () => bo
 export async function runTournament(game: AnyGame, bots: string[], o: TournamentOptions): Promise<void> {
   checkOut(o.out);
   const named = botNames(game, bots, o.name);
-  const spec: TournamentSpec = { game: game.id, bots: named, format: o.format, games: o.games ?? (o.format === 'round-robin' && game.players.max > 2 && bots.length > 2 ? bots.length : 2), ...commonSpec(game, o, Math.min(Math.max(bots.length, game.players.min), game.players.max)) };
+  const spec: TournamentSpec = {
+    game: game.id,
+    bots: named,
+    format: o.format,
+    games: o.games ?? (o.format === 'round-robin' && game.players.max > 2 && bots.length > 2 ? bots.length : 2),
+    ...commonSpec(game, o, Math.min(Math.max(bots.length, game.players.min), game.players.max)),
+  };
   if (o.rounds !== undefined) {
     if (o.format !== 'swiss') throw new UsageError('--rounds is for --format swiss');
     spec.rounds = o.rounds;
@@ -150,7 +165,9 @@ export async function runTournament(game: AnyGame, bots: string[], o: Tournament
           bar?.update(t.lines.length, t.total, `${leader.name} (${showPoints(leader.points + leader.byes)} pts)`);
         },
       });
-      process.stderr.write(`tournament of ${game.id}: ${named.map((b) => b.name).join(', ')} · ${spec.format} · seed ${spec.seed} · ${k} at once${tournament.resumed ? ` · resuming: ${tournament.resumed} matches already played` : ''}\n`);
+      process.stderr.write(
+        `tournament of ${game.id}: ${named.map((b) => b.name).join(', ')} · ${spec.format} · seed ${spec.seed} · ${k} at once${tournament.resumed ? ` · resuming: ${tournament.resumed} matches already played` : ''}\n`,
+      );
       bar = await progress(spec.format);
       try {
         return await tournament.play();
@@ -216,7 +233,10 @@ const showPoints = (points: number): string => String(Math.round(points * 100) /
 function formatReport(r: ReturnType<typeof tournamentReport>): string {
   const rows: (string | number)[][] = [['#', 'bot', 'games', 'W-D-L', 'points', 'score', 'ELO', 'OpenSkill', 'faults']];
   r.standings.forEach((s, i) => {
-    const faults = Object.entries(s.faults).map(([k, n]) => `${k} ${n}`).join(', ') || '-';
+    const faults =
+      Object.entries(s.faults)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ') || '-';
     rows.push([
       i + 1,
       s.name,
@@ -232,9 +252,24 @@ function formatReport(r: ReturnType<typeof tournamentReport>): string {
   const names = r.standings.map((s) => s.name);
   const matrix: string[][] = [['W-D-L vs →', ...names]];
   for (const a of names) matrix.push([a, ...names.map((b) => (a === b ? '·' : ((c) => `${c.wins}-${c.draws}-${c.losses}`)(r.headToHead[a]![b]!)))]);
-  const copies = r.copies ? [`${r.copies} of ${r.matches} matches were identical copies of earlier ones, move for move: these bots play the same few games whatever the seed, and the table counts every copy`] : [];
-  const errors = r.errors ? [`${r.errors} of ${r.matches} matches ended as an error (a player failed the game's handshake; see each one's fault): they are neither scored nor rated`] : [];
-  return [`${r.game} ${r.format}, seed ${r.seed}: ${r.matches} matches${r.champion ? `; champion: ${r.champion}` : ''}`, ...copies, ...errors, '', table(rows), '', 'head to head (row against column):', table(matrix)].join('\n');
+  const copies = r.copies
+    ? [
+        `${r.copies} of ${r.matches} matches were identical copies of earlier ones, move for move: these bots play the same few games whatever the seed, and the table counts every copy`,
+      ]
+    : [];
+  const errors = r.errors
+    ? [`${r.errors} of ${r.matches} matches ended as an error (a player failed the game's handshake; see each one's fault): they are neither scored nor rated`]
+    : [];
+  return [
+    `${r.game} ${r.format}, seed ${r.seed}: ${r.matches} matches${r.champion ? `; champion: ${r.champion}` : ''}`,
+    ...copies,
+    ...errors,
+    '',
+    table(rows),
+    '',
+    'head to head (row against column):',
+    table(matrix),
+  ].join('\n');
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
@@ -256,7 +291,9 @@ export async function runAb(game: AnyGame, candidate: string, baseline: string, 
     ...commonSpec(game, o, Math.max(2, game.players.min)),
   };
   const k = o.concurrency ?? availableParallelism();
-  process.stderr.write(`ab ${game.id}: ${spec.candidate.name} (${candidate}) against ${spec.baseline.name} (${baseline})${spec.opponents.length ? `, both against ${spec.opponents.map((b) => b.name).join(', ')}` : ''} · seed ${spec.seed} · ${k} at once\n`);
+  process.stderr.write(
+    `ab ${game.id}: ${spec.candidate.name} (${candidate}) against ${spec.baseline.name} (${baseline})${spec.opponents.length ? `, both against ${spec.opponents.map((b) => b.name).join(', ')}` : ''} · seed ${spec.seed} · ${k} at once\n`,
+  );
   let bar: Awaited<ReturnType<typeof progress>> | null = null;
   let sofar: AbReport | null = null; // the report as the pairs are counted, for a stop to print
   const report = await withPool(
@@ -267,7 +304,12 @@ export async function runAb(game: AnyGame, candidate: string, baseline: string, 
         return await playAb(game, spec, (job) => pool.run(job), {
           concurrency: k,
           onStart: (r) => (sofar = r),
-          onPair: (r) => bar?.update(r.games, spec.maxGames, `Elo ${signed(r.estimate.elo)}, LLR ${r.sprt.llr.toFixed(2)} (bounds ${r.sprt.lower.toFixed(2)}, ${r.sprt.upper.toFixed(2)})`),
+          onPair: (r) =>
+            bar?.update(
+              r.games,
+              spec.maxGames,
+              `Elo ${signed(r.estimate.elo)}, LLR ${r.sprt.llr.toFixed(2)} (bounds ${r.sprt.lower.toFixed(2)}, ${r.sprt.upper.toFixed(2)})`,
+            ),
         });
       } finally {
         bar.stop();
@@ -303,7 +345,10 @@ function abText(report: AbReport, o: AbOptions): string {
           : report.stopped === 'interrupted'
             ? `no decision: stopped after ${report.games} games`
             : `undecided after ${report.games} games (--max-games ${o.maxGames})`;
-  const faults = (f: Record<string, number>) => Object.entries(f).map(([kind, n]) => `${kind} ${n}`).join(', ') || 'none';
+  const faults = (f: Record<string, number>) =>
+    Object.entries(f)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ') || 'none';
   const record = (r: { wins: number; draws: number; losses: number }) => `won ${r.wins}, drew ${r.draws}, lost ${r.losses} of ${r.wins + r.draws + r.losses}`;
   const { candidate: c, baseline: b } = report;
   const against = report.opponents.join(', ');
@@ -311,8 +356,14 @@ function abText(report: AbReport, o: AbOptions): string {
   return (
     [
       `${c} vs ${b}${against ? ` (both against ${against})` : ''}: ${report.games} games in ${report.pairs} pairs`,
-      ...(report.copies ? [`${report.copies} of ${report.games} games were identical copies of earlier ones, move for move: the counts and the test leave them out`] : []),
-      ...(report.errors ? [`${report.errors} of ${report.games} games were in pairs where a match ended as an error (a player failed the game's handshake: see the faults): the counts and the test leave them out`] : []),
+      ...(report.copies
+        ? [`${report.copies} of ${report.games} games were identical copies of earlier ones, move for move: the counts and the test leave them out`]
+        : []),
+      ...(report.errors
+        ? [
+            `${report.errors} of ${report.games} games were in pairs where a match ended as an error (a player failed the game's handshake: see the faults): the counts and the test leave them out`,
+          ]
+        : []),
       against ? `games against ${against}: ${c} ${record(report)}; ${b} ${record(report.baselineRecord)}` : `games: ${c} ${record(report)} against ${b}`,
       `pairs counted: ${p.reduce((x, y) => x + y, 0)}; by ${c}'s points in the pair, 0: ${p[0]}, ½: ${p[1]}, 1: ${p[2]}, 1½: ${p[3]}, 2: ${p[4]}`,
       `Elo difference: ${signed(e.elo)} (95 % ${signed(e.low)} to ${signed(e.high)}), likelihood of superiority ${(e.los * 100).toFixed(1)} %`,

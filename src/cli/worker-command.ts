@@ -19,16 +19,31 @@ interface WorkerCliOptions {
 export function registerWorker(program: Command): void {
   program
     .command('worker')
-    .description('play the matches of an arena server started with --queue: take them from its Redis queue (BullMQ), record results, replays and ratings in its database (DATABASE_URL: the same as the server\'s), stream them live through Redis')
+    .description(
+      "play the matches of an arena server started with --queue: take them from its Redis queue (BullMQ), record results, replays and ratings in its database (DATABASE_URL: the same as the server's), stream them live through Redis",
+    )
     .requiredOption('--queue <redis-url>', 'the Redis the server enqueues on, e.g. redis://127.0.0.1:6379')
-    .option('--database <path|url>', 'the server\'s database: postgres://… (or, on the server\'s own machine, its SQLite file); default $DATABASE_URL, else ./data/botarena.sqlite')
+    .option(
+      '--database <path|url>',
+      "the server's database: postgres://… (or, on the server's own machine, its SQLite file); default $DATABASE_URL, else ./data/botarena.sqlite",
+    )
     .option('--concurrency <k>', 'matches played at once by this worker', parsePositiveInt('--concurrency', 256), 1)
-    .option('--name <name>', 'this worker\'s name, recorded with each match it plays (default: host, pid and a random tag)')
-    .option('--lock-ms <ms>', 'a killed worker\'s match is played again by another this long after it stopped answering', parsePositiveInt('--lock-ms', 3_600_000), 30_000)
-    .option('--max-tries <n>', 'a match started this many times without finishing (its workers died or stopped) is aborted', parsePositiveInt('--max-tries', 100), 3)
-    .option('--allow-commands', 'run bots that are commands on this machine (stdio:, exec:), as the server\'s --allow-commands')
-    .option('--allow-private-bots', 'let HTTP bots be at loopback, private or link-local addresses, as the server\'s --allow-private-bots')
-    .option('--redis-prefix <prefix>', 'the Redis key prefix (the server\'s --redis-prefix)', 'botarena')
+    .option('--name <name>', "this worker's name, recorded with each match it plays (default: host, pid and a random tag)")
+    .option(
+      '--lock-ms <ms>',
+      "a killed worker's match is played again by another this long after it stopped answering",
+      parsePositiveInt('--lock-ms', 3_600_000),
+      30_000,
+    )
+    .option(
+      '--max-tries <n>',
+      'a match started this many times without finishing (its workers died or stopped) is aborted',
+      parsePositiveInt('--max-tries', 100),
+      3,
+    )
+    .option('--allow-commands', "run bots that are commands on this machine (stdio:, exec:), as the server's --allow-commands")
+    .option('--allow-private-bots', "let HTTP bots be at loopback, private or link-local addresses, as the server's --allow-private-bots")
+    .option('--redis-prefix <prefix>', "the Redis key prefix (the server's --redis-prefix)", 'botarena')
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: WorkerCliOptions) => {
       const { checkQueueUrl } = await import('../queue/bullmq.js');
@@ -38,7 +53,18 @@ export function registerWorker(program: Command): void {
         throw new UsageError((err as Error).message);
       }
       const { startWorker } = await import('../worker/start.js');
-      const worker = await startWorker({ url: o.queue, database: o.database, concurrency: o.concurrency, name: o.name, lockMs: o.lockMs, maxTries: o.maxTries, allowCommands: o.allowCommands ?? false, allowPrivateBots: o.allowPrivateBots ?? false, prefix: o.redisPrefix, logLevel: o.logLevel });
+      const worker = await startWorker({
+        url: o.queue,
+        database: o.database,
+        concurrency: o.concurrency,
+        name: o.name,
+        lockMs: o.lockMs,
+        maxTries: o.maxTries,
+        allowCommands: o.allowCommands ?? false,
+        allowPrivateBots: o.allowPrivateBots ?? false,
+        prefix: o.redisPrefix,
+        logLevel: o.logLevel,
+      });
       // SIGINT/SIGTERM: take no more matches, let those under way end (10 s at most); the rest go back to the queue.
       await new Promise<void>((resolve) => {
         const stop = (sig: NodeJS.Signals) => {

@@ -23,11 +23,7 @@ export type ConfigOf<S extends ConfigSpec> = {
  * Builds a full configuration from a game's spec and user overrides (strings from `--set key=value`,
  * or already-typed values from a replay/API). Every error names the key and what was expected.
  */
-export function resolveConfig(
-  gameId: string,
-  spec: ConfigSpec,
-  overrides: Record<string, unknown> = {},
-): ConfigValues {
+export function resolveConfig(gameId: string, spec: ConfigSpec, overrides: Record<string, unknown> = {}): ConfigValues {
   const out: ConfigValues = {};
   for (const [key, field] of Object.entries(spec)) out[key] = field.default;
   for (const [key, raw] of Object.entries(overrides)) {

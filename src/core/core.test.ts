@@ -40,7 +40,12 @@ describe('seeded RNG', () => {
   });
 
   it('shuffles exactly as Fisher–Yates with one rngInt per swap, and leaves the generator where that would', () => {
-    for (const [seed, n] of [[3, 5], [7, 1], [11, 3600], [0xffffffff, 97]] as const) {
+    for (const [seed, n] of [
+      [3, 5],
+      [7, 1],
+      [11, 3600],
+      [0xffffffff, 97],
+    ] as const) {
       const items = Array.from({ length: n }, (_, i) => i);
       const a = rngCreate(seed);
       const shuffled = rngShuffle(a, items);
@@ -52,7 +57,11 @@ describe('seeded RNG', () => {
       }
       assert.deepEqual(shuffled, expected, `seed ${seed}, ${n} items`);
       assert.deepEqual(a, b);
-      assert.deepEqual(items, Array.from({ length: n }, (_, i) => i), 'the input is not changed');
+      assert.deepEqual(
+        items,
+        Array.from({ length: n }, (_, i) => i),
+        'the input is not changed',
+      );
     }
   });
 
@@ -75,7 +84,10 @@ describe('config', () => {
   });
 
   it('names the key and what was expected on a bad value', () => {
-    assert.throws(() => resolveConfig('g', spec, { width: '0' }), (e: Error) => e instanceof UsageError && /config "width" of g must be an integer in 1..100, got "0"/.test(e.message));
+    assert.throws(
+      () => resolveConfig('g', spec, { width: '0' }),
+      (e: Error) => e instanceof UsageError && /config "width" of g must be an integer in 1..100, got "0"/.test(e.message),
+    );
     assert.throws(() => resolveConfig('g', spec, { width: '1.5' }), /must be an integer/);
     assert.throws(() => resolveConfig('g', spec, { mode: 'c' }), /must be one of a, b/);
     assert.throws(() => resolveConfig('g', spec, { nope: '1' }), /unknown config key "nope" for g; known keys: width, fast, mode/);
@@ -107,7 +119,10 @@ describe('results and fingerprints', () => {
   });
 
   it('mixing changes one by one gives the chain of their list', () => {
-    const pairs = [[3, 4], [-5, 6]];
+    const pairs = [
+      [3, 4],
+      [-5, 6],
+    ];
     const list = [7, 0, pairs, [12, 1, 13, 0], -1, 22, [{ slot: 1, detail: 'x' }], 'text', 0.5, null];
     let h = mixInt(mixInt(99, 7), 0);
     h = mixList(h, pairs.length);

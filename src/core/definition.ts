@@ -246,7 +246,8 @@ export function defineGame<C extends ConfigValues, S, A, V, I = never>(def: Game
   }
   for (const key of Object.keys(def)) {
     const group = Object.hasOwn(GROUP_OF, key) ? GROUP_OF[key] : undefined;
-    if (group) throw new Error(`game ${def.id}: "${key}" belongs in the "${group}" group (${group}: { ${key === 'replayConfigDefaults' ? 'configDefaults' : key}, … })`);
+    if (group)
+      throw new Error(`game ${def.id}: "${key}" belongs in the "${group}" group (${group}: { ${key === 'replayConfigDefaults' ? 'configDefaults' : key}, … })`);
   }
   for (const group of ['rules', 'wire', 'presentation'] as const) {
     if (def[group] === null || typeof def[group] !== 'object') throw new Error(`game ${def.id}: the "${group}" group is missing`);

@@ -39,14 +39,23 @@ function readJson<T>(body: string, then: (value: unknown) => Parsed<T>): Parsed<
 export function jsonDialect<S, A, I>(game: GameDefinition<ConfigValues, S, A, unknown, I>): WireDialect<S, A, I> {
   return {
     contentType: 'application/json',
-    encode: game.wire.encodeJson ? (state, slot, ctx) => game.wire.encodeJson!(state, slot, ctx) : (state, slot, ctx) => JSON.stringify(game.wire.view(state, slot, ctx)),
-    decode: (body, state, slot) => readJson(body, (value) => (game.wire.parseAnswerText ? game.wire.parseAnswerText(body, value, state, slot) : game.rules.parseAnswer(value, state, slot))),
+    encode: game.wire.encodeJson
+      ? (state, slot, ctx) => game.wire.encodeJson!(state, slot, ctx)
+      : (state, slot, ctx) => JSON.stringify(game.wire.view(state, slot, ctx)),
+    decode: (body, state, slot) =>
+      readJson(body, (value) => (game.wire.parseAnswerText ? game.wire.parseAnswerText(body, value, state, slot) : game.rules.parseAnswer(value, state, slot))),
     decodeInit: (body, state, slot) => readJson(body, (value) => initRules(game).parse(value, state, slot)),
   };
 }
 
 /** Reads a hello answer's bytes in `dialect`: its own reader, else JSON read by the game's `rules.init.parse`. */
-export function decodeInit<S, A, I>(game: GameDefinition<ConfigValues, S, A, unknown, I>, dialect: WireDialect<S, A, I>, body: string, state: S, slot: number): Parsed<I> {
+export function decodeInit<S, A, I>(
+  game: GameDefinition<ConfigValues, S, A, unknown, I>,
+  dialect: WireDialect<S, A, I>,
+  body: string,
+  state: S,
+  slot: number,
+): Parsed<I> {
   if (dialect.decodeInit) return dialect.decodeInit(body, state, slot);
   return readJson(body, (value) => initRules(game).parse(value, state, slot));
 }

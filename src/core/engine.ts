@@ -1,6 +1,18 @@
 import { resolveConfig, type ConfigValues } from './config.js';
 import { UsageError } from './errors.js';
-import { decodeInit, initRules, type AnyGame, type AskPhase, type Decision, type Fault, type Move, type Outcome, type Parsed, type ViewContext, type WireDialect } from './game.js';
+import {
+  decodeInit,
+  initRules,
+  type AnyGame,
+  type AskPhase,
+  type Decision,
+  type Fault,
+  type Move,
+  type Outcome,
+  type Parsed,
+  type ViewContext,
+  type WireDialect,
+} from './game.js';
 import { chainFingerprint, fingerprint, hex } from './hash.js';
 import type { RecordedMove, TurnRecord } from './replay-format.js';
 
@@ -119,7 +131,10 @@ export class MatchEngine {
    */
   judge(slot: number, phase: AskPhase, parsed: Parsed<unknown>): Move<unknown> {
     if (!parsed.ok) return { slot, fault: { kind: parsed.kind, detail: shortDetail(parsed.detail) } };
-    const illegal = guarded(() => (phase === 'init' ? initRules(this.game).check?.(this.state, slot, parsed.action) : this.game.rules.check?.(this.state, slot, parsed.action)) ?? null);
+    const illegal = guarded(
+      () =>
+        (phase === 'init' ? initRules(this.game).check?.(this.state, slot, parsed.action) : this.game.rules.check?.(this.state, slot, parsed.action)) ?? null,
+    );
     if (typeof illegal === 'object' && illegal !== null) return { slot, fault: { kind: 'bad-answer', detail: shortDetail(illegal.detail) } };
     if (illegal !== null) return { slot, fault: { kind: 'illegal-move', detail: shortDetail(illegal) } };
     return { slot, action: parsed.action };
@@ -127,7 +142,9 @@ export class MatchEngine {
 
   /** Reads an answer object (parsed JSON, a built-in bot's value) in the phase's rules. */
   parse(slot: number, phase: AskPhase, answer: unknown): Parsed<unknown> {
-    const read = guarded(() => (phase === 'init' ? initRules(this.game).parse(answer, this.state, slot) : this.game.rules.parseAnswer(answer, this.state, slot)));
+    const read = guarded(() =>
+      phase === 'init' ? initRules(this.game).parse(answer, this.state, slot) : this.game.rules.parseAnswer(answer, this.state, slot),
+    );
     return 'detail' in read && !('ok' in read) ? { ok: false, kind: 'bad-answer', detail: read.detail } : read;
   }
 

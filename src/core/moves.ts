@@ -33,9 +33,7 @@ export interface Fault {
  * step a seat may have both: the lines it sent before it timed out or vanished, and that fault.
  */
 export type Move<A> =
-  | { slot: number; action: A; fault?: undefined }
-  | { slot: number; fault: Fault; action?: undefined }
-  | { slot: number; action: A; fault: Fault };
+  { slot: number; action: A; fault?: undefined } | { slot: number; fault: Fault; action?: undefined } | { slot: number; action: A; fault: Fault };
 
 /** What a seat did in a stream step: its lines, each with its place in the step's order of application. */
 export interface StreamAction {

@@ -13,7 +13,13 @@ import { playBuiltins } from './self-play.js';
  */
 export function checkPositionRoundTrip(game: AnyGame, bots: string[], seed: number, turn: number, config: Record<string, unknown> = {}): void {
   const original = playBuiltins(game, bots, seed, { config });
-  const replay = { config: original.config as ConfigValues, seed, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: original.records, hashes: original.hashes === 'chain' ? ('chain' as const) : undefined };
+  const replay = {
+    config: original.config as ConfigValues,
+    seed,
+    seats: bots.map((bot, slot) => ({ slot, name: bot, bot })),
+    turns: original.records,
+    hashes: original.hashes === 'chain' ? ('chain' as const) : undefined,
+  };
   const at = engineBefore(game, replay, turn);
   // The original, followed on beside the fork: chained step fingerprints depend on the history, so the two
   // are compared by their whole states after each step.
@@ -26,12 +32,20 @@ export function checkPositionRoundTrip(game: AnyGame, bots: string[], seed: numb
     forked.commit(d, movesOf(rec));
   }
   const digest = (e: MatchEngine) => fingerprint(game.replay?.digest ? game.replay.digest(e.state) : e.state);
-  assert.equal(digest(forked), digest(at), `${game.id} seed ${seed}: the position of turn ${turn} does not start the same state\nwritten: ${JSON.stringify(game.tooling!.position!.write(at.state)).slice(0, 400)}`);
+  assert.equal(
+    digest(forked),
+    digest(at),
+    `${game.id} seed ${seed}: the position of turn ${turn} does not start the same state\nwritten: ${JSON.stringify(game.tooling!.position!.write(at.state)).slice(0, 400)}`,
+  );
   const later = original.records.slice(original.records.findIndex((r) => r.phase !== 'init' && r.turn >= turn));
   for (const rec of later) {
     const d = forked.decision();
     assert.ok(d, `${game.id} seed ${seed}: the forked match ended before turn ${rec.turn}`);
-    assert.deepEqual([d.phase, d.turn, d.seats], [rec.phase, rec.turn, rec.moves.map((m) => m.slot)], `${game.id} seed ${seed}: the forked match asks something else at turn ${rec.turn}`);
+    assert.deepEqual(
+      [d.phase, d.turn, d.seats],
+      [rec.phase, rec.turn, rec.moves.map((m) => m.slot)],
+      `${game.id} seed ${seed}: the forked match asks something else at turn ${rec.turn}`,
+    );
     forked.commit(d, movesOf(rec));
     shadow.commit(shadow.decision()!, movesOf(rec));
     assert.equal(forked.stateFingerprint(), shadow.stateFingerprint(), `${game.id} seed ${seed}: the forked match differs after turn ${rec.turn}`);

@@ -78,9 +78,12 @@ export type MatchTimeouts = Static<typeof MatchTimeoutsSchema>;
 
 /** A seat's fault (or note) in the result block: the step it happened at, and the fault. */
 const resultFault = () =>
-  Type.Union([Type.Null(), Type.Object({ turn: count(), kind: FaultSchema.properties.kind, detail: text() }, { description: 'a fault {"turn","kind","detail"}' })], {
-    description: 'null or a fault {"turn","kind","detail"}',
-  });
+  Type.Union(
+    [Type.Null(), Type.Object({ turn: count(), kind: FaultSchema.properties.kind, detail: text() }, { description: 'a fault {"turn","kind","detail"}' })],
+    {
+      description: 'null or a fault {"turn","kind","detail"}',
+    },
+  );
 
 /** The result block of a replay: the outcome plus each slot's latest fault (and note). */
 export const ReplayResultSchema = Type.Object(
@@ -118,7 +121,10 @@ const headerProperties = {
   timeouts: MatchTimeoutsSchema,
   /** where this match started from, when it was forked from another replay at a turn */
   forkedFrom: Type.Optional(
-    Type.Object({ matchId: text(), seed: Type.Integer({ minimum: 0, maximum: MAX_SEED, description: `an integer 0..${MAX_SEED}` }), turn: count(), fingerprint: text() }, { description: 'a JSON object' }),
+    Type.Object(
+      { matchId: text(), seed: Type.Integer({ minimum: 0, maximum: MAX_SEED, description: `an integer 0..${MAX_SEED}` }), turn: count(), fingerprint: text() },
+      { description: 'a JSON object' },
+    ),
   ),
   /** `chain`: each step's hash is chained on the one before (see `MatchSetup.hashes`); absent: whole states */
   hashes: Type.Optional(Type.Literal('chain', { description: '"chain" (or no "hashes" at all: whole-state fingerprints)' })),
@@ -135,7 +141,9 @@ export const ReplaySchema = Type.Object(
     result: ReplayResultSchema,
     durationMs: Type.Optional(finite()),
     /** per slot, the raw messages, when logging was on */
-    transcripts: Type.Optional(Type.Array(Type.Array(TranscriptEntrySchema, { description: "an array of the seat's messages" }), { description: 'an array {perSeat}' })),
+    transcripts: Type.Optional(
+      Type.Array(Type.Array(TranscriptEntrySchema, { description: "an array of the seat's messages" }), { description: 'an array {perSeat}' }),
+    ),
     /**
      * why the match ended before the rules ended it (it was stopped): the steps are those played, and the
      * result is nobody's (every seat first, no winner, no draw); rules and ratings have nothing to judge

@@ -21,9 +21,7 @@ const brief = (value: unknown, max = 60): string => describeValue(value, max);
 /** A path step: a list index, or an object key (written `.key` when it is a plain name, else quoted and short). */
 type Step = number | string;
 function pathText(steps: readonly Step[]): string {
-  return steps
-    .map((s, i) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][\w$]{0,39}$/.test(s) ? `${i ? '.' : ''}${s}` : `[${brief(s, 40)}]`))
-    .join('');
+  return steps.map((s, i) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][\w$]{0,39}$/.test(s) ? `${i ? '.' : ''}${s}` : `[${brief(s, 40)}]`)).join('');
 }
 
 /**
@@ -115,7 +113,9 @@ type SchemaError = ReturnType<ReturnType<typeof replayValidator>['Errors']>[1][n
 
 /** Where an error is: the object for most, the missing field itself for a `required` error. */
 const errorPointer = (e: SchemaError): string =>
-  e.keyword === 'required' ? `${e.instancePath}/${(e.params as { requiredProperties: string[] }).requiredProperties[0]!.replace(/~/g, '~0').replace(/\//g, '~1')}` : e.instancePath;
+  e.keyword === 'required'
+    ? `${e.instancePath}/${(e.params as { requiredProperties: string[] }).requiredProperties[0]!.replace(/~/g, '~0').replace(/\//g, '~1')}`
+    : e.instancePath;
 
 /**
  * The sentence for the first of the schema's errors: the path of the wrong field, what it must be (its schema's
@@ -162,7 +162,9 @@ export function assertReplayShape(value: unknown): asserts value is Replay {
   if (own(value, 'hashes') === 'steps') {
     // Written by a development version of main (before chained fingerprints took their final form): its
     // moves are sound but its fingerprints are another scheme's.
-    fail('"hashes" is "steps": the replay was written by a development version of botarena whose step fingerprints this version does not make, so it cannot be checked; play the match again with the same bots and seed');
+    fail(
+      '"hashes" is "steps": the replay was written by a development version of botarena whose step fingerprints this version does not make, so it cannot be checked; play the match again with the same bots and seed',
+    );
   }
   const seatList = own(value, 'seats');
   const seats = Array.isArray(seatList) && seatList.length ? seatList.length : null;

@@ -38,7 +38,12 @@ export class ReplayFollower {
     header: Pick<ReplayHeader, 'game' | 'config' | 'seed' | 'seats' | 'hashes'>,
   ) {
     if (header.game !== game.id) throw new ReplayMismatchError(`replay is for game "${header.game}", not "${game.id}"`, null);
-    this.engine = new MatchEngine(game, { config: replayConfig(game, header.config), seed: header.seed, players: header.seats.length, hashes: header.hashes ?? 'state' });
+    this.engine = new MatchEngine(game, {
+      config: replayConfig(game, header.config),
+      seed: header.seed,
+      players: header.seats.length,
+      hashes: header.hashes ?? 'state',
+    });
   }
 
   /** Applies one recorded step; `of` (the step count, when known) only improves the error messages. */
@@ -76,7 +81,10 @@ export class ReplayFollower {
     try {
       rebuilt = engine.commit(d, moves);
     } catch (err) {
-      return unplayable(err, `the recorded moves (${rec.moves.map((m) => `slot ${m.slot}: ${m.action !== undefined ? brief(m.action, 40) : m.fault?.kind}`).join('; ')})`);
+      return unplayable(
+        err,
+        `the recorded moves (${rec.moves.map((m) => `slot ${m.slot}: ${m.action !== undefined ? brief(m.action, 40) : m.fault?.kind}`).join('; ')})`,
+      );
     }
     if (rebuilt.hash !== rec.hash) {
       throw new ReplayMismatchError(`${where}: the state after this step differs (recorded ${rec.hash}, rebuilt ${rebuilt.hash})`, rec.turn);
@@ -94,7 +102,10 @@ export class ReplayFollower {
     const engine = this.engine;
     if (stopped !== undefined) {
       if (!engine.decision()) {
-        throw new ReplayMismatchError(`the replay is marked stopped (${brief(stopped, 80)}), but its game is over after turn ${engine.lastTurn()}: a finished match has a result to check`, null);
+        throw new ReplayMismatchError(
+          `the replay is marked stopped (${brief(stopped, 80)}), but its game is over after turn ${engine.lastTurn()}: a finished match has a result to check`,
+          null,
+        );
       }
       const differs = firstDifference(result, stoppedResult(engine, stopped));
       if (differs) throw new ReplayMismatchError(`${differs} (the replay is marked stopped: nobody's result)`, null);
@@ -121,7 +132,10 @@ export class ReplayFollower {
 function firstDifference(recorded: ReplayResult, rebuilt: ReplayResult): string | null {
   const keys = new Set([...Object.keys(rebuilt), ...Object.keys(recorded)]);
   for (const key of keys) {
-    const [was, now] = [JSON.stringify((recorded as unknown as Record<string, unknown>)[key]), JSON.stringify((rebuilt as unknown as Record<string, unknown>)[key])];
+    const [was, now] = [
+      JSON.stringify((recorded as unknown as Record<string, unknown>)[key]),
+      JSON.stringify((rebuilt as unknown as Record<string, unknown>)[key]),
+    ];
     const show = (text: string | undefined) => (text === undefined ? '(none)' : text.length > 80 ? `${text.slice(0, 80)}…` : text);
     if (was !== now) return `the result differs: recorded ${key.length > 40 ? `${key.slice(0, 40)}…` : key} ${show(was)}, rebuilt ${show(now)}`;
   }

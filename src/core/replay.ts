@@ -28,7 +28,12 @@ export function buildReplay(header: ReplayHeader, engine: MatchEngine, extra: { 
  * The replay of a match stopped before its end (Ctrl-C): the steps played so far, marked `stopped` with the
  * reason; nobody's result (every seat first, no winner, no draw), the faults so far.
  */
-export function stoppedReplay(header: ReplayHeader, engine: MatchEngine, reason: string, extra: { durationMs?: number; transcripts?: TranscriptEntry[][] } = {}): Replay {
+export function stoppedReplay(
+  header: ReplayHeader,
+  engine: MatchEngine,
+  reason: string,
+  extra: { durationMs?: number; transcripts?: TranscriptEntry[][] } = {},
+): Replay {
   const { forkedFrom, ...rest } = header;
   const replay: Replay = { ...rest, turns: engine.records, result: stoppedResult(engine, reason), stopped: reason };
   if (extra.durationMs !== undefined) replay.durationMs = extra.durationMs;

@@ -36,10 +36,18 @@ export function playBuiltins(
       // As the runner does for seats without an arrival time: one seat's lines after another, the seat
       // order rotated by the turn, every view taken before any line is applied.
       const order = streamOrder(decision);
-      const lines = new Map(decision.seats.map((slot) => [slot, players[slot]!.act(engine.view(slot, { phase: decision.phase, matchId, names: bots }), decision.phase) as string[]]));
+      const lines = new Map(
+        decision.seats.map((slot) => [
+          slot,
+          players[slot]!.act(engine.view(slot, { phase: decision.phase, matchId, names: bots }), decision.phase) as string[],
+        ]),
+      );
       let n = 0;
       const numbered = new Map(order.map((slot) => [slot, lines.get(slot)!.map((text): [number, string] => [n++, text])]));
-      engine.commit(decision, decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })));
+      engine.commit(
+        decision,
+        decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })),
+      );
       continue;
     }
     const moves = decision.seats.map((slot) => {

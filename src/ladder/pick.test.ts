@@ -26,7 +26,10 @@ describe('pickMatch', () => {
 
   it('opponents come from the skill window: the nearest-rated bots', () => {
     const bots = [bot('focus', 1500, 0), ...Array.from({ length: 20 }, (_, i) => bot(`b${i}`, 1500 + (i + 1) * 50 * (i % 2 ? 1 : -1), 5))];
-    const nearest = [...bots.slice(1)].sort((a, b) => Math.abs(a.rating - 1500) - Math.abs(b.rating - 1500)).slice(0, SKILL_WINDOW).map((b) => b.id);
+    const nearest = [...bots.slice(1)]
+      .sort((a, b) => Math.abs(a.rating - 1500) - Math.abs(b.rating - 1500))
+      .slice(0, SKILL_WINDOW)
+      .map((b) => b.id);
     const met = new Set<string>();
     const rng = ladderRng(1);
     for (let i = 0; i < 200; i++) {
@@ -63,7 +66,10 @@ describe('pickMatch', () => {
       for (const id of pickMatch(bots, TRON, rng)!) bots.find((b) => b.id === id)!.recent++;
     }
     const counts = bots.map((b) => b.recent);
-    assert.equal(counts.reduce((a, b) => a + b, 0), 4000);
+    assert.equal(
+      counts.reduce((a, b) => a + b, 0),
+      4000,
+    );
     // Drawing opponents blindly from the window gave 278 to 416 (the middle-rated sit in more windows).
     assert.ok(Math.max(...counts) - Math.min(...counts) <= 0.06 * (4000 / 13), `matches per bot: ${counts.join(' ')}`);
   });

@@ -38,7 +38,9 @@ export function pickMatch(bots: readonly LadderBot[], players: { min: number; ma
   if (seats === null) return null;
   const byNeed = [...free].sort((a, b) => a.recent - b.recent || a.rating - b.rating || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const focus = byNeed[0]!;
-  const others = byNeed.slice(1).sort((a, b) => Math.abs(a.rating - focus.rating) - Math.abs(b.rating - focus.rating) || a.recent - b.recent || (a.id < b.id ? -1 : 1));
+  const others = byNeed
+    .slice(1)
+    .sort((a, b) => Math.abs(a.rating - focus.rating) - Math.abs(b.rating - focus.rating) || a.recent - b.recent || (a.id < b.id ? -1 : 1));
   const window = others.slice(0, Math.max(SKILL_WINDOW, seats - 1));
   // Within the window, those with the fewest recent matches first (in random order among equals): drawing
   // blindly would favour the bots rated in the middle, who sit in more windows.
@@ -76,7 +78,10 @@ export function pauseReason(recent: readonly RecentOutcome[], rule = PAUSE_RULE)
   if (last.length < rule.window || faulted.length < rule.faults) return null;
   const kinds = new Map<string, number>();
   for (const r of faulted) kinds.set(r.fault!.kind, (kinds.get(r.fault!.kind) ?? 0) + 1);
-  const byKind = [...kinds].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ×${n}`).join(', ');
+  const byKind = [...kinds]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ×${n}`)
+    .join(', ');
   const latest = faulted[0]!.fault!;
   return `paused by the ladder: ${faulted.length} of its last ${last.length} ladder matches ended with its fault (${byKind}); the latest${latest.turn !== undefined ? ` at turn ${latest.turn}` : ''}: ${latest.kind}: ${latest.detail}. Fix the bot (botarena doctor helps), then re-activate it.`;
 }

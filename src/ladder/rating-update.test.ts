@@ -23,18 +23,19 @@ describe('rateFinishedMatch', () => {
     near('C', 1500.01885514296);
     near('D', 1570.10676954728);
     assert.equal(u.elo.get('A')!.before, 1500);
-    assert.deepEqual(u.pairs.find((p) => p.botId === 'B' && p.opponentId === 'C'), { botId: 'B', opponentId: 'C', wins: 0, draws: 1, losses: 0 });
-    assert.deepEqual(u.pairs.find((p) => p.botId === 'D' && p.opponentId === 'A'), { botId: 'D', opponentId: 'A', wins: 1, draws: 0, losses: 0 });
+    assert.deepEqual(
+      u.pairs.find((p) => p.botId === 'B' && p.opponentId === 'C'),
+      { botId: 'B', opponentId: 'C', wins: 0, draws: 1, losses: 0 },
+    );
+    assert.deepEqual(
+      u.pairs.find((p) => p.botId === 'D' && p.opponentId === 'A'),
+      { botId: 'D', opponentId: 'A', wins: 1, draws: 0, losses: 0 },
+    );
     assert.equal(u.pairs.length, 12, 'every ordered pair of the four');
   });
 
   it('match after match from kept rows gives what one ladder rating them all gives', () => {
-    const matches = [
-      seats(['a', 1], ['b', 2]),
-      seats(['b', 1], ['c', 2]),
-      seats(['a', 2], ['b', 1], ['c', 3], ['d', 1]),
-      seats(['c', 1], ['a', 1]),
-    ];
+    const matches = [seats(['a', 1], ['b', 2]), seats(['b', 1], ['c', 2]), seats(['a', 2], ['b', 1], ['c', 3], ['d', 1]), seats(['c', 1], ['a', 1])];
     const store = new Map<string, KeptRatings>();
     const elo = new EloLadder();
     const skill = new SkillLadder();

@@ -35,7 +35,6 @@ export interface LadderContext {
   personMatches: () => number;
 }
 
-
 /**
  * The ladder's scheduler: starts rated matches between active bots (pick.ts chooses who) while fewer than
  * `concurrency` matches use the machines, game by game in turn, each bot within its capacity and its pace.
@@ -135,7 +134,12 @@ export class LadderScheduler {
       }
       idleGames = 0;
       this.nextGame = (gameIds.indexOf(game.id) + 1) % gameIds.length;
-      await this.c.launch(game, seats, { kind: 'ladder', rated: true, seed: ladderMatchSeed(this.rng(game.id)), config: this.opts.ladderConfig?.[game.id] ?? {} });
+      await this.c.launch(game, seats, {
+        kind: 'ladder',
+        rated: true,
+        seed: ladderMatchSeed(this.rng(game.id)),
+        config: this.opts.ladderConfig?.[game.id] ?? {},
+      });
     }
     // With a shared queue, matches ending on workers wake the ladder through the feed; it also looks every
     // second (a worker's end event lost while Redis was away, a lead to renew).
@@ -177,7 +181,13 @@ export class LadderScheduler {
     const ladderBots: LadderBot[] = active
       .filter((b) => !isPersonBot(b))
       .filter((b) => b.builtin || ((recent.get(b.id) ?? 0) < limit && (lately.get(b.id) ?? 0) < burst))
-      .map((b) => ({ id: b.id, rating: ratings.get(b.id) ?? 1500, recent: (recent.get(b.id) ?? 0) + (b.builtin ? 1e6 : 0), running: busy.get(b.id) ?? 0, capacity: b.builtin ? 1000 : b.capacity }));
+      .map((b) => ({
+        id: b.id,
+        rating: ratings.get(b.id) ?? 1500,
+        recent: (recent.get(b.id) ?? 0) + (b.builtin ? 1e6 : 0),
+        running: busy.get(b.id) ?? 0,
+        capacity: b.builtin ? 1000 : b.capacity,
+      }));
     const picked = pickMatch(ladderBots, game.players, this.rng(game.id));
     // A match of built-in bots alone teaches the ladder nothing: wait until a registered bot is free.
     if (!picked || picked.every((id) => active.find((b) => b.id === id)!.builtin)) return null;

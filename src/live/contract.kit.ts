@@ -34,7 +34,7 @@ export function liveEventsContract(make: LiveEventsFactory): void {
     return { live, lines };
   };
 
-  it('delivers a match\'s events in order, equal to what was published, as plain JSON', async () => {
+  it("delivers a match's events in order, equal to what was published, as plain JSON", async () => {
     const { live } = await open();
     const got: LiveEvent[] = [];
     live.subscribe('m1', 'full', (e) => void got.push(e));
@@ -80,7 +80,10 @@ export function liveEventsContract(make: LiveEventsFactory): void {
     await until(() => got.length === 2, 'the events after the throw');
     assert.deepEqual(got, [1, 2]);
     assert.equal(slowCalls, 1, 'a listener gets its next event only once it is done with the last');
-    assert.ok(lines.some((l) => /threw on "step": viewer bug/.test(l)), lines.join('\n'));
+    assert.ok(
+      lines.some((l) => /threw on "step": viewer bug/.test(l)),
+      lines.join('\n'),
+    );
     await live.close();
   });
 
@@ -109,9 +112,13 @@ export function liveEventsContract(make: LiveEventsFactory): void {
     assert.deepEqual([a, b], [[0], [0, 1]]);
   });
 
-  it('keeps a match\'s public events from its start for late viewers, until a while after its end', async () => {
+  it("keeps a match's public events from its start for late viewers, until a while after its end", async () => {
     const { live } = await open(1000, 300);
-    const started: LiveEvent = { type: 'started', matchId: 'h1', header: { hidden: true, game: 'tron', matchId: 'h1', seats: [], timeouts: { initMs: 1, turnMs: 1 } } };
+    const started: LiveEvent = {
+      type: 'started',
+      matchId: 'h1',
+      header: { hidden: true, game: 'tron', matchId: 'h1', seats: [], timeouts: { initMs: 1, turnMs: 1 } },
+    };
     assert.equal(await live.history('h1'), null, 'a match that never started has no history');
     live.publish('h1', 'public', step('h1', 0)); // before its start: not kept
     live.publish('h1', 'public', started);

@@ -14,7 +14,8 @@ export function withFeed(live: LiveEvents): LiveEvents {
   return {
     publish(matchId: string, audience: Audience, event: LiveEvent) {
       live.publish(matchId, audience, event);
-      if (audience === 'public' && matchId !== FEED && (event.type === 'started' || event.type === 'ended' || event.type === 'stopped')) live.publish(FEED, 'public', event);
+      if (audience === 'public' && matchId !== FEED && (event.type === 'started' || event.type === 'ended' || event.type === 'stopped'))
+        live.publish(FEED, 'public', event);
     },
     subscribe: (matchId, audience, listener) => live.subscribe(matchId, audience, listener),
     history: (matchId) => live.history(matchId),

@@ -18,24 +18,31 @@ describe('in-process live events (LocalLiveEvents)', () => {
     for (let i = 0; i < 20; i++) live.publish('m', 'full', { type: 'stopped', matchId: 'm', reason: String(i) });
     assert.equal(got.length, 0, 'delivery is on later ticks');
     await live.drained();
-    assert.deepEqual(got, Array.from({ length: 20 }, (_, i) => i));
+    assert.deepEqual(
+      got,
+      Array.from({ length: 20 }, (_, i) => i),
+    );
     await live.close();
   });
 });
 
-describe('newSince (a late viewer\'s history, then what it received meanwhile)', () => {
-  const started: LiveEvent = { type: 'started', matchId: 'm', header: { hidden: true, game: 'tron', matchId: 'm', seats: [], timeouts: { initMs: 1, turnMs: 1 } } };
+describe("newSince (a late viewer's history, then what it received meanwhile)", () => {
+  const started: LiveEvent = {
+    type: 'started',
+    matchId: 'm',
+    header: { hidden: true, game: 'tron', matchId: 'm', seats: [], timeouts: { initMs: 1, turnMs: 1 } },
+  };
   const step = (index: number): LiveEvent => ({ type: 'step', matchId: 'm', index, record: { turn: index + 1, phase: 'play', moves: [], hash: `h${index}` } });
   const message = (n: number): LiveEvent => ({ type: 'message', matchId: 'm', slot: 0, entry: { n } as never });
   const ended: LiveEvent = { type: 'ended', matchId: 'm', result: { players: [], turns: 3, outcome: 'draw' } as never, durationMs: 5 };
   const stopped: LiveEvent = { type: 'stopped', matchId: 'm', reason: 'stopped by its organiser' };
   const name = (e: LiveEvent) => (e.type === 'step' ? e.index : e.type === 'message' ? `message ${(e.entry as unknown as { n: number }).n}` : e.type);
 
-  it('keeps a start, the steps after the history\'s last, and an end only when the history lacks them; other events always', () => {
+  it("keeps a start, the steps after the history's last, and an end only when the history lacks them; other events always", () => {
     assert.deepEqual(newSince([], [started, step(0), step(1), ended]).map(name), ['started', 0, 1, 'ended']);
     assert.deepEqual(newSince([started, step(0), step(1)], [step(1), step(2), started, message(1), step(3)]).map(name), [2, 'message 1', 3]);
     assert.deepEqual(newSince([step(4)], [step(3), step(4), step(5)]).map(name), [5], 'a history without its start: still no step twice');
-    assert.deepEqual(newSince([started, step(0), step(5), step(2)], [step(4), step(6)]).map(name), [6], 'after the history\'s highest step');
+    assert.deepEqual(newSince([started, step(0), step(5), step(2)], [step(4), step(6)]).map(name), [6], "after the history's highest step");
     assert.deepEqual(newSince([started, step(0), ended], [step(1), ended, stopped, message(2)]).map(name), [1, 'message 2']);
     assert.deepEqual(newSince([started, stopped], [ended, stopped]).map(name), [], 'a stop ends it as an end does');
     assert.deepEqual(newSince([started, message(1)], [message(1), stopped]).map(name), ['message 1', 'stopped'], 'messages have no index: never filtered');

@@ -1,4 +1,14 @@
-import { channelOf, drainSubscription, HISTORY_AFTER_END_MS, HISTORY_MAX, type Audience, type LiveEvent, type LiveEvents, type LiveListener, type Subscription } from './events.js';
+import {
+  channelOf,
+  drainSubscription,
+  HISTORY_AFTER_END_MS,
+  HISTORY_MAX,
+  type Audience,
+  type LiveEvent,
+  type LiveEvents,
+  type LiveListener,
+  type Subscription,
+} from './events.js';
 
 /** Options of the in-process live events. */
 export interface LocalLiveOptions {
@@ -9,7 +19,6 @@ export interface LocalLiveOptions {
   /** how long a match's history is kept after it ends (default HISTORY_AFTER_END_MS) */
   historyAfterEndMs?: number;
 }
-
 
 /**
  * Live events inside one process. Each listener has its own queue, delivered in order on a later tick, one

@@ -16,7 +16,11 @@ const step = (matchId: string, index: number, say = `é ${index}`): LiveEvent =>
   index,
   record: { turn: index + 1, phase: 'play', moves: [{ slot: 0, action: { say }, ms: 1.5 }], hash: `h${index}` },
 });
-const started = (matchId: string): LiveEvent => ({ type: 'started', matchId, header: { hidden: true, game: 'tron', matchId, seats: [], timeouts: { initMs: 1, turnMs: 1 } } });
+const started = (matchId: string): LiveEvent => ({
+  type: 'started',
+  matchId,
+  header: { hidden: true, game: 'tron', matchId, seats: [], timeouts: { initMs: 1, turnMs: 1 } },
+});
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
@@ -116,13 +120,16 @@ if ('missing' in redis) {
       await live.close();
     });
 
-    it('caps a match\'s history at historyMax events, and still ends it', async () => {
+    it("caps a match's history at historyMax events, and still ends it", async () => {
       const live = open({ historyMax: 10, historyAfterEndMs: 200 });
       live.publish('cap', 'public', started('cap'));
       for (let i = 0; i < 50; i++) live.publish('cap', 'public', step('cap', i));
       live.publish('cap', 'public', { type: 'ended', matchId: 'cap', result: { players: [], turns: 50, outcome: 'draw' } as never, durationMs: 5 });
       const h = await live.history('cap');
-      assert.deepEqual(h?.map((e) => (e.type === 'step' ? e.index : e.type)), ['started', 0, 1, 2, 3, 4, 5, 6, 7, 8]);
+      assert.deepEqual(
+        h?.map((e) => (e.type === 'step' ? e.index : e.type)),
+        ['started', 0, 1, 2, 3, 4, 5, 6, 7, 8],
+      );
       const t0 = performance.now();
       while ((await live.history('cap')) !== null) {
         assert.ok(performance.now() - t0 < 3000, 'the capped history must still expire after its end');
@@ -142,14 +149,20 @@ if ('missing' in redis) {
       assert.ok(performance.now() - t0 < 50, 'publish must not wait for Redis');
       const t1 = performance.now();
       await assert.rejects(live.history('down'), (e: Error) => {
-        assert.match(e.message, /^live events: cannot read the history of match down from Redis at redis:\/\/arena:\*\*\*@127\.0\.0\.1:1\/2: Redis could not be reached: .+$/);
+        assert.match(
+          e.message,
+          /^live events: cannot read the history of match down from Redis at redis:\/\/arena:\*\*\*@127\.0\.0\.1:1\/2: Redis could not be reached: .+$/,
+        );
         assert.ok(!e.message.includes('s3cret-pw'));
         return true;
       });
       assert.ok(performance.now() - t1 < 5000, `history() took ${Math.round(performance.now() - t1)} ms`);
       await until(() => lines.some((l) => l.includes('cannot publish')), 'the failed publishes to be logged', 5000);
       assert.equal(lines.filter((l) => l.includes('cannot publish')).length, 1, lines.join('\n'));
-      assert.ok(lines.some((l) => /the publishing connection to Redis at redis:\/\/arena:\*\*\*@127\.0\.0\.1:1\/2: .*ECONNREFUSED/.test(l)), lines.join('\n'));
+      assert.ok(
+        lines.some((l) => /the publishing connection to Redis at redis:\/\/arena:\*\*\*@127\.0\.0\.1:1\/2: .*ECONNREFUSED/.test(l)),
+        lines.join('\n'),
+      );
       assert.ok(lines.every((l) => !l.includes('s3cret-pw')));
       const t2 = performance.now();
       await live.close();
@@ -165,7 +178,7 @@ if ('missing' in redis) {
 
     // Last: it kills the file's server (and starts it again, empty).
     it('survives a Redis restart: listeners hear what is published after it, publishing neither throws nor hangs meanwhile, and the outage is logged', async (t) => {
-      if (!redis.canRestart) return t.skip('BOTARENA_TEST_REDIS_URL is set: its server is not this test\'s to kill');
+      if (!redis.canRestart) return t.skip("BOTARENA_TEST_REDIS_URL is set: its server is not this test's to kill");
       const ioredisComplaints = t.mock.method(console, 'error');
       const prefix = newPrefix();
       const webLines: string[] = [];
@@ -186,7 +199,11 @@ if ('missing' in redis) {
       const t0 = performance.now();
       for (let i = 1; i <= 50; i++) worker.publish('rs', 'full', step('rs', i));
       assert.ok(performance.now() - t0 < 50, 'publish during the outage must not wait');
-      await until(() => webLines.some((l) => /listening connection/.test(l)) && workerLines.some((l) => /publishing connection/.test(l)), 'the outage to be logged', 5000);
+      await until(
+        () => webLines.some((l) => /listening connection/.test(l)) && workerLines.some((l) => /publishing connection/.test(l)),
+        'the outage to be logged',
+        5000,
+      );
       // A viewer arriving during the outage: its SUBSCRIBE fails (ioredis gives up on it), yet it must listen once Redis is back.
       const late: number[] = [];
       web.subscribe('rs2', 'full', (e) => void (e.type === 'step' && late.push(e.index)));
@@ -196,23 +213,44 @@ if ('missing' in redis) {
       await redis.restart();
       // The listener's connection comes back and resubscribes on its own: keep publishing until it hears one.
       let next = 1000;
-      await until(() => {
-        worker.publish('rs', 'full', step('rs', next++));
-        worker.publish('rs2', 'full', step('rs2', next));
-        return got.some((i) => i >= 1000) && late.length > 0;
-      }, 'events published after the restart', 10_000);
-      assert.ok(workerLines.some((l) => /publishing to Redis at .* again; \d+ events? did not reach it/.test(l)), workerLines.join('\n'));
+      await until(
+        () => {
+          worker.publish('rs', 'full', step('rs', next++));
+          worker.publish('rs2', 'full', step('rs2', next));
+          return got.some((i) => i >= 1000) && late.length > 0;
+        },
+        'events published after the restart',
+        10_000,
+      );
+      assert.ok(
+        workerLines.some((l) => /publishing to Redis at .* again; \d+ events? did not reach it/.test(l)),
+        workerLines.join('\n'),
+      );
       for (let i = 0; i < 20; i++) worker.publish('rs', 'full', step('rs', next++));
       await until(() => got.includes(next - 1), 'the next 20 events');
       await sleep(50);
-      assert.deepEqual(got.slice(-20), Array.from({ length: 20 }, (_, i) => next - 20 + i));
-      assert.deepEqual(got, [...got].sort((a, b) => a - b), 'in order, none twice');
-      assert.ok(webLines.some((l) => /listening connection .* is back/.test(l)), webLines.join('\n'));
+      assert.deepEqual(
+        got.slice(-20),
+        Array.from({ length: 20 }, (_, i) => next - 20 + i),
+      );
+      assert.deepEqual(
+        got,
+        [...got].sort((a, b) => a - b),
+        'in order, none twice',
+      );
+      assert.ok(
+        webLines.some((l) => /listening connection .* is back/.test(l)),
+        webLines.join('\n'),
+      );
       // The restarted Redis kept nothing (no persistence): the match's history is gone for good, and the
       // events after the restart do not make a new one (a history starts with its `started`).
       worker.publish('rs', 'public', step('rs', 5000));
       assert.equal(await worker.history('rs'), null);
-      assert.deepEqual(ioredisComplaints.mock.calls.map((c) => String(c.arguments[0])), [], 'no "[ioredis] Unhandled error event"');
+      assert.deepEqual(
+        ioredisComplaints.mock.calls.map((c) => String(c.arguments[0])),
+        [],
+        'no "[ioredis] Unhandled error event"',
+      );
       await Promise.all([web.close(), worker.close()]);
     });
   });

@@ -1,5 +1,15 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import { channelOf, drainSubscription, HISTORY_AFTER_END_MS, HISTORY_MAX, type Audience, type LiveEvent, type LiveEvents, type LiveListener, type Subscription } from './events.js';
+import {
+  channelOf,
+  drainSubscription,
+  HISTORY_AFTER_END_MS,
+  HISTORY_MAX,
+  type Audience,
+  type LiveEvent,
+  type LiveEvents,
+  type LiveListener,
+  type Subscription,
+} from './events.js';
 
 // Live events across processes, on Redis pub/sub: matches played by `botarena worker`s stream to viewers
 // connected to any web server process. (390 lines, one class, kept whole on purpose: the publisher's hold
@@ -76,7 +86,6 @@ return redis.call('PUBLISH', channel, json)
 
 /** The command connection with the script defined on it (ioredis adds the method at run time). */
 type WithScript = Redis & { botarenaLivePublish(key: string, ...args: (string | number)[]): Promise<number> };
-
 
 /** This process's listeners of one Redis channel. */
 interface Channel {
@@ -180,7 +189,10 @@ export class RedisLiveEvents implements LiveEvents {
     }
     const kept =
       audience === 'public' && event.matchId === matchId
-        ? { key: this.historyKey(matchId), kind: event.type === 'started' ? ('started' as const) : event.type === 'ended' || event.type === 'stopped' ? ('end' as const) : ('other' as const) }
+        ? {
+            key: this.historyKey(matchId),
+            kind: event.type === 'started' ? ('started' as const) : event.type === 'ended' || event.type === 'stopped' ? ('end' as const) : ('other' as const),
+          }
         : null;
     const out: Outgoing = { channel: `${this.prefix}:${channelOf(matchId, audience)}`, json, kept };
     if (this.held.length || (this.pendingSubscribes > 0 && !this.holdGaveUp)) {
@@ -242,7 +254,15 @@ export class RedisLiveEvents implements LiveEvents {
 
   private send(out: Outgoing): void {
     const sent = out.kept
-      ? this.cmd.botarenaLivePublish(out.kept.key, out.channel, out.json, out.kept.kind, this.historyMax, RUNNING_MS + this.historyAfterEndMs, this.historyAfterEndMs)
+      ? this.cmd.botarenaLivePublish(
+          out.kept.key,
+          out.channel,
+          out.json,
+          out.kept.kind,
+          this.historyMax,
+          RUNNING_MS + this.historyAfterEndMs,
+          this.historyAfterEndMs,
+        )
       : this.cmd.publish(out.channel, out.json);
     sent.then(
       () => {
@@ -323,8 +343,6 @@ export class RedisLiveEvents implements LiveEvents {
     if (!this.closed) this.sub.unsubscribe(channel).catch(() => {});
   }
 
-
-
   /**
    * Reports a connection's trouble through `log`, at most a line per ERROR_LOG_EVERY_MS (ioredis reports an
    * error per reconnection attempt), and when it is back. The 'error' listener is also what keeps ioredis
@@ -342,7 +360,9 @@ export class RedisLiveEvents implements LiveEvents {
         return;
       }
       lastAt = now;
-      this.log(`live events: the ${role} connection to Redis at ${this.where}: ${what}${unsaid ? ` (and ${unsaid} more such report${unsaid === 1 ? '' : 's'})` : ''}; retrying`);
+      this.log(
+        `live events: the ${role} connection to Redis at ${this.where}: ${what}${unsaid ? ` (and ${unsaid} more such report${unsaid === 1 ? '' : 's'})` : ''}; retrying`,
+      );
       unsaid = 0;
     };
     let wasReady = false;

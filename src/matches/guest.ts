@@ -20,5 +20,20 @@ export function guestBot(game: string, url: string): BotRow {
     // checkEndpoint has refused a URL that does not parse before this is called
   }
   const now = new Date().toISOString();
-  return { id: '', game, name: `${host} (test)`, endpoint: url, builtin: false, description: '', ownerContact: '', tokenHash: null, status: 'active', statusReason: null, doctorReport: null, capacity: 1, createdAt: now, updatedAt: now };
+  return {
+    id: '',
+    game,
+    name: `${host} (test)`,
+    endpoint: url,
+    builtin: false,
+    description: '',
+    ownerContact: '',
+    tokenHash: null,
+    status: 'active',
+    statusReason: null,
+    doctorReport: null,
+    capacity: 1,
+    createdAt: now,
+    updatedAt: now,
+  };
 }

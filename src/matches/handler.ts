@@ -90,13 +90,24 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
   if ('missing' in found) return abort(found.missing);
   const tries = await store.claimMatch(matchId, o.node);
   if (tries === null) return ['the match ended meanwhile', { reason: 'the match ended meanwhile' }];
-  if (tries > o.maxTries) return abort(o.cancelled === 'retry' ? `it was started ${o.maxTries} times and no worker finished it (each stopped or died mid-match)` : `it was started ${o.maxTries} times and never finished`);
-  log.info({ match: matchId, game: m.game, worker: o.node, try: tries, bots: found.bots.map((b) => b.name) }, tries > 1 ? `match started again (try ${tries}): it was stopped mid-match before` : 'match started');
+  if (tries > o.maxTries)
+    return abort(
+      o.cancelled === 'retry'
+        ? `it was started ${o.maxTries} times and no worker finished it (each stopped or died mid-match)`
+        : `it was started ${o.maxTries} times and never finished`,
+    );
+  log.info(
+    { match: matchId, game: m.game, worker: o.node, try: tries, bots: found.bots.map((b) => b.name) },
+    tries > 1 ? `match started again (try ${tries}): it was stopped mid-match before` : 'match started',
+  );
   const pool = o.pool;
-  const personPorts = pool && connectedSeats(job).length ? job.seats.flatMap((_, slot) => {
-    const port = o.persons?.port(matchId, slot);
-    return port ? [{ slot, port }] : [];
-  }) : undefined;
+  const personPorts =
+    pool && connectedSeats(job).length
+      ? job.seats.flatMap((_, slot) => {
+          const port = o.persons?.port(matchId, slot);
+          return port ? [{ slot, port }] : [];
+        })
+      : undefined;
   const threads = personPorts?.length ? (o.persons?.pool ?? pool) : pool;
   const lines = (line: string) => log.warn({ match: matchId }, line);
   try {
@@ -110,7 +121,10 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         // Only the public events come back from a thread: a server streams nothing else. And the replay comes
         // packed for the store: serializing and gzipping a long match's messages is the thread's work, not the
         // server's (a 6 000-lap Tron match held the server's thread for half a second).
-        run: threads ? (j, held, s) => threads.play(j, { live: held, log: lines, publicOnly: true, pack: true, signal: s, persons: personPorts, personLimits: o.persons?.limits }) : undefined,
+        run: threads
+          ? (j, held, s) =>
+              threads.play(j, { live: held, log: lines, publicOnly: true, pack: true, signal: s, persons: personPorts, personLimits: o.persons?.limits })
+          : undefined,
       },
       job,
       found.bots,

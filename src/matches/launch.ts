@@ -70,18 +70,31 @@ export class Matches {
     // Smart-dog bots connect in to the gateway; a test match of built-in bots and people is played here.
     const builtinsOnly = req.kind === 'test' && req.seats.every((s) => s === PERSON || Object.hasOwn(game.bots, s));
     if (game.wire.lobby && !builtinsOnly) {
-      const where = this.opts.gatewayPort != null ? `the gateway on port ${this.opts.gatewayPort}` : 'a smart-dog gateway (this server runs none: it was started with --no-gateway)';
-      throw badRequest(`smartdog matches are not started on demand: smart-dog bots connect in over TCP to ${where} ("join NAME HUB") and play when their hub fills`);
+      const where =
+        this.opts.gatewayPort != null
+          ? `the gateway on port ${this.opts.gatewayPort}`
+          : 'a smart-dog gateway (this server runs none: it was started with --no-gateway)';
+      throw badRequest(
+        `smartdog matches are not started on demand: smart-dog bots connect in over TCP to ${where} ("join NAME HUB") and play when their hub fills`,
+      );
     }
     if (req.seats.length < game.players.min || req.seats.length > game.players.max) {
-      throw badRequest(`${game.id} is played by ${game.players.min === game.players.max ? game.players.min : `${game.players.min} to ${game.players.max}`} bots; got ${req.seats.length} seats`);
+      throw badRequest(
+        `${game.id} is played by ${game.players.min === game.players.max ? game.players.min : `${game.players.min} to ${game.players.max}`} bots; got ${req.seats.length} seats`,
+      );
     }
     const bots: BotRow[] = [];
     for (const [i, s] of req.seats.entries()) bots.push(await this.seat(game, req, i, s));
     const matchId = crypto.randomUUID();
     const persons = this.persons.open(matchId, personSlots);
     try {
-      const match = await this.launch(game, bots, { matchId, kind: req.kind ?? 'challenge', rated: req.rated ?? false, seed: req.seed, config: req.config ?? {} });
+      const match = await this.launch(game, bots, {
+        matchId,
+        kind: req.kind ?? 'challenge',
+        rated: req.rated ?? false,
+        seed: req.seed,
+        config: req.config ?? {},
+      });
       return { match, persons, viewerToken: req.kind === 'test' ? this.viewers.issue(matchId) : null };
     } catch (err) {
       this.persons.end(matchId, { reason: 'the match could not be started' });
@@ -92,7 +105,8 @@ export class Matches {
   /** The bot of seat `i` of a request: a registered or built-in bot of the game, a bot's URL or a person (test matches). */
   private async seat(game: AnyGame, req: MatchRequest, i: number, s: string): Promise<BotRow> {
     if (isBotUrl(s)) {
-      if (req.kind !== 'test') throw badRequest(`seats[${i}]: a bot given by its URL plays test matches only ("test": true); register it to play other matches`);
+      if (req.kind !== 'test')
+        throw badRequest(`seats[${i}]: a bot given by its URL plays test matches only ("test": true); register it to play other matches`);
       await checkEndpoint(game, s, this.opts).catch((err: unknown) => {
         if (err instanceof ApiError) throw new ApiError(err.status, err.code, err.message.replace(/^endpoint:/, `seats[${i}]:`));
         throw err;
@@ -100,10 +114,15 @@ export class Matches {
       return guestBot(game.id, s);
     }
     const bot = (await this.store.getBot(s)) ?? (await this.store.getBotByName(game.id, s));
-    if (!bot || bot.status === 'deleted' || bot.game !== game.id) throw badRequest(`seats[${i}]: no ${game.id} bot "${s}" (give a bot id or name of this game; the built-in bots are ${Object.keys(game.bots).join(', ')})`);
-    if (s === PERSON && !isPersonBot(bot)) throw conflict(`seats[${i}]: "${PERSON}" is a registered ${game.id} bot on this server, so a person cannot take a seat in ${game.id} here`);
+    if (!bot || bot.status === 'deleted' || bot.game !== game.id)
+      throw badRequest(
+        `seats[${i}]: no ${game.id} bot "${s}" (give a bot id or name of this game; the built-in bots are ${Object.keys(game.bots).join(', ')})`,
+      );
+    if (s === PERSON && !isPersonBot(bot))
+      throw conflict(`seats[${i}]: "${PERSON}" is a registered ${game.id} bot on this server, so a person cannot take a seat in ${game.id} here`);
     if (isPersonBot(bot) && s !== PERSON) throw badRequest(`seats[${i}]: a person's seat is named "${PERSON}", not by its bot id`);
-    if (req.rated && bot.status !== 'active') throw conflict(`seats[${i}]: ${bot.name} is ${bot.status}${bot.statusReason ? ` (${bot.statusReason})` : ''}: it plays rated matches once active`);
+    if (req.rated && bot.status !== 'active')
+      throw conflict(`seats[${i}]: ${bot.name} is ${bot.status}${bot.statusReason ? ` (${bot.statusReason})` : ''}: it plays rated matches once active`);
     return bot;
   }
 
@@ -120,11 +139,24 @@ export class Matches {
       timeouts: { ...this.opts.timeouts },
       transcripts: true,
     });
-    const row = await this.store.createMatch({ id: matchId, game: game.id, kind: o.kind, rated: o.rated, seed, config: o.config, job, seats: bots.map((b) => b.id || { botId: null, name: b.name }) });
+    const row = await this.store.createMatch({
+      id: matchId,
+      game: game.id,
+      kind: o.kind,
+      rated: o.rated,
+      seed,
+      config: o.config,
+      job,
+      seats: bots.map((b) => b.id || { botId: null, name: b.name }),
+    });
     // A person's seat is a desk this process holds: that match is played here, whatever the queue.
     const queue = this.persons.has(matchId) ? this.here : this.queue;
     // If the queue is away (Redis), the match stays queued in the store and the reconciler enqueues it when it is back.
-    await queue.enqueue(matchId).catch((err: unknown) => this.log.warn({ match: matchId, err }, `the match could not be enqueued now (${(err as Error).message}); it will be when the queue is reachable`));
+    await queue
+      .enqueue(matchId)
+      .catch((err: unknown) =>
+        this.log.warn({ match: matchId, err }, `the match could not be enqueued now (${(err as Error).message}); it will be when the queue is reachable`),
+      );
     return row;
   }
 }

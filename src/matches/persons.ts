@@ -23,7 +23,8 @@ export class PersonSeats {
   /** Opens the desks of a match's person slots; returns each slot's token. */
   open(matchId: string, slots: number[]): { slot: number; token: string }[] {
     const persons = slots.map((slot) => ({ slot, token: `person_${randomBytes(32).toString('base64url')}` }));
-    if (persons.length) this.byMatch.set(matchId, new Map(persons.map(({ slot, token }) => [slot, { desk: new DeskHost({ matchId, slot }), tokenHash: tokenDigest(token) }])));
+    if (persons.length)
+      this.byMatch.set(matchId, new Map(persons.map(({ slot, token }) => [slot, { desk: new DeskHost({ matchId, slot }), tokenHash: tokenDigest(token) }])));
     return persons;
   }
 

@@ -26,10 +26,24 @@ import { guestBot } from './guest.js';
  * recorded by another worker that played it too). The arena's matches, the workers' and the smart-dog
  * gateway's games (gateway.ts) are all recorded by this one function.
  */
-export async function recordFinishedMatch(store: Store, job: MatchJob, bots: BotRow[], replay: Replay, rated: boolean, packed?: PackedReplay): Promise<{ stored: boolean; seats: SeatResult[] }> {
+export async function recordFinishedMatch(
+  store: Store,
+  job: MatchJob,
+  bots: BotRow[],
+  replay: Replay,
+  rated: boolean,
+  packed?: PackedReplay,
+): Promise<{ stored: boolean; seats: SeatResult[] }> {
   const { replayGz, logs: gzLogs } = packed ?? packReplay(replay);
   const result = resultLine(replay);
-  const seats = result.players.map((p, slot) => ({ slot, botId: bots[slot]!.id || null, name: p.name, rank: p.rank, score: p.score ?? null, fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null }));
+  const seats = result.players.map((p, slot) => ({
+    slot,
+    botId: bots[slot]!.id || null,
+    name: p.name,
+    rank: p.rank,
+    score: p.score ?? null,
+    fault: p.fault ? { kind: p.fault.kind, detail: p.fault.detail, turn: p.fault.turn } : null,
+  }));
   const logs = gzLogs.map((gz, slot) => ({ slot, gz }));
   const stored = await store.finishMatch(job.matchId, {
     result,
@@ -39,7 +53,15 @@ export async function recordFinishedMatch(store: Store, job: MatchJob, bots: Bot
     // Only test matches have seats without a bot (a URL, a person's), and they are never rated. A match that
     // ended as an error (paint's failed ready handshake) played no game: it is recorded (its seats and faults,
     // which the pause rule reads) but changes no rating.
-    rate: rated && !replay.result.error ? (kept) => rateFinishedMatch(job.game, seats.map((s) => ({ botId: s.botId!, rank: s.rank })), kept) : undefined,
+    rate:
+      rated && !replay.result.error
+        ? (kept) =>
+            rateFinishedMatch(
+              job.game,
+              seats.map((s) => ({ botId: s.botId!, rank: s.rank })),
+              kept,
+            )
+        : undefined,
   });
   return { stored, seats };
 }
@@ -47,26 +69,30 @@ export async function recordFinishedMatch(store: Store, job: MatchJob, bots: Bot
 /** The specs of a job's seats that were opened from a connection (tcp, browser): players who came for that match. */
 export function connectedSeats(job: MatchJob): string[] {
   const game = games[job.game];
-  return game ? job.seats.flatMap((s) => {
-    try {
-      const spec = parseBotSpec(s.bot, game);
-      return schemeOf(spec).fromConnection ? [spec.transport] : [];
-    } catch {
-      return [];
-    }
-  }) : [];
+  return game
+    ? job.seats.flatMap((s) => {
+        try {
+          const spec = parseBotSpec(s.bot, game);
+          return schemeOf(spec).fromConnection ? [spec.transport] : [];
+        } catch {
+          return [];
+        }
+      })
+    : [];
 }
 
 /** The seats of a job that run a command on this machine (stdio:, exec:), by slot. */
 export function commandSeats(job: MatchJob): number[] {
   const game = games[job.game];
-  return game ? job.seats.flatMap((s, slot) => {
-    try {
-      return runsCommand(parseBotSpec(s.bot, game)) ? [slot] : [];
-    } catch {
-      return [];
-    }
-  }) : [];
+  return game
+    ? job.seats.flatMap((s, slot) => {
+        try {
+          return runsCommand(parseBotSpec(s.bot, game)) ? [slot] : [];
+        } catch {
+          return [];
+        }
+      })
+    : [];
 }
 
 /**
@@ -140,13 +166,27 @@ export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRo
   try {
     const { replay, packed } = ctx.run
       ? await ctx.run(job, hold.live, ctx.signal)
-      : { replay: (await runMatch(job, { signal: ctx.signal, live: hold.live, connections: ctx.connections, log: (line) => ctx.log.warn({ match: job.matchId }, line), addressPolicy: ctx.addressPolicy })).replay, packed: undefined };
+      : {
+          replay: (
+            await runMatch(job, {
+              signal: ctx.signal,
+              live: hold.live,
+              connections: ctx.connections,
+              log: (line) => ctx.log.warn({ match: job.matchId }, line),
+              addressPolicy: ctx.addressPolicy,
+            })
+          ).replay,
+          packed: undefined,
+        };
     recorded = { replay, ...(await recordFinishedMatch(ctx.store, job, bots, replay, rated, packed)) };
   } finally {
     hold.release();
   }
   const { replay, stored, seats } = recorded;
-  ctx.log.info({ match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored }, stored ? 'match ended' : 'match ended, but it had been recorded or aborted already: this result is dropped');
+  ctx.log.info(
+    { match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored },
+    stored ? 'match ended' : 'match ended, but it had been recorded or aborted already: this result is dropped',
+  );
   if (stored && rated) await pauseFaulty(ctx.store, ctx.log, [...new Set(bots.filter((b) => !b.builtin && b.id).map((b) => b.id))]);
   return { replay, stored };
 }

@@ -101,7 +101,12 @@ export async function reconcile(c: ReconcileContext): Promise<{ requeued: string
         }
         await queue.requeue(m.id);
         out.requeued.push(m.id);
-        log.warn({ match: m.id, job: state, tries: now.tries }, state === 'unknown' ? 'match enqueued again: the queue had no job for it (Redis lost it, or the server stopped before enqueuing it)' : `match enqueued again: its job ${state} without a result`);
+        log.warn(
+          { match: m.id, job: state, tries: now.tries },
+          state === 'unknown'
+            ? 'match enqueued again: the queue had no job for it (Redis lost it, or the server stopped before enqueuing it)'
+            : `match enqueued again: its job ${state} without a result`,
+        );
       }
     } while (cursor);
   }
@@ -138,7 +143,9 @@ export class QueueUpkeep {
 
   private async beat(): Promise<void> {
     const { queue, log } = this.c;
-    await queue.beat(this.node, NODE_TTL_MS).catch((err: unknown) => log.warn({ err }, `cannot reach the queue (${queue.describe()}): ${(err as Error).message}`));
+    await queue
+      .beat(this.node, NODE_TTL_MS)
+      .catch((err: unknown) => log.warn({ err }, `cannot reach the queue (${queue.describe()}): ${(err as Error).message}`));
     if (!this.stopping) {
       this.beatTimer = setTimeout(() => void this.beat(), NODE_TTL_MS / 3);
       this.beatTimer.unref();

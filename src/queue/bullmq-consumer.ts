@@ -75,7 +75,8 @@ export class BullMatchConsumer {
     const data = job.data as unknown;
     const matchId = data && typeof data === 'object' && typeof (data as MatchJobData).matchId === 'string' ? (data as MatchJobData).matchId : null;
     if (!matchId) return `a job without a match id (${JSON.stringify(data)?.slice(0, 200)}): dropped`;
-    if (matchId.length > MAX_ID) return `a job whose match id is ${matchId.length} characters long (${JSON.stringify(matchId.slice(0, 40))}…): no such match in the store: dropped`;
+    if (matchId.length > MAX_ID)
+      return `a job whose match id is ${matchId.length} characters long (${JSON.stringify(matchId.slice(0, 40))}…): no such match in the store: dropped`;
     const controller = new AbortController();
     this.playing.set(matchId, controller);
     try {

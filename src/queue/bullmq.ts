@@ -142,7 +142,13 @@ export class BullMatchQueue implements MatchQueue {
     const got = await this.redis.set(key, node, 'PX', ttlMs, 'NX');
     if (got === 'OK') return true;
     // Renew only our own lead, atomically.
-    const renewed = await this.redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end", 1, key, node, String(ttlMs));
+    const renewed = await this.redis.eval(
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end",
+      1,
+      key,
+      node,
+      String(ttlMs),
+    );
     return renewed === 1;
   }
 

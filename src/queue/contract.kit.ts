@@ -75,10 +75,11 @@ export function matchQueueContract(make: QueueFactory): void {
       live.subscribe(id, 'public', (e) => void got.push(e));
       return id;
     };
-    const ended = (id: string) => until(`match ${id} to end`, async () => {
-      const m = await store.getMatch(id);
-      return m && (m.status === 'finished' || m.status === 'aborted') ? m : null;
-    });
+    const ended = (id: string) =>
+      until(`match ${id} to end`, async () => {
+        const m = await store.getMatch(id);
+        return m && (m.status === 'finished' || m.status === 'aborted') ? m : null;
+      });
     return { store, queue: q.queue, bots: { fast, slow, minimax }, match, ended, events };
   }
 
@@ -94,7 +95,10 @@ export function matchQueueContract(make: QueueFactory): void {
     assert.ok(await store.getReplay(id), 'the replay is stored');
     await until('its ended event', async () => events.get(id)!.some((e) => e.type === 'ended'));
     assert.equal(events.get(id)!.filter((e) => e.type === 'started').length, 1);
-    assert.ok(events.get(id)!.some((e) => e.type === 'step'), 'its steps were streamed');
+    assert.ok(
+      events.get(id)!.some((e) => e.type === 'step'),
+      'its steps were streamed',
+    );
     await until('the job to be over', async () => ['completed', 'unknown'].includes(await queue.state(id)));
   });
 
@@ -124,7 +128,11 @@ export function matchQueueContract(make: QueueFactory): void {
     const rows = await Promise.all(ids.map((id) => ended(id)));
     done = true;
     await watching;
-    assert.deepEqual(rows.map((m) => m.status), ['finished', 'finished', 'finished'], rows.map((m) => m.abortReason).join('; '));
+    assert.deepEqual(
+      rows.map((m) => m.status),
+      ['finished', 'finished', 'finished'],
+      rows.map((m) => m.abortReason).join('; '),
+    );
     assert.equal(most, 1, 'one match at a time');
   });
 
@@ -139,7 +147,7 @@ export function matchQueueContract(make: QueueFactory): void {
     const m = await ended(gone);
     assert.equal(m.status, 'aborted');
     assert.match(m.abortReason ?? '', /seat 1 \(slow\) is gone/);
-    await until('the ended match\'s job to be over', async () => (await queue.state(over)) === 'completed');
+    await until("the ended match's job to be over", async () => (await queue.state(over)) === 'completed');
     assert.equal((await store.getMatch(over))!.abortReason, 'aborted by the test', 'left as it was');
     assert.equal(events.get(over)!.filter((e) => e.type === 'started').length, 0, 'never started');
   });

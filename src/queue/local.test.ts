@@ -69,7 +69,11 @@ describe('the local match queue (match threads in this process)', () => {
     const queue = local.queue;
     try {
       // The paced bot takes 5 s a move: the match is still playing when the grace runs out.
-      const slow = await store.createBot({ game: 'tictactoe', name: 'slow', endpoint: `stdio:python3 ${new URL('../../test/fixtures/tournament/ttt-pace.py', import.meta.url).pathname} 5` });
+      const slow = await store.createBot({
+        game: 'tictactoe',
+        name: 'slow',
+        endpoint: `stdio:python3 ${new URL('../../test/fixtures/tournament/ttt-pace.py', import.meta.url).pathname} 5`,
+      });
       const mm = await store.createBot({ game: 'tictactoe', name: 'mm', endpoint: 'minimax' });
       const job = newJob({ matchId: 'long', game: 'tictactoe', seed: 1, seats: [{ bot: slow.endpoint }, { bot: mm.endpoint }] });
       await store.createMatch({ id: 'long', game: 'tictactoe', kind: 'challenge', rated: false, seed: 1, config: {}, job, seats: [slow.id, mm.id] });

@@ -41,7 +41,8 @@ export class LocalMatchQueue implements MatchQueue {
   private stopping = false;
 
   constructor(private readonly o: LocalQueueOptions) {
-    if (!Number.isInteger(o.concurrency) || o.concurrency < 1) throw new Error(`the local queue's concurrency must be a whole number from 1, got ${o.concurrency}`);
+    if (!Number.isInteger(o.concurrency) || o.concurrency < 1)
+      throw new Error(`the local queue's concurrency must be a whole number from 1, got ${o.concurrency}`);
     this.maxTries = o.maxTries ?? 3;
   }
 

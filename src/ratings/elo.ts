@@ -126,7 +126,9 @@ export class EloLadder {
 
   /** A game's ladder, best rating first (equal ratings by name); copies, so changing them changes nothing here. */
   table(game: string): EloRow[] {
-    return [...(this.rows.get(game)?.values() ?? [])].map((r) => ({ ...r })).sort((x, y) => y.rating - x.rating || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+    return [...(this.rows.get(game)?.values() ?? [])]
+      .map((r) => ({ ...r }))
+      .sort((x, y) => y.rating - x.rating || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   }
 
   /** The games rated so far, in the order their first match came. */
@@ -142,7 +144,11 @@ export class EloLadder {
 
   private record(game: string, a: string, b: string, score: number): void {
     const byName = getOr(this.pairs, game, () => new Map<string, Map<string, PairRecord>>());
-    const rec = getOr(getOr(byName, a, () => new Map<string, PairRecord>()), b, () => ({ wins: 0, losses: 0, draws: 0 }));
+    const rec = getOr(
+      getOr(byName, a, () => new Map<string, PairRecord>()),
+      b,
+      () => ({ wins: 0, losses: 0, draws: 0 }),
+    );
     if (score === 1) rec.wins++;
     else if (score === 0) rec.losses++;
     else rec.draws++;

@@ -64,7 +64,9 @@ export class SkillLadder {
 
   /** A game's table, best ordinal first (equal ordinals by name); copies, so changing them changes nothing here. */
   table(game: string): SkillRow[] {
-    return [...(this.rows.get(game)?.values() ?? [])].map((r) => ({ ...r })).sort((x, y) => y.ordinal - x.ordinal || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
+    return [...(this.rows.get(game)?.values() ?? [])]
+      .map((r) => ({ ...r }))
+      .sort((x, y) => y.ordinal - x.ordinal || (x.name < y.name ? -1 : x.name > y.name ? 1 : 0));
   }
 
   /** The games rated so far, in the order their first match came. */

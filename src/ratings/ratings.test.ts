@@ -5,7 +5,20 @@ import { buildReplay, REPLAY_FORMAT, type Replay } from '../core/replay.js';
 import { playBuiltins } from '../core/self-play.js';
 import { ENGINE_VERSION } from '../core/version.js';
 import { getGame } from '../games/index.js';
-import { ELO_START, eloDuels, eloK, EloLadder, expectedScore, MAX_RATED_PLAYERS, nameResults, outcomeFromJsonResult, outcomeFromReplay, readOutcomes, SkillLadder, type MatchOutcome } from './index.js';
+import {
+  ELO_START,
+  eloDuels,
+  eloK,
+  EloLadder,
+  expectedScore,
+  MAX_RATED_PLAYERS,
+  nameResults,
+  outcomeFromJsonResult,
+  outcomeFromReplay,
+  readOutcomes,
+  SkillLadder,
+  type MatchOutcome,
+} from './index.js';
 
 /** A match of `game` from names and ranks, slot by slot. */
 const match = (game: string, seats: [string, number][]): MatchOutcome => ({ game, players: seats.map(([name, rank]) => ({ name, rank })) });
@@ -30,22 +43,46 @@ describe('ELO (botsarena §6)', () => {
     //    → C = 1981.34473680469 + 50·0.066143250009241 = 1984.65189930515, A = 1521.42684412958 − 50·0.066143250009241 = 1518.11968162912.
     const ladder = new EloLadder();
     ladder.restore('tictactoe', { name: 'C', rating: 2010, games: 0, wins: 0, draws: 0, losses: 0 });
-    ladder.rate(match('tictactoe', [['A', 1], ['B', 2]]));
+    ladder.rate(
+      match('tictactoe', [
+        ['A', 1],
+        ['B', 2],
+      ]),
+    );
     assert.equal(ladder.rating('tictactoe', 'A'), 1525);
     assert.equal(ladder.rating('tictactoe', 'B'), 1475);
-    ladder.rate(match('tictactoe', [['B', 1], ['A', 1]]));
+    ladder.rate(
+      match('tictactoe', [
+        ['B', 1],
+        ['A', 1],
+      ]),
+    );
     near(ladder.rating('tictactoe', 'A'), 1521.42684412958, 'A after the draw');
     near(ladder.rating('tictactoe', 'B'), 1478.57315587042, 'B after the draw');
-    ladder.rate(match('tictactoe', [['C', 2], ['B', 1]]));
+    ladder.rate(
+      match('tictactoe', [
+        ['C', 2],
+        ['B', 1],
+      ]),
+    );
     near(ladder.rating('tictactoe', 'B'), 1526.33192786261, 'B after beating C');
     near(ladder.rating('tictactoe', 'C'), 1981.34473680469, 'C after losing at K 30');
-    ladder.rate(match('tictactoe', [['C', 1], ['A', 2]]));
+    ladder.rate(
+      match('tictactoe', [
+        ['C', 1],
+        ['A', 2],
+      ]),
+    );
     near(ladder.rating('tictactoe', 'C'), 1984.65189930515, 'C after winning at K 50');
     near(ladder.rating('tictactoe', 'A'), 1518.11968162912, 'A');
     const rows = ladder.table('tictactoe');
     assert.deepEqual(
       rows.map((r) => [r.name, r.games, r.wins, r.draws, r.losses]),
-      [['C', 2, 1, 0, 1], ['B', 3, 1, 1, 1], ['A', 3, 1, 1, 1]],
+      [
+        ['C', 2, 1, 0, 1],
+        ['B', 3, 1, 1, 1],
+        ['A', 3, 1, 1, 1],
+      ],
     );
     assert.deepEqual(ladder.history('tictactoe', 'A', 'B'), { wins: 1, losses: 0, draws: 1 });
     assert.deepEqual(ladder.history('tictactoe', 'B', 'A'), { wins: 0, losses: 1, draws: 1 });
@@ -84,12 +121,27 @@ describe('ELO (botsarena §6)', () => {
     // 5. B loses to D: E_B = 0.504773787853683 → B 1499.63209382367, D 1546.79220425385.
     // 6. C loses to D: E_C = 0.466291305868634 → C 1500.01885514296, D 1570.10676954728.
     const ladder = new EloLadder();
-    ladder.rate(match('tron', [['A', 4], ['B', 2], ['C', 2], ['D', 1]]));
+    ladder.rate(
+      match('tron', [
+        ['A', 4],
+        ['B', 2],
+        ['C', 2],
+        ['D', 1],
+      ]),
+    );
     near(ladder.rating('tron', 'A'), 1430.24228148609, 'A');
     near(ladder.rating('tron', 'B'), 1499.63209382367, 'B');
     near(ladder.rating('tron', 'C'), 1500.01885514296, 'C');
     near(ladder.rating('tron', 'D'), 1570.10676954728, 'D');
-    assert.deepEqual(ladder.table('tron').map((r) => [r.name, r.wins, r.draws, r.losses]), [['D', 1, 0, 0], ['C', 0, 0, 1], ['B', 0, 0, 1], ['A', 0, 0, 1]]);
+    assert.deepEqual(
+      ladder.table('tron').map((r) => [r.name, r.wins, r.draws, r.losses]),
+      [
+        ['D', 1, 0, 0],
+        ['C', 0, 0, 1],
+        ['B', 0, 0, 1],
+        ['A', 0, 0, 1],
+      ],
+    );
     assert.deepEqual(ladder.history('tron', 'B', 'C'), { wins: 0, losses: 0, draws: 1 }, 'a same-lap draw counts once per pair');
     assert.deepEqual(ladder.history('tron', 'D', 'A'), { wins: 1, losses: 0, draws: 0 });
 
@@ -99,33 +151,76 @@ describe('ELO (botsarena §6)', () => {
     // 5. D loses to C: E_D 0.433607324798226 → D 1455.11543010734, C 1544.88456989266.
     // 6. A draws C: E_A 0.504777191634447 → A 1547.96534407102, C 1545.12342947438.
     const last = new EloLadder();
-    last.rate(match('tron', [['A', 1], ['B', 3], ['C', 1], ['D', 3]]));
+    last.rate(
+      match('tron', [
+        ['A', 1],
+        ['B', 3],
+        ['C', 1],
+        ['D', 3],
+      ]),
+    );
     near(last.rating('tron', 'A'), 1547.96534407102, 'A');
     near(last.rating('tron', 'B'), 1451.79579634726, 'B');
     near(last.rating('tron', 'C'), 1545.12342947438, 'C');
     near(last.rating('tron', 'D'), 1455.11543010734, 'D');
-    assert.deepEqual(last.table('tron').map((r) => [r.name, r.wins, r.draws, r.losses]), [['A', 0, 1, 0], ['C', 0, 1, 0], ['D', 0, 0, 1], ['B', 0, 0, 1]]);
+    assert.deepEqual(
+      last.table('tron').map((r) => [r.name, r.wins, r.draws, r.losses]),
+      [
+        ['A', 0, 1, 0],
+        ['C', 0, 1, 0],
+        ['D', 0, 0, 1],
+        ['B', 0, 0, 1],
+      ],
+    );
   });
 
   it('never rates a bot against itself', () => {
     const ladder = new EloLadder();
-    ladder.rate(match('connect4', [['X', 1], ['X', 2]]));
+    ladder.rate(
+      match('connect4', [
+        ['X', 1],
+        ['X', 2],
+      ]),
+    );
     assert.deepEqual(ladder.table('connect4'), [], 'a duel of one name is neither rated nor counted');
     assert.equal(ladder.rating('connect4', 'X'), ELO_START);
     // X in slots 0 and 2 of a Tron match: X(0) loses to Y and to X(2) — only the first is rated — then X(2) loses to Y.
     // By hand: X 1500 → 1475, Y → 1525; then E_X = 1/(1+10^(50/400)) = 0.428536882591619 → X 1453.57315587042, Y 1546.42684412958.
-    ladder.rate(match('tron', [['X', 3], ['Y', 1], ['X', 2]]));
+    ladder.rate(
+      match('tron', [
+        ['X', 3],
+        ['Y', 1],
+        ['X', 2],
+      ]),
+    );
     near(ladder.rating('tron', 'X'), 1453.57315587042, 'X');
     near(ladder.rating('tron', 'Y'), 1546.42684412958, 'Y');
     assert.deepEqual(ladder.history('tron', 'X', 'X'), { wins: 0, losses: 0, draws: 0 });
     assert.deepEqual(ladder.history('tron', 'Y', 'X'), { wins: 2, losses: 0, draws: 0 });
-    assert.deepEqual(ladder.table('tron').map((r) => [r.name, r.games, r.wins, r.losses]), [['Y', 1, 1, 0], ['X', 1, 0, 1]], 'one match each, counted once');
+    assert.deepEqual(
+      ladder.table('tron').map((r) => [r.name, r.games, r.wins, r.losses]),
+      [
+        ['Y', 1, 1, 0],
+        ['X', 1, 0, 1],
+      ],
+      'one match each, counted once',
+    );
   });
 
   it('keeps ratings per game and per name', () => {
     const ladder = new EloLadder();
-    ladder.rate(match('tictactoe', [['A', 1], ['B', 2]]));
-    ladder.rate(match('connect4', [['A', 2], ['B', 1]]));
+    ladder.rate(
+      match('tictactoe', [
+        ['A', 1],
+        ['B', 2],
+      ]),
+    );
+    ladder.rate(
+      match('connect4', [
+        ['A', 2],
+        ['B', 1],
+      ]),
+    );
     assert.equal(ladder.rating('tictactoe', 'A'), 1525);
     assert.equal(ladder.rating('connect4', 'A'), 1475);
     assert.equal(ladder.rating('battleship', 'A'), ELO_START);
@@ -137,7 +232,12 @@ describe('ELO (botsarena §6)', () => {
 describe('OpenSkill', () => {
   it("raises the winner's ordinal and lowers the loser's", () => {
     const ladder = new SkillLadder();
-    ladder.rate(match('connect4', [['A', 2], ['B', 1]]));
+    ladder.rate(
+      match('connect4', [
+        ['A', 2],
+        ['B', 1],
+      ]),
+    );
     const [b, a] = ladder.table('connect4');
     assert.equal(b!.name, 'B');
     assert.ok(b!.ordinal > 0 && a!.ordinal < 0, `${b!.ordinal} > 0 > ${a!.ordinal}`);
@@ -147,15 +247,30 @@ describe('OpenSkill', () => {
 
   it('orders a 4-player ranking, and moves tied symmetric players alike', () => {
     const ladder = new SkillLadder();
-    ladder.rate(match('tron', [['A', 4], ['B', 2], ['C', 2], ['D', 1]]));
+    ladder.rate(
+      match('tron', [
+        ['A', 4],
+        ['B', 2],
+        ['C', 2],
+        ['D', 1],
+      ]),
+    );
     const rows = ladder.table('tron');
     const [d, b, c, a] = ['D', 'B', 'C', 'A'].map((n) => ladder.rating('tron', n));
     assert.ok(d!.ordinal > b!.ordinal && b!.ordinal > a!.ordinal);
     assert.deepEqual(b, c, 'B and C died in the same lap from equal ratings: equal updates');
-    assert.deepEqual(rows.map((r) => r.name), ['D', 'B', 'C', 'A']);
+    assert.deepEqual(
+      rows.map((r) => r.name),
+      ['D', 'B', 'C', 'A'],
+    );
 
     const tie = new SkillLadder();
-    tie.rate(match('tictactoe', [['A', 1], ['B', 1]]));
+    tie.rate(
+      match('tictactoe', [
+        ['A', 1],
+        ['B', 1],
+      ]),
+    );
     const [x, y] = tie.table('tictactoe');
     assert.equal(x!.mu, y!.mu);
     assert.equal(x!.sigma, y!.sigma);
@@ -165,23 +280,59 @@ describe('OpenSkill', () => {
 
   it('carries on from restored rows exactly as a ladder that rated the earlier matches itself', () => {
     const whole = new SkillLadder();
-    whole.rate(match('connect4', [['A', 2], ['B', 1]]));
-    whole.rate(match('connect4', [['B', 2], ['C', 1]]));
+    whole.rate(
+      match('connect4', [
+        ['A', 2],
+        ['B', 1],
+      ]),
+    );
+    whole.rate(
+      match('connect4', [
+        ['B', 2],
+        ['C', 1],
+      ]),
+    );
     const carried = new SkillLadder();
     for (const row of whole.table('connect4')) carried.restore('connect4', { ...row, ordinal: 0 });
-    whole.rate(match('connect4', [['A', 1], ['C', 2]]));
-    carried.rate(match('connect4', [['A', 1], ['C', 2]]));
+    whole.rate(
+      match('connect4', [
+        ['A', 1],
+        ['C', 2],
+      ]),
+    );
+    carried.rate(
+      match('connect4', [
+        ['A', 1],
+        ['C', 2],
+      ]),
+    );
     assert.deepEqual(carried.table('connect4'), whole.table('connect4'), 'the ordinal is recomputed from μ and σ');
   });
 
   it('rates a bot holding several seats once, at its best rank', () => {
     const dup = new SkillLadder();
-    dup.rate(match('tron', [['X', 3], ['Y', 1], ['X', 2]]));
+    dup.rate(
+      match('tron', [
+        ['X', 3],
+        ['Y', 1],
+        ['X', 2],
+      ]),
+    );
     const plain = new SkillLadder();
-    plain.rate(match('tron', [['Y', 1], ['X', 2]]));
+    plain.rate(
+      match('tron', [
+        ['Y', 1],
+        ['X', 2],
+      ]),
+    );
     assert.deepEqual(dup.table('tron'), plain.table('tron'));
     const self = new SkillLadder();
-    self.rate(match('tron', [['X', 1], ['X', 2]]));
+    self.rate(
+      match('tron', [
+        ['X', 1],
+        ['X', 2],
+      ]),
+    );
     assert.deepEqual(self.table('tron'), []);
   });
 });
@@ -227,15 +378,38 @@ describe('match outcomes', () => {
     const bots = ['random', 'random', 'stupid', 'voronoi'];
     const engine = playBuiltins(game, bots, 3, { config });
     const seats = bots.map((bot, slot) => ({ slot, name: `${bot}#${slot}`, bot }));
-    const replay: Replay = buildReplay({ format: REPLAY_FORMAT, engineVersion: ENGINE_VERSION, game: 'tron', config: engine.config, seed: 3, matchId: 'm3', seats, timeouts: { initMs: 1000, turnMs: 1000 } }, engine);
+    const replay: Replay = buildReplay(
+      {
+        format: REPLAY_FORMAT,
+        engineVersion: ENGINE_VERSION,
+        game: 'tron',
+        config: engine.config,
+        seed: 3,
+        matchId: 'm3',
+        seats,
+        timeouts: { initMs: 1000, turnMs: 1000 },
+      },
+      engine,
+    );
     // Seed 3 on 8×8: slot 0 dies first, slots 1 and 2 on the same later lap, slot 3 survives.
     assert.deepEqual(replay.result.ranks, [4, 2, 2, 1]);
     assert.deepEqual(replay.result.scores, [4, 10, 10, 11], 'the score is the lap of death (the survivor: one more than the last lap)');
     const outcome = outcomeFromReplay(replay);
-    assert.deepEqual(outcome.players.map((p) => [p.name, p.rank, p.score]), [['random#0', 4, 4], ['random#1', 2, 10], ['stupid#2', 2, 10], ['voronoi#3', 1, 11]]);
+    assert.deepEqual(
+      outcome.players.map((p) => [p.name, p.rank, p.score]),
+      [
+        ['random#0', 4, 4],
+        ['random#1', 2, 10],
+        ['stupid#2', 2, 10],
+        ['voronoi#3', 1, 11],
+      ],
+    );
     assert.deepEqual(readOutcomes(JSON.stringify(replay, null, 2), 'm3.json'), [outcome], 'a replay spread over several lines');
     assert.deepEqual(readOutcomes(JSON.stringify(replay) + '\n', 'm3.json'), [outcome]);
-    assert.deepEqual(nameResults(outcome).map((r) => r.result), ['loss', 'loss', 'loss', 'win']);
+    assert.deepEqual(
+      nameResults(outcome).map((r) => r.result),
+      ['loss', 'loss', 'loss', 'win'],
+    );
   });
 
   /** Checks reading `text` fails with a UsageError matching `message`, short and quick whatever the input. */
@@ -255,22 +429,49 @@ describe('match outcomes', () => {
   const good = JSON.stringify(line);
 
   it('refuses hostile input with the file, the line and what was expected', () => {
-    refused(`${good}\n${'x'.repeat(5 * 1024 * 1024)}\n`, /^in\.jsonl line 2 is longer than 1048576 characters \(1 MiB\).*expected one JSON match result per line/);
+    refused(
+      `${good}\n${'x'.repeat(5 * 1024 * 1024)}\n`,
+      /^in\.jsonl line 2 is longer than 1048576 characters \(1 MiB\).*expected one JSON match result per line/,
+    );
     refused(`${good}\n{"game":"tron","players":[${'{"name":"a","rank":1},'.repeat(250_000)}{}]}\n`, /^in\.jsonl line 2 is longer than 1048576/);
     refused(`${good}\nhello world\n`, /^in\.jsonl line 2 is not valid JSON \(.*\); expected one JSON match result per line \(`botarena play --json` output/);
-    refused(`${good}\n${good}\n{"game":"tron"}\n`, /^in\.jsonl line 3: "players" must be an array of the seats \{"slot","name","rank",…\} in slot order, got nothing$/);
-    refused(JSON.stringify({ game: 'tron', players: Array.from({ length: 1000 }, (_, i) => ({ name: `b${i}`, rank: 1 })) }), new RegExp(`^in\\.jsonl line 1: "players" must list 2 to ${MAX_RATED_PLAYERS} seats, got 1000$`));
-    refused(JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], rank: 'first' }] }), /^in\.jsonl line 1: "players\[1\]\.rank" must be an integer 1\.\.2 \(a place among the 2 seats\), got "first"$/);
-    refused(JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], rank: 3 }] }), /"players\[1\]\.rank" must be an integer 1\.\.2 .*got 3$/);
+    refused(
+      `${good}\n${good}\n{"game":"tron"}\n`,
+      /^in\.jsonl line 3: "players" must be an array of the seats \{"slot","name","rank",…\} in slot order, got nothing$/,
+    );
+    refused(
+      JSON.stringify({ game: 'tron', players: Array.from({ length: 1000 }, (_, i) => ({ name: `b${i}`, rank: 1 })) }),
+      new RegExp(`^in\\.jsonl line 1: "players" must list 2 to ${MAX_RATED_PLAYERS} seats, got 1000$`),
+    );
+    refused(
+      JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], rank: 'first' }] }),
+      /^in\.jsonl line 1: "players\[1\]\.rank" must be an integer 1\.\.2 \(a place among the 2 seats\), got "first"$/,
+    );
+    refused(
+      JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], rank: 3 }] }),
+      /"players\[1\]\.rank" must be an integer 1\.\.2 .*got 3$/,
+    );
     refused(JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], rank: 1.5 }] }), /"players\[1\]\.rank" must be an integer .*got 1\.5$/);
-    refused(JSON.stringify({ ...line, players: [line.players[1], line.players[0]] }), /"players\[0\]\.slot" must be 0 \(the seats are listed in slot order\), got 1$/);
-    refused(JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], name: '' }] }), /"players\[1\]\.name" must be a name of 1 to 200 characters, got ""$/);
-    refused(JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], name: 'n'.repeat(100_000) }] }), /"players\[1\]\.name" must be a name of 1 to 200 characters, got "n+…$/);
+    refused(
+      JSON.stringify({ ...line, players: [line.players[1], line.players[0]] }),
+      /"players\[0\]\.slot" must be 0 \(the seats are listed in slot order\), got 1$/,
+    );
+    refused(
+      JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], name: '' }] }),
+      /"players\[1\]\.name" must be a name of 1 to 200 characters, got ""$/,
+    );
+    refused(
+      JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], name: 'n'.repeat(100_000) }] }),
+      /"players\[1\]\.name" must be a name of 1 to 200 characters, got "n+…$/,
+    );
     refused(JSON.stringify({ ...line, players: [line.players[0], { ...line.players[1], fault: 'timeout' }] }), /"players\[1\]\.fault" must be null or a fault/);
     refused(JSON.stringify({ ...line, players: [line.players[0]] }), /"players" must list 2 to 64 seats, got 1$/);
     refused(JSON.stringify({ ...line, game: 7 }), /"game" must be a game id of 1 to 100 characters, got 7$/);
     refused('[1,2,3]', /^in\.jsonl line 1: expected a JSON object \(a match result with "game" and "players"\), got \[1,2,3\]$/);
-    refused(`${good}\n{"format":"${REPLAY_FORMAT}","game":"tron"}\n`, /^in\.jsonl line 2: this is a replay, not a result line; give each replay as a file of its own$/);
+    refused(
+      `${good}\n{"format":"${REPLAY_FORMAT}","game":"tron"}\n`,
+      /^in\.jsonl line 2: this is a replay, not a result line; give each replay as a file of its own$/,
+    );
     refused('', /^in\.jsonl holds no match result; expected/);
     refused('\n \n', /^in\.jsonl holds no match result/);
   });

@@ -36,7 +36,7 @@ const MAX_NAME_CHARS = 200;
 const MAX_GAME_CHARS = 100;
 
 /** What a file given to the ratings must hold, said once in every error about its content. */
-export const RESULTS_EXPECTED = 'one JSON match result per line (`botarena play --json` output, a tournament\'s results.jsonl) or one replay';
+export const RESULTS_EXPECTED = "one JSON match result per line (`botarena play --json` output, a tournament's results.jsonl) or one replay";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -78,7 +78,8 @@ export function outcomeFromJsonResult(value: unknown, where = 'match result'): M
     const name = own(p, 'name');
     if (typeof name !== 'string' || !name.trim() || name.length > MAX_NAME_CHARS) bad(`${at}.name`, `a name of 1 to ${MAX_NAME_CHARS} characters`, name);
     const rank = own(p, 'rank');
-    if (typeof rank !== 'number' || !Number.isInteger(rank) || rank < 1 || rank > n) bad(`${at}.rank`, `an integer 1..${n} (a place among the ${n} seats)`, rank);
+    if (typeof rank !== 'number' || !Number.isInteger(rank) || rank < 1 || rank > n)
+      bad(`${at}.rank`, `an integer 1..${n} (a place among the ${n} seats)`, rank);
     const score = own(p, 'score');
     if (score !== undefined && score !== null && (typeof score !== 'number' || !Number.isFinite(score))) bad(`${at}.score`, 'a number or null', score);
     const fault = own(p, 'fault');
@@ -149,7 +150,9 @@ export function readOutcomes(text: string, source: string): MatchOutcome[] {
     const end = nl === -1 ? text.length : nl;
     const where = `${source} line ${lineNo}`;
     if (end - start > MAX_RESULT_LINE_CHARS) {
-      throw new UsageError(`${where} is longer than ${MAX_RESULT_LINE_CHARS} characters (1 MiB), the most a result line may hold; expected ${RESULTS_EXPECTED}`);
+      throw new UsageError(
+        `${where} is longer than ${MAX_RESULT_LINE_CHARS} characters (1 MiB), the most a result line may hold; expected ${RESULTS_EXPECTED}`,
+      );
     }
     const line = text.slice(start, end).replace(/\r$/, '');
     start = end + 1;

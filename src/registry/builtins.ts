@@ -20,7 +20,16 @@ export async function ensureBuiltins(store: Store, log: FastifyBaseLogger): Prom
   const { conflicts } = await store.ensureBuiltinBots(
     Object.values(games).flatMap((g) => [
       ...Object.keys(g.bots).map((name) => ({ game: g.id, name, endpoint: name, description: `built-in: ${g.bots[name]!.description}` })),
-      ...(g.presentation.human || g.rules.stream ? [{ game: g.id, name: PERSON, endpoint: PERSON_ENDPOINT, description: 'a person playing from the web page (test matches only; never on the ladder, never rated)' }] : []),
+      ...(g.presentation.human || g.rules.stream
+        ? [
+            {
+              game: g.id,
+              name: PERSON,
+              endpoint: PERSON_ENDPOINT,
+              description: 'a person playing from the web page (test matches only; never on the ladder, never rated)',
+            },
+          ]
+        : []),
     ]),
   );
   for (const c of conflicts) log.warn(c);

@@ -29,17 +29,23 @@ export async function checkEndpoint(game: AnyGame, endpoint: string, policy: End
     throw badRequest(`endpoint: ${err instanceof Error ? err.message : String(err)}`);
   }
   const kind = spec.transport;
-  if (runsCommand(spec) && !policy.allowCommands) throw forbidden('endpoint: this server runs no commands for bots (stdio:, exec:); give an http(s):// URL, or ask the operator to start the server with --allow-commands');
+  if (runsCommand(spec) && !policy.allowCommands)
+    throw forbidden(
+      'endpoint: this server runs no commands for bots (stdio:, exec:); give an http(s):// URL, or ask the operator to start the server with --allow-commands',
+    );
   if (kind === 'builtin') throw badRequest(`endpoint: "${endpoint}" is a built-in bot, registered already; give your bot's http(s):// URL`);
   if (kind === 'tcp') throw badRequest('endpoint: tcp bots connect in: join the smart-dog gateway instead of registering a URL');
-  if (kind === 'human' || kind === 'browser') throw badRequest(`endpoint: people play from the web page (seat "${PERSON}" of a test match), not through a registered bot`);
+  if (kind === 'human' || kind === 'browser')
+    throw badRequest(`endpoint: people play from the web page (seat "${PERSON}" of a test match), not through a registered bot`);
   if (kind === 'http' && !policy.allowPrivateBots) {
     let problem: string | null;
     try {
       problem = await urlRefusal(spec.url);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      throw badRequest(`endpoint: the name ${new URL(spec.url).hostname} cannot be resolved (${code ?? (err as Error).message}); give a URL whose host name resolves, or an IP address`);
+      throw badRequest(
+        `endpoint: the name ${new URL(spec.url).hostname} cannot be resolved (${code ?? (err as Error).message}); give a URL whose host name resolves, or an IP address`,
+      );
     }
     if (problem) throw forbidden(`endpoint: ${problem}; this server only calls public addresses`);
   }

@@ -73,7 +73,11 @@ export class BotRegistry {
     const reason = failed.length ? `the doctor check failed: ${failed.map((c) => `${c.name}: ${c.detail}`).join('; ')}` : null;
     const current = await this.store.getBot(botId);
     if (!current || current.status === 'deleted') return report;
-    await this.store.updateBot(botId, { status: reason ? 'paused' : current.status === 'checking' ? 'active' : current.status, statusReason: reason, doctorReport: JSON.stringify(report) });
+    await this.store.updateBot(botId, {
+      status: reason ? 'paused' : current.status === 'checking' ? 'active' : current.status,
+      statusReason: reason,
+      doctorReport: JSON.stringify(report),
+    });
     this.log.info({ bot: botId, ok: !reason }, reason ? `bot check failed: ${reason.slice(0, 300)}` : 'bot check passed');
     return report;
   }
@@ -95,7 +99,10 @@ export class BotRegistry {
   }
 
   /** Edits a bot; a new endpoint is checked again before the bot plays rated matches. */
-  async update(bot: BotRow, patch: { endpoint?: string; description?: string; owner?: string; capacity?: number; status?: 'active' | 'paused' }): Promise<BotRow> {
+  async update(
+    bot: BotRow,
+    patch: { endpoint?: string; description?: string; owner?: string; capacity?: number; status?: 'active' | 'paused' },
+  ): Promise<BotRow> {
     const game = requireGame(bot.game);
     const changes: Parameters<Store['updateBot']>[1] = {};
     if (patch.description !== undefined) changes.description = patch.description;

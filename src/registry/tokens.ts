@@ -7,7 +7,9 @@ const PARAMS = { N: 16384, r: 8, p: 1 } as const;
 const KEY_BYTES = 32;
 
 function derive(token: string, salt: Buffer, params: ScryptOptions): Promise<Buffer> {
-  return new Promise((resolve, reject) => scrypt(token, salt, KEY_BYTES, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))));
+  return new Promise((resolve, reject) =>
+    scrypt(token, salt, KEY_BYTES, { ...params, maxmem: 64 * 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
 }
 
 /** A new owner token: 32 random bytes, base64url, with a prefix that says what it is. */

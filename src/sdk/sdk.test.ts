@@ -20,7 +20,7 @@ describe('sdk', () => {
     assert.match(err, /bot error: Error: asked to fail/);
   });
 
-  it('a handler that returns SILENT writes nothing for that message (lighthouses\' results)', async () => {
+  it("a handler that returns SILENT writes nothing for that message (lighthouses' results)", async () => {
     const input = new PassThrough();
     const output = new PassThrough();
     let out = '';

@@ -19,7 +19,11 @@ export const SILENT: unique symbol = Symbol('no answer');
  *
  * @example serveStdio((m) => (m.action === 'init' ? { name: 'me' } : { play: 3 }));
  */
-export async function serveStdio<M = unknown>(handler: BotHandler<M>, input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stdout): Promise<void> {
+export async function serveStdio<M = unknown>(
+  handler: BotHandler<M>,
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stdout,
+): Promise<void> {
   const lines = createInterface({ input });
   for await (const line of lines) {
     if (!line.trim()) continue;

@@ -46,7 +46,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) => {
-    void reply.status(404).send({ error: { status: 404, code: 'not-found', message: `no route ${req.method} ${req.url.split('?')[0]}; the API is described at /docs` } });
+    void reply
+      .status(404)
+      .send({ error: { status: 404, code: 'not-found', message: `no route ${req.method} ${req.url.split('?')[0]}; the API is described at /docs` } });
   });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
@@ -59,7 +61,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
         { name: 'ratings', description: 'leaderboards and rating history' },
         { name: 'matches', description: 'start, list, watch and download matches' },
       ],
-      components: { securitySchemes: { owner: { type: 'http', scheme: 'bearer', description: "a bot's owner token (shown once at registration), or the admin token" } } },
+      components: {
+        securitySchemes: { owner: { type: 'http', scheme: 'bearer', description: "a bot's owner token (shown once at registration), or the admin token" } },
+      },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });

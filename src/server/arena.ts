@@ -127,7 +127,17 @@ export class Arena {
     this.bots = new BotRegistry(store, { ...policy, adminToken: opts.adminToken, checkBots: opts.checkBots }, log);
     this.matches = new Matches(store, this.queue, this.here, this.persons, { ...policy, timeouts: opts.timeouts, gatewayPort: opts.gatewayPort }, log);
     this.ladder = opts.ladder
-      ? new LadderScheduler({ store, queue: this.queue, node: this.node, log, launch: (game, bots, o) => this.matches.launch(game, bots, o), personMatches: () => this.persons.size }, opts)
+      ? new LadderScheduler(
+          {
+            store,
+            queue: this.queue,
+            node: this.node,
+            log,
+            launch: (game, bots, o) => this.matches.launch(game, bots, o),
+            personMatches: () => this.persons.size,
+          },
+          opts,
+        )
       : null;
     const running = async () => (await store.listMatches({ status: 'running', limit: 100 })).items.map((m) => m.id);
     this.follow = { feed: (send) => followFeed(live, running, send), match: (matchId, send) => followMatch(live, matchId, send) };
@@ -145,12 +155,17 @@ export class Arena {
    */
   async start(): Promise<void> {
     if (this.queue.shared) {
-      if (!(await this.queue.ready())) this.log.warn(`the queue's Redis (${this.queue.describe()}) is not reachable yet; matches wait in the database until it is`);
+      if (!(await this.queue.ready()))
+        this.log.warn(`the queue's Redis (${this.queue.describe()}) is not reachable yet; matches wait in the database until it is`);
       // A match ending on a worker wakes the ladder (there is no match ending in this process to do it).
       this.unfeed = this.live.subscribe(FEED, 'public', (e) => {
         if (e.type === 'ended' || e.type === 'stopped') this.ladder?.wake();
       });
-      this.upkeep = new QueueUpkeep({ store: this.store, queue: this.queue, here: this.here, live: this.publish, log: this.log }, this.node, this.opts.reconcileMs);
+      this.upkeep = new QueueUpkeep(
+        { store: this.store, queue: this.queue, here: this.here, live: this.publish, log: this.log },
+        this.node,
+        this.opts.reconcileMs,
+      );
       await this.upkeep.start();
     } else await recoverOwnQueue(this.store, this.queue, this.log);
     await ensureBuiltins(this.store, this.log);

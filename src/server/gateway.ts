@@ -71,14 +71,19 @@ export async function startGateway(store: Store, log: FastifyBaseLogger, opts: G
     log: (line) => (/could not start|stopped:|warning/.test(line) ? log.warn({ gateway: true }, line) : log.debug({ gateway: true }, line)),
     onGame: (report, hub) => {
       recording = recording.then(() =>
-        recordGame(store, log, report, hub, opts.node).catch((err: unknown) => log.error({ err, hub, tcpGame: report.replay.matchId }, 'the smart-dog gateway could not record a game')),
+        recordGame(store, log, report, hub, opts.node).catch((err: unknown) =>
+          log.error({ err, hub, tcpGame: report.replay.matchId }, 'the smart-dog gateway could not record a game'),
+        ),
       );
     },
   }).catch((err: unknown) => {
     // A port in use names the serve command's option for it.
     throw err instanceof UsageError ? new UsageError(`smart-dog gateway: ${err.message.replace('--port', '--gateway-port (or --no-gateway)')}`) : err;
   });
-  log.info({ port: hubServer.port, host: opts.host }, `smart-dog gateway on ${opts.host}:${hubServer.port}; hubs: ${hubs.map((h) => `${h.name} (${h.min === h.max ? h.min : `${h.min}–${h.max}`})`).join(', ')}`);
+  log.info(
+    { port: hubServer.port, host: opts.host },
+    `smart-dog gateway on ${opts.host}:${hubServer.port}; hubs: ${hubs.map((h) => `${h.name} (${h.min === h.max ? h.min : `${h.min}–${h.max}`})`).join(', ')}`,
+  );
   return {
     port: hubServer.port,
     async close() {
@@ -97,8 +102,24 @@ async function recordGame(store: Store, log: FastifyBaseLogger, report: MatchRep
   const replay: Replay = { ...played, matchId, seats: played.seats.map((s, slot) => ({ ...s, name: bots[slot]!.name })) };
   const rated = bots.every((b) => b.status === 'active');
   // The job the hub played, as a job of the store: connect-in seats (`tcp`), the game's own deadlines.
-  const job = newJob({ matchId, game: 'smartdog', seed: replay.seed, config: replay.config, seats: bots.map((b) => ({ bot: 'tcp', name: b.name })), timeouts: {} });
-  await store.createMatch({ id: matchId, game: 'smartdog', kind: 'ladder', rated, seed: replay.seed, config: replay.config, job, seats: bots.map((b) => b.id) });
+  const job = newJob({
+    matchId,
+    game: 'smartdog',
+    seed: replay.seed,
+    config: replay.config,
+    seats: bots.map((b) => ({ bot: 'tcp', name: b.name })),
+    timeouts: {},
+  });
+  await store.createMatch({
+    id: matchId,
+    game: 'smartdog',
+    kind: 'ladder',
+    rated,
+    seed: replay.seed,
+    config: replay.config,
+    job,
+    seats: bots.map((b) => b.id),
+  });
   try {
     if (!(await store.startMatch(matchId, node))) throw new Error(`match ${matchId} was started elsewhere`);
     const { stored, seats } = await recordFinishedMatch(store, job, bots, replay, rated);
@@ -146,5 +167,7 @@ async function gatewayBot(store: Store, log: FastifyBaseLogger, tcpName: string)
       }
     }
   }
-  throw new Error(`the TCP player ${JSON.stringify(tcpName).slice(0, 100)} has no bot: "${base}" and "${base} (tcp)" are held by bots that are not the gateway's`);
+  throw new Error(
+    `the TCP player ${JSON.stringify(tcpName).slice(0, 100)} has no bot: "${base}" and "${base} (tcp)" are held by bots that are not the gateway's`,
+  );
 }

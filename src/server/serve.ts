@@ -102,7 +102,18 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await arena.start();
     arenaStarted();
     const address = await app.listen({ port: o.port, host: o.host });
-    logger.info({ url: address, database: store.describe(), queue: queue?.describe() ?? null, node, allowCommands: arena.opts.allowCommands, allowPrivateBots, gatewayPort: gateway?.port ?? null }, `botarena server at ${address} (API docs at ${address}/docs)`);
+    logger.info(
+      {
+        url: address,
+        database: store.describe(),
+        queue: queue?.describe() ?? null,
+        node,
+        allowCommands: arena.opts.allowCommands,
+        allowPrivateBots,
+        gatewayPort: gateway?.port ?? null,
+      },
+      `botarena server at ${address} (API docs at ${address}/docs)`,
+    );
     const running = { arena, app, gateway };
     let closing: Promise<void> | null = null;
     return {

@@ -14,7 +14,12 @@ export const WEB_DIR = join(PACKAGE_ROOT, 'dist', 'web');
 export async function webApp(app: FastifyInstance): Promise<void> {
   if (!existsSync(join(WEB_DIR, 'index.html'))) {
     app.get('/', { schema: { hide: true } }, async (_req, reply) =>
-      reply.status(503).type('text/plain; charset=utf-8').send(`The web app is not built (${WEB_DIR} is missing): run \`npm run build\` in the botarena package, then start the server again. The API is at /api and its documentation at /docs.\n`),
+      reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send(
+          `The web app is not built (${WEB_DIR} is missing): run \`npm run build\` in the botarena package, then start the server again. The API is at /api and its documentation at /docs.\n`,
+        ),
     );
     return;
   }

@@ -69,7 +69,12 @@ export async function listBots(db: Db, filter: { game?: string; status?: BotStat
     q = q.where('game', '=', filter.game);
   }
   q = filter.status !== undefined ? q.where('status', '=', botStatus(filter.status)) : q.where('status', '<>', 'deleted');
-  const rows = await q.orderBy('game').orderBy('name').orderBy('id').limit(limitOf(filter.limit, LIMITS.rows, LIMITS.rows)).execute();
+  const rows = await q
+    .orderBy('game')
+    .orderBy('name')
+    .orderBy('id')
+    .limit(limitOf(filter.limit, LIMITS.rows, LIMITS.rows))
+    .execute();
   return rows.map(botFromRow);
 }
 
@@ -84,7 +89,8 @@ export async function updateBot(db: Db, clock: () => Date, id: string, patch: Bo
   if (patch.status !== undefined) set.status = botStatus(patch.status);
   if (patch.statusReason !== undefined) set.status_reason = reasonText(patch.statusReason);
   // The doctor report is JSON the arena wrote: its size is the caller's business (see store.ts).
-  if (patch.doctorReport !== undefined) set.doctor_report = patch.doctorReport === null ? null : text('doctorReport', patch.doctorReport, Number.MAX_SAFE_INTEGER);
+  if (patch.doctorReport !== undefined)
+    set.doctor_report = patch.doctorReport === null ? null : text('doctorReport', patch.doctorReport, Number.MAX_SAFE_INTEGER);
   if (patch.capacity !== undefined) set.capacity = int('capacity', patch.capacity, 1, CAPACITY_MAX);
   if (!lookupable(id)) throw new NotFoundError(`no bot ${JSON.stringify(id)}`);
   let row: BotsTable | undefined;
@@ -101,7 +107,12 @@ export async function updateBot(db: Db, clock: () => Date, id: string, patch: Bo
 /** Store.deleteBot: status 'deleted', the row kept. */
 export async function deleteBot(db: Db, clock: () => Date, id: string): Promise<boolean> {
   if (!lookupable(id)) return false;
-  const r = await db.updateTable('bots').set({ status: 'deleted', updated_at: isoNow(clock) }).where('id', '=', id).where('status', '<>', 'deleted').executeTakeFirst();
+  const r = await db
+    .updateTable('bots')
+    .set({ status: 'deleted', updated_at: isoNow(clock) })
+    .where('id', '=', id)
+    .where('status', '<>', 'deleted')
+    .executeTakeFirst();
   return r.numUpdatedRows > 0n;
 }
 
@@ -117,11 +128,33 @@ export async function ensureBuiltinBots(db: Db, clock: () => Date, bots: readonl
     const now = isoNow(clock);
     // Inserted unless a bot not deleted has the name (that bot is then looked at below); several servers
     // starting at once insert it once.
-    const deletedBuiltin = await db.selectFrom('bots').select('id').where('game', '=', game).where('name', '=', name).where('builtin', '=', 1).where('status', '=', 'deleted').executeTakeFirst();
+    const deletedBuiltin = await db
+      .selectFrom('bots')
+      .select('id')
+      .where('game', '=', game)
+      .where('name', '=', name)
+      .where('builtin', '=', 1)
+      .where('status', '=', 'deleted')
+      .executeTakeFirst();
     if (deletedBuiltin) continue;
     await db
       .insertInto('bots')
-      .values({ id: randomUUID(), game, name, endpoint, builtin: 1, description, owner_contact: '', token_hash: null, status: 'active', status_reason: null, doctor_report: null, capacity: CAPACITY_MAX, created_at: now, updated_at: now })
+      .values({
+        id: randomUUID(),
+        game,
+        name,
+        endpoint,
+        builtin: 1,
+        description,
+        owner_contact: '',
+        token_hash: null,
+        status: 'active',
+        status_reason: null,
+        doctor_report: null,
+        capacity: CAPACITY_MAX,
+        created_at: now,
+        updated_at: now,
+      })
       .onConflict((oc) => oc.doNothing())
       .execute();
     const current = await getBotByName(db, game, name);

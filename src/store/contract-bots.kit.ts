@@ -9,7 +9,15 @@ export function botsContract(stores: Stores): void {
   it('creates, reads, lists, edits and soft-deletes a bot', async () => {
     const clock = steppingClock(1000);
     const { store } = await stores.fresh({ clock: clock.now });
-    const a = await store.createBot({ game: 'tictactoe', name: 'alpha', endpoint: 'https://alpha.example/bot', description: 'plays the centre', ownerContact: 'a@example.org', tokenHash: 'scrypt$1$2', capacity: 3 });
+    const a = await store.createBot({
+      game: 'tictactoe',
+      name: 'alpha',
+      endpoint: 'https://alpha.example/bot',
+      description: 'plays the centre',
+      ownerContact: 'a@example.org',
+      tokenHash: 'scrypt$1$2',
+      capacity: 3,
+    });
     assert.equal(a.status, 'checking', 'a new bot is checked before it plays');
     assert.equal(a.builtin, false);
     assert.match(a.id, /^[0-9a-f-]{36}$/);
@@ -19,12 +27,25 @@ export function botsContract(stores: Stores): void {
     assert.equal(await store.getBot('no-such-id'), null);
     const b = await activeBot(store, 'beta');
     await activeBot(store, 'gamma', 'connect4');
-    assert.deepEqual((await store.listBots({ game: 'tictactoe' })).map((x) => x.name), ['alpha', 'beta']);
-    assert.deepEqual((await store.listBots({ status: 'active' })).map((x) => x.name), ['gamma', 'beta'], 'by game, then name');
+    assert.deepEqual(
+      (await store.listBots({ game: 'tictactoe' })).map((x) => x.name),
+      ['alpha', 'beta'],
+    );
+    assert.deepEqual(
+      (await store.listBots({ status: 'active' })).map((x) => x.name),
+      ['gamma', 'beta'],
+      'by game, then name',
+    );
     assert.equal((await store.listBots({ limit: 1 })).length, 1);
 
     const report = JSON.stringify({ checks: [{ name: 'hello', status: 'pass' }] });
-    const edited = await store.updateBot(a.id, { status: 'active', statusReason: null, doctorReport: report, endpoint: 'https://alpha.example/v2', capacity: 5 });
+    const edited = await store.updateBot(a.id, {
+      status: 'active',
+      statusReason: null,
+      doctorReport: report,
+      endpoint: 'https://alpha.example/v2',
+      capacity: 5,
+    });
     assert.equal(edited.status, 'active');
     assert.equal(edited.doctorReport, report);
     assert.equal(edited.endpoint, 'https://alpha.example/v2');
@@ -37,8 +58,14 @@ export function botsContract(stores: Stores): void {
     assert.equal(await store.deleteBot(b.id), false, 'deleted once');
     assert.equal((await store.getBot(b.id))!.status, 'deleted', 'kept, marked deleted');
     assert.equal(await store.getBotByName('tictactoe', 'beta'), null);
-    assert.deepEqual((await store.listBots({ game: 'tictactoe' })).map((x) => x.name), ['alpha']);
-    assert.deepEqual((await store.listBots({ status: 'deleted' })).map((x) => x.name), ['beta']);
+    assert.deepEqual(
+      (await store.listBots({ game: 'tictactoe' })).map((x) => x.name),
+      ['alpha'],
+    );
+    assert.deepEqual(
+      (await store.listBots({ status: 'deleted' })).map((x) => x.name),
+      ['beta'],
+    );
     await assert.rejects(store.updateBot(b.id, { status: 'active' }), (e: Error) => e instanceof NotFoundError && /was deleted/.test(e.message));
   });
 
@@ -69,29 +96,48 @@ export function botsContract(stores: Stores): void {
       { game: 'connect4', name: 'minimax', endpoint: 'minimax' },
     ];
     const first = await store.ensureBuiltinBots(list);
-    assert.deepEqual(first.bots.map((b) => [b.game, b.name, b.builtin, b.status, b.tokenHash]), [
-      ['tictactoe', 'random', true, 'active', null],
-      ['tictactoe', 'minimax', true, 'active', null],
-    ]);
+    assert.deepEqual(
+      first.bots.map((b) => [b.game, b.name, b.builtin, b.status, b.tokenHash]),
+      [
+        ['tictactoe', 'random', true, 'active', null],
+        ['tictactoe', 'minimax', true, 'active', null],
+      ],
+    );
     assert.deepEqual(first.conflicts, ['the connect4 bot "minimax" is a registered bot, so the built-in bot of that name is not registered']);
     assert.equal((await store.getBotByName('connect4', 'minimax'))!.id, mine.id);
 
     const [second, third] = await Promise.all([store.ensureBuiltinBots(list), store.ensureBuiltinBots(list)]);
-    assert.deepEqual(second.bots.map((b) => b.id), first.bots.map((b) => b.id), 'the same rows, not new ones');
-    assert.deepEqual(third.bots.map((b) => b.id), first.bots.map((b) => b.id));
+    assert.deepEqual(
+      second.bots.map((b) => b.id),
+      first.bots.map((b) => b.id),
+      'the same rows, not new ones',
+    );
+    assert.deepEqual(
+      third.bots.map((b) => b.id),
+      first.bots.map((b) => b.id),
+    );
     assert.equal((await store.listBots({ game: 'tictactoe' })).length, 2);
 
     const updated = await store.ensureBuiltinBots([{ ...list[0]!, description: 'built-in: a random empty cell' }]);
     assert.equal(updated.bots[0]!.description, 'built-in: a random empty cell');
     await store.deleteBot(first.bots[1]!.id);
-    assert.deepEqual((await store.ensureBuiltinBots(list)).bots.map((b) => b.name), ['random'], 'a built-in the admin deleted stays deleted');
+    assert.deepEqual(
+      (await store.ensureBuiltinBots(list)).bots.map((b) => b.name),
+      ['random'],
+      'a built-in the admin deleted stays deleted',
+    );
   });
 
   it('stores quotes, SQL-shaped text and any Unicode verbatim', async () => {
     const { store } = await stores.fresh();
     const names = [`O'Brien "the" \`bot\``, "x'); DROP TABLE bots; --", 'Robert"; DELETE FROM matches WHERE "1"="1', 'ünï ☃ 𝄞 بوت', '%_\\%'];
     for (const name of names) {
-      const b = await store.createBot({ game: 'tictactoe', name, endpoint: `stdio:python3 -c 'print("${name.length}")'`, description: `${name}\nline two\t'; SELECT * FROM bots; --` });
+      const b = await store.createBot({
+        game: 'tictactoe',
+        name,
+        endpoint: `stdio:python3 -c 'print("${name.length}")'`,
+        description: `${name}\nline two\t'; SELECT * FROM bots; --`,
+      });
       const back = (await store.getBotByName('tictactoe', name))!;
       assert.equal(back.id, b.id);
       assert.equal(back.name, name);
@@ -113,15 +159,33 @@ export function botsContract(stores: Stores): void {
         assert.match(e.message, pattern);
         return true;
       });
-    await refused(store.createBot({ game: 'tictactoe', name: 'nul\0byte', endpoint: 'http://x' }), /^name: contains a NUL character \(\\u0000\) at position 3; remove it$/);
+    await refused(
+      store.createBot({ game: 'tictactoe', name: 'nul\0byte', endpoint: 'http://x' }),
+      /^name: contains a NUL character \(\\u0000\) at position 3; remove it$/,
+    );
     await refused(store.createBot({ game: 'tictactoe', name: 'ok', endpoint: 'http://x', description: 'a\0b' }), /^description: contains a NUL character/);
-    await refused(store.createBot({ game: 'tictactoe', name: 'two\nlines', endpoint: 'http://x' }), /^name: contains the control character U\+000A at position 3/);
+    await refused(
+      store.createBot({ game: 'tictactoe', name: 'two\nlines', endpoint: 'http://x' }),
+      /^name: contains the control character U\+000A at position 3/,
+    );
     await refused(store.createBot({ game: 'tictactoe', name: '   ', endpoint: 'http://x' }), /^name: must not be empty$/);
-    await refused(store.createBot({ game: 'tictactoe', name: 'n'.repeat(LIMITS.name + 1), endpoint: 'http://x' }), new RegExp(`^name: ${LIMITS.name + 1} characters is too long; at most ${LIMITS.name} are kept$`));
+    await refused(
+      store.createBot({ game: 'tictactoe', name: 'n'.repeat(LIMITS.name + 1), endpoint: 'http://x' }),
+      new RegExp(`^name: ${LIMITS.name + 1} characters is too long; at most ${LIMITS.name} are kept$`),
+    );
     const tenMegabytes = 'd'.repeat(10 * 1024 * 1024);
-    await refused(store.createBot({ game: 'tictactoe', name: 'big', endpoint: 'http://x', description: tenMegabytes }), /^description: 10485760 characters is too long; at most 10000 are kept$/);
-    await refused(store.createBot({ game: 'tictactoe', name: 'cap', endpoint: 'http://x', capacity: 0 }), /^capacity: expected an integer from 1 to 1000, got 0$/);
-    await refused(store.createBot({ game: 'tictactoe', name: 'st', endpoint: 'http://x', status: 'deleted' }), /^status: "deleted" is not one of checking, active, paused$/);
+    await refused(
+      store.createBot({ game: 'tictactoe', name: 'big', endpoint: 'http://x', description: tenMegabytes }),
+      /^description: 10485760 characters is too long; at most 10000 are kept$/,
+    );
+    await refused(
+      store.createBot({ game: 'tictactoe', name: 'cap', endpoint: 'http://x', capacity: 0 }),
+      /^capacity: expected an integer from 1 to 1000, got 0$/,
+    );
+    await refused(
+      store.createBot({ game: 'tictactoe', name: 'st', endpoint: 'http://x', status: 'deleted' }),
+      /^status: "deleted" is not one of checking, active, paused$/,
+    );
     const ok = await activeBot(store, 'ok');
     await refused(store.updateBot(ok.id, { description: tenMegabytes }), /^description: 10485760 characters is too long/);
     await refused(store.updateBot(ok.id, { ownerContact: 'x\0' }), /^ownerContact: contains a NUL/);

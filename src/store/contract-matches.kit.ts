@@ -14,7 +14,13 @@ export function matchesContract(stores: Stores): void {
     assert.equal(m.status, 'queued');
     assert.equal(m.seed, 4294967295, 'the largest seed comes back whole');
     assert.deepEqual(m.config, { size: 3 });
-    assert.deepEqual(m.seats.map((s) => [s.slot, s.botId, s.name, s.rank]), [[0, a.id, 'alpha', null], [1, b.id, 'beta', null]]);
+    assert.deepEqual(
+      m.seats.map((s) => [s.slot, s.botId, s.name, s.rank]),
+      [
+        [0, a.id, 'alpha', null],
+        [1, b.id, 'beta', null],
+      ],
+    );
     assert.deepEqual(await store.getMatch(m.id), m);
 
     assert.equal(await store.startMatch(m.id), true);
@@ -30,7 +36,14 @@ export function matchesContract(stores: Stores): void {
     assert.equal(done.status, 'finished');
     assert.ok(done.finishedAt! >= done.startedAt!);
     assert.deepEqual(done.result, finish.result);
-    assert.deepEqual(done.seats[1], { slot: 1, botId: b.id, name: 'beta', rank: 1, score: null, fault: { turn: 3, kind: 'timeout', detail: 'no answer within 1000 ms' } });
+    assert.deepEqual(done.seats[1], {
+      slot: 1,
+      botId: b.id,
+      name: 'beta',
+      rank: 1,
+      score: null,
+      fault: { turn: 3, kind: 'timeout', detail: 'no answer within 1000 ms' },
+    });
     assert.deepEqual(JSON.parse(gunzipSync((await store.getReplay(m.id))!).toString()), { matchId: m.id, turns: [1, 2, 3] });
     assert.deepEqual(JSON.parse(gunzipSync((await store.getLogs(m.id, 1))!).toString()), [{ dir: 'send', t: 0, text: 'hello seat 1' }]);
     assert.equal(await store.getLogs(m.id, 2), null);
@@ -46,7 +59,13 @@ export function matchesContract(stores: Stores): void {
     const [a, b] = [await activeBot(store, 'alpha'), await activeBot(store, 'beta')];
     const m = await queued(store, [a, b]);
     assert.equal((await store.getMatch(m.id))!.worker, null);
-    assert.deepEqual(await store.activeMatchCounts(), new Map([[a.id, 1], [b.id, 1]]));
+    assert.deepEqual(
+      await store.activeMatchCounts(),
+      new Map([
+        [a.id, 1],
+        [b.id, 1],
+      ]),
+    );
     assert.equal(await store.claimMatch(m.id, 'worker-1'), 1);
     assert.deepEqual([(await store.getMatch(m.id))!.status, (await store.getMatch(m.id))!.worker], ['running', 'worker-1']);
     assert.equal(await store.startMatch(m.id, 'worker-3'), false, 'startMatch takes queued matches only');
@@ -55,7 +74,14 @@ export function matchesContract(stores: Stores): void {
     const other = await queued(store, [a, a]);
     assert.equal(await store.startMatch(other.id, 'server-1'), true);
     assert.equal((await store.getMatch(other.id))!.worker, 'server-1');
-    assert.deepEqual(await store.activeMatchCounts(), new Map([[a.id, 2], [b.id, 1]]), 'a bot in two seats of one match counts once for it');
+    assert.deepEqual(
+      await store.activeMatchCounts(),
+      new Map([
+        [a.id, 2],
+        [b.id, 1],
+      ]),
+      'a bot in two seats of one match counts once for it',
+    );
     assert.equal(await store.finishMatch(m.id, finishOf((await store.getMatch(m.id))!, [1, 2])), true);
     assert.equal(await store.claimMatch(m.id, 'worker-3'), null, 'a finished match is never played again');
     assert.equal(await store.abortMatch(other.id, 'stop'), true);
@@ -69,13 +95,23 @@ export function matchesContract(stores: Stores): void {
     const a = await activeBot(store, 'alpha');
     const c4 = await activeBot(store, 'four', 'connect4');
     await assert.rejects(queued(store, [a], { seats: [a.id, 'ghost'] }), (e: Error) => e instanceof NotFoundError && e.message === 'seats[1]: no bot "ghost"');
-    await assert.rejects(queued(store, [a], { seats: [a.id, c4.id] }), (e: Error) => e instanceof InvalidInputError && e.message === 'seats[1]: bot "four" plays connect4, not tictactoe');
-    for (const seed of [-1, 2 ** 32, 1.5]) await assert.rejects(queued(store, [a, a], { seed }), (e: Error) => e instanceof InvalidInputError && /^seed: expected an integer from 0 to 4294967295/.test(e.message));
+    await assert.rejects(
+      queued(store, [a], { seats: [a.id, c4.id] }),
+      (e: Error) => e instanceof InvalidInputError && e.message === 'seats[1]: bot "four" plays connect4, not tictactoe',
+    );
+    for (const seed of [-1, 2 ** 32, 1.5])
+      await assert.rejects(
+        queued(store, [a, a], { seed }),
+        (e: Error) => e instanceof InvalidInputError && /^seed: expected an integer from 0 to 4294967295/.test(e.message),
+      );
     await assert.rejects(queued(store, [a, a], { kind: 'test', rated: true }), /rated: a test match is never rated/);
     await assert.rejects(queued(store, [a, a], { seats: [] }), /seats: expected 1 to 64 seats, got 0/);
     const m = await queued(store, [a, a], { id: 'match-1', seats: [a.id, { botId: null, name: 'a person' }] });
     assert.deepEqual(m.seats[1], { slot: 1, botId: null, name: 'a person', rank: null, score: null, fault: null });
-    await assert.rejects(queued(store, [a, a], { id: 'match-1' }), (e: Error) => e instanceof ConflictError && e.message === 'a match with id match-1 exists already');
+    await assert.rejects(
+      queued(store, [a, a], { id: 'match-1' }),
+      (e: Error) => e instanceof ConflictError && e.message === 'a match with id match-1 exists already',
+    );
     assert.equal(await store.countMatches(), 1, 'only the one that was kept');
   });
 
@@ -104,7 +140,11 @@ export function matchesContract(stores: Stores): void {
     assert.equal(await store.finishMatch(r1.id, finishOf(r1now, [1, 2])), false, 'an aborted match is not finished later');
     assert.equal(await store.getReplay(r1.id), null);
     assert.deepEqual(
-      { finished: await store.countMatches({ status: 'finished' }), aborted: await store.countMatches({ status: 'aborted' }), ofB: await store.countMatches({ botId: b.id, status: 'aborted' }) },
+      {
+        finished: await store.countMatches({ status: 'finished' }),
+        aborted: await store.countMatches({ status: 'aborted' }),
+        ofB: await store.countMatches({ botId: b.id, status: 'aborted' }),
+      },
       { finished: 1, aborted: 4, ofB: 4 },
     );
   });
@@ -120,7 +160,8 @@ export function matchesContract(stores: Stores): void {
       clock.set(base + Math.floor(i / 3));
       made.push(await queued(store, i % 2 ? [a, b] : [a, c], { kind: i % 5 ? 'ladder' : 'challenge' }));
     }
-    const newestFirst = (xs: MatchRow[]) => [...xs].sort((x, y) => (x.createdAt === y.createdAt ? (x.id < y.id ? 1 : -1) : x.createdAt < y.createdAt ? 1 : -1)).map((m) => m.id);
+    const newestFirst = (xs: MatchRow[]) =>
+      [...xs].sort((x, y) => (x.createdAt === y.createdAt ? (x.id < y.id ? 1 : -1) : x.createdAt < y.createdAt ? 1 : -1)).map((m) => m.id);
     const walk = async (q: Parameters<typeof store.listMatches>[0]) => {
       const ids: string[] = [];
       const sizes: number[] = [];
@@ -153,7 +194,10 @@ export function matchesContract(stores: Stores): void {
     assert.deepEqual((await store.listMatches({ limit: 1 })).items[0]!.id, newer.id);
     assert.deepEqual((await store.listMatches({ limit: 2 })).items[1]!.seats.map((s) => s.name).length, 2, 'items carry their seats');
     for (const cursor of ['garbage', Buffer.from('["a"]').toString('base64url'), 'x'.repeat(500)]) {
-      await assert.rejects(store.listMatches({ cursor }), (e: Error) => e instanceof InvalidInputError && /^cursor: not a cursor this store gave/.test(e.message));
+      await assert.rejects(
+        store.listMatches({ cursor }),
+        (e: Error) => e instanceof InvalidInputError && /^cursor: not a cursor this store gave/.test(e.message),
+      );
     }
   });
 
@@ -173,11 +217,34 @@ export function matchesContract(stores: Stores): void {
     await queued(store, [a, c]);
     await queued(store, [c, c], { kind: 'challenge', rated: false });
     const recent = await store.recentOutcomes(b.id, 4);
-    assert.deepEqual(recent.map((r) => r.matchId), ends.slice(-4).reverse(), 'newest first, rated only');
-    assert.deepEqual(recent.map((r) => r.fault?.kind ?? null), [null, 'timeout', null, 'timeout']);
-    assert.deepEqual((await store.recentOutcomes(a.id, 10)).map((r) => r.fault), Array(6).fill(null));
-    assert.deepEqual([...(await store.recentMatchCounts('tictactoe', 0))].sort(), [[a.id, 7], [b.id, 6], [c.id, 1]].sort());
-    assert.deepEqual([...(await store.recentMatchCounts('tictactoe', since))].sort(), [[a.id, 1], [c.id, 1]].sort());
+    assert.deepEqual(
+      recent.map((r) => r.matchId),
+      ends.slice(-4).reverse(),
+      'newest first, rated only',
+    );
+    assert.deepEqual(
+      recent.map((r) => r.fault?.kind ?? null),
+      [null, 'timeout', null, 'timeout'],
+    );
+    assert.deepEqual(
+      (await store.recentOutcomes(a.id, 10)).map((r) => r.fault),
+      Array(6).fill(null),
+    );
+    assert.deepEqual(
+      [...(await store.recentMatchCounts('tictactoe', 0))].sort(),
+      [
+        [a.id, 7],
+        [b.id, 6],
+        [c.id, 1],
+      ].sort(),
+    );
+    assert.deepEqual(
+      [...(await store.recentMatchCounts('tictactoe', since))].sort(),
+      [
+        [a.id, 1],
+        [c.id, 1],
+      ].sort(),
+    );
     assert.deepEqual(await store.recentMatchCounts('connect4', 0), new Map());
   });
 }

@@ -12,31 +12,54 @@ export function ratingsContract(stores: Stores): void {
   it("keeps the ladder's ratings: leaderboards, histories, pair records, and a ladder restored from them", async () => {
     const { store } = await stores.fresh();
     const bots = [await activeBot(store, 'ann'), await activeBot(store, 'bob'), await activeBot(store, 'cid')];
-    const [ann, bob, cid] = bots as [typeof bots[0], typeof bots[0], typeof bots[0]];
+    const [ann, bob, cid] = bots as [(typeof bots)[0], (typeof bots)[0], (typeof bots)[0]];
     const elo = new EloLadder();
     const skill = new SkillLadder();
-    const games: [typeof ann, typeof ann, number[]][] = [[ann, bob, [1, 2]], [bob, cid, [1, 2]], [cid, ann, [1, 1]], [ann, cid, [1, 2]], [bob, ann, [2, 1]], [ann, bob, [1, 1]]];
+    const games: [typeof ann, typeof ann, number[]][] = [
+      [ann, bob, [1, 2]],
+      [bob, cid, [1, 2]],
+      [cid, ann, [1, 1]],
+      [ann, cid, [1, 2]],
+      [bob, ann, [2, 1]],
+      [ann, bob, [1, 1]],
+    ];
     for (const [x, y, ranks] of games) {
       const m = await running(store, [x, y]);
-      const seats = [{ botId: x.id, rank: ranks[0]! }, { botId: y.id, rank: ranks[1]! }];
+      const seats = [
+        { botId: x.id, rank: ranks[0]! },
+        { botId: y.id, rank: ranks[1]! },
+      ];
       assert.equal(await store.finishMatch(m.id, finishOf(m, ranks, { rate: (kept) => rateFinishedMatch('tictactoe', seats, kept) })), true);
       const outcome = { game: 'tictactoe', players: seats.map((s) => ({ name: s.botId, rank: s.rank })) };
       elo.rate(outcome);
       skill.rate(outcome);
     }
     const board = await store.leaderboard('tictactoe', 'elo');
-    assert.deepEqual(board.map((r) => [r.position, r.botId, r.rating, r.games, r.wins, r.draws, r.losses]), elo.table('tictactoe').map((r, i) => [i + 1, r.name, r.rating, r.games, r.wins, r.draws, r.losses]));
-    assert.ok(board.every((r, i) => i === 0 || board[i - 1]!.rating >= r.rating), 'best first');
+    assert.deepEqual(
+      board.map((r) => [r.position, r.botId, r.rating, r.games, r.wins, r.draws, r.losses]),
+      elo.table('tictactoe').map((r, i) => [i + 1, r.name, r.rating, r.games, r.wins, r.draws, r.losses]),
+    );
+    assert.ok(
+      board.every((r, i) => i === 0 || board[i - 1]!.rating >= r.rating),
+      'best first',
+    );
     const os = await store.leaderboard('tictactoe', 'openskill');
-    assert.deepEqual(os.map((r) => [r.botId, r.rating, r.mu, r.sigma]), skill.table('tictactoe').map((r) => [r.name, r.ordinal, r.mu, r.sigma]));
+    assert.deepEqual(
+      os.map((r) => [r.botId, r.rating, r.mu, r.sigma]),
+      skill.table('tictactoe').map((r) => [r.name, r.ordinal, r.mu, r.sigma]),
+    );
 
     // A ladder restored from ratingsFor carries on exactly where the one that rated every match is.
     const restored = new EloLadder();
-    for (const r of await store.ratingsFor('tictactoe', 'elo')) restored.restore('tictactoe', { name: r.botId, rating: r.rating, games: r.games, wins: r.wins, draws: r.draws, losses: r.losses });
+    for (const r of await store.ratingsFor('tictactoe', 'elo'))
+      restored.restore('tictactoe', { name: r.botId, rating: r.rating, games: r.games, wins: r.wins, draws: r.draws, losses: r.losses });
     assert.deepEqual(restored.table('tictactoe'), elo.table('tictactoe'));
     const history = await store.ratingHistory(ann.id, 'elo');
     assert.equal(history.length, 5);
-    assert.ok(history.every((h, i) => i === 0 || h.before === history[i - 1]!.after), 'oldest first, each change from the last');
+    assert.ok(
+      history.every((h, i) => i === 0 || h.before === history[i - 1]!.after),
+      'oldest first, each change from the last',
+    );
     assert.equal(history[history.length - 1]!.after, elo.rating('tictactoe', ann.id));
     const h2h = await store.headToHead(ann.id);
     assert.deepEqual(
@@ -53,11 +76,20 @@ export function ratingsContract(stores: Stores): void {
     await assert.rejects(store.leaderboard('tictactoe', 'glicko' as 'elo'), /system: "glicko" is not one of elo, openskill/);
   });
 
-  it('gives back a real replay and the owners\' logs byte for byte', async () => {
+  it("gives back a real replay and the owners' logs byte for byte", async () => {
     const { store } = await stores.fresh();
     const [a, b] = [await activeBot(store, 'alpha'), await activeBot(store, 'beta')];
     const m = await running(store, [a, b]);
-    const { replay } = await runMatch({ matchId: m.id, game: 'tictactoe', seed: 11, transcripts: true, seats: [{ bot: 'random', name: 'alpha' }, { bot: 'minimax', name: 'beta' }] });
+    const { replay } = await runMatch({
+      matchId: m.id,
+      game: 'tictactoe',
+      seed: 11,
+      transcripts: true,
+      seats: [
+        { bot: 'random', name: 'alpha' },
+        { bot: 'minimax', name: 'beta' },
+      ],
+    });
     const { transcripts, ...stored } = replay;
     const replayGz = gzipSync(JSON.stringify(stored));
     const logs = transcripts!.map((t, slot) => ({ slot, gz: gzipSync(JSON.stringify(t)) }));
@@ -75,7 +107,16 @@ export function ratingsContract(stores: Stores): void {
     const m2 = await running(store, [a, b]);
     const every = Buffer.from(Array.from({ length: 4096 }, (_, i) => i % 256));
     const noise = Buffer.from(Array.from({ length: 1 << 20 }, (_, i) => (i * 2654435761) >>> 24));
-    await store.finishMatch(m2.id, finishOf(m2, [1, 2], { replayGz: every, logs: [{ slot: 0, gz: noise }, { slot: 1, gz: new Uint8Array(0) }] }));
+    await store.finishMatch(
+      m2.id,
+      finishOf(m2, [1, 2], {
+        replayGz: every,
+        logs: [
+          { slot: 0, gz: noise },
+          { slot: 1, gz: new Uint8Array(0) },
+        ],
+      }),
+    );
     assert.ok((await store.getReplay(m2.id))!.equals(every));
     assert.ok((await store.getLogs(m2.id, 0))!.equals(noise));
     assert.equal((await store.getLogs(m2.id, 1))!.length, 0);
@@ -87,7 +128,13 @@ export function ratingsContract(stores: Stores): void {
     const m = await running(store, [a, b]);
     await store.finishMatch(m.id, finishOf(m, [1, 2], { ratingChanges: [eloChange(a.id, 16), eloChange(b.id, -16)] }));
     const q = await running(store, [b, a]);
-    const before = { bots: await store.listBots(), match: await store.getMatch(m.id), replay: await store.getReplay(m.id), board: await store.leaderboard('tictactoe', 'elo'), running: await store.getMatch(q.id) };
+    const before = {
+      bots: await store.listBots(),
+      match: await store.getMatch(m.id),
+      replay: await store.getReplay(m.id),
+      board: await store.leaderboard('tictactoe', 'elo'),
+      running: await store.getMatch(q.id),
+    };
     await store.close();
     await store.close(); // closing twice is harmless
     const [again, alsoAgain] = await Promise.all([stores.open(url), stores.open(url)]);

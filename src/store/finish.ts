@@ -75,20 +75,44 @@ async function keptRatings(trx: Trx, dialect: Dialect, botIds: string[]): Promis
 /** A rating function's answer as changes. */
 function changesOf(u: RatingUpdate): RatingChange[] {
   const out: RatingChange[] = [];
-  for (const [botId, { before, row }] of u.elo) out.push({ botId, system: 'elo', before, after: { rating: row.rating, mu: null, sigma: null, games: row.games, wins: row.wins, draws: row.draws, losses: row.losses } });
-  for (const [botId, { before, row }] of u.skill) out.push({ botId, system: 'openskill', before, after: { rating: row.ordinal, mu: row.mu, sigma: row.sigma, games: row.games, wins: row.wins, draws: row.draws, losses: row.losses } });
+  for (const [botId, { before, row }] of u.elo)
+    out.push({
+      botId,
+      system: 'elo',
+      before,
+      after: { rating: row.rating, mu: null, sigma: null, games: row.games, wins: row.wins, draws: row.draws, losses: row.losses },
+    });
+  for (const [botId, { before, row }] of u.skill)
+    out.push({
+      botId,
+      system: 'openskill',
+      before,
+      after: { rating: row.ordinal, mu: row.mu, sigma: row.sigma, games: row.games, wins: row.wins, draws: row.draws, losses: row.losses },
+    });
   return out;
 }
 
 async function applyRatings(trx: Trx, game: string, matchId: string, at: string, changes: readonly RatingChange[], pairs: readonly PairDelta[]): Promise<void> {
   for (const c of changes) {
-    const values = { rating: c.after.rating, mu: c.after.mu, sigma: c.after.sigma, games: c.after.games, wins: c.after.wins, draws: c.after.draws, losses: c.after.losses, updated_at: at };
+    const values = {
+      rating: c.after.rating,
+      mu: c.after.mu,
+      sigma: c.after.sigma,
+      games: c.after.games,
+      wins: c.after.wins,
+      draws: c.after.draws,
+      losses: c.after.losses,
+      updated_at: at,
+    };
     await trx
       .insertInto('ratings')
       .values({ bot_id: c.botId, system: c.system, game, ...values })
       .onConflict((oc) => oc.columns(['bot_id', 'system']).doUpdateSet(values))
       .execute();
-    await trx.insertInto('rating_history').values({ bot_id: c.botId, match_id: matchId, system: c.system, before: c.before, after: c.after.rating, at }).execute();
+    await trx
+      .insertInto('rating_history')
+      .values({ bot_id: c.botId, match_id: matchId, system: c.system, before: c.before, after: c.after.rating, at })
+      .execute();
   }
   for (const p of pairs) {
     await trx
@@ -131,7 +155,19 @@ export async function finishMatch(db: Kysely<Database>, dialect: Dialect, clock:
       await trx
         .insertInto('match_seats')
         .values(s)
-        .onConflict((oc) => oc.columns(['match_id', 'slot']).doUpdateSet({ bot_id: s.bot_id, name: s.name, rank: s.rank, score: s.score, fault_kind: s.fault_kind, fault_detail: s.fault_detail, fault_turn: s.fault_turn }))
+        .onConflict((oc) =>
+          oc
+            .columns(['match_id', 'slot'])
+            .doUpdateSet({
+              bot_id: s.bot_id,
+              name: s.name,
+              rank: s.rank,
+              score: s.score,
+              fault_kind: s.fault_kind,
+              fault_detail: s.fault_detail,
+              fault_turn: s.fault_turn,
+            }),
+        )
         .execute();
     }
     await trx.insertInto('replays').values({ match_id: id, gz: replay }).execute();

@@ -51,13 +51,30 @@ export function steppingClock(stepMs = 1, start = Date.parse('2030-01-01T00:00:0
 
 /** An active registered bot of `game`. */
 export function activeBot(store: Store, name: string, game = 'tictactoe'): Promise<BotRow> {
-  return store.createBot({ game, name, endpoint: `http://127.0.0.1:9/${encodeURIComponent(name)}`, status: 'active', tokenHash: 'scrypt$salt$hash', capacity: 2, ownerContact: 'owner@example.org' });
+  return store.createBot({
+    game,
+    name,
+    endpoint: `http://127.0.0.1:9/${encodeURIComponent(name)}`,
+    status: 'active',
+    tokenHash: 'scrypt$salt$hash',
+    capacity: 2,
+    ownerContact: 'owner@example.org',
+  });
 }
 
 /** A queued match between these bots. */
 export function queued(store: Store, bots: readonly BotRow[], o: Partial<NewMatchRow> = {}): Promise<MatchRow> {
   const game = bots[0]?.game ?? 'tictactoe';
-  return store.createMatch({ game, kind: 'ladder', rated: true, seed: 7, config: { size: 3 }, job: { game, seats: bots.map((b) => ({ bot: b.endpoint, name: b.name })) }, seats: bots.map((b) => b.id), ...o });
+  return store.createMatch({
+    game,
+    kind: 'ladder',
+    rated: true,
+    seed: 7,
+    config: { size: 3 },
+    job: { game, seats: bots.map((b) => ({ bot: b.endpoint, name: b.name })) },
+    seats: bots.map((b) => b.id),
+    ...o,
+  });
 }
 
 /** A running match between these bots. */
@@ -75,7 +92,14 @@ export function resultOf(m: MatchRow, ranks: readonly number[], fault = false): 
     turns: 5,
     winner: ranks.filter((r) => r === 1).length === 1 ? ranks.indexOf(1) : null,
     draw: ranks.filter((r) => r === 1).length > 1,
-    players: m.seats.map((s, slot) => ({ slot, name: s.name, bot: `http://bot/${slot}`, rank: ranks[slot]!, score: null, fault: fault && slot === 1 ? { turn: 3, kind: 'timeout', detail: 'no answer within 1000 ms' } : null })),
+    players: m.seats.map((s, slot) => ({
+      slot,
+      name: s.name,
+      bot: `http://bot/${slot}`,
+      rank: ranks[slot]!,
+      score: null,
+      fault: fault && slot === 1 ? { turn: 3, kind: 'timeout', detail: 'no answer within 1000 ms' } : null,
+    })),
     durationMs: 12,
   };
 }
@@ -94,7 +118,12 @@ export function finishOf(m: MatchRow, ranks: readonly number[], extra: Partial<M
 
 /** An ELO change of +`delta` from 1500 (or from `before`) for one bot, its first game. */
 export function eloChange(botId: string, delta: number, before = 1500) {
-  return { botId, system: 'elo' as const, before, after: { rating: before + delta, mu: null, sigma: null, games: 1, wins: delta > 0 ? 1 : 0, draws: delta === 0 ? 1 : 0, losses: delta < 0 ? 1 : 0 } };
+  return {
+    botId,
+    system: 'elo' as const,
+    before,
+    after: { rating: before + delta, mu: null, sigma: null, games: 1, wins: delta > 0 ? 1 : 0, draws: delta === 0 ? 1 : 0, losses: delta < 0 ? 1 : 0 },
+  };
 }
 
 /** A rating function that adds 1 to each bot's ELO: after n matches a bot is at 1500 + n, unless an update was lost. */

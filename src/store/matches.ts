@@ -2,7 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { lookupable } from './bots.js';
 import { brokenConstraint, ConflictError, InvalidInputError, NotFoundError } from './errors.js';
-import { decodeCursor, encodeCursor, int, isoNow, json, lineText, limitOf, matchFromRow, matchKind, matchStatus, nameText, reasonText, seatFromRow } from './rows.js';
+import {
+  decodeCursor,
+  encodeCursor,
+  int,
+  isoNow,
+  json,
+  lineText,
+  limitOf,
+  matchFromRow,
+  matchKind,
+  matchStatus,
+  nameText,
+  reasonText,
+  seatFromRow,
+} from './rows.js';
 import type { Database, MatchesTable, MatchSeatsTable } from './schema.js';
 import { LIMITS, type MatchFilter, type MatchPage, type MatchRow, type NewMatchRow, type RecentOutcome } from './store.js';
 
@@ -36,7 +50,8 @@ export async function createMatch(db: Db, clock: () => Date, m: NewMatchRow): Pr
     tries: 0,
     worker: null,
   };
-  if (!Array.isArray(m.seats) || m.seats.length < 1 || m.seats.length > LIMITS.seats) throw new InvalidInputError(`seats: expected 1 to ${LIMITS.seats} seats, got ${Array.isArray(m.seats) ? m.seats.length : typeof m.seats}`);
+  if (!Array.isArray(m.seats) || m.seats.length < 1 || m.seats.length > LIMITS.seats)
+    throw new InvalidInputError(`seats: expected 1 to ${LIMITS.seats} seats, got ${Array.isArray(m.seats) ? m.seats.length : typeof m.seats}`);
   return db.transaction().execute(async (trx) => {
     const ids = [...new Set(m.seats.filter((s): s is string => typeof s === 'string'))];
     const bots = new Map(
@@ -65,7 +80,12 @@ export async function startMatch(db: Db, clock: () => Date, id: string, worker?:
   if (!lookupable(id)) return false;
   const r = await db
     .updateTable('matches')
-    .set((eb) => ({ status: 'running', started_at: isoNow(clock), tries: eb('tries', '+', 1), worker: worker === undefined ? null : lineText('worker', worker, 200) }))
+    .set((eb) => ({
+      status: 'running',
+      started_at: isoNow(clock),
+      tries: eb('tries', '+', 1),
+      worker: worker === undefined ? null : lineText('worker', worker, 200),
+    }))
     .where('id', '=', id)
     .where('status', '=', 'queued')
     .executeTakeFirst();
@@ -114,7 +134,9 @@ export async function getMatch(db: Db, id: string): Promise<MatchRow | null> {
 }
 
 /** The conditions of a filter (empty: every match); a value no row can have gives `null`. */
-function filterOf(f: MatchFilter): ((eb: ExpressionBuilder<Database, 'matches'>) => ReturnType<ExpressionBuilder<Database, 'matches'>['and']>) | null | undefined {
+function filterOf(
+  f: MatchFilter,
+): ((eb: ExpressionBuilder<Database, 'matches'>) => ReturnType<ExpressionBuilder<Database, 'matches'>['and']>) | null | undefined {
   const status = f.status === undefined ? undefined : matchStatus(f.status);
   const kind = f.kind === undefined ? undefined : matchKind(f.kind);
   if ((f.game !== undefined && !lookupable(f.game)) || (f.botId !== undefined && !lookupable(f.botId))) return null;
@@ -124,7 +146,17 @@ function filterOf(f: MatchFilter): ((eb: ExpressionBuilder<Database, 'matches'>)
       ...(f.game !== undefined ? [eb('matches.game', '=', f.game)] : []),
       ...(status ? [eb('matches.status', '=', status)] : []),
       ...(kind ? [eb('matches.kind', '=', kind)] : []),
-      ...(f.botId !== undefined ? [eb.exists(eb.selectFrom('match_seats').select('match_seats.slot').whereRef('match_seats.match_id', '=', 'matches.id').where('match_seats.bot_id', '=', f.botId))] : []),
+      ...(f.botId !== undefined
+        ? [
+            eb.exists(
+              eb
+                .selectFrom('match_seats')
+                .select('match_seats.slot')
+                .whereRef('match_seats.match_id', '=', 'matches.id')
+                .where('match_seats.bot_id', '=', f.botId),
+            ),
+          ]
+        : []),
     ]);
 }
 
@@ -138,11 +170,21 @@ export async function listMatches(db: Db, query: MatchFilter & { limit?: number;
   if (filter) q = q.where(filter);
   // Keyset: newest first by (created_at, id); the next page starts below the last row of this one.
   if (after) q = q.where((eb) => eb(eb.refTuple('matches.created_at', 'matches.id'), '<', eb.tuple(after[0], after[1])));
-  const rows = await q.orderBy('matches.created_at', 'desc').orderBy('matches.id', 'desc').limit(limit + 1).execute();
+  const rows = await q
+    .orderBy('matches.created_at', 'desc')
+    .orderBy('matches.id', 'desc')
+    .limit(limit + 1)
+    .execute();
   const page = rows.slice(0, limit);
-  const seats = await seatsOf(db, page.map((r) => r.id));
+  const seats = await seatsOf(
+    db,
+    page.map((r) => r.id),
+  );
   const last = page[page.length - 1];
-  return { items: page.map((r) => matchFromRow(r, seats.get(r.id)!.map(seatFromRow))), next: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null };
+  return {
+    items: page.map((r) => matchFromRow(r, seats.get(r.id)!.map(seatFromRow))),
+    next: rows.length > limit && last ? encodeCursor(last.created_at, last.id) : null,
+  };
 }
 
 /** Store.countMatches: how many matches a filter selects. */
@@ -185,7 +227,10 @@ export async function recentOutcomes(db: Db, botId: string, limit: number): Prom
     .orderBy('matches.id', 'desc')
     .limit(n)
     .execute();
-  const seats = await seatsOf(db, matches.map((m) => m.id));
+  const seats = await seatsOf(
+    db,
+    matches.map((m) => m.id),
+  );
   return matches.map((m) => {
     const faulted = seats.get(m.id)!.find((s) => s.bot_id === botId && s.fault_kind !== null);
     return { matchId: m.id, fault: faulted ? seatFromRow(faulted).fault : null };

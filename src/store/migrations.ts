@@ -155,6 +155,8 @@ export async function migrate(db: Kysely<Database>, dialect: Dialect): Promise<v
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`the database could not be migrated${failed ? ` (migration ${failed})` : ''}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new Error(`the database could not be migrated${failed ? ` (migration ${failed})` : ''}: ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    });
   }
 }

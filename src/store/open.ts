@@ -109,7 +109,8 @@ async function openSqliteNow(file: string, opts: OpenOptions): Promise<Store> {
 
 /** Postgres' int8 (counts, seeds) as numbers: every one the store keeps is below 2⁵³. */
 const types = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === pg.types.builtins.INT8 ? (v: string) => Number(v) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
 };
 
 async function openPostgres(url: string, opts: OpenOptions): Promise<Store> {
@@ -121,7 +122,11 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<Store> {
     await migrate(db, 'postgres');
   } catch (err) {
     await db.destroy();
-    throw new StoreError('unavailable', `cannot use the Postgres database ${redactUrl(url)}: ${(err as Error).message} (check DATABASE_URL and that the server runs)`, { cause: err });
+    throw new StoreError(
+      'unavailable',
+      `cannot use the Postgres database ${redactUrl(url)}: ${(err as Error).message} (check DATABASE_URL and that the server runs)`,
+      { cause: err },
+    );
   }
   return new KyselyStore(db, 'postgres', `Postgres ${redactUrl(url)}`, opts.clock);
 }

@@ -34,10 +34,16 @@ export async function testPostgres(): Promise<TestPostgres | NoPostgres> {
   const url = process.env[ENV_URL]?.trim();
   if (url) return onServer(url, `${ENV_URL} (${redactUrl(url)})`, async () => {});
   const bin = findPostgresBin();
-  if (!bin) return { missing: 'no PostgreSQL server on this machine (initdb and postgres are neither on PATH nor in /usr/lib/postgresql/*/bin): apt-get install postgresql, or set BOTARENA_TEST_DATABASE_URL' };
+  if (!bin)
+    return {
+      missing:
+        'no PostgreSQL server on this machine (initdb and postgres are neither on PATH nor in /usr/lib/postgresql/*/bin): apt-get install postgresql, or set BOTARENA_TEST_DATABASE_URL',
+    };
   const runAs = process.getuid?.() === 0 ? unprivilegedUser() : null;
-  if (process.getuid?.() === 0 && !runAs) return { missing: 'running as root, and neither a `postgres` nor a `nobody` user exists to run the PostgreSQL server as (initdb refuses root)' };
-  if (runAs && !onPath('setpriv')) return { missing: 'running as root, and setpriv (util-linux) is not here to run the PostgreSQL server as an unprivileged user' };
+  if (process.getuid?.() === 0 && !runAs)
+    return { missing: 'running as root, and neither a `postgres` nor a `nobody` user exists to run the PostgreSQL server as (initdb refuses root)' };
+  if (runAs && !onPath('setpriv'))
+    return { missing: 'running as root, and setpriv (util-linux) is not here to run the PostgreSQL server as an unprivileged user' };
   const cluster = await startCluster(bin, runAs);
   return onServer(cluster.url, `a private PostgreSQL cluster (${bin})`, cluster.stop);
 }
@@ -91,7 +97,9 @@ export function findPostgresBin(): string | null {
   const candidates = fromPath ? [dirname(realpathSync(fromPath))] : [];
   const debian = '/usr/lib/postgresql';
   if (existsSync(debian)) {
-    const versions = readdirSync(debian).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(debian)
+      .filter((v) => /^\d+$/.test(v))
+      .sort((a, b) => Number(b) - Number(a));
     candidates.push(...versions.map((v) => join(debian, v, 'bin')));
   }
   return candidates.find((dir) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'postgres'))) ?? null;
@@ -99,7 +107,9 @@ export function findPostgresBin(): string | null {
 
 /** The user a root process runs the server as: `postgres`, else `nobody`. */
 function unprivilegedUser(): { uid: number; gid: number; name: string } | null {
-  const passwd = readFileSync('/etc/passwd', 'utf8').split('\n').map((l) => l.split(':'));
+  const passwd = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .map((l) => l.split(':'));
   for (const name of ['postgres', 'nobody']) {
     const e = passwd.find((f) => f[0] === name);
     if (e && Number(e[2]) !== 0) return { name, uid: Number(e[2]), gid: Number(e[3]) };
@@ -130,10 +140,15 @@ async function startCluster(bin: string, runAs: { uid: number; gid: number } | n
   // The server's user must reach the folder: as root, under /tmp whatever TMPDIR says.
   const dir = mkdtempSync(join(runAs ? '/tmp' : tmpdir(), 'botarena-pg-'));
   if (runAs) chownSync(dir, runAs.uid, runAs.gid);
-  const as = (cmd: string, args: string[]): [string, string[]] => (runAs ? ['setpriv', [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--', cmd, ...args]] : [cmd, args]);
+  const as = (cmd: string, args: string[]): [string, string[]] =>
+    runAs ? ['setpriv', [`--reuid=${runAs.uid}`, `--regid=${runAs.gid}`, '--clear-groups', '--', cmd, ...args]] : [cmd, args];
   const env = { ...process.env, LC_ALL: 'C', LANG: 'C', HOME: dir, PGDATA: '' };
   const data = join(dir, 'data');
-  const init = spawnSync(...as(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']), { env, encoding: 'utf8', timeout: 60_000 });
+  const init = spawnSync(...as(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '-A', 'trust', '-E', 'UTF8', '--locale=C', '--no-sync']), {
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed (${init.error?.message ?? `exit ${init.status}`}): ${(init.stderr || init.stdout || '').slice(-2000)}`);
@@ -141,7 +156,22 @@ async function startCluster(bin: string, runAs: { uid: number; gid: number } | n
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     // Durability is of no use to a throwaway cluster: no fsync makes it start and write fast.
-    const args = ['-D', data, '-p', String(port), '-h', '127.0.0.1', '-k', dir, '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'];
+    const args = [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-h',
+      '127.0.0.1',
+      '-k',
+      dir,
+      '-c',
+      'fsync=off',
+      '-c',
+      'synchronous_commit=off',
+      '-c',
+      'full_page_writes=off',
+    ];
     const child = spawn(...as(join(bin, 'postgres'), args), { env, stdio: ['ignore', 'ignore', 'pipe'] });
     const entry = { child, dir };
     live.add(entry);

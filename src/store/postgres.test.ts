@@ -27,7 +27,10 @@ if ('missing' in pg) {
       url.port = '1'; // nothing listens there
       await assert.rejects(openStore(url.toString()), (e: Error) => {
         assert.ok(e instanceof StoreError && e.kind === 'unavailable', String(e));
-        assert.match(e.message, /^cannot use the Postgres database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/botarena_test_\w+: .*ECONNREFUSED.* \(check DATABASE_URL and that the server runs\)$/);
+        assert.match(
+          e.message,
+          /^cannot use the Postgres database postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/botarena_test_\w+: .*ECONNREFUSED.* \(check DATABASE_URL and that the server runs\)$/,
+        );
         assert.ok(!e.message.includes('s3cret-pw'));
         return true;
       });

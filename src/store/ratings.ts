@@ -25,7 +25,13 @@ export async function leaderboard(db: Db, game: string, system: RatingSystem, li
     .orderBy('bots.id')
     .limit(limitOf(limit, 100, LIMITS.rows))
     .execute();
-  return rows.map((r, i) => ({ ...ratingFromRow(r), position: i + 1, name: r.name, builtin: Number(r.builtin) === 1, status: r.status as LeaderboardRow['status'] }));
+  return rows.map((r, i) => ({
+    ...ratingFromRow(r),
+    position: i + 1,
+    name: r.name,
+    builtin: Number(r.builtin) === 1,
+    status: r.status as LeaderboardRow['status'],
+  }));
 }
 
 /** Store.ratingsFor: every kept rating of a game in one system. */

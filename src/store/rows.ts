@@ -1,7 +1,17 @@
 import type { ResultLine } from '../core/replay.js';
 import { InvalidInputError } from './errors.js';
 import type { BotsTable, MatchesTable, MatchSeatsTable, RatingsTable } from './schema.js';
-import { LIMITS, type BotRow, type BotStatus, type MatchKind, type MatchRow, type MatchSeatRow, type MatchStatus, type RatingRow, type RatingSystem } from './store.js';
+import {
+  LIMITS,
+  type BotRow,
+  type BotStatus,
+  type MatchKind,
+  type MatchRow,
+  type MatchSeatRow,
+  type MatchStatus,
+  type RatingRow,
+  type RatingSystem,
+} from './store.js';
 
 // Between the store's rows and the tables: checks of what a person typed, and the column ⇄ field mapping.
 
@@ -28,7 +38,10 @@ export function lineText(field: string, value: unknown, max: number): string {
   if (!line.trim()) throw new InvalidInputError(`${field}: must not be empty`);
   // eslint-disable-next-line no-control-regex
   const control = /[\u0000-\u001f\u007f]/.exec(line);
-  if (control) throw new InvalidInputError(`${field}: contains the control character U+${control[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} at position ${control.index}; it must be one line of visible text`);
+  if (control)
+    throw new InvalidInputError(
+      `${field}: contains the control character U+${control[0].charCodeAt(0).toString(16).padStart(4, '0').toUpperCase()} at position ${control.index}; it must be one line of visible text`,
+    );
   return line;
 }
 
@@ -172,6 +185,13 @@ export function decodeCursor(cursor: string): [string, string] {
   } catch {
     throw bad();
   }
-  if (!Array.isArray(value) || value.length !== 2 || typeof value[0] !== 'string' || typeof value[1] !== 'string' || value.some((v) => String(v).includes('\0'))) throw bad();
+  if (
+    !Array.isArray(value) ||
+    value.length !== 2 ||
+    typeof value[0] !== 'string' ||
+    typeof value[1] !== 'string' ||
+    value.some((v) => String(v).includes('\0'))
+  )
+    throw bad();
   return [value[0], value[1]];
 }

@@ -30,7 +30,21 @@ describe('SQLite specifics', () => {
     try {
       assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal');
       const tables = raw.prepare("select name from sqlite_master where type = 'table' order by name").pluck().all();
-      assert.deepEqual(tables.filter((t) => !/^sqlite_stat/.test(t as string)), ['botarena_migrations', 'botarena_migrations_lock', 'bots', 'match_logs', 'match_seats', 'matches', 'pair_results', 'rating_history', 'ratings', 'replays']);
+      assert.deepEqual(
+        tables.filter((t) => !/^sqlite_stat/.test(t as string)),
+        [
+          'botarena_migrations',
+          'botarena_migrations_lock',
+          'bots',
+          'match_logs',
+          'match_seats',
+          'matches',
+          'pair_results',
+          'rating_history',
+          'ratings',
+          'replays',
+        ],
+      );
       assert.ok(tables.includes('sqlite_stat1'), 'the planner has statistics');
       const indexes = raw.prepare("select name from sqlite_master where type = 'index' and name like 'matches_%' order by name").pluck().all();
       assert.deepEqual(indexes, ['matches_created', 'matches_game_created', 'matches_game_kind_created', 'matches_status', 'matches_status_created']);
@@ -42,8 +56,15 @@ describe('SQLite specifics', () => {
   it('says which file it could not use', async () => {
     const notADatabase = join(dir, 'notes.txt');
     writeFileSync(notADatabase, 'these are notes, not a database\n'.repeat(100));
-    await assert.rejects(openStore(notADatabase), (e: Error) => e instanceof StoreError && e.kind === 'unavailable' && e.message === `cannot use the SQLite database ${notADatabase}: file is not a database`);
-    await assert.rejects(openStore(join(notADatabase, 'inside.sqlite')), (e: Error) => e instanceof StoreError && e.message.startsWith(`cannot open the SQLite database ${join(notADatabase, 'inside.sqlite')}: `));
+    await assert.rejects(
+      openStore(notADatabase),
+      (e: Error) =>
+        e instanceof StoreError && e.kind === 'unavailable' && e.message === `cannot use the SQLite database ${notADatabase}: file is not a database`,
+    );
+    await assert.rejects(
+      openStore(join(notADatabase, 'inside.sqlite')),
+      (e: Error) => e instanceof StoreError && e.message.startsWith(`cannot open the SQLite database ${join(notADatabase, 'inside.sqlite')}: `),
+    );
   });
 
   it('two processes finishing the same matches at once: each match once, every rating from the one before', { timeout: 60_000 }, async () => {
@@ -54,7 +75,10 @@ describe('SQLite specifics', () => {
       const ms = [];
       for (let i = 0; i < 30; i++) ms.push(await running(store, [a, b]));
       // The child goes from the last match back, this process from the first on: they meet in the middle.
-      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'finisher.kit.ts'), url, ...ms.map((m) => m.id).reverse()], { stdio: ['pipe', 'pipe', 'inherit'], env: { ...process.env, NODE_TEST_CONTEXT: undefined } });
+      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'finisher.kit.ts'), url, ...ms.map((m) => m.id).reverse()], {
+        stdio: ['pipe', 'pipe', 'inherit'],
+        env: { ...process.env, NODE_TEST_CONTEXT: undefined },
+      });
       const exited = new Promise((resolve) => child.once('exit', resolve));
       const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
       assert.equal((await lines.next()).value, 'ready');
@@ -77,8 +101,16 @@ describe('SQLite specifics', () => {
         ms.every((m, i) => theirs.get(m.id) === !mine[i]),
         `each match finished by exactly one process: ${JSON.stringify({ mine, theirs: ms.map((m) => theirs.get(m.id)) })}`,
       );
-      for (const [i, m] of ms.entries()) assert.deepEqual((await store.getMatch(m.id))!.seats.map((s) => s.rank), mine[i] ? [1, 2] : [2, 1]);
-      assert.deepEqual((await store.ratingsOf(a.id)).map((r) => [r.rating, r.games]), [[1530, 30]], 'no rating lost between the processes');
+      for (const [i, m] of ms.entries())
+        assert.deepEqual(
+          (await store.getMatch(m.id))!.seats.map((s) => s.rank),
+          mine[i] ? [1, 2] : [2, 1],
+        );
+      assert.deepEqual(
+        (await store.ratingsOf(a.id)).map((r) => [r.rating, r.games]),
+        [[1530, 30]],
+        'no rating lost between the processes',
+      );
       assert.equal((await store.ratingHistory(b.id, 'elo')).length, 30);
     } finally {
       await store.close();

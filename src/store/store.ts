@@ -66,7 +66,9 @@ export interface NewBotRow {
 }
 
 /** What editing a bot may change (absent fields stay as they are). */
-export type BotPatch = Partial<Pick<BotRow, 'name' | 'endpoint' | 'description' | 'ownerContact' | 'tokenHash' | 'status' | 'statusReason' | 'doctorReport' | 'capacity'>>;
+export type BotPatch = Partial<
+  Pick<BotRow, 'name' | 'endpoint' | 'description' | 'ownerContact' | 'tokenHash' | 'status' | 'statusReason' | 'doctorReport' | 'capacity'>
+>;
 
 /** A built-in bot the server registers at every start. */
 export interface BuiltinBot {
@@ -183,7 +185,10 @@ export interface KeptRatings {
 /** What a rating function returns (the shape of `rateFinishedMatch` in src/ladder/rating-update.ts). */
 export interface RatingUpdate {
   elo: ReadonlyMap<string, { before: number; row: { rating: number; games: number; wins: number; draws: number; losses: number } }>;
-  skill: ReadonlyMap<string, { before: number; row: { mu: number; sigma: number; ordinal: number; games: number; wins: number; draws: number; losses: number } }>;
+  skill: ReadonlyMap<
+    string,
+    { before: number; row: { mu: number; sigma: number; ordinal: number; games: number; wins: number; draws: number; losses: number } }
+  >;
   pairs: readonly PairDelta[];
 }
 

@@ -81,16 +81,24 @@ function resultOf(line: ResultLine, slot: number): number {
 }
 
 /** The games of pair `p`: the jobs, and how to read the candidate's points (0..2) from their results. */
-function pairJobs(game: AnyGame, spec: AbSpec, p: number): { jobs: MatchJob[]; points(lines: ResultLine[]): number; seats: ('candidate' | 'baseline' | null)[][] } {
+function pairJobs(
+  game: AnyGame,
+  spec: AbSpec,
+  p: number,
+): { jobs: MatchJob[]; points(lines: ResultLine[]): number; seats: ('candidate' | 'baseline' | null)[][] } {
   const seed = pairSeed(spec.seed, 'ab', p);
   const config = configForSeed(game, spec.config, spec.opponents.length ? Math.max(2, game.players.min) : 2, seed);
-  const job = (seats: { name: string; bot: string }[], k: number) => newJob({ game: spec.game, seats, seed, config, timeouts: spec.timeouts, matchId: `ab${spec.seed}-${p}-${k}` });
+  const job = (seats: { name: string; bot: string }[], k: number) =>
+    newJob({ game: spec.game, seats, seed, config, timeouts: spec.timeouts, matchId: `ab${spec.seed}-${p}-${k}` });
   const { candidate: c, baseline: b } = spec;
   if (!spec.opponents.length) {
     return {
       jobs: [job([c, b], 0), job([b, c], 1)],
       points: ([first, second]) => resultOf(first!, 0) + resultOf(second!, 1),
-      seats: [['candidate', 'baseline'], ['baseline', 'candidate']],
+      seats: [
+        ['candidate', 'baseline'],
+        ['baseline', 'candidate'],
+      ],
     };
   }
   const opp = spec.opponents[p % spec.opponents.length]!;
@@ -114,7 +122,8 @@ export async function playAb(
   run: (job: MatchJob) => Promise<Replay>,
   opts: { concurrency: number; onPair?: (r: AbReport) => void; onStart?: (r: AbReport) => void },
 ): Promise<AbReport> {
-  if (spec.candidate.name === spec.baseline.name) throw new UsageError(`the candidate and the baseline need different names (both "${spec.candidate.name}"): name them with --name 0=NEW --name 1=OLD`);
+  if (spec.candidate.name === spec.baseline.name)
+    throw new UsageError(`the candidate and the baseline need different names (both "${spec.candidate.name}"): name them with --name 0=NEW --name 1=OLD`);
   if (!spec.opponents.length && game.players.min > 2) throw new UsageError(`${game.id} needs at least ${game.players.min} bots: give --opponents`);
   const maxPairs = Math.max(1, Math.floor(spec.maxGames / 2));
   const report: AbReport = {

@@ -26,7 +26,10 @@ describe('tournament schedules', () => {
     }
     assert.deepEqual(seatCounts(matches, 4, 2), Array(4).fill([6, 6]));
     assert.deepEqual(roundRobin(4, 4, 7), matches, 'the same spec, the same schedule');
-    assert.notDeepEqual(roundRobin(4, 4, 8).map((m) => m.seed), matches.map((m) => m.seed));
+    assert.notDeepEqual(
+      roundRobin(4, 4, 8).map((m) => m.seed),
+      matches.map((m) => m.seed),
+    );
   });
 
   it('gauntlet: the first bot meets each other one, seats balanced', () => {
@@ -89,9 +92,22 @@ describe('tournament schedules', () => {
   });
 
   it('knockout: a bracket of the next power of two, byes to the best seeds, 1 and 2 apart', () => {
-    assert.deepEqual(knockoutFirstRound(4), [[0, 3], [1, 2]]);
-    assert.deepEqual(knockoutFirstRound(5), [[0, null], [3, 4], [1, null], [2, null]]);
-    assert.deepEqual(knockoutFirstRound(8), [[0, 7], [3, 4], [1, 6], [2, 5]]);
+    assert.deepEqual(knockoutFirstRound(4), [
+      [0, 3],
+      [1, 2],
+    ]);
+    assert.deepEqual(knockoutFirstRound(5), [
+      [0, null],
+      [3, 4],
+      [1, null],
+      [2, null],
+    ]);
+    assert.deepEqual(knockoutFirstRound(8), [
+      [0, 7],
+      [3, 4],
+      [1, 6],
+      [2, 5],
+    ]);
   });
 });
 

@@ -29,7 +29,7 @@ function run(points: (i: number) => number, pairs: number, bounds = B) {
 }
 
 describe('sprt', () => {
-  it('has Wald\'s bounds: ±ln(19) = ±2.9444389791664403 for alpha = beta = 0.05', () => {
+  it("has Wald's bounds: ±ln(19) = ±2.9444389791664403 for alpha = beta = 0.05", () => {
     const s = sprt([0, 0, 0, 0, 0], B);
     close(s.upper, 2.9444389791664403, 1e-15);
     close(s.lower, -2.9444389791664403, 1e-15);
@@ -113,7 +113,10 @@ describe('sprt', () => {
     // At the ends of cycles the LLR is −N·D²/0.1, past −2.944 from N ≥ 1422.5, so by pair 1440 at the latest;
     // within a cycle x̄ dips below ½ (the 0 comes before the 2), which brings H0 earlier: at pair 1366.
     const cycle = [1, 0.5, 1.5, 1, 1, 0, 2, 1, 0.5, 1.5, 1, 1, 0.5, 1.5, 1, 1, 0.5, 1.5, 1, 1];
-    assert.equal(cycle.reduce((a, b) => a + b, 0), 20);
+    assert.equal(
+      cycle.reduce((a, b) => a + b, 0),
+      20,
+    );
     const r500 = run((i) => cycle[i % 20]!, 500);
     assert.deepEqual(r500.counts, [25, 100, 250, 100, 25]);
     close(r500.state.llr, -5000 * D * D, 1e-9);
@@ -159,7 +162,11 @@ describe('eloEstimate', () => {
   });
 
   it('LOS is ½ at a score of ½, and the interval is symmetric', () => {
-    for (const c of [[0, 0, 5, 0, 0], [1, 2, 3, 2, 1], [25, 100, 250, 100, 25]] as Pentanomial[]) {
+    for (const c of [
+      [0, 0, 5, 0, 0],
+      [1, 2, 3, 2, 1],
+      [25, 100, 250, 100, 25],
+    ] as Pentanomial[]) {
       const e = eloEstimate(c);
       assert.equal(e.los, 0.5);
       assert.equal(e.elo, 0);

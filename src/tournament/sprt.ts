@@ -209,7 +209,8 @@ function total(counts: Pentanomial): number {
 }
 
 function checkCounts(counts: Pentanomial): void {
-  if (counts.length !== 5 || !counts.every((c) => Number.isInteger(c) && c >= 0)) throw new RangeError(`pentanomial counts are five non-negative integers, not [${counts.join(', ')}]`);
+  if (counts.length !== 5 || !counts.every((c) => Number.isInteger(c) && c >= 0))
+    throw new RangeError(`pentanomial counts are five non-negative integers, not [${counts.join(', ')}]`);
 }
 
 /** 2/√π */
@@ -260,7 +261,7 @@ function erfcTail(x: number): number {
   if (x === Infinity) return 0;
   let f = x;
   for (let k = 60; k >= 1; k--) f = x + k / 2 / f;
-  return (TWO_OVER_SQRT_PI / 2) * Math.exp(-x * x) / f;
+  return ((TWO_OVER_SQRT_PI / 2) * Math.exp(-x * x)) / f;
 }
 
 /** The standard normal CDF Φ(z) = ½·erfc(−z/√2); ±Infinity give 1 and 0. */

@@ -66,8 +66,12 @@ export function seatsAllAtOnce(game: AnyGame, format: Format, bots: number): boo
 export function checkSpec(game: AnyGame, spec: TournamentSpec): void {
   const n = spec.bots.length;
   if (n < 2) throw new UsageError('a tournament needs at least 2 bots');
-  if (new Set(spec.bots.map((b) => b.name)).size !== n) throw new UsageError(`bot names must differ (they identify the bots in results and ratings): ${spec.bots.map((b) => b.name).join(', ')}; name them with --name INDEX=NAME`);
-  if (!seatsAllAtOnce(game, spec.format, n) && game.players.min > 2) throw new UsageError(`${game.id} is played by at least ${game.players.min} bots: give ${game.players.min} to ${game.players.max} bots for a round-robin`);
+  if (new Set(spec.bots.map((b) => b.name)).size !== n)
+    throw new UsageError(
+      `bot names must differ (they identify the bots in results and ratings): ${spec.bots.map((b) => b.name).join(', ')}; name them with --name INDEX=NAME`,
+    );
+  if (!seatsAllAtOnce(game, spec.format, n) && game.players.min > 2)
+    throw new UsageError(`${game.id} is played by at least ${game.players.min} bots: give ${game.players.min} to ${game.players.max} bots for a round-robin`);
   if (spec.format === 'round-robin' && game.players.max > 2 && n > game.players.max) {
     // Too many for one match: the round-robin is played in duels (every game here takes two players).
     if (game.players.min > 2) throw new UsageError(`${game.id} seats at most ${game.players.max} bots; got ${n}`);
@@ -148,7 +152,12 @@ export class Tournament {
         for (let tb = 0; tb <= 2 && tied.length; tb++) {
           const still: [number, number][] = [];
           for (const [a, b] of tied) {
-            const [pa, pb] = [a, b].map((x) => knockoutPoints(extra.filter((l) => sameDuel(l, a, b)), x)) as [number, number];
+            const [pa, pb] = [a, b].map((x) =>
+              knockoutPoints(
+                extra.filter((l) => sameDuel(l, a, b)),
+                x,
+              ),
+            ) as [number, number];
             if (pa !== pb) winners.set(pairKey(a, b), pa > pb ? a : b);
             else if (tb === 2) winners.set(pairKey(a, b), Math.min(a, b));
             else still.push([a, b]);
@@ -166,7 +175,10 @@ export class Tournament {
       }
     }
     const extra = [...this.done.keys()].filter((i) => i >= index);
-    if (extra.length) throw new UsageError(`${join(this.opts.out ?? '.', OUT_FILES.results)} has match ${extra[0]}, and this tournament has ${index} matches (0 to ${index - 1}): it belongs to another tournament`);
+    if (extra.length)
+      throw new UsageError(
+        `${join(this.opts.out ?? '.', OUT_FILES.results)} has match ${extra[0]}, and this tournament has ${index} matches (0 to ${index - 1}): it belongs to another tournament`,
+      );
     return [...this.done.values()].sort((a, b) => a.index - b.index);
   }
 
@@ -179,14 +191,24 @@ export class Tournament {
   private async match(index: number, m: Scheduled): Promise<MatchLine> {
     const known = this.done.get(index);
     if (known) {
-      if (known.seats.join() !== m.seats.join()) throw new UsageError(`the results file's match ${index} seated bots ${known.seats.join(',')}, the schedule says ${m.seats.join(',')}: it belongs to another tournament`);
+      if (known.seats.join() !== m.seats.join())
+        throw new UsageError(
+          `the results file's match ${index} seated bots ${known.seats.join(',')}, the schedule says ${m.seats.join(',')}: it belongs to another tournament`,
+        );
       return known;
     }
     if (this.stopped) throw new TournamentStopped();
     const { spec } = this;
     const matchId = `t${spec.seed}-${index}`;
     const config = configForSeed(this.game, spec.config, m.seats.length, m.seed);
-    const job = newJob({ game: spec.game, seats: m.seats.map((b) => ({ bot: spec.bots[b]!.bot, name: spec.bots[b]!.name })), seed: m.seed, config, timeouts: spec.timeouts, matchId });
+    const job = newJob({
+      game: spec.game,
+      seats: m.seats.map((b) => ({ bot: spec.bots[b]!.bot, name: spec.bots[b]!.name })),
+      seed: m.seed,
+      config,
+      timeouts: spec.timeouts,
+      matchId,
+    });
     const replay = await this.run(job);
     const line: MatchLine = { index, matchId, round: m.round, seats: m.seats, ...resultLine(replay), key: gameKey(replay) };
     if (this.opts.out) {
@@ -210,7 +232,10 @@ export class Tournament {
     const text = JSON.stringify(this.spec, null, 2) + '\n';
     if (existsSync(specFile)) {
       const before = readFileSync(specFile, 'utf8');
-      if (before !== text) throw new UsageError(`${out} holds another tournament (${differences(before, this.spec)}): give another --out, or the same command as before to resume it`);
+      if (before !== text)
+        throw new UsageError(
+          `${out} holds another tournament (${differences(before, this.spec)}): give another --out, or the same command as before to resume it`,
+        );
     } else {
       if (existsSync(resultsFile)) throw new UsageError(`${out} has a results file but no ${OUT_FILES.spec}: give another --out`);
       mkdirSync(join(out, OUT_FILES.replays), { recursive: true });
@@ -260,7 +285,10 @@ export class Tournament {
 function isMatchLine(l: MatchLine, bots: number): boolean {
   if (typeof l !== 'object' || l === null || !Number.isSafeInteger(l.index) || l.index < 0) return false;
   if (!Array.isArray(l.seats) || !Array.isArray(l.players) || l.seats.length !== l.players.length || l.seats.length < 1) return false;
-  return l.seats.every((b) => Number.isInteger(b) && b >= 0 && b < bots) && l.players.every((p) => typeof p === 'object' && p !== null && Number.isInteger(p.rank) && p.rank >= 1);
+  return (
+    l.seats.every((b) => Number.isInteger(b) && b >= 0 && b < bots) &&
+    l.players.every((p) => typeof p === 'object' && p !== null && Number.isInteger(p.rank) && p.rank >= 1)
+  );
 }
 
 /** Raised by a match that was not started because the tournament was stopped. */
@@ -314,7 +342,17 @@ function matchPoints(l: MatchLine, slot: number): number {
  * ended as an error (`error`: paint's failed ready handshake) is no game: only its faults are counted.
  */
 export function standingsOf(spec: TournamentSpec, lines: MatchLine[], byes: Set<number> = new Set()): Standing[] {
-  const rows: Standing[] = spec.bots.map((b, i) => ({ name: b.name, bot: b.bot, games: 0, wins: 0, draws: 0, losses: 0, points: 0, byes: byes.has(i) ? 1 : 0, faults: {} }));
+  const rows: Standing[] = spec.bots.map((b, i) => ({
+    name: b.name,
+    bot: b.bot,
+    games: 0,
+    wins: 0,
+    draws: 0,
+    losses: 0,
+    points: 0,
+    byes: byes.has(i) ? 1 : 0,
+    faults: {},
+  }));
   for (const l of lines) {
     const firsts = l.players.filter((p) => p.rank === 1).length;
     l.seats.forEach((bot, slot) => {

@@ -18,11 +18,19 @@ describe('what a seed varies in many-match runs', () => {
     assert.deepEqual(configForSeed(lighthouses, { map: 'bay' }, 2, 6), { map: 'bay' });
     assert.equal(new Set(Array.from({ length: 40 }, (_, s) => configForSeed(lighthouses, {}, 2, s).map)).size, 4);
     assert.deepEqual(arenasFor(getGame('smartdog'), {}, 2), ['meadow', 'keeper', 'highlands'], 'not the one-player training map');
-    for (const id of ['tictactoe', 'connect4', 'tron', 'battleship', 'paint']) assert.deepEqual(configForSeed(getGame(id), {}, 2, 9), {}, `${id}: the seed alone varies it`);
+    for (const id of ['tictactoe', 'connect4', 'tron', 'battleship', 'paint'])
+      assert.deepEqual(configForSeed(getGame(id), {}, 2, 9), {}, `${id}: the seed alone varies it`);
   });
 
   it('a game key is the same for the same game on another seed or with other timings, and differs with one move or seat', async () => {
-    const { replay } = await runMatch({ game: 'tictactoe', seats: [{ bot: 'minimax', name: 'a' }, { bot: 'random', name: 'b' }], seed: 1 });
+    const { replay } = await runMatch({
+      game: 'tictactoe',
+      seats: [
+        { bot: 'minimax', name: 'a' },
+        { bot: 'random', name: 'b' },
+      ],
+      seed: 1,
+    });
     const elsewhen: Replay = { ...replay, seed: 2, matchId: 'another', durationMs: 5 };
     assert.equal(gameKey(elsewhen), gameKey(replay), 'the same moves on another seed: the same game');
     const slower = structuredClone(replay);

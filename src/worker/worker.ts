@@ -41,7 +41,8 @@ export interface WorkerOptions {
 function refusal(job: MatchJob, allowCommands: boolean): string | null {
   if (connectedSeats(job).length) return 'its players connect to a server (a person, smart-dog TCP bots), and a worker cannot seat them';
   const cmds = commandSeats(job);
-  if (cmds.length && !allowCommands) return `seat ${cmds[0]} is a command (stdio:/exec:) and this worker runs no commands: start the workers with --allow-commands, as the server`;
+  if (cmds.length && !allowCommands)
+    return `seat ${cmds[0]} is a command (stdio:/exec:) and this worker runs no commands: start the workers with --allow-commands, as the server`;
   return null;
 }
 
@@ -68,13 +69,24 @@ export class MatchWorker {
       cancelled: 'retry',
       refuse: (job) => refusal(job, allowCommands),
     });
-    this.consumer = new BullMatchConsumer({ url: o.url, prefix: o.prefix, handler, log: o.log, concurrency: o.concurrency, lockMs: o.lockMs, maxTries: o.maxTries });
+    this.consumer = new BullMatchConsumer({
+      url: o.url,
+      prefix: o.prefix,
+      handler,
+      log: o.log,
+      concurrency: o.concurrency,
+      lockMs: o.lockMs,
+      maxTries: o.maxTries,
+    });
   }
 
   /** Starts taking matches from the queue. */
   start(): void {
     this.consumer.start();
-    this.o.log.info({ worker: this.name, queue: redactRedisUrl(this.o.url), concurrency: this.o.concurrency ?? 1, database: this.o.store.describe() }, `botarena worker ${this.name} takes matches from ${redactRedisUrl(this.o.url)}`);
+    this.o.log.info(
+      { worker: this.name, queue: redactRedisUrl(this.o.url), concurrency: this.o.concurrency ?? 1, database: this.o.store.describe() },
+      `botarena worker ${this.name} takes matches from ${redactRedisUrl(this.o.url)}`,
+    );
   }
 
   /** Matches being played now, by id. */

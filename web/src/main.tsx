@@ -20,7 +20,12 @@ function App() {
   else if (page === 'register') body = <RegisterPage />;
   else if (page === 'test') body = <TestPage route={route} />;
   else if (!page) body = <HomePage />;
-  else body = <p class="error">No page here: {location.hash}. Go to the <a href="#/">home page</a>.</p>;
+  else
+    body = (
+      <p class="error">
+        No page here: {location.hash}. Go to the <a href="#/">home page</a>.
+      </p>
+    );
   return (
     <>
       <header class="top">

@@ -22,7 +22,13 @@ function main(): void {
     document.title = `${timeline.game.title}: ${names}`;
     // Exposed for tests, benchmarks and curious readers: the fingerprints the browser computed step by step, the
     // time it took, and the timeline and renderer themselves.
-    (window as unknown as { botarena: unknown }).botarena = { fingerprints: timeline.fingerprints, mismatch: timeline.mismatch, buildMs: timeline.buildMs, timeline, web };
+    (window as unknown as { botarena: unknown }).botarena = {
+      fingerprints: timeline.fingerprints,
+      mismatch: timeline.mismatch,
+      buildMs: timeline.buildMs,
+      timeline,
+      web,
+    };
     render(
       <main>
         <h1>

@@ -41,8 +41,14 @@ describe('Battleship config', () => {
 describe('Battleship wire', () => {
   it('sends init with numbers as strings and a numeric game-id, in the original field order', () => {
     const m = playScript(battleship, [init(FLEET), init(OTHER), shot('20,20')], { matchId: '1609', names: ['gnieark', 'stupidIA'] });
-    assert.equal(m.sent[0], '{"game-id":1609,"game":"battleship","action":"init","players":2,"player-index":0,"board":{"opponent":"stupidIA","width":"10","height":"10","ship1":"0","ship2":"1","ship3":"2","ship4":"1","ship5":"1","ship6":"0"}}');
-    assert.equal(m.sent[2], '{"game":"Battleship","game-id":1609,"action":"play-turn","player-index":0,"board":{"opponent":"stupidIA","width":"10","height":"10","ship1":"0","ship2":"1","ship3":"2","ship4":"1","ship5":"1","ship6":"0","your_strikes":[],"his_strikes":[]}}');
+    assert.equal(
+      m.sent[0],
+      '{"game-id":1609,"game":"battleship","action":"init","players":2,"player-index":0,"board":{"opponent":"stupidIA","width":"10","height":"10","ship1":"0","ship2":"1","ship3":"2","ship4":"1","ship5":"1","ship6":"0"}}',
+    );
+    assert.equal(
+      m.sent[2],
+      '{"game":"Battleship","game-id":1609,"action":"play-turn","player-index":0,"board":{"opponent":"stupidIA","width":"10","height":"10","ship1":"0","ship2":"1","ship3":"2","ship4":"1","ship5":"1","ship6":"0","your_strikes":[],"his_strikes":[]}}',
+    );
   });
 
   it('sends full strike histories, oldest first, from each side', () => {
@@ -50,7 +56,10 @@ describe('Battleship wire', () => {
     const last = JSON.parse(m.sent[5]!);
     assert.equal(last['player-index'], 1);
     assert.deepEqual(last.board.your_strikes, [{ target: '0,0', result: 'hit' }]);
-    assert.deepEqual(last.board.his_strikes, [{ target: '9,9', result: 'hit' }, { target: '1,1', result: '' }]);
+    assert.deepEqual(last.board.his_strikes, [
+      { target: '9,9', result: 'hit' },
+      { target: '1,1', result: '' },
+    ]);
     assert.equal('players' in last, false);
     assert.equal('you' in last, false);
   });
@@ -64,7 +73,12 @@ describe('Battleship placement', () => {
     assert.deepEqual(m.outcome.ranks, slot === 0 ? [2, 1] : [1, 2]);
     assert.match(m.outcome.reason, pattern);
   };
-  it('a bad placement by slot 0 loses before slot 1 is even asked', () => lose(0, ['0,0-1,1', ...FLEET.slice(1)], /^P2 wins: P1 forfeited on turn 0 \(illegal-move: ships badly placed: ship 1 "0,0-1,1" is neither on one row nor on one column\)/));
+  it('a bad placement by slot 0 loses before slot 1 is even asked', () =>
+    lose(
+      0,
+      ['0,0-1,1', ...FLEET.slice(1)],
+      /^P2 wins: P1 forfeited on turn 0 \(illegal-move: ships badly placed: ship 1 "0,0-1,1" is neither on one row nor on one column\)/,
+    ));
   it('a bad placement by slot 1 loses', () => lose(1, OTHER.slice(1), /P2 forfeited .*wrong number of ships: 1 of length 5 expected, got 0/));
   it('boats must be an array of strings', () => {
     lose(0, '0,0-4,0', /bad-answer: "boats" must be an array/);
@@ -88,7 +102,8 @@ describe('Battleship placement', () => {
 
 describe('Battleship shots', () => {
   /** P1 shoots `p1Shots` in turn while P2 shoots harmlessly at 9,0. */
-  const duel = (p1Shots: string[], extra: unknown[] = []) => playScript(battleship, [init(FLEET), init(OTHER), ...p1Shots.flatMap((s) => [shot(s), shot('9,0')]), ...extra]);
+  const duel = (p1Shots: string[], extra: unknown[] = []) =>
+    playScript(battleship, [init(FLEET), init(OTHER), ...p1Shots.flatMap((s) => [shot(s), shot('9,0')]), ...extra]);
 
   it('reports miss, hit, hit and sunk, and ends on hit sunk and win without a reply shot', () => {
     const targets = OTHER.flatMap((b) => {
@@ -99,7 +114,10 @@ describe('Battleship shots', () => {
     targets.forEach((t, i) => answers.push(shot(t), ...(i < targets.length - 1 ? [shot('9,0')] : [])));
     const m = playScript(battleship, answers);
     const strikes = (m.engine.state as BattleshipState).strikes[0]!;
-    assert.deepEqual(strikes.slice(0, 5).map((s) => s.result), ['hit', 'hit', 'hit', 'hit', 'hit and sunk']);
+    assert.deepEqual(
+      strikes.slice(0, 5).map((s) => s.result),
+      ['hit', 'hit', 'hit', 'hit', 'hit and sunk'],
+    );
     assert.equal(strikes.at(-1)!.result, 'hit sunk and win');
     assert.deepEqual(m.outcome.ranks, [1, 2]);
     assert.match(m.outcome.reason, /^P1 wins: sank the last ship with 5,9 on turn 33$/);
@@ -108,7 +126,10 @@ describe('Battleship shots', () => {
 
   it('a repeat shot on a hit cell of a ship afloat is "hit" again; on a sunk ship it is ""; a miss is ""', () => {
     const m = duel(['9,5', '9,5', '9,6', '9,7', '9,8', '9,9', '9,5', '0,0'], [shot('bad')]);
-    assert.deepEqual((m.engine.state as BattleshipState).strikes[0]!.map((s) => s.result), ['hit', 'hit', 'hit', 'hit', 'hit', 'hit and sunk', '', '']);
+    assert.deepEqual(
+      (m.engine.state as BattleshipState).strikes[0]!.map((s) => s.result),
+      ['hit', 'hit', 'hit', 'hit', 'hit', 'hit and sunk', '', ''],
+    );
   });
 
   for (const bad of ['04,04', '-1,2', ' 1,2', '1,2\n', '1;2', '1,2,3', 3, null]) {
@@ -141,7 +162,10 @@ describe('Battleship 2015 form dialect', () => {
   it('encodes init and fight as the original form fields', () => {
     const engine = new MatchEngine(battleship, { config: {}, seed: 1, players: 2 });
     const ctx = { phase: 'init' as const, matchId: '828', names: ['a', 'stupidIA'] };
-    assert.equal(formDialect.encode(engine.state as BattleshipState, 0, ctx), 'game=Battleship&match_id=828-1&act=init&opponent=stupidIA&width=10&height=10&ship1=0&ship2=1&ship3=2&ship4=1&ship5=1&ship6=0');
+    assert.equal(
+      formDialect.encode(engine.state as BattleshipState, 0, ctx),
+      'game=Battleship&match_id=828-1&act=init&opponent=stupidIA&width=10&height=10&ship1=0&ship2=1&ship3=2&ship4=1&ship5=1&ship6=0',
+    );
     const s = engine.state as BattleshipState;
     s.strikes[0]!.push({ target: '2,0', result: '' });
     const fight = new URLSearchParams(formDialect.encode(s, 1, { ...ctx, phase: 'play' }));
@@ -154,7 +178,18 @@ describe('Battleship 2015 form dialect', () => {
 
   it('reads a bare JSON array at init and bare "x,y" text for a shot, whitespace ignored', () => {
     const s = new MatchEngine(battleship, { config: {}, seed: 1, players: 2 }).state as BattleshipState;
-    assert.deepEqual(formDialect.decodeInit!(` ${JSON.stringify(FLEET)}\n`, s, 0), { ok: true, action: { fleet: [[0, 0, 4, 0], [0, 1, 3, 1], [0, 2, 2, 2], [0, 3, 2, 3], [0, 4, 1, 4]] } });
+    assert.deepEqual(formDialect.decodeInit!(` ${JSON.stringify(FLEET)}\n`, s, 0), {
+      ok: true,
+      action: {
+        fleet: [
+          [0, 0, 4, 0],
+          [0, 1, 3, 1],
+          [0, 2, 2, 2],
+          [0, 3, 2, 3],
+          [0, 4, 1, 4],
+        ],
+      },
+    });
     assert.deepEqual(formDialect.decode(' 3,4\r\n', s, 0), { ok: true, action: { shot: [3, 4] } });
     assert.equal(formDialect.decode('{"play":"3,4"}', s, 0).ok, false);
     assert.equal(formDialect.decodeInit!('oops', s, 0).ok, false);
@@ -193,11 +228,18 @@ describe('Battleship bots', () => {
       const hunter = battleship.bots.hunter!.create({ slot: 1, players: 2, config: engine.config, seed });
       for (let d = engine.decision(); d; d = engine.decision()) {
         const decision = d;
-        engine.commit(decision, decision.seats.map((slot) => {
-          const answer = slot === 1 ? hunter.act(engine.view(1, { phase: decision.phase, matchId: '1', names: ['packed', 'hunter'] }), decision.phase)
-            : decision.phase === 'init' ? init(touching) : shot('9,0');
-          return engine.read(slot, decision.phase, answer);
-        }));
+        engine.commit(
+          decision,
+          decision.seats.map((slot) => {
+            const answer =
+              slot === 1
+                ? hunter.act(engine.view(1, { phase: decision.phase, matchId: '1', names: ['packed', 'hunter'] }), decision.phase)
+                : decision.phase === 'init'
+                  ? init(touching)
+                  : shot('9,0');
+            return engine.read(slot, decision.phase, answer);
+          }),
+        );
       }
       const shots = (engine.state as BattleshipState).strikes[1]!.length;
       assert.equal(engine.outcome().ranks[1], 1, `seed ${seed}`);

@@ -6,7 +6,17 @@ import type { BattleshipBoard, BattleshipMessage } from './wire.js';
 /** The config as numbers, read back from the message's strings. */
 function configOf(b: BattleshipBoard): BattleshipConfig {
   const n = (k: keyof BattleshipBoard) => Number(b[k]);
-  return { width: n('width'), height: n('height'), ship1: n('ship1'), ship2: n('ship2'), ship3: n('ship3'), ship4: n('ship4'), ship5: n('ship5'), ship6: n('ship6'), maxTurns: 0 };
+  return {
+    width: n('width'),
+    height: n('height'),
+    ship1: n('ship1'),
+    ship2: n('ship2'),
+    ship3: n('ship3'),
+    ship4: n('ship4'),
+    ship5: n('ship5'),
+    ship6: n('ship6'),
+    maxTurns: 0,
+  };
 }
 
 /** A random legal fleet: longest ships first, each at a random free spot; starts over when stuck. */
@@ -102,7 +112,10 @@ function densityMap(state: Uint8Array, w: number, h: number, remaining: number[]
     const copies = remaining.filter((l) => l === len).length;
     for (let y = 0; y < h; y++) {
       for (let x = 0; x < w; x++) {
-        for (const [dx, dy] of [[1, 0], [0, 1]] as const) {
+        for (const [dx, dy] of [
+          [1, 0],
+          [0, 1],
+        ] as const) {
           if (x + dx * (len - 1) >= w || y + dy * (len - 1) >= h) continue;
           let hits = 0;
           let ok = true;
@@ -130,7 +143,10 @@ function densityMap(state: Uint8Array, w: number, h: number, remaining: number[]
 function resolveSunk(state: Uint8Array, w: number, h: number, x: number, y: number, remaining: number[]): void {
   const candidates: number[][] = [];
   for (const len of new Set(remaining)) {
-    for (const [dx, dy] of [[1, 0], [0, 1]] as const) {
+    for (const [dx, dy] of [
+      [1, 0],
+      [0, 1],
+    ] as const) {
       for (let start = -(len - 1); start <= 0; start++) {
         const cells: number[] = [];
         for (let k = 0; k < len; k++) {

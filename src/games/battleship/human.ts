@@ -8,7 +8,11 @@ let fleets = 0;
 
 /** The config a message carries (its numbers are strings on the wire). */
 function configOf(view: BattleshipMessage): BattleshipConfig {
-  return Object.fromEntries(Object.entries(view.board).filter(([k]) => k !== 'opponent' && !k.endsWith('_strikes')).map(([k, v]) => [k, Number(v)])) as BattleshipConfig;
+  return Object.fromEntries(
+    Object.entries(view.board)
+      .filter(([k]) => k !== 'opponent' && !k.endsWith('_strikes'))
+      .map(([k, v]) => [k, Number(v)]),
+  ) as BattleshipConfig;
 }
 
 /** A grid of marks with column digits on top and row numbers on the left, one string per line. */

@@ -73,7 +73,11 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
       if (s.forfeit) {
         const f = s.forfeit;
         const w = 1 - f.slot;
-        return { ranks: w === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${w + 1} wins: P${f.slot + 1} forfeited on turn ${f.turn} (${f.kind}: ${f.detail})` };
+        return {
+          ranks: w === 0 ? [1, 2] : [2, 1],
+          scores: sunkBy,
+          reason: `P${w + 1} wins: P${f.slot + 1} forfeited on turn ${f.turn} (${f.kind}: ${f.detail})`,
+        };
       }
       if (s.winner !== null) return { ranks: s.winner === 0 ? [1, 2] : [2, 1], scores: sunkBy, reason: `P${s.winner + 1} wins: ${s.ending}` };
       return { ranks: [1, 1], scores: sunkBy, reason: `draw: ${s.ending}` };

@@ -59,7 +59,10 @@ describe('Battleship positions: chosen fleets and strikes', () => {
     const m = playScript(battleship, [init(P2.split(';')), init(P1.split(';')), shot('5,8')], { config: { fleets: FLEETS, strikes } });
     const turn = JSON.parse(m.sent[2]!);
     assert.equal(turn.board.your_strikes.length, 16);
-    assert.deepEqual(turn.board.your_strikes.slice(3, 5), [{ target: '9,8', result: 'hit' }, { target: '9,9', result: 'hit and sunk' }]);
+    assert.deepEqual(turn.board.your_strikes.slice(3, 5), [
+      { target: '9,8', result: 'hit' },
+      { target: '9,9', result: 'hit and sunk' },
+    ]);
     assert.deepEqual(turn.board.his_strikes[0], { target: '5,0', result: '' });
     assert.deepEqual(m.outcome.ranks, [1, 2]);
     assert.equal(m.outcome.reason, 'P1 wins: sank the last ship with 5,8 on turn 33');
@@ -84,7 +87,13 @@ describe('Battleship positions: chosen fleets and strikes', () => {
     const fleets = JSON.stringify([P1.split(';'), P2.split(';')]);
     const strikes = JSON.stringify([[{ target: '9,5', result: 'hit' }, '0,0'], [{ target: '0,0', result: 'hit' }]]);
     const s = new MatchEngine(battleship, { config: { fleets, strikes }, seed: 1, players: 2 }).state as BattleshipState;
-    assert.deepEqual(s.strikes, [[{ target: '9,5', result: 'hit' }, { target: '0,0', result: '' }], [{ target: '0,0', result: 'hit' }]]);
+    assert.deepEqual(s.strikes, [
+      [
+        { target: '9,5', result: 'hit' },
+        { target: '0,0', result: '' },
+      ],
+      [{ target: '0,0', result: 'hit' }],
+    ]);
     assert.equal(s.shots, 3);
   });
 
@@ -109,30 +118,77 @@ describe('Battleship positions: every bad position is refused, saying what and w
     ['fleets with two "/"', { fleets: `${P1}/${P2}/${P2}` }, /fleets must have exactly one "\/" .* got 2/],
     ['fleets in broken JSON', { fleets: '[["0,0-4,0"]' }, /fleets is not JSON \(.*\); expected/],
     ['fleets in JSON with one side', { fleets: JSON.stringify([P1.split(';')]) }, /fleets must hold exactly two lists, P1's then P2's/],
-    ['a malformed ship', { fleets: `${P1}/9,9-9,5;8,9-8,6;7,9-7,7;6,9 6,7;5,9-5,8` }, /fleets, P2: ships badly placed: ship 4 is "6,9", expected "x1,y1-x2,y2" with plain non-negative integers/],
-    ['a diagonal ship', { fleets: `0,0-4,4;0,1-3,1;0,2-2,2;0,3-2,3;0,4-1,4/${P2}` }, /fleets, P1: ships badly placed: ship 1 "0,0-4,4" is neither on one row nor on one column/],
-    ['a ship off the grid', { fleets: `${P1}/9,10-9,6;8,9-8,6;7,9-7,7;6,9-6,7;5,9-5,8` }, /fleets, P2: ships badly placed: ship 1 "9,10-9,6" is off the 10×10 grid/],
-    ['overlapping ships', { fleets: `${P1}/9,9-9,5;8,9-8,6;7,9-7,7;6,9-6,7;9,9-8,9` }, /fleets, P2: ships badly placed: ship 5 "9,9-8,9" overlaps an earlier ship at 9,9/],
+    [
+      'a malformed ship',
+      { fleets: `${P1}/9,9-9,5;8,9-8,6;7,9-7,7;6,9 6,7;5,9-5,8` },
+      /fleets, P2: ships badly placed: ship 4 is "6,9", expected "x1,y1-x2,y2" with plain non-negative integers/,
+    ],
+    [
+      'a diagonal ship',
+      { fleets: `0,0-4,4;0,1-3,1;0,2-2,2;0,3-2,3;0,4-1,4/${P2}` },
+      /fleets, P1: ships badly placed: ship 1 "0,0-4,4" is neither on one row nor on one column/,
+    ],
+    [
+      'a ship off the grid',
+      { fleets: `${P1}/9,10-9,6;8,9-8,6;7,9-7,7;6,9-6,7;5,9-5,8` },
+      /fleets, P2: ships badly placed: ship 1 "9,10-9,6" is off the 10×10 grid/,
+    ],
+    [
+      'overlapping ships',
+      { fleets: `${P1}/9,9-9,5;8,9-8,6;7,9-7,7;6,9-6,7;9,9-8,9` },
+      /fleets, P2: ships badly placed: ship 5 "9,9-8,9" overlaps an earlier ship at 9,9/,
+    ],
     ['a missing ship', { fleets: `${P1}/9,9-9,5;8,9-8,6;7,9-7,7;6,9-6,7` }, /fleets, P2: wrong number of ships: 1 of length 2 expected, got 0/],
-    ['a malformed shot', { fleets: FLEETS, strikes: '1,1;02,2/3,3' }, /strikes: P1's shot 2: the shot must be "x,y" with plain non-negative integers, got "02,2"/],
+    [
+      'a malformed shot',
+      { fleets: FLEETS, strikes: '1,1;02,2/3,3' },
+      /strikes: P1's shot 2: the shot must be "x,y" with plain non-negative integers, got "02,2"/,
+    ],
     ['a shot off the grid', { fleets: FLEETS, strikes: '1,1/3,10' }, /strikes: P2's shot 1 3,10 is off the 10×10 grid \(x 0..9, y 0..9\)/],
     ['strikes without "/"', { fleets: FLEETS, strikes: '1,1' }, /strikes must have exactly one "\/" between P1's and P2's part, got 0/],
-    ['a strike with an unknown key', { fleets: FLEETS, strikes: '[[{"target":"1,1","res":""}],[]]' }, /strikes: P1's shot 1 has unknown key res; expected \{"target":"x,y","result":"…"\}/],
-    ['shots that do not alternate', { fleets: FLEETS, strikes: '1,1/2,2;3,3' }, /strikes: P1 has 1 shot and P2 2; P1 shoots first and they alternate, so P1 has as many shots as P2 or one more/],
+    [
+      'a strike with an unknown key',
+      { fleets: FLEETS, strikes: '[[{"target":"1,1","res":""}],[]]' },
+      /strikes: P1's shot 1 has unknown key res; expected \{"target":"x,y","result":"…"\}/,
+    ],
+    [
+      'shots that do not alternate',
+      { fleets: FLEETS, strikes: '1,1/2,2;3,3' },
+      /strikes: P1 has 1 shot and P2 2; P1 shoots first and they alternate, so P1 has as many shots as P2 or one more/,
+    ],
     ['P1 two shots ahead', { fleets: FLEETS, strikes: '1,1;2,2/' }, /strikes: P1 has 2 shots and P2 0/],
-    ['a result that disagrees with the fleets', { fleets: FLEETS, strikes: '[[{"target":"9,5","result":""}],[]]' }, /strikes: P1's shot 1 at 9,5 is "hit" on these fleets, but the given result is a miss \(""\)/],
-    ['a made-up result', { fleets: FLEETS, strikes: '[["0,0"],[{"target":"9,9","result":"hot"}]]' }, /strikes: P2's shot 1 at 9,9 is a miss \(""\) on these fleets, but the given result is "hot"/],
-    ['a history already won', { fleets: FLEETS, strikes: won }, /strikes: P1's shot 17 at 5,8 sinks P2's last ship, so the match would be over; a position must leave a shot to play/],
-    ['a history at the turn cap', { fleets: FLEETS, strikes: '1,1;2,2/3,3;4,4', maxTurns: 4 }, /strikes: the 4 shots reach the turn cap \(maxTurns 4\), so the match would be over/],
+    [
+      'a result that disagrees with the fleets',
+      { fleets: FLEETS, strikes: '[[{"target":"9,5","result":""}],[]]' },
+      /strikes: P1's shot 1 at 9,5 is "hit" on these fleets, but the given result is a miss \(""\)/,
+    ],
+    [
+      'a made-up result',
+      { fleets: FLEETS, strikes: '[["0,0"],[{"target":"9,9","result":"hot"}]]' },
+      /strikes: P2's shot 1 at 9,9 is a miss \(""\) on these fleets, but the given result is "hot"/,
+    ],
+    [
+      'a history already won',
+      { fleets: FLEETS, strikes: won },
+      /strikes: P1's shot 17 at 5,8 sinks P2's last ship, so the match would be over; a position must leave a shot to play/,
+    ],
+    [
+      'a history at the turn cap',
+      { fleets: FLEETS, strikes: '1,1;2,2/3,3;4,4', maxTurns: 4 },
+      /strikes: the 4 shots reach the turn cap \(maxTurns 4\), so the match would be over/,
+    ],
     ['the rules first', { fleets: FLEETS, ship2: 0, ship3: 0, ship4: 0, ship5: 0 }, /at least one ship/],
   ];
   for (const [what, config, message] of bad) {
     it(what, () => {
-      assert.throws(() => new MatchEngine(battleship, { config, seed: 1, players: 2 }), (err: Error) => {
-        assert.match(err.message, /^bad config for battleship: /);
-        assert.match(err.message, message);
-        return true;
-      });
+      assert.throws(
+        () => new MatchEngine(battleship, { config, seed: 1, players: 2 }),
+        (err: Error) => {
+          assert.match(err.message, /^bad config for battleship: /);
+          assert.match(err.message, message);
+          return true;
+        },
+      );
     });
   }
 });

@@ -27,7 +27,8 @@ function sides(key: string, text: string, form: string): [unknown[], unknown[]] 
     } catch (err) {
       throw new Error(`${key} is not JSON (${(err as Error).message.slice(0, 80)}); expected ${form}`);
     }
-    if (!Array.isArray(value) || value.length !== 2 || !value.every(Array.isArray)) throw new Error(`${key} must hold exactly two lists, P1's then P2's; expected ${form}`);
+    if (!Array.isArray(value) || value.length !== 2 || !value.every(Array.isArray))
+      throw new Error(`${key} must hold exactly two lists, P1's then P2's; expected ${form}`);
     return value as [unknown[], unknown[]];
   }
   const parts = text.split('/');
@@ -61,7 +62,13 @@ function readStrike(raw: unknown, side: number, i: number, c: BattleshipConfig):
   let result: unknown = undefined;
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
     const extra = Object.keys(raw).filter((k) => k !== 'target' && k !== 'result');
-    if (extra.length) throw new Error(`${where} has unknown key${extra.length > 1 ? 's' : ''} ${extra.slice(0, 5).map((k) => (/^[\w-]{1,40}$/.test(k) ? k : describeValue(k, 40))).join(', ')}${extra.length > 5 ? ' …' : ''}; expected {"target":"x,y","result":"…"}`);
+    if (extra.length)
+      throw new Error(
+        `${where} has unknown key${extra.length > 1 ? 's' : ''} ${extra
+          .slice(0, 5)
+          .map((k) => (/^[\w-]{1,40}$/.test(k) ? k : describeValue(k, 40)))
+          .join(', ')}${extra.length > 5 ? ' …' : ''}; expected {"target":"x,y","result":"…"}`,
+      );
     ({ target, result } = raw as { target?: unknown; result?: unknown });
   }
   const parsed = parseShot(target);
@@ -84,7 +91,9 @@ export function playStrikes(text: string, c: BattleshipConfig, fleets: [Ship[], 
   const given = sides('strikes', text, STRIKE_FORM).map((list, side) => list.map((raw, i) => readStrike(raw, side, i, c)));
   const [n1, n2] = [given[0]!.length, given[1]!.length];
   if (n1 !== n2 && n1 !== n2 + 1) {
-    throw new Error(`strikes: P1 has ${n1} shot${n1 === 1 ? '' : 's'} and P2 ${n2}; P1 shoots first and they alternate, so P1 has as many shots as P2 or one more`);
+    throw new Error(
+      `strikes: P1 has ${n1} shot${n1 === 1 ? '' : 's'} and P2 ${n2}; P1 shoots first and they alternate, so P1 has as many shots as P2 or one more`,
+    );
   }
   for (let turn = 0; turn < n1 + n2; turn++) {
     const side = turn % 2;
@@ -93,9 +102,14 @@ export function playStrikes(text: string, c: BattleshipConfig, fleets: [Ship[], 
     apply(s, [{ slot: side, action: { shot } }]);
     const got: Strike['result'] = s.strikes[side]![i]!.result;
     const where = `strikes: ${sideName(side)}'s shot ${i + 1} at ${shot[0]},${shot[1]}`;
-    if (result !== undefined && result !== got) throw new Error(`${where} is ${resultText(got)} on these fleets, but the given result is ${resultText(result)}`);
-    if (s.winner !== null) throw new Error(`${where} sinks ${sideName(1 - side)}'s last ship, so the match would be over; a position must leave a shot to play`);
-    if (s.ending) throw new Error(`strikes: the ${s.shots} shots reach the turn cap (maxTurns ${c.maxTurns}), so the match would be over; a position must leave a shot to play`);
+    if (result !== undefined && result !== got)
+      throw new Error(`${where} is ${resultText(got)} on these fleets, but the given result is ${resultText(result)}`);
+    if (s.winner !== null)
+      throw new Error(`${where} sinks ${sideName(1 - side)}'s last ship, so the match would be over; a position must leave a shot to play`);
+    if (s.ending)
+      throw new Error(
+        `strikes: the ${s.shots} shots reach the turn cap (maxTurns ${c.maxTurns}), so the match would be over; a position must leave a shot to play`,
+      );
   }
   return s;
 }

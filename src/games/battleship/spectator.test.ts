@@ -12,7 +12,9 @@ describe('battleship spectator frame', () => {
     const bots = ['random', 'random'];
     const config = { width: 13, height: 7 };
     const engine = new MatchEngine(battleship as AnyGame, { config, seed: 3, players: 2 });
-    const players = bots.map((name, slot) => battleship.bots[name]!.create({ slot, players: 2, config: engine.config as never, seed: builtinBotSeed(3, name, slot) }));
+    const players = bots.map((name, slot) =>
+      battleship.bots[name]!.create({ slot, players: 2, config: engine.config as never, seed: builtinBotSeed(3, name, slot) }),
+    );
     let frames = 0;
     for (let d = engine.decision(); d; d = engine.decision()) {
       const decision = d;

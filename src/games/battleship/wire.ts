@@ -52,7 +52,12 @@ export function parseFleet(boats: unknown): Parsed<BattleshipFleet> {
   const fleet: Ship[] = [];
   for (const [i, b] of boats.entries()) {
     const m = typeof b === 'string' ? SHIP.exec(b) : null;
-    if (!m) return { ok: false, kind: 'bad-answer', detail: `ships badly placed: ship ${i + 1} is ${describeValue(b)}, expected "x1,y1-x2,y2" with plain non-negative integers` };
+    if (!m)
+      return {
+        ok: false,
+        kind: 'bad-answer',
+        detail: `ships badly placed: ship ${i + 1} is ${describeValue(b)}, expected "x1,y1-x2,y2" with plain non-negative integers`,
+      };
     fleet.push([Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])]);
   }
   return { ok: true, action: { fleet } };

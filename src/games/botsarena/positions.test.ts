@@ -22,7 +22,10 @@ describe('tic-tac-toe and Connect Four start from a chosen board', () => {
   it('tic-tac-toe: X to play with two in a row wins at once; turns go on from the board', () => {
     const e = playBuiltins(tictactoe, ['minimax', 'minimax'], 1, { config: { board: 'XX./OO./...' } });
     assert.equal(e.outcome().reason, 'X wins: three in a row 0-0, 0-1, 0-2');
-    assert.deepEqual(e.records.filter((r) => r.phase === 'play').map((r) => [r.turn, r.moves[0]!.action]), [[5, '0-2']]);
+    assert.deepEqual(
+      e.records.filter((r) => r.phase === 'play').map((r) => [r.turn, r.moves[0]!.action]),
+      [[5, '0-2']],
+    );
     const o = playBuiltins(tictactoe, ['minimax', 'minimax'], 1, { config: { board: 'X../.O./..X' } });
     assert.equal(o.records.find((r) => r.phase === 'play')!.moves[0]!.slot, 1, 'three pieces: O plays next');
   });
@@ -44,7 +47,10 @@ describe('tic-tac-toe and Connect Four start from a chosen board', () => {
     [connect4, '......./......./......./......./......./XXO', /row 6 "XXO" has 3 cells, expected 7/],
   ] as const) {
     it(`${game.id}: refuses ${board} with the reason`, () => {
-      assert.throws(() => new MatchEngine(game, { config: { board }, seed: 1, players: 2 }), (err: Error) => /^bad config for /.test(err.message) && problem.test(err.message));
+      assert.throws(
+        () => new MatchEngine(game, { config: { board }, seed: 1, players: 2 }),
+        (err: Error) => /^bad config for /.test(err.message) && problem.test(err.message),
+      );
     });
   }
 });

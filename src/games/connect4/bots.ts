@@ -34,7 +34,12 @@ const minimax: BuiltinBotFactory<ConnectFourMessage> = {
         view.board.forEach((row, r) => row.forEach((v, c) => (flat[r * COLS + c] = v === '' ? 0 : v === view.you ? 1 : 2)));
         const scored = scoreColumns(flat, MINIMAX_DEPTH);
         const best = Math.max(...scored.map(([, v]) => v));
-        return { play: rngPick(rng, scored.filter(([, v]) => v === best).map(([c]) => c)) };
+        return {
+          play: rngPick(
+            rng,
+            scored.filter(([, v]) => v === best).map(([c]) => c),
+          ),
+        };
       },
     };
   },

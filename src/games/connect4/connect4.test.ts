@@ -11,12 +11,15 @@ const INIT = { name: 'x' };
 const cols = (...c: unknown[]) => c.map((play) => ({ play }));
 
 describe('Connect Four wire', () => {
-  it('sends the original fields in the original order, with the opponent\'s name', () => {
+  it("sends the original fields in the original order, with the opponent's name", () => {
     const m = playScript(connect4, [INIT, INIT, ...cols(3, 3)].slice(0, 4).concat(cols('x')), { matchId: '77', names: ['alpha', 'beta'] });
     assert.equal(m.sent[0], '{"game-id":"77","action":"init","game":"connectfour","players":2,"board":"","player-index":0}');
     assert.equal(m.sent[1], '{"game-id":"77","action":"init","game":"connectfour","players":2,"board":"","player-index":1}');
     const empty = JSON.stringify(Array.from({ length: 6 }, () => Array(7).fill('')));
-    assert.equal(m.sent[2], `{"game-id":"77","action":"play-turn","game":"connectfour","players":2,"opponent":"beta","you":"X","board":${empty},"player-index":0}`);
+    assert.equal(
+      m.sent[2],
+      `{"game-id":"77","action":"play-turn","game":"connectfour","players":2,"opponent":"beta","you":"X","board":${empty},"player-index":0}`,
+    );
     const turn2 = JSON.parse(m.sent[3]!);
     assert.equal(turn2.opponent, 'alpha');
     assert.equal(turn2.you, 'O');

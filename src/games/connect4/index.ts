@@ -15,7 +15,11 @@ export const connect4 = defineGame<{ board: string }, ConnectFourState, number, 
   summary: 'four in a row on a 6×7 board, pieces drop; answer {"play": column 0..6}',
   players: { min: 2, max: 2 },
   config: {
-    board: { type: 'string', default: '', description: 'a starting board: six rows of X, O and . separated by /, the top row first; who plays follows from the counts' },
+    board: {
+      type: 'string',
+      default: '',
+      description: 'a starting board: six rows of X, O and . separated by /, the top row first; who plays follows from the counts',
+    },
   },
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
   bots,

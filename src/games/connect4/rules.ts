@@ -29,7 +29,8 @@ export function readBoard(text: string): ConnectFourState | string {
   const board = rows.reverse();
   for (let c = 0; c < COLS; c++) {
     for (let r = 1; r < ROWS; r++) {
-      if (board[r]![c] !== '' && board[r - 1]![c] === '') return `board: the ${board[r]![c]} in column ${c}, row ${r} floats over an empty cell; pieces drop to the bottom`;
+      if (board[r]![c] !== '' && board[r - 1]![c] === '')
+        return `board: the ${board[r]![c]} in column ${c}, row ${r} floats over an empty cell; pieces drop to the bottom`;
     }
   }
   const duel = duelFromBoard(board.flat());

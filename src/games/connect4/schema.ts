@@ -38,10 +38,11 @@ export const ConnectFourTurn = Type.Object(
     players: Type.Literal(2),
     opponent: Type.String({ description: "The other bot's display name (may be empty)." }),
     you: Type.Enum(['X', 'O'], { description: 'The mark you play.' }),
-    board: Type.Array(
-      Type.Array(Type.Enum(['', 'X', 'O']), { description: 'One row: seven cells, column 0 first.', minItems: 7, maxItems: 7 }),
-      { description: 'Six rows, bottom row first.', minItems: 6, maxItems: 6 },
-    ),
+    board: Type.Array(Type.Array(Type.Enum(['', 'X', 'O']), { description: 'One row: seven cells, column 0 first.', minItems: 7, maxItems: 7 }), {
+      description: 'Six rows, bottom row first.',
+      minItems: 6,
+      maxItems: 6,
+    }),
     'player-index': Type.Enum([0, 1], { description: 'Your seat: 0 is X, 1 is O.' }),
   },
   {
@@ -73,9 +74,7 @@ export type ConnectFourInitAnswer = Static<typeof ConnectFourInitAnswer>;
 /** A Connect Four move: a column 0..6, as a number or a one-digit string (typed: TypeBox reads no pattern). */
 export const ConnectFourAnswer = Type.Object(
   {
-    play: Typed<number | `${0 | 1 | 2 | 3 | 4 | 5 | 6}`>(
-      Type.Union([Type.Integer({ minimum: 0, maximum: 6 }), Type.String({ pattern: '^[0-6]$' })]),
-    ),
+    play: Typed<number | `${0 | 1 | 2 | 3 | 4 | 5 | 6}`>(Type.Union([Type.Integer({ minimum: 0, maximum: 6 }), Type.String({ pattern: '^[0-6]$' })])),
   },
   {
     $id: schemaId('connect4', 'turn-answer'),

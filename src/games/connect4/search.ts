@@ -11,7 +11,12 @@ const WIN = 1_000_000;
 const WINDOWS: number[][] = [];
 for (let r = 0; r < R; r++) {
   for (let c = 0; c < C; c++) {
-    for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]] as const) {
+    for (const [dr, dc] of [
+      [0, 1],
+      [1, 0],
+      [1, 1],
+      [1, -1],
+    ] as const) {
       const cells = [0, 1, 2, 3].map((k) => [r + k * dr, c + k * dc] as const);
       if (cells.every(([rr, cc]) => rr >= 0 && rr < R && cc >= 0 && cc < C)) WINDOWS.push(cells.map(([rr, cc]) => rr * C + cc));
     }
@@ -23,7 +28,12 @@ const WEIGHT = [0, 1, 8, 60];
 function wins(b: Uint8Array, cell: number, p: number): boolean {
   const r0 = Math.floor(cell / C);
   const c0 = cell % C;
-  for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]] as const) {
+  for (const [dr, dc] of [
+    [0, 1],
+    [1, 0],
+    [1, 1],
+    [1, -1],
+  ] as const) {
     let n = 1;
     for (const s of [1, -1]) {
       let r = r0 + s * dr;

@@ -3,7 +3,16 @@ import { rngCreate, rngInt, rngPick, type RngState } from '../../core/rng.js';
 import { onSegment, rasterizeTriangle, segmentsCross, type Point } from './geometry.js';
 import type { LighthousesInit, LighthousesMessage, LighthousesTurn, LighthouseView } from './wire.js';
 
-const STEPS: Point[] = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]];
+const STEPS: Point[] = [
+  [-1, -1],
+  [-1, 0],
+  [-1, 1],
+  [0, -1],
+  [0, 1],
+  [1, -1],
+  [1, 0],
+  [1, 1],
+];
 
 /** What every bot remembers from the init message. */
 interface Known {
@@ -13,7 +22,11 @@ interface Known {
 }
 
 /** A bot that keeps the init message and answers each turn from it and the turn's state. */
-function remembering(name: string, play: (known: Known, turn: LighthousesTurn) => unknown, hello: (known: Known) => void = () => {}): BuiltinBot<LighthousesMessage> {
+function remembering(
+  name: string,
+  play: (known: Known, turn: LighthousesTurn) => unknown,
+  hello: (known: Known) => void = () => {},
+): BuiltinBot<LighthousesMessage> {
   let known: Known | null = null;
   return {
     act(view, phase) {
@@ -42,7 +55,10 @@ function randomPlay(k: Known, s: LighthousesTurn, rng: RngState): unknown {
     }
     if (rngInt(rng, 0, 99) < 60) return { command: 'attack', energy: rngInt(rng, 0, s.energy) };
   }
-  const [x, y] = rngPick(rng, STEPS.filter(([dx, dy]) => island(k, cx + dx, cy + dy)));
+  const [x, y] = rngPick(
+    rng,
+    STEPS.filter(([dx, dy]) => island(k, cx + dx, cy + dy)),
+  );
   return { command: 'move', x, y };
 }
 
@@ -156,7 +172,11 @@ export const bots: Record<string, BuiltinBotFactory<LighthousesMessage>> = {
     description: 'captures the nearest lighthouses it can afford, closes the largest triangles, keeps them charged',
     create() {
       let dist: number[][][] = [];
-      return remembering('planner', (k, s) => plannerPlay(k, s, dist), (k) => (dist = distances(k)));
+      return remembering(
+        'planner',
+        (k, s) => plannerPlay(k, s, dist),
+        (k) => (dist = distances(k)),
+      );
     },
   },
 };

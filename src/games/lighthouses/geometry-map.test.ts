@@ -31,12 +31,35 @@ describe('lighthouses geometry', () => {
   });
 
   it('gives the same cells whatever the vertex order', () => {
-    const tri: Point[] = [[1, 5], [5, 5], [3, 2]];
-    const orders = [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]];
+    const tri: Point[] = [
+      [1, 5],
+      [5, 5],
+      [3, 2],
+    ];
+    const orders = [
+      [0, 1, 2],
+      [0, 2, 1],
+      [1, 0, 2],
+      [1, 2, 0],
+      [2, 0, 1],
+      [2, 1, 0],
+    ];
     const results = orders.map(([i, j, k]) => key(rasterizeTriangle(tri[i!]!, tri[j!]!, tri[k!]!)));
     for (const r of results) assert.deepEqual(r, results[0]);
     // Hand-checked: the top edge y=5 is in (x 1..4, the right end lies on a non-top edge), 3 cells at y=4, 1 at y=3, the apex out.
-    assert.deepEqual(results[0], key([[1, 5], [2, 5], [3, 5], [4, 5], [2, 4], [3, 4], [4, 4], [3, 3]]));
+    assert.deepEqual(
+      results[0],
+      key([
+        [1, 5],
+        [2, 5],
+        [3, 5],
+        [4, 5],
+        [2, 4],
+        [3, 4],
+        [4, 4],
+        [3, 3],
+      ]),
+    );
   });
 
   it('counts cells whose centres lie on an edge once between neighbours (a shared diagonal)', () => {
@@ -65,8 +88,16 @@ describe('lighthouses maps', () => {
     assert.equal(m.height, 5);
     assert.deepEqual(m.island[0], [0, 0, 0, 0, 0, 0, 0]);
     assert.deepEqual(m.island[1], [0, 1, 1, 1, 1, 1, 0]);
-    assert.deepEqual(m.lighthouses, [[1, 1], [3, 3]]);
-    assert.deepEqual(m.starts, [[3, 2], [5, 3], [1, 3], [5, 1]]);
+    assert.deepEqual(m.lighthouses, [
+      [1, 1],
+      [3, 3],
+    ]);
+    assert.deepEqual(m.starts, [
+      [3, 2],
+      [5, 3],
+      [1, 3],
+      [5, 1],
+    ]);
   });
 
   for (const [text, problem] of [
@@ -87,7 +118,13 @@ describe('lighthouses maps', () => {
   it('ships at least four valid maps, from 2 players to 8', () => {
     const parsed = Object.entries(MAPS).map(([name, m]) => ({ name, m: parseMap(m.text) }));
     assert.ok(parsed.length >= 4);
-    assert.ok(parsed.some(({ m }) => m.starts.length === 2 && m.width * m.height < 200), 'a small 2-player map');
-    assert.ok(parsed.some(({ m }) => m.starts.length >= 4 && m.width * m.height > 800), 'a large map for 4+ players');
+    assert.ok(
+      parsed.some(({ m }) => m.starts.length === 2 && m.width * m.height < 200),
+      'a small 2-player map',
+    );
+    assert.ok(
+      parsed.some(({ m }) => m.starts.length >= 4 && m.width * m.height > 800),
+      'a large map for 4+ players',
+    );
   });
 });

@@ -17,9 +17,7 @@ export function segmentsCross(a: Point, b: Point, c: Point, d: Point): boolean {
 /** Whether p lies exactly on the closed segment a–b (collinear and inside its bounding box). */
 export function onSegment(a: Point, b: Point, p: Point): boolean {
   return (
-    orient2d(a, b, p) === 0 &&
-    p[0] >= Math.min(a[0], b[0]) && p[0] <= Math.max(a[0], b[0]) &&
-    p[1] >= Math.min(a[1], b[1]) && p[1] <= Math.max(a[1], b[1])
+    orient2d(a, b, p) === 0 && p[0] >= Math.min(a[0], b[0]) && p[0] <= Math.max(a[0], b[0]) && p[1] >= Math.min(a[1], b[1]) && p[1] <= Math.max(a[1], b[1])
   );
 }
 
@@ -34,11 +32,18 @@ export function rasterizeTriangle(p0: Point, p1: Point, p2: Point): [number, num
   const area = orient2d(v0, v1, v2);
   if (area === 0) return []; // cannot happen in play: a connection never passes through a lighthouse
   if (area < 0) [v0, v1] = [v1, v0];
-  const edges: [Point, Point][] = [[v1, v2], [v2, v0], [v0, v1]];
+  const edges: [Point, Point][] = [
+    [v1, v2],
+    [v2, v0],
+    [v0, v1],
+  ];
   // Top edge: horizontal, running right to left; left edge: running downwards (counter-clockwise, y up).
   const bias = edges.map(([a, b]) => ((a[1] === b[1] && a[0] > b[0]) || a[1] > b[1] ? 0 : -1));
   const out: [number, number][] = [];
-  const [xs, ys] = [[v0[0], v1[0], v2[0]], [v0[1], v1[1], v2[1]]];
+  const [xs, ys] = [
+    [v0[0], v1[0], v2[0]],
+    [v0[1], v1[1], v2[1]],
+  ];
   for (let y = Math.min(...ys); y <= Math.max(...ys); y++) {
     for (let x = Math.min(...xs); x <= Math.max(...xs); x++) {
       if (edges.every(([a, b], i) => orient2d(a, b, [x, y]) + bias[i]! >= 0)) out.push([x, y]);

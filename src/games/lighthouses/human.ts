@@ -8,12 +8,18 @@ export const human: HumanPlay<LighthousesMessage> = {
   hello: (_view, name) => ({ name }),
   prompt(view) {
     const s = view as LighthousesTurn;
-    const rows = s.view.slice().reverse().map((r) => r.map((e) => (e < 0 ? '   ' : String(e).padStart(3))).join(''));
+    const rows = s.view
+      .slice()
+      .reverse()
+      .map((r) => r.map((e) => (e < 0 ? '   ' : String(e).padStart(3))).join(''));
     const lights = s.lighthouses.map((l) => `${l.position.join(',')} owner ${l.owner ?? -1} energy ${l.energy}${l.have_key ? ' key' : ''}`);
     return `${rows.join('\n')}\nat ${s.position.join(',')}, energy ${s.energy}, score ${s.score}\n${lights.join('\n')}\n${HELP}:`;
   },
   parse(line) {
-    const [word = '', ...rest] = line.trim().toLowerCase().split(/[\s,]+/);
+    const [word = '', ...rest] = line
+      .trim()
+      .toLowerCase()
+      .split(/[\s,]+/);
     const nums = rest.map(Number);
     const ints = nums.every(Number.isInteger);
     if ('pass'.startsWith(word) && word) return { answer: { command: 'pass' } };

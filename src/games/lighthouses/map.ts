@@ -72,6 +72,8 @@ function checkConnected(island: number[][], width: number, height: number): void
   const cut = cells.find(([x, y]) => !seen.has(y * width + x));
   if (cut) {
     const [x, y] = cut;
-    throw new Error(`the island is split: cell x=${x}, y=${y} (line ${height - y}, column ${x + 1}) cannot be reached from x=${cells[0]![0]}, y=${cells[0]![1]}; every island cell must connect (8 directions)`);
+    throw new Error(
+      `the island is split: cell x=${x}, y=${y} (line ${height - y}, column ${x + 1}) cannot be reached from x=${cells[0]![0]}, y=${cells[0]![1]}; every island cell must connect (8 directions)`,
+    );
   }
 }

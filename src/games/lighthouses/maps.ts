@@ -3,7 +3,7 @@
  * letters start slots; the last line is y = 0). Written for Botarena; free to use like the rest of the code.
  */
 export const MAPS: Record<string, { description: string; text: string }> = {
-  'islet': {
+  islet: {
     description: 'small, 2 players, 6 lighthouses (13×9)',
     text: [
       '#############',
@@ -17,7 +17,7 @@ export const MAPS: Record<string, { description: string; text: string }> = {
       '#############',
     ].join('\n'),
   },
-  'bay': {
+  bay: {
     description: 'medium, 2–4 players, 9 lighthouses (21×13)',
     text: [
       '#####################',
@@ -35,7 +35,7 @@ export const MAPS: Record<string, { description: string; text: string }> = {
       '#####################',
     ].join('\n'),
   },
-  'cross': {
+  cross: {
     description: 'medium, 2–4 players, 14 lighthouses, four arms (25×15)',
     text: [
       '#########################',
@@ -55,7 +55,7 @@ export const MAPS: Record<string, { description: string; text: string }> = {
       '#########################',
     ].join('\n'),
   },
-  'continent': {
+  continent: {
     description: 'large, 2–8 players, 28 lighthouses (41×25)',
     text: [
       '#########################################',

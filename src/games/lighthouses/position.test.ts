@@ -19,7 +19,10 @@ const TRIO = ['#######', '#!   !#', '#  A  #', '#     #', '#  !  #', '#B    #', 
 function started(config: Record<string, unknown>, players = 2): MatchEngine {
   const e = new MatchEngine(game, { config, seed: 1, players });
   const d = e.decision()!;
-  e.commit(d, d.seats.map((slot) => ({ slot, action: `bot${slot}` })));
+  e.commit(
+    d,
+    d.seats.map((slot) => ({ slot, action: `bot${slot}` })),
+  );
   return e;
 }
 const play = (e: MatchEngine, answer: unknown) => {
@@ -46,12 +49,25 @@ describe('lighthouses positions: round trip', () => {
   it('carries connections, triangles, keys and cell energies (the digest leaves the energies out, the position does not)', () => {
     const bots = ['planner', 'planner', 'planner', 'random'];
     const e = playBuiltins(game, bots, 4, { config: { map: 'continent' } });
-    const at = engineBefore(game, { config: e.config, seed: 4, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: e.records, hashes: e.hashes === 'chain' ? 'chain' : undefined }, 90);
+    const at = engineBefore(
+      game,
+      {
+        config: e.config,
+        seed: 4,
+        seats: bots.map((bot, slot) => ({ slot, name: bot, bot })),
+        turns: e.records,
+        hashes: e.hashes === 'chain' ? 'chain' : undefined,
+      },
+      90,
+    );
     const s = at.state as LighthousesState;
     assert.ok(s.triangles.length >= 2 && s.players.some((p) => p.keys.length > 0));
     const forked = started({ ...e.config, position: writePosition(s) }, 4).state as LighthousesState;
     for (const k of ['energy', 'lighthouses', 'connections', 'triangles', 'round', 'current'] as const) assert.deepEqual(forked[k], s[k], k);
-    assert.deepEqual(forked.players.map(({ name: _, ...p }) => p), s.players.map(({ name: _, ...p }) => p));
+    assert.deepEqual(
+      forked.players.map(({ name: _, ...p }) => p),
+      s.players.map(({ name: _, ...p }) => p),
+    );
   });
 
   it('starts mid-round too: a position written after some players of a round acted asks the next one', () => {
@@ -82,8 +98,21 @@ describe('lighthouses positions: round trip', () => {
     const DIAMOND = ['#########', '#   !   #', '#       #', '#!     !#', '#       #', '#A  !  B#', '#########'].join('\n');
     const s = setupState(parseMap(DIAMOND), 2, 10);
     for (const l of s.lighthouses) Object.assign(l, { owner: 1, energy: 50 });
-    for (const [o, d] of [[2, 0], [2, 3], [1, 3], [1, 0], [2, 1]] as const) addConnection(s, 1, o, d);
-    assert.deepEqual(s.triangles.map((t) => t.v), [[0, 1, 2], [1, 2, 3]]);
+    for (const [o, d] of [
+      [2, 0],
+      [2, 3],
+      [1, 3],
+      [1, 0],
+      [2, 1],
+    ] as const)
+      addConnection(s, 1, o, d);
+    assert.deepEqual(
+      s.triangles.map((t) => t.v),
+      [
+        [0, 1, 2],
+        [1, 2, 3],
+      ],
+    );
     const text = writePosition(s);
     assert.match(text, /\[\[7,3\],\[1,3\]\]/, 'the diagonal is written from L2, its origin');
     const back = started({ map: DIAMOND, position: text }).state as LighthousesState;
@@ -98,7 +127,15 @@ describe('lighthouses positions: a hand-written one', () => {
   const position: PositionFile = {
     round: 7,
     players: [
-      { position: [3, 2], energy: 40, score: 12, keys: [[5, 5], [1, 5]] },
+      {
+        position: [3, 2],
+        energy: 40,
+        score: 12,
+        keys: [
+          [5, 5],
+          [1, 5],
+        ],
+      },
       { position: [1, 1], energy: 0, score: 3, keys: [] },
     ],
     lighthouses: [
@@ -106,7 +143,16 @@ describe('lighthouses positions: a hand-written one', () => {
       { position: [1, 5], owner: 0, energy: 20 },
       { position: [5, 5], owner: 0, energy: 10 },
     ],
-    connections: [[[1, 5], [5, 5]], [[3, 2], [1, 5]]],
+    connections: [
+      [
+        [1, 5],
+        [5, 5],
+      ],
+      [
+        [3, 2],
+        [1, 5],
+      ],
+    ],
   };
 
   it('starts where it says, cell energies zero, names from the greetings; the next connect scores the triangle', () => {
@@ -114,7 +160,10 @@ describe('lighthouses positions: a hand-written one', () => {
     const s = e.state as LighthousesState;
     assert.deepEqual([s.round, s.current, s.players[0]!.keys, s.players.map((p) => p.name)], [7, 0, [1, 2], ['bot0', 'bot1']]);
     assert.ok(s.energy.every((row) => row.every((c) => c === 0)));
-    assert.deepEqual(s.connections, [[1, 2], [0, 1]]);
+    assert.deepEqual(s.connections, [
+      [1, 2],
+      [0, 1],
+    ]);
     assert.deepEqual(e.decision(), { phase: 'play', seats: [0], turn: 7 });
     assert.equal(play(e, { command: 'connect', destination: [5, 5] }).fault, undefined);
     assert.equal(s.triangles.length, 1);

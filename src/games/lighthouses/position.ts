@@ -36,7 +36,8 @@ function onlyKeys(v: Record<string, unknown>, where: string, keys: string[], hin
 }
 
 function int(v: unknown, where: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
-  if (!isInt(v) || v < min || v > max) fail(`${where} must be an integer ${max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `in ${min}..${max}`}, got ${show(v)}`);
+  if (!isInt(v) || v < min || v > max)
+    fail(`${where} must be an integer ${max === Number.MAX_SAFE_INTEGER ? `≥ ${min}` : `in ${min}..${max}`}, got ${show(v)}`);
   return v as number;
 }
 
@@ -79,9 +80,12 @@ export function positionState(map: LighthouseMap, players: number, rounds: numbe
 
 function readPlayer(s: LighthousesState, p: unknown, where: string): void {
   if (!isObject(p)) return fail(`${where} must be an object {"position":[x,y],"energy":n,"score":n,"keys":[[x,y],…]}, got ${show(p)}`);
-  onlyKeys(p, where, ['position', 'energy', 'score', 'keys'], ' (names come from the bots\' greetings)');
+  onlyKeys(p, where, ['position', 'energy', 'score', 'keys'], " (names come from the bots' greetings)");
   const [x, y] = point(p.position, `${where}.position`);
-  if (s.island[y]?.[x] !== 1) fail(`${where}.position [${x},${y}] is ${x < 0 || y < 0 || x >= s.width || y >= s.height ? `off the ${s.width}×${s.height} map` : 'water'}; a player stands on an island cell`);
+  if (s.island[y]?.[x] !== 1)
+    fail(
+      `${where}.position [${x},${y}] is ${x < 0 || y < 0 || x >= s.width || y >= s.height ? `off the ${s.width}×${s.height} map` : 'water'}; a player stands on an island cell`,
+    );
   const keys: number[] = [];
   if (p.keys !== undefined && !Array.isArray(p.keys)) fail(`${where}.keys must be a list of lighthouse cells [[x,y],…], got ${show(p.keys)}`);
   ((p.keys as unknown[] | undefined) ?? []).forEach((k, j) => {
@@ -146,7 +150,8 @@ function readEnergy(s: LighthousesState, grid: unknown): void {
     fail(`energy must be a list of ${s.height} rows (energy[y][x], row 0 is y = 0), got ${Array.isArray(grid) ? `${grid.length} rows` : show(grid)}`);
   }
   (grid as unknown[]).forEach((row, y) => {
-    if (!Array.isArray(row) || row.length !== s.width) fail(`energy[${y}] must be a list of ${s.width} cells (the map's width), got ${Array.isArray(row) ? `${row.length} cells` : show(row)}`);
+    if (!Array.isArray(row) || row.length !== s.width)
+      fail(`energy[${y}] must be a list of ${s.width} cells (the map's width), got ${Array.isArray(row) ? `${row.length} cells` : show(row)}`);
     (row as unknown[]).forEach((e, x) => {
       const n = int(e, `energy[${y}][${x}] (x=${x}, y=${y})`, 0, CELL_CAP);
       if (n !== 0 && s.island[y]![x] !== 1) fail(`energy[${y}][${x}] (x=${x}, y=${y}) is ${n} on water; water cells hold no energy`);

@@ -37,7 +37,12 @@ export function renderIsland(s: LighthousesState): string {
     .filter(({ l }) => l.owner !== null)
     .map(({ l, i }) => `${l.x},${l.y}: ${letter(l.owner!)} ${l.energy}${linksOf(s, i)}`);
   const round = s.round > s.rounds ? `after round ${s.rounds}` : `round ${s.round} of ${s.rounds}`;
-  return [board, `${round} · ${s.connections.length} connections · ${s.triangles.length} triangles`, ...players, ...(owned.length ? ['lighthouses: ' + owned.join('; ')] : [])].join('\n');
+  return [
+    board,
+    `${round} · ${s.connections.length} connections · ${s.triangles.length} triangles`,
+    ...players,
+    ...(owned.length ? ['lighthouses: ' + owned.join('; ')] : []),
+  ].join('\n');
 }
 
 function linksOf(s: LighthousesState, i: number): string {

@@ -10,7 +10,13 @@ import { applyCommand, commandError, endRound, setupState, startRound, type Comm
 const game: AnyGame = typed;
 
 /** A 15×15 island with one lighthouse in the middle (7,7) and start slots far from it. */
-const LONE = ['###############', '#A           B#', ...Array.from({ length: 11 }, (_, i) => (i === 5 ? '#      !      #' : '#             #')), '#             #', '###############'].join('\n');
+const LONE = [
+  '###############',
+  '#A           B#',
+  ...Array.from({ length: 11 }, (_, i) => (i === 5 ? '#      !      #' : '#             #')),
+  '#             #',
+  '###############',
+].join('\n');
 
 /**
  * Three lighthouses: L0 (3,2), L1 (1,5), L2 (5,5) (scan order); A starts at (3,4), B at (1,1).
@@ -29,7 +35,10 @@ describe('lighthouses round start', () => {
     const s = fresh(LONE);
     const e = (dx: number, dy: number) => s.energy[7 + dy]![7 + dx]!;
     assert.equal(e(0, 0), 5);
-    assert.deepEqual([e(1, 0), e(1, 1), e(2, 0), e(2, 1), e(2, 2), e(3, 0), e(3, 1), e(3, 2), e(4, 0), e(4, 3), e(4, 4), e(5, 0)], [4, 3, 3, 2, 2, 2, 1, 1, 1, 0, 0, 0]);
+    assert.deepEqual(
+      [e(1, 0), e(1, 1), e(2, 0), e(2, 1), e(2, 2), e(3, 0), e(3, 1), e(3, 2), e(4, 0), e(4, 3), e(4, 4), e(5, 0)],
+      [4, 3, 3, 2, 2, 2, 1, 1, 1, 0, 0, 0],
+    );
   });
 
   it('clamps every cell at 100, and players on one cell share its energy, the remainder lost', () => {
@@ -43,11 +52,17 @@ describe('lighthouses round start', () => {
     s.energy[7]![8] = 97; // + 4 growth = 101 → 100? no: 97 + 4 clamps to 100
     const before = s.players.map((p) => p.energy);
     startRound(s);
-    assert.deepEqual(s.players.map((p, i) => p.energy - before[i]!), [50, 50]);
+    assert.deepEqual(
+      s.players.map((p, i) => p.energy - before[i]!),
+      [50, 50],
+    );
     assert.equal(s.energy[7]![8], 0);
     s.energy[7]![8] = 3; // 3 + 4 = 7 → 3 each, 1 lost
     startRound(s);
-    assert.deepEqual(s.players.map((p, i) => p.energy - before[i]!), [53, 53]);
+    assert.deepEqual(
+      s.players.map((p, i) => p.energy - before[i]!),
+      [53, 53],
+    );
   });
 
   it('grows overlapping areas as the reference does, lighthouse by lighthouse, capped after each', () => {
@@ -96,10 +111,17 @@ describe('lighthouses round start', () => {
     const s = fresh(TRIO);
     s.lighthouses.forEach((l) => Object.assign(l, { owner: 0, energy: 100 }));
     s.lighthouses[0]!.energy = 15;
-    s.connections = [[0, 1], [1, 2], [0, 2]];
+    s.connections = [
+      [0, 1],
+      [1, 2],
+      [0, 2],
+    ];
     s.triangles = [{ v: [0, 1, 2], owner: 0, cells: 8 }];
     startRound(s);
-    assert.deepEqual(s.lighthouses.map((l) => l.energy), [5, 90, 90]);
+    assert.deepEqual(
+      s.lighthouses.map((l) => l.energy),
+      [5, 90, 90],
+    );
     assert.equal(s.triangles.length, 1);
     startRound(s);
     assert.deepEqual(s.lighthouses[0], { x: 3, y: 2, owner: null, energy: 0 });
@@ -216,14 +238,21 @@ describe('lighthouses commands', () => {
     Object.assign(a, { x: 5, y: 5, keys: [0] });
     assert.equal(cmd(s, 0, { command: 'connect', destination: [3, 2] }), null);
     assert.deepEqual(s.triangles, [{ v: [0, 1, 2], owner: 0, cells: 8 }]);
-    assert.deepEqual(s.connections, [[0, 1], [1, 2], [0, 2]]);
+    assert.deepEqual(s.connections, [
+      [0, 1],
+      [1, 2],
+      [0, 2],
+    ]);
   });
 
   it('drops water cells from a triangle', () => {
     const m = ['#########', '#!     !#', '#  ###  #', '#  ###  #', '#A  !   #', '#########'].join('\n');
     const s = fresh(m, 1); // L0 (4,1), L1 (1,4), L2 (7,4); the water block sits inside the triangle
     s.lighthouses.forEach((l) => Object.assign(l, { owner: 0, energy: 50 }));
-    s.connections = [[0, 1], [1, 2]];
+    s.connections = [
+      [0, 1],
+      [1, 2],
+    ];
     Object.assign(s.players[0]!, { x: 4, y: 1, keys: [2] });
     assert.equal(cmd(s, 0, { command: 'connect', destination: [7, 4] }), null);
     // Top-left rule: y=4 x 1..6 (the right end is on a non-top edge), y=3 x 2..5, y=2 x 3..4, the apex out:
@@ -234,10 +263,20 @@ describe('lighthouses commands', () => {
   it('scores 2 per lighthouse, 2 per connection and every triangle cell at the end of each round', () => {
     const s = fresh(TRIO);
     s.lighthouses.forEach((l) => Object.assign(l, { owner: 0, energy: 50 }));
-    s.connections = [[0, 1], [1, 2], [0, 2]];
-    s.triangles = [{ v: [0, 1, 2], owner: 0, cells: 8 }, { v: [0, 1, 2], owner: 0, cells: 8 }];
+    s.connections = [
+      [0, 1],
+      [1, 2],
+      [0, 2],
+    ];
+    s.triangles = [
+      { v: [0, 1, 2], owner: 0, cells: 8 },
+      { v: [0, 1, 2], owner: 0, cells: 8 },
+    ];
     endRound(s);
-    assert.deepEqual(s.players.map((p) => p.score), [6 + 6 + 16, 0]);
+    assert.deepEqual(
+      s.players.map((p) => p.score),
+      [6 + 6 + 16, 0],
+    );
     assert.equal(s.round, 2);
   });
 });
@@ -251,9 +290,29 @@ describe('lighthouses: a scripted 23-round game, checked round by round', () => 
     const connect = (x: number, y: number) => ({ command: 'connect', destination: [x, y] });
     // A's commands, one per round (B passes); A starts with 1000 energy so the test reads only the plan.
     const plan = [
-      move(0, -1), move(0, -1), attack, move(-1, 1), move(-1, 1), move(0, 1), attack, connect(3, 2), // 1–8
-      move(1, 0), move(1, 0), move(1, 0), move(1, 0), attack, connect(1, 5), connect(3, 2), // 9–15
-      move(-1, -1), move(-1, -1), move(0, -1), connect(5, 5), { command: 'pass' }, { command: 'pass' }, { command: 'pass' }, { command: 'pass' }, // 16–23
+      move(0, -1),
+      move(0, -1),
+      attack,
+      move(-1, 1),
+      move(-1, 1),
+      move(0, 1),
+      attack,
+      connect(3, 2), // 1–8
+      move(1, 0),
+      move(1, 0),
+      move(1, 0),
+      move(1, 0),
+      attack,
+      connect(1, 5),
+      connect(3, 2), // 9–15
+      move(-1, -1),
+      move(-1, -1),
+      move(0, -1),
+      connect(5, 5),
+      { command: 'pass' },
+      { command: 'pass' },
+      { command: 'pass' },
+      { command: 'pass' }, // 16–23
     ];
     const scores = [0, 0, 2, 4, 6, 8, 12, 18, 24, 30, 36, 42, 50, 60, 70, 80, 90, 100, 120, 140, 160, 180, 186];
     const ask = (slot: number, answer: unknown) => {
@@ -262,8 +321,14 @@ describe('lighthouses: a scripted 23-round game, checked round by round', () => 
       return e.commit(d, [e.read(slot, d.phase, answer)]);
     };
     const init = e.decision()!;
-    e.commit(init, init.seats.map((slot) => e.read(slot, 'init', { name: `p${slot}` })));
-    assert.deepEqual(s.players.map((p) => p.name), ['p0', 'p1']);
+    e.commit(
+      init,
+      init.seats.map((slot) => e.read(slot, 'init', { name: `p${slot}` })),
+    );
+    assert.deepEqual(
+      s.players.map((p) => p.name),
+      ['p0', 'p1'],
+    );
     s.players[0]!.energy = 1000;
     plan.forEach((c, i) => {
       const round = i + 1;
@@ -277,11 +342,18 @@ describe('lighthouses: a scripted 23-round game, checked round by round', () => 
       if (round === 19) {
         assert.deepEqual(s.triangles, [{ v: [0, 1, 2], owner: 0, cells: 8 }]);
         // 200 each at rounds 3, 7 and 13, minus 10 at every round start since, round 20's included.
-        assert.deepEqual(s.lighthouses.map((l) => l.energy), [30, 70, 130]);
+        assert.deepEqual(
+          s.lighthouses.map((l) => l.energy),
+          [30, 70, 130],
+        );
       }
     });
     assert.equal(e.decision(), null);
-    assert.deepEqual(s.lighthouses.map((l) => l.owner), [null, 0, 0], 'L0 decayed to neutral at the start of round 23');
+    assert.deepEqual(
+      s.lighthouses.map((l) => l.owner),
+      [null, 0, 0],
+      'L0 decayed to neutral at the start of round 23',
+    );
     assert.deepEqual(s.connections, [[1, 2]]);
     assert.deepEqual(s.triangles, []);
     const o = e.outcome();

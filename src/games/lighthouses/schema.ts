@@ -124,15 +124,12 @@ const commands = {
 };
 
 /** A lighthouses command: stay, step to a neighbouring island cell, put energy into the lighthouse you stand on, or link it to another you own and hold the key of. */
-export const LighthousesAnswer = Type.Union(
-  [Ref(commands, 'pass'), Ref(commands, 'move'), Ref(commands, 'attack'), Ref(commands, 'connect')],
-  {
-    $id: schemaId('lighthouses', 'turn-answer'),
-    title: 'Lighthouses: answer to a turn message (a command)',
-    description:
-      'One command, chosen by its `command` field: "pass"; "move" by x and y, each -1, 0 or 1 (a step to one of the 8 neighbouring cells, or staying put); "attack" with a whole non-negative amount of energy (more than you carry spends what you carry); or "connect" your lighthouse to another, `destination` being its cell [x, y]. Other fields are ignored. This schema describes well-formed commands; the game reads leniently: it takes any object with a `command` field and judges the rest afterwards, so an unknown command or a bad field is never fatal. It gets a {"success":false} result naming what was wrong, and the turn counts as a pass. Whether a well-formed command succeeds also depends on the position (the target cell must be island; attack and connect need you standing on a lighthouse; connect needs both lighthouses yours, the destination\'s key, and a line that crosses no lighthouse or connection), which no schema can check.',
-    $defs: commands,
-    examples: [{ command: 'pass' }, { command: 'move', x: -1, y: 0 }, { command: 'attack', energy: 30 }, { command: 'connect', destination: [11, 2] }],
-  },
-);
+export const LighthousesAnswer = Type.Union([Ref(commands, 'pass'), Ref(commands, 'move'), Ref(commands, 'attack'), Ref(commands, 'connect')], {
+  $id: schemaId('lighthouses', 'turn-answer'),
+  title: 'Lighthouses: answer to a turn message (a command)',
+  description:
+    'One command, chosen by its `command` field: "pass"; "move" by x and y, each -1, 0 or 1 (a step to one of the 8 neighbouring cells, or staying put); "attack" with a whole non-negative amount of energy (more than you carry spends what you carry); or "connect" your lighthouse to another, `destination` being its cell [x, y]. Other fields are ignored. This schema describes well-formed commands; the game reads leniently: it takes any object with a `command` field and judges the rest afterwards, so an unknown command or a bad field is never fatal. It gets a {"success":false} result naming what was wrong, and the turn counts as a pass. Whether a well-formed command succeeds also depends on the position (the target cell must be island; attack and connect need you standing on a lighthouse; connect needs both lighthouses yours, the destination\'s key, and a line that crosses no lighthouse or connection), which no schema can check.',
+  $defs: commands,
+  examples: [{ command: 'pass' }, { command: 'move', x: -1, y: 0 }, { command: 'attack', energy: 30 }, { command: 'connect', destination: [11, 2] }],
+});
 export type LighthousesAnswer = Static<typeof LighthousesAnswer>;

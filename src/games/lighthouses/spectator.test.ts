@@ -11,7 +11,9 @@ describe('lighthouses spectator frame', () => {
   it('has the island every bot got in its first message, the lighthouses and links, and no player', () => {
     const bots = ['planner', 'random', 'planner'];
     const engine = new MatchEngine(lighthouses as AnyGame, { config: { map: 'bay', rounds: 30 }, seed: 7, players: 3 });
-    const players = bots.map((name, slot) => lighthouses.bots[name]!.create({ slot, players: 3, config: engine.config as never, seed: builtinBotSeed(7, name, slot) }));
+    const players = bots.map((name, slot) =>
+      lighthouses.bots[name]!.create({ slot, players: 3, config: engine.config as never, seed: builtinBotSeed(7, name, slot) }),
+    );
     const firsts: LighthousesInit[] = [];
     let frames = 0;
     for (let d = engine.decision(); d; d = engine.decision()) {

@@ -34,7 +34,10 @@ describe('lighthouses wire', () => {
     assert.equal(v.view.flat().filter((c) => c !== -1).length, 29, 'cells within distance 3');
     assert.deepEqual(v.view[3]!.slice(0, 3), [0, 0, 0], 'water to the left (x 0) and the centre are 0');
     assert.equal(v.view[0]![3], 0, 'off the map below is 0');
-    assert.deepEqual(v.view[0]!.map((c) => c === -1), [true, true, true, false, true, true, true]);
+    assert.deepEqual(
+      v.view[0]!.map((c) => c === -1),
+      [true, true, true, false, true, true, true],
+    );
     assert.ok(v.view[4]![4]! > 0, 'island cells show their energy');
     assert.deepEqual(v.lighthouses, [
       { position: [3, 2], owner: -1, energy: 0, connections: [], have_key: false },
@@ -147,14 +150,23 @@ describe('lighthouses wire', () => {
 
   it('answers each command with the result the reference sends', () => {
     assert.deepEqual(result({ slot: 0, action: { command: 'pass' } }), { success: true });
-    assert.equal(JSON.stringify(result({ slot: 0, fault: { kind: 'illegal-move', detail: 'Delta must be 1 cell away' } })), '{"success":false,"message":"Delta must be 1 cell away"}');
+    assert.equal(
+      JSON.stringify(result({ slot: 0, fault: { kind: 'illegal-move', detail: 'Delta must be 1 cell away' } })),
+      '{"success":false,"message":"Delta must be 1 cell away"}',
+    );
     assert.deepEqual(result({ slot: 0, fault: { kind: 'not-json', detail: 'answer is not JSON' } }), { success: false, message: 'Invalid JSON' });
-    assert.deepEqual(result({ slot: 0, fault: { kind: 'bad-answer', detail: 'Invalid command structure' } }), { success: false, message: 'Invalid command structure' });
+    assert.deepEqual(result({ slot: 0, fault: { kind: 'bad-answer', detail: 'Invalid command structure' } }), {
+      success: false,
+      message: 'Invalid command structure',
+    });
     assert.deepEqual(result({ slot: 0, fault: { kind: 'timeout', detail: 'no answer within 500 ms' } }), { success: false, message: 'Timeout' });
   });
 
   it('refuses a bad map or too many players with a clear config error', () => {
-    assert.throws(() => new MatchEngine(game, { config: { map: 'atlantis' }, seed: 1, players: 2 }), /bad map: unknown map "atlantis": the shipped maps are islet, bay, cross, continent; or give the path of a map file/);
+    assert.throws(
+      () => new MatchEngine(game, { config: { map: 'atlantis' }, seed: 1, players: 2 }),
+      /bad map: unknown map "atlantis": the shipped maps are islet, bay, cross, continent; or give the path of a map file/,
+    );
     assert.throws(() => new MatchEngine(game, { config: { map: '#####\n# ! #\n#####\n' }, seed: 1, players: 2 }), /bad map: the map has no start slot/);
     assert.throws(() => new MatchEngine(game, { config: { map: 'islet' }, seed: 1, players: 3 }), /the map has 2 start slots, fewer than 3 players/);
   });
@@ -180,8 +192,14 @@ describe('lighthouses bots', () => {
   it('plays the same game for the same seed (random is seeded)', () => {
     const a = playBuiltins(game, ['random', 'random', 'random', 'random'], 7, { config: { map: 'cross', rounds: 50 } });
     const b = playBuiltins(game, ['random', 'random', 'random', 'random'], 7, { config: { map: 'cross', rounds: 50 } });
-    assert.deepEqual(a.records.map((r) => r.hash), b.records.map((r) => r.hash));
+    assert.deepEqual(
+      a.records.map((r) => r.hash),
+      b.records.map((r) => r.hash),
+    );
     const c = playBuiltins(game, ['random', 'random', 'random', 'random'], 8, { config: { map: 'cross', rounds: 50 } });
-    assert.notDeepEqual(a.records.map((r) => r.hash), c.records.map((r) => r.hash));
+    assert.notDeepEqual(
+      a.records.map((r) => r.hash),
+      c.records.map((r) => r.hash),
+    );
   });
 });

@@ -113,7 +113,9 @@ export function parseAnswerText(text: string, answer: unknown): Parsed<Command> 
   const command = raw.get('command');
   if (read.action.command === 'other') return command === undefined ? read : { ok: true, action: { ...read.action, repr: pyReprJson(command) } };
   const energy = raw.get('energy');
-  return energy !== undefined && typeof read.action.energy === 'number' && isFloatLiteral(energy) ? { ok: true, action: { ...read.action, float: true } } : read;
+  return energy !== undefined && typeof read.action.energy === 'number' && isFloatLiteral(energy)
+    ? { ok: true, action: { ...read.action, float: true } }
+    : read;
 }
 
 /** The result a bot is sent after its command: success, or the reference's message for what went wrong. */

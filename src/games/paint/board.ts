@@ -51,7 +51,8 @@ export function readBoard(value: unknown): Omit<Board, 'turns'> & { turns: numbe
   const bad = (what: string): never => {
     throw new Error(what);
   };
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) bad('expected a JSON object with width, height, player_positions, colors, previous_actions, turns_left');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    bad('expected a JSON object with width, height, player_positions, colors, previous_actions, turns_left');
   const b = value as Partial<Record<keyof BoardFile, unknown>>;
   const { width: w, height: h } = b;
   if (!isInt(w) || w < 1) return bad(`width must be a positive integer, got ${show(w)}`);
@@ -62,17 +63,20 @@ export function readBoard(value: unknown): Omit<Board, 'turns'> & { turns: numbe
   if (ids.length < 1) bad('player_positions names no player');
   const positions = ids.map((id) => {
     const p = (pp as Record<string, unknown>)[id];
-    if (!isSquare(p, w, h)) bad(`player_positions.${idName(id)} must be [row, column] inside the ${w}×${h} board (rows 0..${h - 1}, columns 0..${w - 1}), got ${show(p)}`);
+    if (!isSquare(p, w, h))
+      bad(`player_positions.${idName(id)} must be [row, column] inside the ${w}×${h} board (rows 0..${h - 1}, columns 0..${w - 1}), got ${show(p)}`);
     return [(p as Vec)[0], (p as Vec)[1]] as Vec;
   });
   positions.forEach(([i, j], k) => {
     const other = positions.findIndex(([a, c]) => a === i && c === j);
     if (other !== k) bad(`player_positions: ${idName(ids[other]!)} and ${idName(ids[k]!)} both start on [${i},${j}]`);
   });
-  if (!Array.isArray(b.colors) || b.colors.length !== h) return bad(`colors must be a list of ${h} rows (height), got ${Array.isArray(b.colors) ? `${b.colors.length} rows` : show(b.colors)}`);
+  if (!Array.isArray(b.colors) || b.colors.length !== h)
+    return bad(`colors must be a list of ${h} rows (height), got ${Array.isArray(b.colors) ? `${b.colors.length} rows` : show(b.colors)}`);
   const colors: number[] = [];
   b.colors.forEach((row: unknown, i) => {
-    if (!Array.isArray(row) || row.length !== w) bad(`colors[${i}] must be a list of ${w} squares (width), got ${Array.isArray(row) ? `${row.length}` : show(row)}`);
+    if (!Array.isArray(row) || row.length !== w)
+      bad(`colors[${i}] must be a list of ${w} squares (width), got ${Array.isArray(row) ? `${row.length}` : show(row)}`);
     (row as unknown[]).forEach((c, j) => {
       if (c === null) return void colors.push(EMPTY);
       const slot = typeof c === 'string' ? ids.indexOf(c) : -1;
@@ -108,14 +112,16 @@ function readHistory(list: unknown, ids: string[]): (PaintAction | null)[][] {
   };
   if (!Array.isArray(list)) return bad(`previous_actions must be a list with one object per turn played ({} when no action counted), got ${show(list)}`);
   return list.map((turn: unknown, t) => {
-    if (turn === null || typeof turn !== 'object' || Array.isArray(turn)) return bad(`previous_actions[${t}] must be an object {"id": {"type":…,"direction":[di,dj]}, …}, got ${show(turn)}`);
+    if (turn === null || typeof turn !== 'object' || Array.isArray(turn))
+      return bad(`previous_actions[${t}] must be an object {"id": {"type":…,"direction":[di,dj]}, …}, got ${show(turn)}`);
     const actions: (PaintAction | null)[] = ids.map(() => null);
     for (const [id, a] of Object.entries(turn)) {
       const slot = ids.indexOf(id);
       const where = `previous_actions[${t}].${idName(id)}`;
       if (slot < 0) bad(`previous_actions[${t}] names ${show(id)}, not a player id of player_positions (${idList(ids)})`);
       const { type, direction: d, ...rest } = (a ?? {}) as Record<string, unknown>;
-      if (typeof a !== 'object' || a === null || Array.isArray(a) || Object.keys(rest).length) bad(`${where} must be {"type":"walk"|"shoot","direction":[di,dj]}, got ${show(a)}`);
+      if (typeof a !== 'object' || a === null || Array.isArray(a) || Object.keys(rest).length)
+        bad(`${where} must be {"type":"walk"|"shoot","direction":[di,dj]}, got ${show(a)}`);
       if (type !== 'walk' && type !== 'shoot') bad(`${where}.type must be "walk" or "shoot", got ${show(type)}`);
       const dir = Array.isArray(d) && d.length === 2 ? DIRECTIONS.find(([di, dj]) => d[0] === di && d[1] === dj) : undefined;
       if (!dir) bad(`${where}.direction must be one of the 8 directions [di,dj] (each −1, 0 or 1, not both 0), got ${show(d)}`);
@@ -161,7 +167,11 @@ export function generateBoard(width: number, height: number, ids: string[], obst
   // (Without obstacles nothing is drawn: the generator is not used after this.)
   const free: number[] = [];
   if (obstacles) for (let k = 0; k < colors.length; k++) if (colors[k] === EMPTY) free.push(k);
-  const blocked = obstacles ? rngShuffle(rng, free).slice(0, obstacles).sort((a, b) => a - b) : [];
+  const blocked = obstacles
+    ? rngShuffle(rng, free)
+        .slice(0, obstacles)
+        .sort((a, b) => a - b)
+    : [];
   for (const k of blocked) colors[k] = OBSTACLE;
   const obstacleList = blocked.map((k) => [Math.floor(k / width), k % width] as Vec);
   return { width, height, ids, positions: positions.map(([i, j]) => [i, j]), colors, obstacles: obstacleList, turns, history: [] };
@@ -184,7 +194,8 @@ function idsFor(config: PaintConfig, players: number): string[] | null {
 function generatedIds(config: PaintConfig, players: number): string[] {
   const ids = idsFor(config, players);
   const { width: w, height: h, obstacles } = config;
-  if (w * h - obstacles < players) throw new Error(`a ${w}×${h} board with ${obstacles} obstacles has ${w * h - obstacles} free squares, fewer than ${players} players`);
+  if (w * h - obstacles < players)
+    throw new Error(`a ${w}×${h} board with ${obstacles} obstacles has ${w * h - obstacles} free squares, fewer than ${players} players`);
   return ids ?? Array.from({ length: players }, (_, s) => defaultId(s));
 }
 
@@ -206,7 +217,9 @@ export function boardFor(config: PaintConfig, players: number, seed: number): Bo
   let source = `the board ${text}`;
   if (value === undefined) {
     if (!text.startsWith('{')) {
-      throw new Error(`bad board: ${JSON.stringify(text.slice(0, 60))} is not a shipped board (${BOARD_NAMES.join(', ')}), a board's JSON text, nor a file (from the command line, give a path to a JSON file)`);
+      throw new Error(
+        `bad board: ${JSON.stringify(text.slice(0, 60))} is not a shipped board (${BOARD_NAMES.join(', ')}), a board's JSON text, nor a file (from the command line, give a path to a JSON file)`,
+      );
     }
     try {
       value = JSON.parse(text);
@@ -226,12 +239,21 @@ export function boardFor(config: PaintConfig, players: number, seed: number): Bo
   // `turns` counts the whole match, the board's previous_actions included: they were its first turns.
   const turns = config.turns || (read.turns === null ? 0 : played + read.turns);
   if (!turns) throw new Error('bad board: turns_left is missing (or set the turns config key)');
-  if (turns <= played) throw new Error(`turns ${turns} leaves no turn to play after the board's ${played} previous_actions; give more turns, or 0 for the board's turns_left`);
+  if (turns <= played)
+    throw new Error(`turns ${turns} leaves no turn to play after the board's ${played} previous_actions; give more turns, or 0 for the board's turns_left`);
   return { ...read, ids: ids ?? read.ids, turns };
 }
 
 /** The starting state of a match on `board`. */
 export function initialState(board: Board): PaintState {
   const { history, ...rest } = board;
-  return { ...rest, turnsLeft: board.turns - history.length, history: history.map((t) => t.slice()), started: false, unresponsive: [], painted: null, paintedCount: 0 };
+  return {
+    ...rest,
+    turnsLeft: board.turns - history.length,
+    history: history.map((t) => t.slice()),
+    started: false,
+    unresponsive: [],
+    painted: null,
+    paintedCount: 0,
+  };
 }

@@ -4,11 +4,22 @@ import type { PaintMessage, PaintTurn } from './wire.js';
 
 /** Direction words → [row step, column step]; rows grow downwards. */
 const WORDS: Record<string, [number, number]> = {
-  n: [-1, 0], up: [-1, 0], u: [-1, 0],
-  s: [1, 0], down: [1, 0], d: [1, 0],
-  e: [0, 1], right: [0, 1], r: [0, 1],
-  w: [0, -1], left: [0, -1], l: [0, -1],
-  ne: [-1, 1], nw: [-1, -1], se: [1, 1], sw: [1, -1],
+  n: [-1, 0],
+  up: [-1, 0],
+  u: [-1, 0],
+  s: [1, 0],
+  down: [1, 0],
+  d: [1, 0],
+  e: [0, 1],
+  right: [0, 1],
+  r: [0, 1],
+  w: [0, -1],
+  left: [0, -1],
+  l: [0, -1],
+  ne: [-1, 1],
+  nw: [-1, -1],
+  se: [1, 1],
+  sw: [1, -1],
 };
 const TYPES: Record<string, 'walk' | 'shoot'> = { walk: 'walk', w: 'walk', move: 'walk', m: 'walk', shoot: 'shoot', s: 'shoot', fire: 'shoot', f: 'shoot' };
 

@@ -40,10 +40,11 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
       default: 0,
       min: 0,
       max: 100_000,
-      description: "turns in all, a board's previous_actions counted as played; 0: the board's previous_actions and turns_left (width×height for a generated board)",
+      description:
+        "turns in all, a board's previous_actions counted as played; 0: the board's previous_actions and turns_left (width×height for a generated board)",
     },
     obstacles: { type: 'int', default: 0, min: 0, description: 'obstacle squares placed from the seed on a generated board (a variant, off by default)' },
-    ids: { type: 'string', default: '', description: 'player ids separated by commas; empty: alice, bob, charlie, … (or the board\'s)' },
+    ids: { type: 'string', default: '', description: "player ids separated by commas; empty: alice, bob, charlie, … (or the board's)" },
   },
   timeouts: { initMs: 5000, turnMs: 500, exitMs: 500 },
   bots,
@@ -82,7 +83,13 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
         const who = s.unresponsive.map((u) => `${s.ids[u.slot]} (${u.detail})`).join('; ');
         // Each by its id (the game's name for it) and its slot (what `--json`'s player entries are listed by).
         const ids = s.unresponsive.map((u) => `${s.ids[u.slot]} (slot ${u.slot})`).join(', ');
-        return { ranks: helloRanks(s), scores: null, winner: null, error: `unresponsive players: ${ids}`, reason: `error: unresponsive players: ${who}; no turn was played` };
+        return {
+          ranks: helloRanks(s),
+          scores: null,
+          winner: null,
+          error: `unresponsive players: ${ids}`,
+          reason: `error: unresponsive players: ${who}; no turn was played`,
+        };
       }
       const sc = scores(s);
       const ranks = ranksFromScores(sc);
@@ -132,7 +139,13 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
       const ids = s.unresponsive.map((u) => s.ids[u.slot]).join(', ');
       return [
         { ranks: helloRanks(s), scores: null, reason: `unresponsive players: ${who}; no turn was played` },
-        { ranks: helloRanks(s), scores: null, winner: null, error: `unresponsive players: ${ids}`, reason: `error: unresponsive players: ${who}; no turn was played` },
+        {
+          ranks: helloRanks(s),
+          scores: null,
+          winner: null,
+          error: `unresponsive players: ${ids}`,
+          reason: `error: unresponsive players: ${who}; no turn was played`,
+        },
       ];
     },
   },

@@ -33,7 +33,10 @@ describe('paint walks', () => {
     const m = drawn(['AB', '..']);
     m.turn({ 0: walk(E), 1: walk(W) });
     assert.deepEqual(m.picture(), ['BA', '..']);
-    assert.deepEqual(m.state().positions, [[0, 1], [0, 0]]);
+    assert.deepEqual(m.state().positions, [
+      [0, 1],
+      [0, 0],
+    ]);
     const cross = drawn(['A.', '.B']);
     cross.turn({ 0: walk(SE), 1: walk(NW) });
     assert.deepEqual(cross.picture(), ['B.', '.A']);
@@ -135,73 +138,21 @@ describe('paint shots', () => {
   });
 
   it('perpendicular shots reaching a square at the same step both die there, unpainted', () => {
-    const m = drawn([
-      '........',
-      '.....b..',
-      '.....b..',
-      '.....b..',
-      '.....B..',
-      '........',
-      'aaaA....',
-      '........',
-    ]);
+    const m = drawn(['........', '.....b..', '.....b..', '.....b..', '.....B..', '........', 'aaaA....', '........']);
     m.turn({ 0: shoot(E), 1: shoot(S) }); // both reach [6,5] on step 2
-    assert.deepEqual(m.picture(), [
-      '........',
-      '.....b..',
-      '.....b..',
-      '.....b..',
-      '.....B..',
-      '.....b..',
-      'aaaAa...',
-      '........',
-    ]);
+    assert.deepEqual(m.picture(), ['........', '.....b..', '.....b..', '.....b..', '.....B..', '.....b..', 'aaaAa...', '........']);
   });
 
   it('perpendicular shots reaching a square at different steps: the later one dies on fresh paint', () => {
-    const m = drawn([
-      '.....b..',
-      '.....b..',
-      '.....b..',
-      '.....B..',
-      '........',
-      '........',
-      'aaaA....',
-      '........',
-    ]);
+    const m = drawn(['.....b..', '.....b..', '.....b..', '.....B..', '........', '........', 'aaaA....', '........']);
     m.turn({ 0: shoot(E), 1: shoot(S) }); // A paints [6,5] on step 2; B arrives there on step 3
-    assert.deepEqual(m.picture(), [
-      '.....b..',
-      '.....b..',
-      '.....b..',
-      '.....B..',
-      '.....b..',
-      '.....b..',
-      'aaaAaaa.',
-      '........',
-    ]);
+    assert.deepEqual(m.picture(), ['.....b..', '.....b..', '.....b..', '.....B..', '.....b..', '.....b..', 'aaaAaaa.', '........']);
   });
 
   it('diagonal shots count a diagonal trail and fly diagonally', () => {
-    const m = drawn([
-      'a......',
-      '.a.....',
-      '..a....',
-      '...A...',
-      '.......',
-      '.......',
-      'B......',
-    ]);
+    const m = drawn(['a......', '.a.....', '..a....', '...A...', '.......', '.......', 'B......']);
     m.turn({ 0: shoot(SE), 1: shoot(NE) }); // A: trail 4 → range 3; B: range 1
-    assert.deepEqual(m.picture(), [
-      'a......',
-      '.a.....',
-      '..a....',
-      '...A...',
-      '....a..',
-      '.b...a.',
-      'B.....a',
-    ]);
+    assert.deepEqual(m.picture(), ['a......', '.a.....', '..a....', '...A...', '....a..', '.b...a.', 'B.....a']);
   });
 
   it('walks happen first: a walker can cut a trail or step into the line of fire', () => {

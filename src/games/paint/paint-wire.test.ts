@@ -15,7 +15,10 @@ describe('paint wire', () => {
     const e = new MatchEngine(paint, { config: { board: '11x5' }, seed: 3, players: 2 });
     assert.equal(paint.wire.encodeJson!(e.state, 1, ctx('init')), '{"player_id":"bob"}');
     const d = e.decision()!;
-    e.commit(d, [0, 1].map((slot) => e.read(slot, 'init', { ready: true })));
+    e.commit(
+      d,
+      [0, 1].map((slot) => e.read(slot, 'init', { ready: true })),
+    );
     const rows = [
       '[null,null,null,null,null,null,null,null,null,null,null]',
       '[null,"alice","alice",null,null,null,null,null,null,null,null]',
@@ -49,16 +52,18 @@ describe('paint wire', () => {
       for (const r of e.records) {
         const d = replayed.decision()!;
         if (d.phase === 'play') {
-          for (const slot of [0, 1]) assert.equal(paint.wire.encodeJson!(replayed.state, slot, ctx('play')), JSON.stringify(paint.wire.view(replayed.state, slot, ctx('play'))));
+          for (const slot of [0, 1])
+            assert.equal(paint.wire.encodeJson!(replayed.state, slot, ctx('play')), JSON.stringify(paint.wire.view(replayed.state, slot, ctx('play'))));
         }
         replayed.commit(d, r.moves as never);
       }
       assert.equal(s.turnsLeft, 0);
-      if (config.obstacles) assert.match(JSON.stringify(paint.wire.view(e.state, 0, ctx('play'))), /"turns_left":0,"obstacles":\[\[\d+,\d+\](,\[\d+,\d+\]){4}\]\}$/);
+      if (config.obstacles)
+        assert.match(JSON.stringify(paint.wire.view(e.state, 0, ctx('play'))), /"turns_left":0,"obstacles":\[\[\d+,\d+\](,\[\d+,\d+\]){4}\]\}$/);
     }
   });
 
-  it('each turn\'s message, built from the one before (rows it did not paint shared), equals one built from scratch', () => {
+  it("each turn's message, built from the one before (rows it did not paint shared), equals one built from scratch", () => {
     for (const config of [{ width: 12, height: 9, turns: 60 }, { width: 8, height: 8, obstacles: 6, turns: 40 }, { board: '10x10' }]) {
       const players = config.board ? 2 : 4;
       const e = playBuiltins(paint, Array(players).fill('random'), 9, { config });
@@ -83,7 +88,7 @@ describe('paint wire', () => {
   const scratch = (e: MatchEngine) => JSON.stringify(paint.wire.view(structuredClone(e.state), 0, ctx('play')));
   const text = (e: MatchEngine, slot: number) => paint.wire.encodeJson!(e.state, slot, ctx('play'));
 
-  it('each turn\'s message text (colour rows kept until they change) equals JSON.stringify(view) built from scratch: every turn, every third turn, from a position', () => {
+  it("each turn's message text (colour rows kept until they change) equals JSON.stringify(view) built from scratch: every turn, every third turn, from a position", () => {
     const cases: [string, Record<string, unknown>, number][] = [
       ['60×60, 4 players', { width: 60, height: 60, turns: 240 }, 4],
       ['8×8, 10 players (crowded)', { width: 8, height: 8 }, 10],
@@ -93,7 +98,13 @@ describe('paint wire', () => {
     for (const [what, config, players] of cases) {
       const bots: string[] = Array(players).fill('random');
       const original = playBuiltins(paint, bots, 4, { config });
-      const replay = { config: original.config as ConfigValues, seed: 4, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: original.records, hashes: original.hashes === 'chain' ? ('chain' as const) : undefined };
+      const replay = {
+        config: original.config as ConfigValues,
+        seed: 4,
+        seats: bots.map((bot, slot) => ({ slot, name: bot, bot })),
+        turns: original.records,
+        hashes: original.hashes === 'chain' ? ('chain' as const) : undefined,
+      };
       const plays = original.records.filter((r) => r.phase === 'play');
       const middle = plays[plays.length >> 1]!.turn;
       // Three matches at once, interleaved: one asked by every seat every turn, one asked every third turn
@@ -138,12 +149,30 @@ describe('paint wire', () => {
   });
 
   const lenient: [unknown, [number, number]][] = [
-    [[0, 1], [0, 1]],
-    [[0.9, 1], [0, 1]],
-    [[-1.7, 0], [-1, 0]],
-    [['1', '-1'], [1, -1]],
-    [[' -1 ', 1.5], [-1, 1]],
-    [[-0.5, 1], [0, 1]],
+    [
+      [0, 1],
+      [0, 1],
+    ],
+    [
+      [0.9, 1],
+      [0, 1],
+    ],
+    [
+      [-1.7, 0],
+      [-1, 0],
+    ],
+    [
+      ['1', '-1'],
+      [1, -1],
+    ],
+    [
+      [' -1 ', 1.5],
+      [-1, 1],
+    ],
+    [
+      [-0.5, 1],
+      [0, 1],
+    ],
   ];
   for (const [direction, read] of lenient) {
     it(`reads the direction ${JSON.stringify(direction)} as ${JSON.stringify(read)}`, () => {
@@ -156,12 +185,53 @@ describe('paint wire', () => {
   it("reads a string as Ruby's Integer() does (the reference's Position.from_list)", () => {
     // Each value is what Ruby 3.1's Integer() returned for the string (nil where it raised ArgumentError).
     const ruby: [string, number | null][] = [
-      ['0x1', 1], ['0X1F', 31], ['-0x1f', -31], ['0b1', 1], ['-0b1', -1], ['0b1_0', 2], ['0o1', 1], ['0o17', 15],
-      ['0_1', 1], ['0_0_1', 1], ['01', 1], ['010', 8], ['007', 7], ['00', 0], ['-0', 0], ['0d1', 1], ['0d09', 9],
-      ['1_000', 1000], [' 1 ', 1], ['\t-1\v', -1], ['\f1\r', 1], ['+01', 1], [' -0x1 ', -1],
-      ['09', null], ['08', null], ['0_8', null], ['1__0', null], ['_1', null], ['1_', null], ['0_', null], ['0__1', null],
-      ['0x', null], ['0x_1', null], ['0b_1', null], ['0o_1', null], ['0d_1', null], ['0_x1', null], ['00x1', null],
-      ['+ 1', null], ['+-1', null], ['1 1', null], ['1\u00a0', null], ['1\u0000', null], ['1e0', null], ['1.0', null], ['', null], [' ', null],
+      ['0x1', 1],
+      ['0X1F', 31],
+      ['-0x1f', -31],
+      ['0b1', 1],
+      ['-0b1', -1],
+      ['0b1_0', 2],
+      ['0o1', 1],
+      ['0o17', 15],
+      ['0_1', 1],
+      ['0_0_1', 1],
+      ['01', 1],
+      ['010', 8],
+      ['007', 7],
+      ['00', 0],
+      ['-0', 0],
+      ['0d1', 1],
+      ['0d09', 9],
+      ['1_000', 1000],
+      [' 1 ', 1],
+      ['\t-1\v', -1],
+      ['\f1\r', 1],
+      ['+01', 1],
+      [' -0x1 ', -1],
+      ['09', null],
+      ['08', null],
+      ['0_8', null],
+      ['1__0', null],
+      ['_1', null],
+      ['1_', null],
+      ['0_', null],
+      ['0__1', null],
+      ['0x', null],
+      ['0x_1', null],
+      ['0b_1', null],
+      ['0o_1', null],
+      ['0d_1', null],
+      ['0_x1', null],
+      ['00x1', null],
+      ['+ 1', null],
+      ['+-1', null],
+      ['1 1', null],
+      ['1\u00a0', null],
+      ['1\u0000', null],
+      ['1e0', null],
+      ['1.0', null],
+      ['', null],
+      [' ', null],
     ];
     for (const [text, value] of ruby) assert.equal(rubyInteger(text), value, JSON.stringify(text));
   });
@@ -200,7 +270,16 @@ describe('paint wire', () => {
     assert.equal(skip('{"turns_left":11,"type":"walk","direction":[0,1]}'), 'turns_left 11 is not the current 10');
     assert.equal(skip('{"turns_left":"10","type":"walk","direction":[0,1]}'), 'turns_left "10" is not the current 10');
     assert.equal(skip('{"turns_left":null}'), 'turns_left null is not the current 10');
-    for (const line of ['{"turns_left":10,"type":"walk","direction":[0,1]}', '{"turns_left":10.0}', '{"type":"walk","direction":[0,1]}', 'walk east', '[10]', '10', '"x"', '']) {
+    for (const line of [
+      '{"turns_left":10,"type":"walk","direction":[0,1]}',
+      '{"turns_left":10.0}',
+      '{"type":"walk","direction":[0,1]}',
+      'walk east',
+      '[10]',
+      '10',
+      '"x"',
+      '',
+    ]) {
       assert.equal(skip(line), null, line);
     }
     assert.equal(paint.wire.skipAnswer!('{"turns_left":3}', m.state(), 0, 'init'), null, 'the hello answer is never skipped');
@@ -231,7 +310,10 @@ describe('paint ready handshake', () => {
     const o = e.outcome();
     assert.deepEqual(o.ranks, [1, 2, 2]);
     assert.equal(o.scores, null);
-    assert.equal(o.reason, 'error: unresponsive players: bob (timeout: no answer within 5000 ms); charlie (bad-answer: expected {"ready":true} to the hello, got {"ready":false}); no turn was played');
+    assert.equal(
+      o.reason,
+      'error: unresponsive players: bob (timeout: no answer within 5000 ms); charlie (bad-answer: expected {"ready":true} to the hello, got {"ready":false}); no turn was played',
+    );
     assert.deepEqual({ winner: o.winner, error: o.error }, { winner: null, error: 'unresponsive players: bob (slot 1), charlie (slot 2)' });
     assert.match(paint.presentation.render(e.state), /no turn played: unresponsive bob, charlie/);
   });

@@ -42,7 +42,10 @@ export function drawn(rows: string[], turns = 10) {
   const players = Math.max(...letters.map((c) => c.charCodeAt(0) - 64));
   const engine = new MatchEngine(paint, { config: { width: w, height: h, turns }, seed: 1, players });
   const d = engine.decision()!;
-  engine.commit(d, d.seats.map((slot) => engine.read(slot, 'init', { ready: true })));
+  engine.commit(
+    d,
+    d.seats.map((slot) => engine.read(slot, 'init', { ready: true })),
+  );
   const s = engine.state as PaintState;
   s.colors = [];
   s.obstacles = [];

@@ -19,11 +19,32 @@ describe('paint boards and config', () => {
       assert.deepEqual(v, board, name);
     }
     const s = stateOf({ board: '7x13' });
-    assert.deepEqual([s.width, s.height, s.turns, s.positions], [13, 7, 130, [[3, 1], [3, 11]]]);
+    assert.deepEqual(
+      [s.width, s.height, s.turns, s.positions],
+      [
+        13,
+        7,
+        130,
+        [
+          [3, 1],
+          [3, 11],
+        ],
+      ],
+    );
   });
 
   it('plays any board given as JSON text, with its own ids and obstacles, and turns overriding turns_left', () => {
-    const board = { turns_left: 4, colors: [['zed', null, null], [null, null, 'amy']], width: 3, height: 2, player_positions: { zed: [0, 0], amy: [1, 2] }, obstacles: [[0, 2]] };
+    const board = {
+      turns_left: 4,
+      colors: [
+        ['zed', null, null],
+        [null, null, 'amy'],
+      ],
+      width: 3,
+      height: 2,
+      player_positions: { zed: [0, 0], amy: [1, 2] },
+      obstacles: [[0, 2]],
+    };
     const s = stateOf({ board: JSON.stringify(board) });
     assert.deepEqual([s.ids, s.turns, s.obstacles, s.colors[2]], [['zed', 'amy'], 4, [[0, 2]], OBSTACLE]);
     assert.equal(stateOf({ board: JSON.stringify(board), turns: 9 }).turns, 9);
@@ -35,13 +56,33 @@ describe('paint boards and config', () => {
     [{ board: '{"width":3' }, 2, /bad board: not JSON/],
     [{ board: '[]' }, 2, /not a shipped board/],
     [{ board: '{"width":0}' }, 2, /bad board: width must be a positive integer, got 0/],
-    [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,2]}}' }, 2, /bad board: player_positions.b must be \[row, column\] inside the 2×1 board .* got \[0,2\]/],
+    [
+      { board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,2]}}' },
+      2,
+      /bad board: player_positions.b must be \[row, column\] inside the 2×1 board .* got \[0,2\]/,
+    ],
     [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,0]}}' }, 2, /bad board: player_positions: a and b both start on \[0,0\]/],
-    [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[["a"]]}' }, 2, /bad board: colors\[0\] must be a list of 2 squares \(width\), got 1/],
-    [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[["a","c"]]}' }, 2, /bad board: colors\[0\]\[1\] must be null or a player id of player_positions \(a, b\), got "c"/],
+    [
+      { board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[["a"]]}' },
+      2,
+      /bad board: colors\[0\] must be a list of 2 squares \(width\), got 1/,
+    ],
+    [
+      { board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[["a","c"]]}' },
+      2,
+      /bad board: colors\[0\]\[1\] must be null or a player id of player_positions \(a, b\), got "c"/,
+    ],
     [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[[null,null]]}' }, 2, /bad board: turns_left is missing/],
-    [{ board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[[null,null]],"turns_left":5,"previous_actions":[{"c":{}}]}' }, 2, /previous_actions\[0\] names "c", not a player id of player_positions \(a, b\)/],
-    [{ board: '{"width":3,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[[null,null,"a"]],"turns_left":5,"obstacles":[[0,2]]}' }, 2, /obstacles\[0\]: \[0,2\] is painted/],
+    [
+      { board: '{"width":2,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[[null,null]],"turns_left":5,"previous_actions":[{"c":{}}]}' },
+      2,
+      /previous_actions\[0\] names "c", not a player id of player_positions \(a, b\)/,
+    ],
+    [
+      { board: '{"width":3,"height":1,"player_positions":{"a":[0,0],"b":[0,1]},"colors":[[null,null,"a"]],"turns_left":5,"obstacles":[[0,2]]}' },
+      2,
+      /obstacles\[0\]: \[0,2\] is painted/,
+    ],
     [{ board: '10x10' }, 3, /the board 10x10 is for 2 players \(alice, bob\), not 3/],
     [{ width: 2, height: 2, obstacles: 3 }, 2, /a 2×2 board with 3 obstacles has 1 free squares, fewer than 2 players/],
     [{ ids: 'a,,b' }, 2, /ids: an empty id/],
@@ -51,7 +92,10 @@ describe('paint boards and config', () => {
   ];
   for (const [config, players, message] of bad) {
     it(`refuses ${JSON.stringify(config)} for ${players} players, saying why`, () => {
-      assert.throws(() => engine(config, players), (err: Error) => (assert.match(err.message, /^bad config for paint: /), assert.match(err.message, message), true));
+      assert.throws(
+        () => engine(config, players),
+        (err: Error) => (assert.match(err.message, /^bad config for paint: /), assert.match(err.message, message), true),
+      );
     });
   }
 
@@ -117,7 +161,8 @@ describe('paint bots and human play', () => {
     for (let seed = 0; seed < 10; seed++) {
       const first = seed % 2 === 0;
       const config = { board: boards[seed % boards.length] };
-      const ranks = playBuiltins(paint, first ? ['painter', 'random'] : ['random', 'painter'], seed, { config, onFault: (_s, d) => assert.fail(d) }).outcome().ranks;
+      const ranks = playBuiltins(paint, first ? ['painter', 'random'] : ['random', 'painter'], seed, { config, onFault: (_s, d) => assert.fail(d) }).outcome()
+        .ranks;
       wins += Number(first ? ranks[0]! < ranks[1]! : ranks[1]! < ranks[0]!);
     }
     assert.ok(wins >= 9, `painter won ${wins} of 10`);

@@ -17,9 +17,14 @@ export const OBSTACLE = -2;
 
 /** The 8 valid directions, in the reference engine's order. */
 export const DIRECTIONS: readonly Vec[] = [
-  [-1, -1], [-1, 0], [-1, 1],
-  [0, -1], [0, 1],
-  [1, -1], [1, 0], [1, 1],
+  [-1, -1],
+  [-1, 0],
+  [-1, 1],
+  [0, -1],
+  [0, 1],
+  [1, -1],
+  [1, 0],
+  [1, 1],
 ];
 
 /**
@@ -143,7 +148,7 @@ function walk(f: Field, actions: readonly (PaintAction | null)[], notes: number[
     moving[s] = 1;
   }
   // Every walker aiming at a shared square goes back; the others stay, so the loop ends.
-  for (let cancelled = true; cancelled; ) {
+  for (let cancelled = true; cancelled;) {
     cancelled = false;
     for (let s = 0; s < n; s++) {
       const at = moving[s] ? target[s]! : from[s]!;

@@ -110,7 +110,8 @@ export function encodeJson(s: PaintState, slot: number, ctx: ViewContext): strin
   // Every part besides the colours is small or already kept (the history), so comparing them is cheap; the
   // colours' text is a new string whenever a row changed, and usually the very same string when none did.
   const m = t.message;
-  if (m && m.colors === t.colors && m.positions === positions && m.history === history && m.turnsLeft === s.turnsLeft && m.obstacles === obstacles) return m.text;
+  if (m && m.colors === t.colors && m.positions === positions && m.history === history && m.turnsLeft === s.turnsLeft && m.obstacles === obstacles)
+    return m.text;
   const text = `{"width":${t.width},"height":${t.height},"player_positions":{${positions}},"colors":[${t.colors}],"previous_actions":[${history}],"turns_left":${s.turnsLeft}${obstacles}}`;
   t.message = { colors: t.colors, positions, history, turnsLeft: s.turnsLeft, obstacles, text };
   return text;
@@ -146,7 +147,16 @@ function colorsText(s: PaintState): ColorsText {
   let t = colorsTexts.get(s);
   const fresh = !t || t.width !== w || t.height !== h || t.ids.length !== s.ids.length || t.ids.some((id, k) => id !== s.ids[k]);
   if (!t || fresh) {
-    t = { width: w, height: h, ids: s.ids.slice(), idsJson: s.ids.map((id) => JSON.stringify(id)), squares: new Int32Array(w * h), rows: [], colors: '', message: null };
+    t = {
+      width: w,
+      height: h,
+      ids: s.ids.slice(),
+      idsJson: s.ids.map((id) => JSON.stringify(id)),
+      squares: new Int32Array(w * h),
+      rows: [],
+      colors: '',
+      message: null,
+    };
     colorsTexts.set(s, t);
   }
   const { squares, rows, idsJson } = t;
@@ -203,7 +213,8 @@ export function skipAnswer(text: string, s: PaintState, phase: AskPhase): string
  * not starting with 0; single underscores may join digits (`"0_1"`, `"1_000"`). The groups hold the digits
  * of each base: hex, binary, octal (0o), octal (0), decimal (0d), decimal.
  */
-const RUBY_INTEGER = /^[ \t\n\v\f\r]*[+-]?(?:0[xX]([0-9a-fA-F](?:_?[0-9a-fA-F])*)|0[bB]([01](?:_?[01])*)|0[oO]([0-7](?:_?[0-7])*)|0((?:_?[0-7])+)|0[dD](\d(?:_?\d)*)|([1-9](?:_?\d)*|0))[ \t\n\v\f\r]*$/;
+const RUBY_INTEGER =
+  /^[ \t\n\v\f\r]*[+-]?(?:0[xX]([0-9a-fA-F](?:_?[0-9a-fA-F])*)|0[bB]([01](?:_?[01])*)|0[oO]([0-7](?:_?[0-7])*)|0((?:_?[0-7])+)|0[dD](\d(?:_?\d)*)|([1-9](?:_?\d)*|0))[ \t\n\v\f\r]*$/;
 const BASES = [16, 2, 8, 8, 10, 10];
 
 /** The value of a string Ruby's Integer() accepts, or null when it raises. */
@@ -245,15 +256,27 @@ export function parseAnswer(answer: unknown, s: PaintState): Parsed<PaintAction>
   // characters passes, each character read by Integer(), so "01" is [0, 1].
   const direction = typeof answer.direction === 'string' && [...answer.direction].length === 2 ? [...answer.direction] : answer.direction;
   if (!Array.isArray(direction) || direction.length !== 2) {
-    return { ok: false, kind: 'bad-answer', detail: `"direction" must be a list of two integers [row step, column step] such as [0,1], got ${show(answer.direction)}` };
+    return {
+      ok: false,
+      kind: 'bad-answer',
+      detail: `"direction" must be a list of two integers [row step, column step] such as [0,1], got ${show(answer.direction)}`,
+    };
   }
   const di = integer(direction[0]);
   const dj = integer(direction[1]);
   if (di === null || dj === null) {
-    return { ok: false, kind: 'bad-answer', detail: `"direction" ${show(answer.direction)}: ${show(di === null ? direction[0] : direction[1])} is not an integer` };
+    return {
+      ok: false,
+      kind: 'bad-answer',
+      detail: `"direction" ${show(answer.direction)}: ${show(di === null ? direction[0] : direction[1])} is not an integer`,
+    };
   }
   if (!VALID.has(`${di},${dj}`)) {
-    return { ok: false, kind: 'bad-answer', detail: `"direction" ${show(answer.direction)} is not one of the 8 directions: row and column steps each −1, 0 or 1, not both 0` };
+    return {
+      ok: false,
+      kind: 'bad-answer',
+      detail: `"direction" ${show(answer.direction)} is not one of the 8 directions: row and column steps each −1, 0 or 1, not both 0`,
+    };
   }
   return { ok: true, action: { type, direction: [di, dj] } };
 }

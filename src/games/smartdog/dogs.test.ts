@@ -18,7 +18,7 @@ const dogAt = (s: SmartDogState, id: number) => {
 describe('smart-dog dog commands', () => {
   it('answers every warning with the spec text, in the spec check order', () => {
     const s = setup({ map: '.....\n@*..#', players: 2 });
-    const dir = "one of the following expected: up,down,left,right";
+    const dir = 'one of the following expected: up,down,left,right';
     assert.deepEqual(send(s, 1, 'do 1 move sideways', 'do 1 move', 'do abc move x', 'do abc move up', 'do 9 move up', 'do 2 move up'), [
       `warning 1 Unexpected direction 'sideways', ${dir}`,
       `warning 1 Unexpected direction '', ${dir}`,
@@ -82,7 +82,10 @@ describe('smart-dog dog scares', () => {
     end(s);
     for (const t of [2, 3]) {
       assert.equal(s.turn, t);
-      assert.deepEqual(send(s, 2, 'do 2 move down', 'do 2 bark'), ['warning 2 Cannot move - scared :(', 'warning 2 Cannot bark because fighted by another dog']);
+      assert.deepEqual(send(s, 2, 'do 2 move down', 'do 2 bark'), [
+        'warning 2 Cannot move - scared :(',
+        'warning 2 Cannot bark because fighted by another dog',
+      ]);
       end(s);
     }
     assert.deepEqual(send(s, 2, 'do 2 move down', 'do 2 bark'), ['', '']);
@@ -125,7 +128,11 @@ describe('smart-dog dog scares', () => {
     assert.deepEqual(send(s, 2, 'do 4 bark'), ['']);
     end(s);
     assert.deepEqual(send(s, 1, 'do 3 move down'), ['warning 3 Cannot move - scared :(']);
-    assert.deepEqual(send(s, 1, 'do 2 bark', 'do 3 bark', 'do 3 move down'), ['', 'warning 3 Cannot bark because fighted by another dog', 'warning 3 Cannot move - scared :('], 'scared for the rest of the turn');
+    assert.deepEqual(
+      send(s, 1, 'do 2 bark', 'do 3 bark', 'do 3 move down'),
+      ['', 'warning 3 Cannot bark because fighted by another dog', 'warning 3 Cannot move - scared :('],
+      'scared for the rest of the turn',
+    );
     end(s);
     assert.deepEqual(send(s, 1, 'do 3 bark'), [''], 'cleared by the ally');
     assert.deepEqual(send(s, 2, 'do 4 bark'), ['']);

@@ -53,7 +53,10 @@ function move(s: SmartDogState, d: Dog, dir: Direction): string | undefined {
 export function applyCommand(s: SmartDogState, player: number, line: string): CommandAnswer {
   if (s.finished || s.out[player - 1]) return {};
   const text = line.replace(/\r?\n$/, '').replace(/\r$/, '');
-  const words = text.trim().split(/\s+/).filter((w) => w !== '');
+  const words = text
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   const cmd = words[0] ?? '';
   if (cmd === '') return {};
   if (cmd === 'end') {
@@ -71,7 +74,8 @@ export function applyCommand(s: SmartDogState, player: number, line: string): Co
   const dog = s.dogs.find((d) => d.owner === player && /^[0-9]+$/.test(id) && Number(id) === d.id);
   if (action === 'move') {
     const dir = words[3] ?? '';
-    if (!(DIRECTIONS as readonly string[]).includes(dir)) return { warning: `${id} Unexpected direction '${dir}', one of the following expected: ${DIRECTIONS.join(',')}` };
+    if (!(DIRECTIONS as readonly string[]).includes(dir))
+      return { warning: `${id} Unexpected direction '${dir}', one of the following expected: ${DIRECTIONS.join(',')}` };
     if (words.length > 4) return { warning: `${id} Too many arguments` };
     if (!dog) return { warning: `${id} Unknown id` };
     const w = move(s, dog, dir as Direction);

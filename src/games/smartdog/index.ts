@@ -34,7 +34,8 @@ const SCARE: Record<DogScare | 'none', number> = { none: 0, panic: 1, indignant:
 export function mapText(map: string): string {
   const shipped = Object.hasOwn(MAPS, map) ? MAPS[map] : undefined;
   if (shipped !== undefined) return shipped;
-  if (!map.includes('\n')) throw new Error(`unknown map ${JSON.stringify(map)}: the shipped maps are ${Object.keys(MAPS).join(', ')}; or give the path of a map part file`);
+  if (!map.includes('\n'))
+    throw new Error(`unknown map ${JSON.stringify(map)}: the shipped maps are ${Object.keys(MAPS).join(', ')}; or give the path of a map part file`);
   return map;
 }
 
@@ -90,9 +91,16 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
     fearHeading: {
       type: 'bool',
       default: true,
-      description: 'a sheep that catches fear from another sheep faces its flight at once, as in the reference server (false: it kept its heading, as botarena did before; replays written then play by false)',
+      description:
+        'a sheep that catches fear from another sheep faces its flight at once, as in the reference server (false: it kept its heading, as botarena did before; replays written then play by false)',
     },
-    leave: { type: 'string', default: 'out', choices: ['out', 'abort'], description: 'a player that times out or disconnects: is out (scores −10) and the others play on, or (abort) ends the game with no winner, as the reference did' },
+    leave: {
+      type: 'string',
+      default: 'out',
+      choices: ['out', 'abort'],
+      description:
+        'a player that times out or disconnects: is out (scores −10) and the others play on, or (abort) ends the game with no winner, as the reference did',
+    },
     position: {
       type: 'string',
       default: '',
@@ -129,7 +137,9 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
       ends: (text) => text.trim().split(/\s+/)[0] === 'end',
     },
     parseAnswer: (answer) =>
-      Array.isArray(answer) ? { ok: true, action: { lines: answer.map((l, i): [number, string] => [i, String(l)]) } } : { ok: false, kind: 'bad-answer', detail: 'expected the lines of a turn' },
+      Array.isArray(answer)
+        ? { ok: true, action: { lines: answer.map((l, i): [number, string] => [i, String(l)]) } }
+        : { ok: false, kind: 'bad-answer', detail: 'expected the lines of a turn' },
     apply(s, moves) {
       // The step's lines in the order they were applied live; then whoever timed out or vanished is out.
       const lines = moves.flatMap((m) => (m.action ? m.action.lines.map(([order, text]) => ({ order, slot: m.slot, text })) : []));
@@ -201,7 +211,8 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
     // and the options (fixed at setup) and the occupancy board (an index of where the dogs and sheep stand).
     changes(s) {
       const out: unknown[] = [s.turn, s.finished ? 1 : 0, s.ended.map(Number), s.out.map(Number), s.scores.map((x) => Math.round(x * 1e6)), s.abort ?? 0];
-      for (const d of s.dogs) out.push(d.id, d.owner, d.x, d.y, +d.moved, +d.barked, +d.barkedPrev, SCARE[d.scare ?? 'none'], d.scareTurns, SCARE[d.enemyHit ?? 'none'], +d.allyHit);
+      for (const d of s.dogs)
+        out.push(d.id, d.owner, d.x, d.y, +d.moved, +d.barked, +d.barkedPrev, SCARE[d.scare ?? 'none'], d.scareTurns, SCARE[d.enemyHit ?? 'none'], +d.allyHit);
       for (const sh of s.sheep) out.push(sh.x, sh.y, DIRECTIONS.indexOf(sh.heading), sh.fear, DIRECTIONS.indexOf(sh.fearDir), sh.chain);
       return out;
     },

@@ -83,7 +83,15 @@ describe('smart-dog map parts', () => {
   });
 
   it('resolves options: defaults < hub < map, numeric strings as numbers, bad values named', () => {
-    assert.deepEqual(resolveOptions(), { turnsLimit: 100, waitForTurn: 300000, dogVisibilityR: 4, dogBarkingR: 4, sheepStandBy: 4, sheepScaryTurns: 1, dogScaryTurns: 4 });
+    assert.deepEqual(resolveOptions(), {
+      turnsLimit: 100,
+      waitForTurn: 300000,
+      dogVisibilityR: 4,
+      dogBarkingR: 4,
+      sheepStandBy: 4,
+      sheepScaryTurns: 1,
+      dogScaryTurns: 4,
+    });
     const o = resolveOptions({ turnsLimit: 50, dogBarkingR: '3', sheepStandBy: 2 }, { turnsLimit: '7' });
     assert.equal(o.turnsLimit, 7);
     assert.equal(o.dogBarkingR, 3);

@@ -48,7 +48,8 @@ export function parseMapPart(text: string, name = 'map'): MapPart {
   if (rows.length === 0) throw new Error(`${name}: no rows; a map part needs at least one row of cells`);
   const width = rows[0]!.length;
   rows.forEach((r, k) => {
-    if (r.length !== width) throw new Error(`${name} line ${lineNo[k]}: row has ${r.length} cells, but the first row (line ${lineNo[0]}) has ${width}; rows must all be as wide`);
+    if (r.length !== width)
+      throw new Error(`${name} line ${lineNo[k]}: row has ${r.length} cells, but the first row (line ${lineNo[0]}) has ${width}; rows must all be as wide`);
   });
   const count = (chars: string) => rows.reduce((n, r) => n + [...r].filter((ch) => chars.includes(ch)).length, 0);
   if (count('@') === 0) throw new Error(`${name}: no dog; put at least one @ (a dog on grass) in the part`);

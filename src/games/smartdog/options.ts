@@ -66,7 +66,8 @@ function readValue(key: string, value: unknown, source: string): number {
  */
 export function resolveOptions(hub: Record<string, unknown> = {}, map: Record<string, unknown> = {}): SmartDogOptions {
   const unknown = Object.keys(hub).filter((k) => !(k in MINIMUM));
-  if (unknown.length) throw new Error(`hub options: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the options are ${Object.keys(MINIMUM).join(', ')}`);
+  if (unknown.length)
+    throw new Error(`hub options: unknown option ${unknown.map((k) => JSON.stringify(k)).join(', ')}; the options are ${Object.keys(MINIMUM).join(', ')}`);
   const out: SmartDogOptions = { ...DEFAULT_OPTIONS };
   for (const [layer, source] of [
     [hub, 'hub options'],

@@ -43,8 +43,11 @@ function playWithQuit(config: Record<string, unknown>, bots: string[], seed: num
   for (let d = e.decision(); d; d = e.decision()) {
     let n = 0;
     const moves = d.seats.map((slot) => {
-      const lines = (players[slot]!.act(e.view(slot, { phase: d!.phase, matchId: '1', names: bots }) as string[], d!.phase) as string[]).map((t): [number, string] => [n++, t]);
-      if (slot === quit.slot && d!.turn === quit.turn) return { slot, action: { lines: lines.slice(0, 1) }, fault: { kind: 'timeout' as const, detail: 'no end in time' } };
+      const lines = (players[slot]!.act(e.view(slot, { phase: d!.phase, matchId: '1', names: bots }) as string[], d!.phase) as string[]).map(
+        (t): [number, string] => [n++, t],
+      );
+      if (slot === quit.slot && d!.turn === quit.turn)
+        return { slot, action: { lines: lines.slice(0, 1) }, fault: { kind: 'timeout' as const, detail: 'no end in time' } };
       return { slot, action: { lines } };
     });
     e.commit(d, moves);
@@ -54,7 +57,13 @@ function playWithQuit(config: Record<string, unknown>, bots: string[], seed: num
 
 /** The position kit's round trip for an engine played by hand (same state at `turn`, then the same steps); the position. */
 function checkRecordsRoundTrip(original: MatchEngine, bots: string[], turn: number): string {
-  const replay = { config: original.config, seed: original.seed, seats: bots.map((bot, slot) => ({ slot, name: bot, bot })), turns: original.records, hashes: original.hashes === 'chain' ? ('chain' as const) : undefined };
+  const replay = {
+    config: original.config,
+    seed: original.seed,
+    seats: bots.map((bot, slot) => ({ slot, name: bot, bot })),
+    turns: original.records,
+    hashes: original.hashes === 'chain' ? ('chain' as const) : undefined,
+  };
   const at = engineBefore(smartdog, replay, turn);
   const shadow = engineBefore(smartdog, replay, turn); // the original, followed on beside the fork
   const forked = new MatchEngine(smartdog, { config: positionConfig(smartdog, at), seed: original.seed, players: bots.length });
@@ -111,12 +120,20 @@ describe('smart-dog chosen positions: round trips', () => {
 });
 
 describe('smart-dog chosen positions: written by hand', () => {
-  const training = (position: object, options = '') => new MatchEngine(smartdog, { config: { map: 'training', options, position: JSON.stringify(position) }, seed: 1, players: 1 });
+  const training = (position: object, options = '') =>
+    new MatchEngine(smartdog, { config: { map: 'training', options, position: JSON.stringify(position) }, seed: 1, players: 1 });
   const play = (e: MatchEngine, ...lines: string[]) => e.commit(e.decision()!, [{ slot: 0, action: { lines: lines.map((l, i) => [i, l]) } }]);
 
   it('a sheep one step from the pen with a dog behind it: a bark pens it on the next turn and the score goes up', () => {
     // The training pen is x 2..5, y 2..4, open on its right side (x 6); the tile holds 5 sheep, none penned.
-    const e = training({ turn: 12, dogs: [{ id: 7, owner: 1, x: 7, y: 3 }], sheep: [{ x: 6, y: 3 }, { x: 10, y: 8, heading: 'left' }] });
+    const e = training({
+      turn: 12,
+      dogs: [{ id: 7, owner: 1, x: 7, y: 3 }],
+      sheep: [
+        { x: 6, y: 3 },
+        { x: 10, y: 8, heading: 'left' },
+      ],
+    });
     const s = e.state as SmartDogState;
     assert.deepEqual([s.turn, s.scores, s.dogs.map((d) => d.id)], [12, [0], [7]]);
     const view = e.view(0, { phase: 'play', matchId: '1', names: ['me'] }) as string[];
@@ -135,7 +152,14 @@ describe('smart-dog chosen positions: written by hand', () => {
   });
 
   it('a penned sheep stays on a move turn; a scared one flees out of the pen', () => {
-    const e = training({ turn: 5, dogs: [{ id: 1, owner: 1, x: 0, y: 0, scare: 'panic', scareTurns: 2, barkedLastTurn: true }], sheep: [{ x: 4, y: 3 }, { x: 5, y: 2, fear: 2, fearDir: 'right' }] });
+    const e = training({
+      turn: 5,
+      dogs: [{ id: 1, owner: 1, x: 0, y: 0, scare: 'panic', scareTurns: 2, barkedLastTurn: true }],
+      sheep: [
+        { x: 4, y: 3 },
+        { x: 5, y: 2, fear: 2, fearDir: 'right' },
+      ],
+    });
     play(e, 'do 1 move down', 'do 1 bark', 'end');
     const s = e.state as SmartDogState;
     assert.deepEqual([s.sheep[0]!.x, s.sheep[0]!.y, s.sheep[1]!.x, s.sheep[1]!.y], [4, 3, 6, 2]);
@@ -146,7 +170,8 @@ describe('smart-dog chosen positions: written by hand', () => {
     const plain = new MatchEngine(smartdog, { config: { map: 'meadow' }, seed: 1, players: 2 }).state as SmartDogState;
     const later = new MatchEngine(smartdog, { config: { map: 'meadow', position: '{"turn":50}' }, seed: 1, players: 2 }).state as SmartDogState;
     assert.deepEqual({ ...later, turn: 1, greetTurn: 1 }, plain);
-    const sheep = new MatchEngine(smartdog, { config: { map: 'meadow', position: '{"sheep":[{"x":0,"y":0}],"out":[1]}' }, seed: 1, players: 2 }).state as SmartDogState;
+    const sheep = new MatchEngine(smartdog, { config: { map: 'meadow', position: '{"sheep":[{"x":0,"y":0}],"out":[1]}' }, seed: 1, players: 2 })
+      .state as SmartDogState;
     assert.deepEqual([sheep.dogs, sheep.sheep.length, sheep.out, sheep.scores], [plain.dogs, 1, [true, false], [-10, 0]]);
     assert.equal(sheep.occ.filter((o) => o !== 0).length, plain.dogs.length + 1, 'the occupancy is rebuilt from the objects');
     assert.deepEqual(smartdog.rules.next(sheep as never)?.seats, [1]);
@@ -161,7 +186,14 @@ describe('smart-dog chosen positions: written by hand', () => {
   });
 
   it('writes one object a line, with counters only where they are not calm, and reads it back', () => {
-    const e = training({ turn: 3, dogs: [{ id: 2, owner: 1, x: 0, y: 0, scare: 'indignant', scareTurns: 1 }], sheep: [{ x: 9, y: 3, fear: 1, fearDir: 'up', chain: [1] }, { x: 9, y: 4, heading: 'right', fearDir: 'left' }] });
+    const e = training({
+      turn: 3,
+      dogs: [{ id: 2, owner: 1, x: 0, y: 0, scare: 'indignant', scareTurns: 1 }],
+      sheep: [
+        { x: 9, y: 3, fear: 1, fearDir: 'up', chain: [1] },
+        { x: 9, y: 4, heading: 'right', fearDir: 'left' },
+      ],
+    });
     const text = smartdog.tooling!.position!.write(e.state as never).position!;
     assert.equal(
       text,

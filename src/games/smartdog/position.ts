@@ -52,7 +52,8 @@ function fail(where: string, what: string): never {
 
 /** A JSON object with only the known keys. */
 function object(v: unknown, where: string, keys: readonly string[]): Obj {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) fail(where, `${show(v)} is not a JSON object; expected {${keys.map((k) => `"${k}":…`).join(', ')}}`);
+  if (v === null || typeof v !== 'object' || Array.isArray(v))
+    fail(where, `${show(v)} is not a JSON object; expected {${keys.map((k) => `"${k}":…`).join(', ')}}`);
   for (const k of Object.keys(v)) if (!keys.includes(k)) fail(where, `unknown key ${show(k)}; expected ${keys.join(', ')}`);
   return v as Obj;
 }
@@ -62,7 +63,8 @@ function int(o: Obj, key: string, where: string, lo: number, hi: number, why: st
   const v = o[key];
   if (v === undefined && dflt !== undefined) return dflt;
   if (v === undefined) fail(where, `"${key}" is missing; expected an integer from ${lo} to ${hi}${why}`);
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < lo || v > hi) fail(where, `"${key}" is ${show(v)}; expected an integer from ${lo} to ${hi}${why}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < lo || v > hi)
+    fail(where, `"${key}" is ${show(v)}; expected an integer from ${lo} to ${hi}${why}`);
   return v;
 }
 
@@ -70,7 +72,8 @@ function int(o: Obj, key: string, where: string, lo: number, hi: number, why: st
 function word<T extends string>(o: Obj, key: string, where: string, choices: readonly T[], dflt?: T): T {
   const v = o[key];
   if (v === undefined && dflt !== undefined) return dflt;
-  if (typeof v !== 'string' || !(choices as readonly string[]).includes(v)) fail(where, `"${key}" is ${v === undefined ? 'missing' : show(v)}; expected one of ${choices.join(', ')}`);
+  if (typeof v !== 'string' || !(choices as readonly string[]).includes(v))
+    fail(where, `"${key}" is ${v === undefined ? 'missing' : show(v)}; expected one of ${choices.join(', ')}`);
   return v as T;
 }
 
@@ -160,7 +163,8 @@ export function placePosition(s: SmartDogState, p: Position): void {
   const out = list(o, 'out', '') ?? [];
   s.out = Array<boolean>(s.players).fill(false);
   out.forEach((v, k) => {
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > s.players) fail(`out[${k}]`, `${show(v)} is not a player; expected a player number from 1 to ${s.players}`);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > s.players)
+      fail(`out[${k}]`, `${show(v)} is not a player; expected a player number from 1 to ${s.players}`);
     if (s.out[v - 1]) fail(`out[${k}]`, `player ${v} is listed twice`);
     s.out[v - 1] = true;
   });

@@ -15,9 +15,7 @@ export function renderBoard(s: SmartDogState): string {
   const grid = s.terrain.map((r) => [...r]);
   for (const d of s.dogs) grid[d.y]![d.x] = dogLetter(d.owner, d.scareTurns > 0);
   for (const sh of s.sheep) grid[sh.y]![sh.x] = sh.fear > 0 ? '!' : penOwner(s.terrain[sh.y]![sh.x]!) ? 'o' : '*';
-  const status = s.scores
-    .map((sc, k) => `${dogLetter(k + 1)}: ${Math.round(sc * 100) / 100}${s.out[k] ? ' (out)' : ''}`)
-    .join('   ');
+  const status = s.scores.map((sc, k) => `${dogLetter(k + 1)}: ${Math.round(sc * 100) / 100}${s.out[k] ? ' (out)' : ''}`).join('   ');
   const head = s.finished ? `finished after turn ${s.turn}` : `turn ${s.turn} of ${s.options.turnsLimit}`;
   return `${head}, ${s.cols}×${s.rows}\n${grid.map((r) => r.join('')).join('\n')}\n${status}`;
 }

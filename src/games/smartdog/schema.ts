@@ -47,7 +47,8 @@ export type SmartDogStart = Static<typeof SmartDogStart>;
 /** `landscape ARG`: the board, one string per row from the top. */
 export const SmartDogLandscape = Type.Array(Type.String({ pattern: '^[.#^1-4]*$' }), {
   title: 'Smart-dog: the landscape line',
-  description: 'The argument of `landscape`, wrapped back in []: one string per row, y = 0 (the top) first, one character per cell: `.` grass, `#` fence, `^` tree, `1`-`4` a pen of that player.',
+  description:
+    'The argument of `landscape`, wrapped back in []: one string per row, y = 0 (the top) first, one character per cell: `.` grass, `#` fence, `^` tree, `1`-`4` a pen of that player.',
   minItems: 1,
 });
 export type SmartDogLandscape = Static<typeof SmartDogLandscape>;
@@ -55,7 +56,11 @@ export type SmartDogLandscape = Static<typeof SmartDogLandscape>;
 /** `state  ARG` (two spaces): opens a turn's view. */
 export const SmartDogTurnState = Type.Object(
   { turn: Int('The turn, from 1.', 1) },
-  { title: 'Smart-dog: the state line', description: 'The argument of `state` (after two spaces), wrapped back in {}: opens the view of a turn.', additionalProperties: false },
+  {
+    title: 'Smart-dog: the state line',
+    description: 'The argument of `state` (after two spaces), wrapped back in {}: opens the view of a turn.',
+    additionalProperties: false,
+  },
 );
 export type SmartDogTurnState = Static<typeof SmartDogTurnState>;
 
@@ -99,7 +104,11 @@ export const SmartDogFinished = Type.Object(
     winner: Type.Optional(Type.Integer({ minimum: 1, maximum: 4, description: "The winner's player number; absent when nobody won." })),
     error: Type.Optional(Type.String({ description: 'Why the game was stopped, when it was.' })),
   },
-  { title: 'Smart-dog: the finished line', description: 'The argument of `finished`, wrapped back in {}: the last line of a game.', additionalProperties: false },
+  {
+    title: 'Smart-dog: the finished line',
+    description: 'The argument of `finished`, wrapped back in {}: the last line of a game.',
+    additionalProperties: false,
+  },
 );
 export type SmartDogFinished = Static<typeof SmartDogFinished>;
 

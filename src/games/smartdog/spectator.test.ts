@@ -15,7 +15,9 @@ describe('smart-dog spectator frame', () => {
     it(`has the land every player got on turn 1, the barks every player hears, and no dog or sheep (${players} players)`, () => {
       const bots = Array.from({ length: players }, (_, i) => (i % 2 ? 'random' : 'herder'));
       const engine = new MatchEngine(smartdog as AnyGame, { config: { map: 'highlands', options: '{"turnsLimit":25}' }, seed: 9, players });
-      const made = bots.map((name, slot) => smartdog.bots[name]!.create({ slot, players, config: engine.config as never, seed: builtinBotSeed(9, name, slot) }));
+      const made = bots.map((name, slot) =>
+        smartdog.bots[name]!.create({ slot, players, config: engine.config as never, seed: builtinBotSeed(9, name, slot) }),
+      );
       const starts: { start: Record<string, number>; landscape: string[] }[] = [];
       let barks = 0;
       for (let d = engine.decision(); d; d = engine.decision()) {
@@ -26,7 +28,10 @@ describe('smart-dog spectator frame', () => {
           const landscape = lines.find((l) => l.startsWith('landscape '));
           if (start && landscape) starts[slot] = { start: argOf(start, '{', '}') as Record<string, number>, landscape: argOf(landscape, '[', ']') as string[] };
         }
-        const f = smartdog.presentation.spectator!.frame(engine.state as never) as Record<string, unknown> & { barking: [number, number][]; territories: { x1: number; y1: number; x2: number; y2: number }[] };
+        const f = smartdog.presentation.spectator!.frame(engine.state as never) as Record<string, unknown> & {
+          barking: [number, number][];
+          territories: { x1: number; y1: number; x2: number; y2: number }[];
+        };
         assert.deepEqual(Object.keys(f), ['turn', 'out', 'barking', 'rows', 'cols', 'terrain', 'territories', 'turnsLimit', 'dogBarkingR']);
         starts.forEach(({ start, landscape }, slot) => {
           assert.deepEqual(f.terrain, landscape, 'the landscape every player got');
@@ -43,8 +48,13 @@ describe('smart-dog spectator frame', () => {
         const text = JSON.stringify(f);
         assert.doesNotMatch(text, /Dog|Sheep|sheep|owner|"id"/, 'no object of the game');
         let n = 0;
-        const numbered = new Map(streamOrder(decision).map((slot) => [slot, (made[slot]!.act(views.get(slot)!, decision.phase) as string[]).map((t): [number, string] => [n++, t])]));
-        engine.commit(decision, decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })));
+        const numbered = new Map(
+          streamOrder(decision).map((slot) => [slot, (made[slot]!.act(views.get(slot)!, decision.phase) as string[]).map((t): [number, string] => [n++, t])]),
+        );
+        engine.commit(
+          decision,
+          decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })),
+        );
       }
       assert.equal(starts.length, players);
       assert.ok(barks > 0, 'no dog barked: the test did not reach a bark');

@@ -24,7 +24,9 @@ function objectOf(s: SmartDogState, k: number): object {
   if (o > 0) {
     const d = s.dogs[o - 1]!;
     const action = dogScared(d) ? d.scare! : 'move';
-    return d.barkedPrev ? { id: d.id, type: 'Dog', x: d.x, y: d.y, owner: d.owner, action, voice: 'barking' } : { id: d.id, type: 'Dog', x: d.x, y: d.y, owner: d.owner, action };
+    return d.barkedPrev
+      ? { id: d.id, type: 'Dog', x: d.x, y: d.y, owner: d.owner, action, voice: 'barking' }
+      : { id: d.id, type: 'Dog', x: d.x, y: d.y, owner: d.owner, action };
   }
   const i = -o - 1;
   const sh = s.sheep[i]!;

@@ -15,7 +15,11 @@ export const tictactoe = defineGame<{ board: string }, TicTacToeState, CellKey, 
   summary: 'three in a row on a 3×3 board; answer {"play":"row-col"}',
   players: { min: 2, max: 2 },
   config: {
-    board: { type: 'string', default: '', description: 'a starting board: rows of X, O and . separated by /, row 0 first (X.O/.X./...); who plays follows from the counts' },
+    board: {
+      type: 'string',
+      default: '',
+      description: 'a starting board: rows of X, O and . separated by /, row 0 first (X.O/.X./...); who plays follows from the counts',
+    },
   },
   timeouts: { initMs: 10_000, turnMs: 10_000, exitMs: 500 },
   bots,

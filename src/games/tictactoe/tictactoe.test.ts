@@ -13,7 +13,9 @@ const play = (cell: unknown) => ({ play: cell });
 
 describe('tic-tac-toe wire', () => {
   it('replays the docs transcript (9-move draw) message by message, byte for byte', () => {
-    const lines = readFileSync(new URL('./docs-transcript.txt', import.meta.url), 'utf8').split('\n').filter((l) => l.startsWith('{'));
+    const lines = readFileSync(new URL('./docs-transcript.txt', import.meta.url), 'utf8')
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     const sentInDocs = lines.filter((l) => l.includes('"action"'));
     const answers = lines.filter((l) => !l.includes('"action"')).map((l) => JSON.parse(l));
     const m = playScript(tictactoe, answers, { matchId: '1126' });
@@ -26,11 +28,22 @@ describe('tic-tac-toe wire', () => {
     const m = playScript(tictactoe, [INIT, INIT, play('9-9')]);
     assert.equal(m.sent[0], '{"game-id":"1","action":"init","game":"tictactoe","players":2,"board":"","player-index":0}');
     assert.equal(m.sent[1], '{"game-id":"1","action":"init","game":"tictactoe","players":2,"board":"","player-index":1}');
-    assert.match(m.sent[2]!, /^\{"game-id":"1","action":"play-turn","game":"tictactoe","players":2,"board":\{"0-0":"","0-1":"",.*"2-2":""\},"you":"X","player-index":0\}$/);
+    assert.match(
+      m.sent[2]!,
+      /^\{"game-id":"1","action":"play-turn","game":"tictactoe","players":2,"board":\{"0-0":"","0-1":"",.*"2-2":""\},"you":"X","player-index":0\}$/,
+    );
   });
 
   it('ignores init answers and init failures', () => {
-    const m = playScript(tictactoe, [{ fault: { kind: 'timeout', detail: 'no answer' } }, 'garbage', play('0-0'), play('1-0'), play('0-1'), play('1-1'), play('0-2')]);
+    const m = playScript(tictactoe, [
+      { fault: { kind: 'timeout', detail: 'no answer' } },
+      'garbage',
+      play('0-0'),
+      play('1-0'),
+      play('0-1'),
+      play('1-1'),
+      play('0-2'),
+    ]);
     assert.deepEqual(m.outcome.ranks, [1, 2]);
     assert.equal(m.outcome.reason, 'X wins: three in a row 0-0, 0-1, 0-2');
   });
@@ -70,7 +83,15 @@ describe('tic-tac-toe rules', () => {
   }
 
   it('extra keys in the answer are ignored', () => {
-    const m = playScript(tictactoe, [INIT, INIT, { play: '0-0', comment: 'hi', name: 'x' }, { ...play('1-0'), error: 'none' }, play('0-1'), play('1-1'), play('0-2')]);
+    const m = playScript(tictactoe, [
+      INIT,
+      INIT,
+      { play: '0-0', comment: 'hi', name: 'x' },
+      { ...play('1-0'), error: 'none' },
+      play('0-1'),
+      play('1-1'),
+      play('0-2'),
+    ]);
     assert.deepEqual(m.outcome.ranks, [1, 2]);
   });
 });

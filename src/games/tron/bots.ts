@@ -41,7 +41,11 @@ function tracker(cfg: TronConfig): (view: TronMessage & { action: 'play-turn' })
     const at = (c: [number, number]) => c[1] * w + c[0];
     const follows =
       lengths.length === board.length &&
-      board.every((t, slot) => t.length === 0 || (t.length === lengths[slot]! + 1 && at(t[1]!) === cells[slot]![cells[slot]!.length - 1] && at(t[t.length - 1]!) === cells[slot]![0]));
+      board.every(
+        (t, slot) =>
+          t.length === 0 ||
+          (t.length === lengths[slot]! + 1 && at(t[1]!) === cells[slot]![cells[slot]!.length - 1] && at(t[t.length - 1]!) === cells[slot]![0]),
+      );
     if (!follows) rebuild(board);
     else {
       board.forEach((t, slot) => {
@@ -175,10 +179,11 @@ const voronoi: BuiltinBotFactory<TronMessage, TronConfig> = {
         const safe = DIRECTIONS.filter((d) => free(p, ...next(p.head, d)));
         if (!safe.length) return { play: 'x+' };
         distances(p, [p.head], mine, queue);
-        const touches = ([x, y]: [number, number]) => DIRECTIONS.some((d) => {
-          const [nx, ny] = next([x, y], d);
-          return free(p, nx, ny) && mine[ny * p.w + nx]! >= 0;
-        });
+        const touches = ([x, y]: [number, number]) =>
+          DIRECTIONS.some((d) => {
+            const [nx, ny] = next([x, y], d);
+            return free(p, nx, ny) && mine[ny * p.w + nx]! >= 0;
+          });
         const separated = !p.others.some(touches);
         /** My cells minus theirs: cells each side reaches strictly first, with `me` and `them` already moved. */
         const territory = (me: [number, number][], them: [number, number][]): number => {

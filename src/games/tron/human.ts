@@ -28,12 +28,16 @@ export const human: HumanPlay<TronMessage> = {
     const me = view['player-index'];
     const [hx, hy] = view.board[me]![0]!;
     const owner = new Map<string, string>();
-    view.board.forEach((t, slot) => t.forEach(([x, y], i) => owner.set(`${x},${y}`, i === 0 ? String.fromCharCode(65 + slot) : String.fromCharCode(97 + slot))));
+    view.board.forEach((t, slot) =>
+      t.forEach(([x, y], i) => owner.set(`${x},${y}`, i === 0 ? String.fromCharCode(65 + slot) : String.fromCharCode(97 + slot))),
+    );
     const screen = seat?.screen ?? SCREEN;
     const whole = width + 2 <= screen.columns && height + 2 + AROUND <= screen.rows;
     const [dx, dy] = [Math.max(10, Math.floor((screen.columns - 1) / 2)), Math.max(5, Math.floor((screen.rows - AROUND - 1) / 2))];
     // (A window reaching past the grid shows one wall, not more.)
-    const [x0, x1, y0, y1] = whole ? [-1, width, -1, height] : [Math.max(-1, hx - dx), Math.min(width, hx + dx), Math.max(-1, hy - dy), Math.min(height, hy + dy)];
+    const [x0, x1, y0, y1] = whole
+      ? [-1, width, -1, height]
+      : [Math.max(-1, hx - dx), Math.min(width, hx + dx), Math.max(-1, hy - dy), Math.min(height, hy + dy)];
     const rows: string[] = [];
     for (let y = y0; y <= y1; y++) {
       let row = '';
@@ -47,6 +51,8 @@ export const human: HumanPlay<TronMessage> = {
     const arrow = line.split(ESC).every((key, i) => (i === 0 ? key === '' : /^[[O][A-D]$/.test(key))) && line !== '' ? ARROWS[line.at(-1)!] : undefined;
     const d = arrow ?? WORDS[line.toLowerCase()] ?? line;
     // The line is quoted as JSON: the escape codes of other keys would otherwise move the cursor over the message.
-    return ['x+', 'x-', 'y+', 'y-'].includes(d) ? { answer: { play: d } } : { error: `${JSON.stringify(line)} is not a direction: type x+, x-, y+, y- (or right, left, down, up, or an arrow key)` };
+    return ['x+', 'x-', 'y+', 'y-'].includes(d)
+      ? { answer: { play: d } }
+      : { error: `${JSON.stringify(line)} is not a direction: type x+, x-, y+, y- (or right, left, down, up, or an arrow key)` };
   },
 };

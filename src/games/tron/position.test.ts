@@ -66,7 +66,19 @@ describe('Tron positions: chosen starts and boards', () => {
   it('a board pasted from a message: trails head first, [] a dead bot (dead since lap 0), the match goes on at lap 1', () => {
     const engine = started({ trails: '[[[3,1],[2,1],[1,1]],[],[[8,6],[8,7],[8,8]]]' }, 3);
     const s = engine.state as TronState;
-    assert.deepEqual(s.trails, [[[1, 1], [2, 1], [3, 1]], [], [[8, 8], [8, 7], [8, 6]]]);
+    assert.deepEqual(s.trails, [
+      [
+        [1, 1],
+        [2, 1],
+        [3, 1],
+      ],
+      [],
+      [
+        [8, 8],
+        [8, 7],
+        [8, 6],
+      ],
+    ]);
     assert.deepEqual(s.death, [null, { lap: 0, cause: 'dead in the starting position' }, null]);
     assert.deepEqual(engine.decision(), { phase: 'play', seats: [0, 2], turn: 1 });
     assert.equal(
@@ -76,14 +88,40 @@ describe('Tron positions: chosen starts and boards', () => {
   });
 
   it('the full form keeps the lap, the deaths and the dead trails; a later death may cross an earlier dead trail', () => {
-    const board = { lap: 7, trails: [[[4, 2], [3, 2], [2, 2], [1, 2]], [[3, 1], [3, 2], [3, 3]], [[6, 6]]], deaths: [null, { lap: 5, cause: 'timeout: slow' }, null] };
+    const board = {
+      lap: 7,
+      trails: [
+        [
+          [4, 2],
+          [3, 2],
+          [2, 2],
+          [1, 2],
+        ],
+        [
+          [3, 1],
+          [3, 2],
+          [3, 3],
+        ],
+        [[6, 6]],
+      ],
+      deaths: [null, { lap: 5, cause: 'timeout: slow' }, null],
+    };
     const engine = started({ trails: JSON.stringify(board) }, 3);
     const s = engine.state as TronState;
     assert.equal(s.lap, 7);
     assert.deepEqual(engine.decision(), { phase: 'play', seats: [0, 2], turn: 8 });
-    engine.commit(engine.decision()!, [{ slot: 0, action: 'y-' }, { slot: 2, action: 'x-' }]); // 0 enters 4,1: free
-    engine.commit(engine.decision()!, [{ slot: 0, action: 'x-' }, { slot: 2, action: 'y+' }]); // 0 enters 3,1, 1's old head: free
-    engine.commit(engine.decision()!, [{ slot: 0, action: 'y+' }, { slot: 2, action: 'y+' }]); // 0 hits its own 3,2
+    engine.commit(engine.decision()!, [
+      { slot: 0, action: 'y-' },
+      { slot: 2, action: 'x-' },
+    ]); // 0 enters 4,1: free
+    engine.commit(engine.decision()!, [
+      { slot: 0, action: 'x-' },
+      { slot: 2, action: 'y+' },
+    ]); // 0 enters 3,1, 1's old head: free
+    engine.commit(engine.decision()!, [
+      { slot: 0, action: 'y+' },
+      { slot: 2, action: 'y+' },
+    ]); // 0 hits its own 3,2
     assert.equal(engine.decision(), null);
     assert.deepEqual(engine.outcome().scores, [10, 5, 11]);
     assert.match(engine.outcome().reason, /^C survives after 10 laps; died: B on lap 5 \(timeout: slow\); A on lap 10 \(hit its own trail at 3,2\)$/);
@@ -115,30 +153,83 @@ describe('Tron positions: every bad position is refused, saying what and where',
     ['a bad lap', { trails: '{"lap":-1,"trails":[[[1,1]],[[2,2]]]}' }, 2, /trails: "lap" is -1; expected a non-negative integer/],
     ['no trails in the object', { trails: '{"lap":3}' }, 2, /trails: the trails are missing; expected a board/],
     ['too many trails', { trails: '[[[1,1]],[[2,2]],[[3,3]]]' }, 2, /trails gives 3 trails but 2 bots play; expected one per slot/],
-    ['deaths of the wrong length', { trails: '{"trails":[[[1,1]],[[2,2]]],"deaths":[null]}' }, 2, /trails: "deaths" is \[null\]; expected an array with null or \{"lap":N,"cause":"…"\} for each of the 2 slots/],
+    [
+      'deaths of the wrong length',
+      { trails: '{"trails":[[[1,1]],[[2,2]]],"deaths":[null]}' },
+      2,
+      /trails: "deaths" is \[null\]; expected an array with null or \{"lap":N,"cause":"…"\} for each of the 2 slots/,
+    ],
     ['a trail that is not a list', { trails: '[[[1,1]],{"x":2}]' }, 2, /trails: slot 1's trail is \{"x":2\}; expected an array of \[x,y\] cells, head first/],
     ['a cell that is not [x,y]', { trails: '[[[1,1]],[[2,2],[2]]]' }, 2, /trails: slot 1's cell 1 is \[2\]; expected \[x,y\] with integers/],
     ['a cell off the grid', { trails: '[[[1,1]],[[0,-1]]]' }, 2, /trails: slot 1's cell 0 \(its head\) 0,-1 is off the 10×10 grid/],
-    ['a trail crossing itself', { trails: '[[[1,1],[1,2],[2,2],[2,1],[1,1]],[[5,5]]]' }, 2, /trails: slot 0's cell 4 1,1 repeats an earlier cell of the same trail/],
-    ['a broken trail', { trails: '[[[1,1],[1,2],[1,4]],[[5,5]]]' }, 2, /trails: slot 0's cell 2 1,4 is not next to cell 1 1,2; a trail is a path of neighbouring cells/],
+    [
+      'a trail crossing itself',
+      { trails: '[[[1,1],[1,2],[2,2],[2,1],[1,1]],[[5,5]]]' },
+      2,
+      /trails: slot 0's cell 4 1,1 repeats an earlier cell of the same trail/,
+    ],
+    [
+      'a broken trail',
+      { trails: '[[[1,1],[1,2],[1,4]],[[5,5]]]' },
+      2,
+      /trails: slot 0's cell 2 1,4 is not next to cell 1 1,2; a trail is a path of neighbouring cells/,
+    ],
     ['a diagonal step', { trails: '[[[1,1],[2,2]],[[5,5]]]' }, 2, /slot 0's cell 1 2,2 is not next to cell 0 1,1/],
-    ['a death that is not an object', { trails: '{"lap":2,"trails":[[[1,1]],[[2,2]],[[3,3]]],"deaths":[null,null,true]}' }, 3, /trails: slot 2's death is true; expected null \(alive\) or \{"lap":N,"cause":"…"\}/],
-    ['a death with an unknown key', { trails: '{"lap":2,"trails":[[[1,1]],[[2,2]],[[3,3]]],"deaths":[null,null,{"lap":1,"why":"x"}]}' }, 3, /slot 2's death has unknown key why/],
-    ['a death after the lap', { trails: '{"lap":2,"trails":[[[1,1]],[[2,2]],[[3,3]]],"deaths":[null,null,{"lap":3}]}' }, 3, /trails: slot 2's death has lap 3; expected an integer in 0..2 \(the position's lap\)/],
-    ['a death with a bad cause', { trails: '{"lap":2,"trails":[[[1,1]],[[2,2]],[[3,3]]],"deaths":[null,null,{"lap":1,"cause":7}]}' }, 3, /slot 2's death has cause 7; expected a string/],
-    ['a living bot without a head', { trails: '{"trails":[[[1,1]],[],[[3,3]]],"deaths":[null,null,null]}' }, 3, /trails: slot 1's trail is empty but its death is null; a living bot needs at least its head/],
-    ['two living trails on one cell', { trails: '[[[1,1],[2,1]],[[3,1],[2,1]]]' }, 2, /trails: slot 1's trail and slot 0's both hold 2,1; trails may share a cell only when one bot died on an earlier lap/],
-    ['two trails dead on the same lap on one cell', { trails: '{"lap":4,"trails":[[[1,1]],[[5,5],[5,6]],[[5,6]],[[8,8]]],"deaths":[null,{"lap":2},{"lap":2},null]}' }, 4, /slot 2's trail and slot 1's both hold 5,6/],
+    [
+      'a death that is not an object',
+      { trails: '{"lap":2,"trails":[[[1,1]],[[2,2]],[[3,3]]],"deaths":[null,null,true]}' },
+      3,
+      /trails: slot 2's death is true; expected null \(alive\) or \{"lap":N,"cause":"…"\}/,
+    ],
+    [
+      'a death with an unknown key',
+      { trails: '{"lap":2,"trails":[[[1,1]],[[2,2]],[[3,3]]],"deaths":[null,null,{"lap":1,"why":"x"}]}' },
+      3,
+      /slot 2's death has unknown key why/,
+    ],
+    [
+      'a death after the lap',
+      { trails: '{"lap":2,"trails":[[[1,1]],[[2,2]],[[3,3]]],"deaths":[null,null,{"lap":3}]}' },
+      3,
+      /trails: slot 2's death has lap 3; expected an integer in 0..2 \(the position's lap\)/,
+    ],
+    [
+      'a death with a bad cause',
+      { trails: '{"lap":2,"trails":[[[1,1]],[[2,2]],[[3,3]]],"deaths":[null,null,{"lap":1,"cause":7}]}' },
+      3,
+      /slot 2's death has cause 7; expected a string/,
+    ],
+    [
+      'a living bot without a head',
+      { trails: '{"trails":[[[1,1]],[],[[3,3]]],"deaths":[null,null,null]}' },
+      3,
+      /trails: slot 1's trail is empty but its death is null; a living bot needs at least its head/,
+    ],
+    [
+      'two living trails on one cell',
+      { trails: '[[[1,1],[2,1]],[[3,1],[2,1]]]' },
+      2,
+      /trails: slot 1's trail and slot 0's both hold 2,1; trails may share a cell only when one bot died on an earlier lap/,
+    ],
+    [
+      'two trails dead on the same lap on one cell',
+      { trails: '{"lap":4,"trails":[[[1,1]],[[5,5],[5,6]],[[5,6]],[[8,8]]],"deaths":[null,{"lap":2},{"lap":2},null]}' },
+      4,
+      /slot 2's trail and slot 1's both hold 5,6/,
+    ],
     ['fewer than 2 alive', { trails: '[[[1,1]],[]]' }, 2, /the position must leave at least 2 bots alive, it has only slot 0/],
     ['nobody alive', { trails: '{"lap":3,"trails":[[],[]],"deaths":[{"lap":1},{"lap":2}]}' }, 2, /at least 2 bots alive, it has none/],
   ];
   for (const [what, config, players, message] of bad) {
     it(what, () => {
-      assert.throws(() => new MatchEngine(tron, { config: { width: 10, height: 10, ...config }, seed: 1, players }), (err: Error) => {
-        assert.match(err.message, /^bad config for tron: /);
-        assert.match(err.message, message);
-        return true;
-      });
+      assert.throws(
+        () => new MatchEngine(tron, { config: { width: 10, height: 10, ...config }, seed: 1, players }),
+        (err: Error) => {
+          assert.match(err.message, /^bad config for tron: /);
+          assert.match(err.message, message);
+          return true;
+        },
+      );
     });
   }
 

@@ -20,10 +20,15 @@ export const GIVEN_DEAD = 'dead in the starting position';
 /** A value from the position as an error quotes it: at most 60 characters, so a file's text is never echoed whole. */
 const show = (v: unknown): string => describeValue(v, 60);
 /** Unknown keys as an error names them: a few, each short. */
-const keyList = (keys: string[]): string => keys.slice(0, 5).map((k) => (/^[\w-]{1,40}$/.test(k) ? k : show(k))).join(', ') + (keys.length > 5 ? ` and ${keys.length - 5} more` : '');
+const keyList = (keys: string[]): string =>
+  keys
+    .slice(0, 5)
+    .map((k) => (/^[\w-]{1,40}$/.test(k) ? k : show(k)))
+    .join(', ') + (keys.length > 5 ? ` and ${keys.length - 5} more` : '');
 
 const CELL = /^(0|[1-9]\d*),(0|[1-9]\d*)$/;
-const FORMS = 'expected a board [[[x,y],…],…] (each slot\'s trail, head first, [] for a dead bot) or {"lap":N,"trails":[…],"deaths":[null|{"lap":N,"cause":"…"},…]}';
+const FORMS =
+  'expected a board [[[x,y],…],…] (each slot\'s trail, head first, [] for a dead bot) or {"lap":N,"trails":[…],"deaths":[null|{"lap":N,"cause":"…"},…]}';
 
 const onGrid = (w: number, h: number, x: number, y: number) => x >= 0 && y >= 0 && x < w && y < h;
 const gridText = (w: number, h: number) => `the ${w}×${h} grid (x 0..${w - 1}, y 0..${h - 1})`;
@@ -34,7 +39,10 @@ const gridText = (w: number, h: number) => `the ${w}×${h} grid (x 0..${w - 1}, 
  */
 export function parseStarts(text: string, width: number, height: number, players: number): TronPosition {
   const items = text.split(';').map((s) => s.trim());
-  if (items.length !== players) throw new Error(`starts gives ${items.length} cell${items.length === 1 ? '' : 's'} but ${players} bots play; expected one "x,y" per slot, separated by ";"`);
+  if (items.length !== players)
+    throw new Error(
+      `starts gives ${items.length} cell${items.length === 1 ? '' : 's'} but ${players} bots play; expected one "x,y" per slot, separated by ";"`,
+    );
   const seen = new Map<string, number>();
   const trails = items.map((item, slot): Cell[] => {
     const m = CELL.exec(item);
@@ -58,7 +66,8 @@ function readTrail(raw: unknown, slot: number, width: number, height: number): C
   const seen = new Set<string>();
   const cells = raw.map((c: unknown, i): Cell => {
     const where = `trails: slot ${slot}'s cell ${i}${i === 0 ? ' (its head)' : ''}`;
-    if (!Array.isArray(c) || c.length !== 2 || !c.every((n) => Number.isSafeInteger(n))) throw new Error(`${where} is ${show(c)}; expected [x,y] with integers`);
+    if (!Array.isArray(c) || c.length !== 2 || !c.every((n) => Number.isSafeInteger(n)))
+      throw new Error(`${where} is ${show(c)}; expected [x,y] with integers`);
     const [x, y] = c as Cell;
     if (!onGrid(width, height, x, y)) throw new Error(`${where} ${x},${y} is off ${gridText(width, height)}`);
     if (seen.has(`${x},${y}`)) throw new Error(`${where} ${x},${y} repeats an earlier cell of the same trail`);
@@ -67,7 +76,8 @@ function readTrail(raw: unknown, slot: number, width: number, height: number): C
   });
   for (let i = 1; i < cells.length; i++) {
     const [[px, py], [x, y]] = [cells[i - 1]!, cells[i]!];
-    if (Math.abs(x - px) + Math.abs(y - py) !== 1) throw new Error(`trails: slot ${slot}'s cell ${i} ${x},${y} is not next to cell ${i - 1} ${px},${py}; a trail is a path of neighbouring cells`);
+    if (Math.abs(x - px) + Math.abs(y - py) !== 1)
+      throw new Error(`trails: slot ${slot}'s cell ${i} ${x},${y} is not next to cell ${i - 1} ${px},${py}; a trail is a path of neighbouring cells`);
   }
   return cells.reverse();
 }
@@ -105,13 +115,15 @@ export function parseTrails(text: string, width: number, height: number, players
   if (isObject(value)) {
     const extra = Object.keys(value).filter((k) => !['lap', 'trails', 'deaths'].includes(k));
     if (extra.length) throw new Error(`trails has unknown key${extra.length > 1 ? 's' : ''} ${keyList(extra)}; ${FORMS}`);
-    if (value.lap !== undefined && !isLap(value.lap)) throw new Error(`trails: "lap" is ${show(value.lap)}; expected a non-negative integer (laps already played)`);
+    if (value.lap !== undefined && !isLap(value.lap))
+      throw new Error(`trails: "lap" is ${show(value.lap)}; expected a non-negative integer (laps already played)`);
     lap = (value.lap as number | undefined) ?? 0;
     rawTrails = value.trails;
     rawDeaths = value.deaths;
   }
   if (!Array.isArray(rawTrails)) throw new Error(`trails: the trails are ${rawTrails === undefined ? 'missing' : show(rawTrails)}; ${FORMS}`);
-  if (rawTrails.length !== players) throw new Error(`trails gives ${rawTrails.length} trail${rawTrails.length === 1 ? '' : 's'} but ${players} bots play; expected one per slot`);
+  if (rawTrails.length !== players)
+    throw new Error(`trails gives ${rawTrails.length} trail${rawTrails.length === 1 ? '' : 's'} but ${players} bots play; expected one per slot`);
   if (rawDeaths !== undefined && (!Array.isArray(rawDeaths) || rawDeaths.length !== players)) {
     throw new Error(`trails: "deaths" is ${show(rawDeaths)}; expected an array with null or {"lap":N,"cause":"…"} for each of the ${players} slots`);
   }
@@ -135,7 +147,9 @@ function checkOverlaps(trails: Cell[][], death: (Death | null)[]): void {
       const k = `${x},${y}`;
       for (const other of owners.get(k) ?? []) {
         if (until(other) === until(slot)) {
-          throw new Error(`trails: slot ${slot}'s trail and slot ${other}'s both hold ${k}; trails may share a cell only when one bot died on an earlier lap than the other`);
+          throw new Error(
+            `trails: slot ${slot}'s trail and slot ${other}'s both hold ${k}; trails may share a cell only when one bot died on an earlier lap than the other`,
+          );
         }
       }
       owners.set(k, [...(owners.get(k) ?? []), slot]);

@@ -149,4 +149,3 @@ function dies(cause: (string | null)[] | null, n: number, i: number, why: string
   list[i] = why;
   return list;
 }
-

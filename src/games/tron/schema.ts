@@ -76,7 +76,22 @@ export const TronTurn = Type.Object(
     additionalProperties: false,
     ...SIZED,
     $defs: turnDefs,
-    examples: [{ 'game-id': 'example', action: 'play-turn', game: 'tron', board: [[[2, 91], [1, 91]], []], 'player-index': 0, players: 2 }],
+    examples: [
+      {
+        'game-id': 'example',
+        action: 'play-turn',
+        game: 'tron',
+        board: [
+          [
+            [2, 91],
+            [1, 91],
+          ],
+          [],
+        ],
+        'player-index': 0,
+        players: 2,
+      },
+    ],
   },
 );
 export type TronTurn = Static<typeof TronTurn>;

@@ -43,45 +43,112 @@ describe('Tron setup and wire', () => {
       assert.equal(new Set(starts.map(String)).size, 9, 'starts are distinct');
       for (const [x, y] of starts) assert.ok(x >= 1 && x <= 3 && y >= 1 && y <= 3, `${x},${y}`);
     }
-    assert.throws(() => new MatchEngine(tron, { config: { width: 3, height: 3 }, seed: 1, players: 5 }), /a 3×3 grid has 4 start cells .* fewer than 5 players/);
+    assert.throws(
+      () => new MatchEngine(tron, { config: { width: 3, height: 3 }, seed: 1, players: 5 }),
+      /a 3×3 grid has 4 start cells .* fewer than 5 players/,
+    );
   });
 
   it('sends init and lap messages field for field, heads first, dead trails as [], players counting the dead', () => {
     const engine = new MatchEngine(tron, { config: {}, seed: 4, players: 3 });
     const init = tron.wire.encodeJson!(engine.state, 2, { phase: 'init', matchId: '9', names: [] });
     assert.equal(init, '{"game-id":"9","action":"init","game":"tron","board":"","players":3,"player-index":2}');
-    const m = match(3, [[[1, 1], [2, 1]], [[5, 5]], [[8, 8], [8, 7]]]);
-    assert.equal(m.message(1), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[2,1],[1,1]],[[5,5]],[[8,7],[8,8]]],"width":10,"height":10,"player-index":1,"players":3}');
+    const m = match(3, [
+      [
+        [1, 1],
+        [2, 1],
+      ],
+      [[5, 5]],
+      [
+        [8, 8],
+        [8, 7],
+      ],
+    ]);
+    assert.equal(
+      m.message(1),
+      '{"game-id":"9","action":"play-turn","game":"tron","board":[[[2,1],[1,1]],[[5,5]],[[8,7],[8,8]]],"width":10,"height":10,"player-index":1,"players":3}',
+    );
     m.lap({ 0: play('x+'), 1: { fault: { kind: 'timeout', detail: 'no answer' } }, 2: play('y-') });
-    assert.equal(m.message(0), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[8,6],[8,7],[8,8]]],"width":10,"height":10,"player-index":0,"players":3}');
+    assert.equal(
+      m.message(0),
+      '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[8,6],[8,7],[8,8]]],"width":10,"height":10,"player-index":0,"players":3}',
+    );
   });
 
   it('on the original 100×100 grid the messages are byte for byte those sent before the size was added', () => {
     // Captured before issue 15's change, seed 1, three bots: the hellos and the first two laps.
-    const m = match(3, [[[1, 1], [2, 1]], [[5, 5]], [[98, 99], [99, 99]]], 100);
-    assert.equal(m.message(1), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[2,1],[1,1]],[[5,5]],[[99,99],[98,99]]],"player-index":1,"players":3}');
+    const m = match(
+      3,
+      [
+        [
+          [1, 1],
+          [2, 1],
+        ],
+        [[5, 5]],
+        [
+          [98, 99],
+          [99, 99],
+        ],
+      ],
+      100,
+    );
+    assert.equal(
+      m.message(1),
+      '{"game-id":"9","action":"play-turn","game":"tron","board":[[[2,1],[1,1]],[[5,5]],[[99,99],[98,99]]],"player-index":1,"players":3}',
+    );
     m.lap({ 0: play('x+'), 1: { fault: { kind: 'timeout', detail: 'no answer' } }, 2: play('y-') });
-    assert.equal(m.message(2), '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[99,98],[99,99],[98,99]]],"player-index":2,"players":3}');
+    assert.equal(
+      m.message(2),
+      '{"game-id":"9","action":"play-turn","game":"tron","board":[[[3,1],[2,1],[1,1]],[],[[99,98],[99,99],[98,99]]],"player-index":2,"players":3}',
+    );
     const e = new MatchEngine(tron, { config: { width: 100, height: 100 }, seed: 1, players: 3 });
     const ctx = (phase: 'init' | 'play') => ({ phase, matchId: 'm-1', names: [] });
     assert.equal(tron.wire.encodeJson!(e.state, 1, ctx('init')), '{"game-id":"m-1","action":"init","game":"tron","board":"","players":3,"player-index":1}');
-    assert.equal(JSON.stringify(tron.wire.view(e.state, 1, ctx('init'))), '{"game-id":"m-1","action":"init","game":"tron","board":"","players":3,"player-index":1}');
+    assert.equal(
+      JSON.stringify(tron.wire.view(e.state, 1, ctx('init'))),
+      '{"game-id":"m-1","action":"init","game":"tron","board":"","players":3,"player-index":1}',
+    );
     for (let d = e.decision(); d?.phase === 'init'; d = e.decision()) e.commit(d, [{ slot: d.seats[0]!, action: null }]);
-    assert.equal(tron.wire.encodeJson!(e.state, 0, ctx('play')), '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}');
-    assert.equal(JSON.stringify(tron.wire.view(e.state, 0, ctx('play'))), '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}');
+    assert.equal(
+      tron.wire.encodeJson!(e.state, 0, ctx('play')),
+      '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}',
+    );
+    assert.equal(
+      JSON.stringify(tron.wire.view(e.state, 0, ctx('play'))),
+      '{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[1,91]],[[49,34]],[[58,75]]],"player-index":0,"players":3}',
+    );
   });
 
   it('off the original grid the hello and every lap carry "width" and "height" right after "board"', () => {
-    for (const [width, height] of [[30, 20], [100, 50], [7, 100]] as const) {
+    for (const [width, height] of [
+      [30, 20],
+      [100, 50],
+      [7, 100],
+    ] as const) {
       const e = new MatchEngine(tron, { config: { width, height }, seed: 1, players: 2 });
       const ctx = (phase: 'init' | 'play') => ({ phase, matchId: 'm-1', names: [] });
       const size = `"width":${width},"height":${height}`;
-      assert.equal(tron.wire.encodeJson!(e.state, 1, ctx('init')), `{"game-id":"m-1","action":"init","game":"tron","board":"",${size},"players":2,"player-index":1}`);
+      assert.equal(
+        tron.wire.encodeJson!(e.state, 1, ctx('init')),
+        `{"game-id":"m-1","action":"init","game":"tron","board":"",${size},"players":2,"player-index":1}`,
+      );
       assert.equal(JSON.stringify(tron.wire.view(e.state, 1, ctx('init'))), tron.wire.encodeJson!(e.state, 1, ctx('init')));
-      assert.deepEqual(tron.wire.view(e.state, 0, ctx('init')), { 'game-id': 'm-1', action: 'init', game: 'tron', board: '', width, height, players: 2, 'player-index': 0 });
+      assert.deepEqual(tron.wire.view(e.state, 0, ctx('init')), {
+        'game-id': 'm-1',
+        action: 'init',
+        game: 'tron',
+        board: '',
+        width,
+        height,
+        players: 2,
+        'player-index': 0,
+      });
       for (let d = e.decision(); d?.phase === 'init'; d = e.decision()) e.commit(d, [{ slot: d.seats[0]!, action: null }]);
       const [a, b] = (e.state as TronState).trails.map((t) => t[0]!);
-      assert.equal(tron.wire.encodeJson!(e.state, 0, ctx('play')), `{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[${a}]],[[${b}]]],${size},"player-index":0,"players":2}`);
+      assert.equal(
+        tron.wire.encodeJson!(e.state, 0, ctx('play')),
+        `{"game-id":"m-1","action":"play-turn","game":"tron","board":[[[${a}]],[[${b}]]],${size},"player-index":0,"players":2}`,
+      );
       const v = tron.wire.view(e.state, 1, ctx('play')) as TronTurn;
       assert.deepEqual(Object.keys(v), ['game-id', 'action', 'game', 'board', 'width', 'height', 'player-index', 'players']);
       assert.equal(v.width, width);
@@ -129,7 +196,10 @@ describe('Tron setup and wire', () => {
     };
     const ctx = { phase: 'play' as const, matchId: '9', names: [] };
     // The original grid's games are long: their first laps are enough to compare.
-    for (const [width, height, maxLaps] of [[30, 20, Infinity], [100, 100, 60]] as const) {
+    for (const [width, height, maxLaps] of [
+      [30, 20, Infinity],
+      [100, 100, 60],
+    ] as const) {
       for (const seed of [1, 2, 3]) {
         const recorded = playBuiltins(tron, ['stupid', 'random', 'voronoi', 'stupid'], seed, { config: { width, height } });
         const e = new MatchEngine(tron, { config: { width, height }, seed, players: 4 });
@@ -141,7 +211,8 @@ describe('Tron setup and wire', () => {
           laps++;
           // Text seats every lap, value seats in between (their board is the same one): both must agree.
           if (laps % 3 === 0) assert.equal(JSON.stringify(tron.wire.view(e.state, 0, ctx)), fresh(e.state as TronState, 0));
-          for (let slot = 0; slot < 4; slot++) assert.equal(tron.wire.encodeJson!(e.state, slot, ctx), fresh(e.state as TronState, slot), `${width}×${height}, seed ${seed}, lap ${rec.turn}`);
+          for (let slot = 0; slot < 4; slot++)
+            assert.equal(tron.wire.encodeJson!(e.state, slot, ctx), fresh(e.state as TronState, slot), `${width}×${height}, seed ${seed}, lap ${rec.turn}`);
           // A copy of the state (a fork, a viewer's clone) is built afresh and says the same.
           if (laps === 7) assert.equal(tron.wire.encodeJson!(structuredClone(e.state), 1, ctx), fresh(e.state as TronState, 1));
         }
@@ -165,20 +236,51 @@ describe('Tron laps', () => {
   it('moves in all four directions', () => {
     const m = match(4, [[[2, 2]], [[5, 5]], [[7, 2]], [[2, 7]]]);
     m.lap({ 0: play('x+'), 1: play('x-'), 2: play('y+'), 3: play('y-') });
-    assert.deepEqual(m.state().trails.map((t) => t[t.length - 1]), [[3, 2], [4, 5], [7, 3], [2, 6]]);
+    assert.deepEqual(
+      m.state().trails.map((t) => t[t.length - 1]),
+      [
+        [3, 2],
+        [4, 5],
+        [7, 3],
+        [2, 6],
+      ],
+    );
   });
 
   it('turning back into its own neck kills', () => {
-    const m = match(2, [[[1, 1], [2, 1]], [[5, 5]]]);
+    const m = match(2, [
+      [
+        [1, 1],
+        [2, 1],
+      ],
+      [[5, 5]],
+    ]);
     m.lap({ 0: play('x-'), 1: play('x+') });
     assert.equal(died(m.state(), 0)!.cause, 'hit its own trail at 1,1');
   });
 
   it('moving into another trail kills, and so does following a tail (tails never move)', () => {
-    const m = match(3, [[[1, 1]], [[2, 3], [2, 2], [2, 1]], [[5, 5], [4, 5]]]);
+    const m = match(3, [
+      [[1, 1]],
+      [
+        [2, 3],
+        [2, 2],
+        [2, 1],
+      ],
+      [
+        [5, 5],
+        [4, 5],
+      ],
+    ]);
     m.lap({ 0: play('x+'), 1: play('x+'), 2: play('y+') });
     assert.equal(died(m.state(), 0)!.cause, 'hit the trail of slot 1 at 2,1');
-    const t = match(2, [[[3, 4]], [[3, 3], [4, 3]]]);
+    const t = match(2, [
+      [[3, 4]],
+      [
+        [3, 3],
+        [4, 3],
+      ],
+    ]);
     t.lap({ 0: play('y-'), 1: play('y+') }); // 0 moves onto 1's tail
     assert.equal(died(t.state(), 0)!.cause, 'hit the trail of slot 1 at 3,3');
   });
@@ -198,16 +300,35 @@ describe('Tron laps', () => {
   it('leaving the grid on any side kills', () => {
     const m = match(4, [[[0, 5]], [[9, 5]], [[5, 0]], [[5, 9]]]);
     m.lap({ 0: play('x-'), 1: play('x+'), 2: play('y-'), 3: play('y+') });
-    assert.deepEqual(m.state().death.map((d) => d!.cause), ['left the grid at -1,5 (x-)', 'left the grid at 10,5 (x+)', 'left the grid at 5,-1 (y-)', 'left the grid at 5,10 (y+)']);
+    assert.deepEqual(
+      m.state().death.map((d) => d!.cause),
+      ['left the grid at -1,5 (x-)', 'left the grid at 10,5 (x+)', 'left the grid at 5,-1 (y-)', 'left the grid at 5,10 (y+)'],
+    );
     assert.deepEqual(m.engine.outcome().ranks, [1, 1, 1, 1], 'all dying on the same lap tie');
   });
 
   it('dead trails leave the board from the next lap: another bot may drive through them', () => {
-    const m = match(3, [[[1, 1]], [[3, 0], [3, 1], [3, 2]], [[8, 8]]]);
+    const m = match(3, [
+      [[1, 1]],
+      [
+        [3, 0],
+        [3, 1],
+        [3, 2],
+      ],
+      [[8, 8]],
+    ]);
     m.lap({ 0: play('x+'), 1: play('x+'), 2: play('y-') }); // 1's head goes to 4,2; then 1 crashes next lap
     m.lap({ 0: play('x+'), 1: play('x-'), 2: play('y-') }); // 0 enters 3,1: slot 1's trail → dies
     assert.equal(died(m.state(), 0)!.cause, 'hit the trail of slot 1 at 3,1');
-    const n = match(3, [[[1, 1]], [[3, 0], [3, 1], [3, 2]], [[8, 8]]]);
+    const n = match(3, [
+      [[1, 1]],
+      [
+        [3, 0],
+        [3, 1],
+        [3, 2],
+      ],
+      [[8, 8]],
+    ]);
     n.lap({ 0: play('x+'), 1: play('y-'), 2: play('y-') }); // 1 hits its own neck and dies on lap 1
     n.lap({ 0: play('x+'), 2: play('y-') }); // lap 2: 0 drives into 3,1, where the dead trail was
     assert.equal(died(n.state(), 0), null);
@@ -228,7 +349,21 @@ describe('Tron laps', () => {
 
   it('losesAtOnce (for doctor) names the edge and trails, never a head-on, and nothing when every move loses', () => {
     // Slot 0 at 1,0 came from 0,0; slot 1's trail runs below it; slot 2 sits in the corner 9,9, walled in.
-    const m = match(3, [[[0, 0], [1, 0]], [[2, 1], [1, 1]], [[8, 9], [9, 8], [9, 9]]]);
+    const m = match(3, [
+      [
+        [0, 0],
+        [1, 0],
+      ],
+      [
+        [2, 1],
+        [1, 1],
+      ],
+      [
+        [8, 9],
+        [9, 8],
+        [9, 9],
+      ],
+    ]);
     const loses = (slot: number, d: string) => tron.tooling!.losesAtOnce!(m.state(), slot, d);
     assert.equal(loses(0, 'y-'), 'it leaves the grid at 1,-1 (x+ would not)');
     assert.equal(loses(0, 'x-'), 'it hits its own trail at 0,0 (x+ would not)');
@@ -247,7 +382,13 @@ describe('Tron laps', () => {
 
 describe('Tron terminal play', () => {
   const prompt = (size: object, seat?: HumanSeat, head: [number, number] = [11, 7]) =>
-    typed.presentation.human!.prompt({ 'game-id': '1', action: 'play-turn', game: 'tron', board: [[head], [[1, 1]]], ...size, 'player-index': 0, players: 2 } as TronTurn, 'play', seat).split('\n');
+    typed.presentation
+      .human!.prompt(
+        { 'game-id': '1', action: 'play-turn', game: 'tron', board: [[head], [[1, 1]]], ...size, 'player-index': 0, players: 2 } as TronTurn,
+        'play',
+        seat,
+      )
+      .split('\n');
 
   it("draws the grid's edge from the message's size, else from the seat's config, else 100×100", () => {
     const sized = prompt({ width: 12, height: 8 });
@@ -262,20 +403,29 @@ describe('Tron terminal play', () => {
   it('shows the whole grid when it fits the terminal, else as much as the terminal holds around the head', () => {
     // A 20×12 grid in a 120×45 terminal used to show a 21×11 window around the head.
     const whole = prompt({ width: 20, height: 12 }, { config: {}, answered: [], screen: { columns: 120, rows: 45 } });
-    assert.deepEqual(whole.slice(0, 14).map((r) => r.length), Array(14).fill(22));
+    assert.deepEqual(
+      whole.slice(0, 14).map((r) => r.length),
+      Array(14).fill(22),
+    );
     assert.equal(whole[0], '#'.repeat(22));
     assert.equal(whole[2], `#.B${'.'.repeat(18)}#`);
     assert.match(whole[14]!, /^you are A at 11,7; your move/);
     const big = prompt({ width: 100, height: 100 }, { config: {}, answered: [], screen: { columns: 120, rows: 45 } }, [50, 50]);
     assert.equal(big.length - 1, 41, 'rows: the terminal less the turn and question lines');
-    assert.ok(big.slice(0, -1).every((r) => r.length === 102), 'columns: the whole width and its walls, 102 of the 120');
+    assert.ok(
+      big.slice(0, -1).every((r) => r.length === 102),
+      'columns: the whole width and its walls, 102 of the 120',
+    );
     const corner = prompt({ width: 100, height: 100 }, { config: {}, answered: [], screen: { columns: 120, rows: 45 } }, [0, 0]);
     assert.equal(corner[0], '#'.repeat(61), 'past the grid, one wall');
   });
 
   it('reads an arrow key as its direction, and quotes a line it cannot read', () => {
     const parse = (line: string) => typed.presentation.human!.parse(line, {} as TronTurn, 'play');
-    assert.deepEqual(['\x1b[A', '\x1b[B', '\x1b[C', '\x1b[D', '\x1bOA', '\x1b[A\x1b[D'].map(parse), ['y-', 'y+', 'x+', 'x-', 'y-', 'x-'].map((play) => ({ answer: { play } })));
+    assert.deepEqual(
+      ['\x1b[A', '\x1b[B', '\x1b[C', '\x1b[D', '\x1bOA', '\x1b[A\x1b[D'].map(parse),
+      ['y-', 'y+', 'x+', 'x-', 'y-', 'x-'].map((play) => ({ answer: { play } })),
+    );
     assert.deepEqual(parse('\x1b[Z'), { error: '"\\u001b[Z" is not a direction: type x+, x-, y+, y- (or right, left, down, up, or an arrow key)' });
   });
 });
@@ -287,13 +437,46 @@ describe('Tron bots', () => {
     assert.deepEqual(turn([[[2, 5]], [[9, 9]]]), { play: 'x+' }); // x+ 7, x- 2, y+ 4, y- 5
     assert.deepEqual(turn([[[7, 5]], [[9, 9]]]), { play: 'x-' }); // x+ 2, x- 7
     assert.deepEqual(turn([[[4, 4]], [[9, 9]]]), { play: 'x+' }); // x+ 5, x- 4, y+ 5, y- 4: tie → x+
-    assert.deepEqual(turn([[[5, 2], [5, 1]], [[6, 2], [7, 2], [8, 2], [9, 2]]]), { play: 'y+' }); // walled on x+, x- 5, y+ 7
+    assert.deepEqual(
+      turn([
+        [
+          [5, 2],
+          [5, 1],
+        ],
+        [
+          [6, 2],
+          [7, 2],
+          [8, 2],
+          [9, 2],
+        ],
+      ]),
+      { play: 'y+' },
+    ); // walled on x+, x- 5, y+ 7
   });
 
   it('random only makes safe moves when one exists', () => {
     const bot = tron.bots.random!.create({ slot: 0, players: 2, config: { width: 10, height: 10 }, seed: 3 });
     for (let i = 0; i < 50; i++) {
-      const answer = bot.act({ 'game-id': '1', action: 'play-turn', game: 'tron', board: [[[0, 5], [1, 5]], [[0, 6], [0, 7]]], 'player-index': 0, players: 2 }, 'play');
+      const answer = bot.act(
+        {
+          'game-id': '1',
+          action: 'play-turn',
+          game: 'tron',
+          board: [
+            [
+              [0, 5],
+              [1, 5],
+            ],
+            [
+              [0, 6],
+              [0, 7],
+            ],
+          ],
+          'player-index': 0,
+          players: 2,
+        },
+        'play',
+      );
       assert.deepEqual(answer, { play: 'y-' });
     }
   });
@@ -320,7 +503,7 @@ describe('Tron bots', () => {
   it('matches played side by side, lap by lap, end as each does alone (trails share their cells, nothing else)', () => {
     const alone = [3, 4, 5].map((seed) => playBuiltins(tron, ['stupid', 'random', 'voronoi'], seed, { config: { width: 12, height: 12 } }).records);
     const engines = [3, 4, 5].map((seed) => new MatchEngine(tron, { config: { width: 12, height: 12 }, seed, players: 3 }));
-    for (let going = true; going; ) {
+    for (let going = true; going;) {
       going = false;
       engines.forEach((e, i) => {
         const d = e.decision();

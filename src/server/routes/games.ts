@@ -15,11 +15,22 @@ export async function gameRoutes(fastify: FastifyInstance): Promise<void> {
   const schemas = new Map<string, GameSchemas>();
   const rules = new Map<string, GameRules>();
 
-  app.get('/api/games', { schema: { tags: ['games'], summary: 'every game: players, deadlines, config keys with defaults, built-in bots', response: { 200: GameList } } }, async () => Object.values(games).map(gameFacts));
+  app.get(
+    '/api/games',
+    { schema: { tags: ['games'], summary: 'every game: players, deadlines, config keys with defaults, built-in bots', response: { 200: GameList } } },
+    async () => Object.values(games).map(gameFacts),
+  );
 
   app.get(
     '/api/games/:game',
-    { schema: { tags: ['games'], summary: "one game's page: its facts and a real message of each phase with an answer", params: GameParams, response: { 200: GamePage, 404: ErrorBody } } },
+    {
+      schema: {
+        tags: ['games'],
+        summary: "one game's page: its facts and a real message of each phase with an answer",
+        params: GameParams,
+        response: { 200: GamePage, 404: ErrorBody },
+      },
+    },
     async (req) => {
       const { game } = req.params;
       const g = games[game];
@@ -32,19 +43,37 @@ export async function gameRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/games/:game/rules',
-    { schema: { tags: ['games'], summary: "a game's rules in plain words (Markdown): the introduction and the Rules section of its page in docs/games", params: GameParams, response: { 200: GameRules, 404: ErrorBody } } },
+    {
+      schema: {
+        tags: ['games'],
+        summary: "a game's rules in plain words (Markdown): the introduction and the Rules section of its page in docs/games",
+        params: GameParams,
+        response: { 200: GameRules, 404: ErrorBody },
+      },
+    },
     async (req) => {
       const { game } = req.params;
       if (!Object.hasOwn(games, game)) throw notFound(`no game "${game}"; the games are ${Object.keys(games).join(', ')}`);
       let answer = rules.get(game);
-      if (!answer) rules.set(game, (answer = { markdown: rulesOf(readFileSync(join(PACKAGE_ROOT, 'docs', 'games', `${game}.md`), 'utf8')), page: `docs/games/${game}.md` }));
+      if (!answer)
+        rules.set(
+          game,
+          (answer = { markdown: rulesOf(readFileSync(join(PACKAGE_ROOT, 'docs', 'games', `${game}.md`), 'utf8')), page: `docs/games/${game}.md` }),
+        );
       return answer;
     },
   );
 
   app.get(
     '/api/games/:game/schemas',
-    { schema: { tags: ['games'], summary: "the JSON Schemas of a game's messages and answers (absent for text-line games)", params: GameParams, response: { 200: GameSchemas, 404: ErrorBody } } },
+    {
+      schema: {
+        tags: ['games'],
+        summary: "the JSON Schemas of a game's messages and answers (absent for text-line games)",
+        params: GameParams,
+        response: { 200: GameSchemas, 404: ErrorBody },
+      },
+    },
     async (req) => {
       const { game } = req.params;
       if (!games[game]) throw notFound(`no game "${game}"; the games are ${Object.keys(games).join(', ')}`);
@@ -52,8 +81,13 @@ export async function gameRoutes(fastify: FastifyInstance): Promise<void> {
       if (!answer) {
         const dir = join(PACKAGE_ROOT, 'schemas', game);
         if (!existsSync(dir)) throw notFound(`${game} speaks text lines, not JSON: its grammar is in docs/games/${game}.md`);
-        const files = readdirSync(dir).filter((f) => f.endsWith('.schema.json')).sort();
-        schemas.set(game, (answer = Object.fromEntries(files.map((f) => [f.replace(/\.schema\.json$/, ''), JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]))));
+        const files = readdirSync(dir)
+          .filter((f) => f.endsWith('.schema.json'))
+          .sort();
+        schemas.set(
+          game,
+          (answer = Object.fromEntries(files.map((f) => [f.replace(/\.schema\.json$/, ''), JSON.parse(readFileSync(join(dir, f), 'utf8')) as unknown]))),
+        );
       }
       return answer;
     },

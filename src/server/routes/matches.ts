@@ -49,104 +49,222 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
     app.post(
       '/api/matches',
       {
-        schema: { tags: ['matches'], summary: 'start a match between chosen bots (rated or not), or a test match; answers at once with the queued match (watch it at /api/matches/ID/events)', body: NewMatchBody, response: { 201: NewMatchAnswer, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody } },
+        schema: {
+          tags: ['matches'],
+          summary:
+            'start a match between chosen bots (rated or not), or a test match; answers at once with the queued match (watch it at /api/matches/ID/events)',
+          body: NewMatchBody,
+          response: { 201: NewMatchAnswer, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+        },
         config: { rateLimit: { max: limits.matches, timeWindow: '1 minute' } },
       },
       async (req, reply) => {
         const b = req.body;
         if (b.test && b.rated) throw badRequest('a test match is never rated: give "test" or "rated", not both');
-        const { match, persons, viewerToken } = await arena.matches.request({ game: b.game, seats: b.seats, rated: b.rated ?? false, kind: b.test ? 'test' : 'challenge', seed: b.seed, config: b.config });
+        const { match, persons, viewerToken } = await arena.matches.request({
+          game: b.game,
+          seats: b.seats,
+          rated: b.rated ?? false,
+          kind: b.test ? 'test' : 'challenge',
+          seed: b.seed,
+          config: b.config,
+        });
         void reply.status(201);
         // Each person's token is shown here once: it opens that seat's play stream and sends its moves.
         return { ...publicMatch(match), ...(persons.length ? { persons } : {}), ...(viewerToken ? { viewerToken } : {}) };
       },
     );
 
-    app.get('/api/matches', { schema: { tags: ['matches'], summary: 'matches, newest first, filtered; `next` is the cursor of the next page', querystring: MatchListQuery, response: { 200: MatchPage } } }, async (req) => {
-      const q = req.query;
-      const page = await arena.store.listMatches({ game: q.game, botId: q.bot, status: q.status, kind: q.kind, limit: q.limit ?? 20, cursor: q.cursor });
-      return { items: page.items.map(publicMatch), next: page.next };
-    });
+    app.get(
+      '/api/matches',
+      {
+        schema: {
+          tags: ['matches'],
+          summary: 'matches, newest first, filtered; `next` is the cursor of the next page',
+          querystring: MatchListQuery,
+          response: { 200: MatchPage },
+        },
+      },
+      async (req) => {
+        const q = req.query;
+        const page = await arena.store.listMatches({ game: q.game, botId: q.bot, status: q.status, kind: q.kind, limit: q.limit ?? 20, cursor: q.cursor });
+        return { items: page.items.map(publicMatch), next: page.next };
+      },
+    );
 
-    app.get('/api/matches/:id', { schema: { tags: ['matches'], summary: 'a match: its seats, status and result', params: MatchParams, response: { 200: PublicMatch, 404: ErrorBody } } }, async (req) => publicMatch(await getMatch(req.params.id)));
+    app.get(
+      '/api/matches/:id',
+      { schema: { tags: ['matches'], summary: 'a match: its seats, status and result', params: MatchParams, response: { 200: PublicMatch, 404: ErrorBody } } },
+      async (req) => publicMatch(await getMatch(req.params.id)),
+    );
 
-    app.get('/api/matches/:id/replay', { schema: { tags: ['matches'], summary: 'the replay of a finished match (JSON; gzip when the client accepts it); `botarena replay verify` checks it', params: MatchParams, response: { 200: ReplayDownload, 404: ErrorBody } } }, async (req, reply) => {
-      const m = await getMatch(req.params.id);
-      const gz = await arena.store.getReplay(m.id);
-      if (!gz) throw notFound(m.status === 'finished' ? `match ${m.id} has no replay` : `match ${m.id} is ${m.status}: its replay is kept once it has finished`);
-      void reply.header('content-disposition', `attachment; filename="${m.game}-${m.id}.json"`).type('application/json');
-      if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gz);
-      return reply.send(gunzipSync(gz));
-    });
-
-    app.get('/api/matches/:id/replay.html', { schema: { tags: ['matches'], summary: "a finished match's player: one self-contained HTML file (the replay and the player inside) that plays offline", params: MatchParams, response: { 200: ReplayPage, 404: ErrorBody } } }, async (req, reply) => {
-      const m = await getMatch(req.params.id);
-      const gz = await arena.store.getReplay(m.id);
-      if (!gz) throw notFound(m.status === 'finished' ? `match ${m.id} has no replay` : `match ${m.id} is ${m.status}: its player can be downloaded once it has finished`);
-      const html = replayHtml(JSON.parse(gunzipSync(gz).toString('utf8')) as Replay);
-      return reply.header('content-disposition', `attachment; filename="${m.game}-${m.id}.html"`).type('text/html; charset=utf-8').send(html);
-    });
-
-    app.get('/api/matches/:id/logs/:slot', { schema: { tags: ['matches'], summary: "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner, the admin, or (a test match) who started it with the match's viewerToken", params: LogParams, security: [{ owner: [] }], response: { 200: SeatLog } } }, async (req) => {
-      const { id, slot } = req.params;
-      const m = await getMatch(id);
-      const seat = m.seats[slot];
-      if (!seat) throw notFound(`match ${id} has no seat ${slot}`);
-      const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      // Who started a test match reads all its logs (its viewer token); otherwise the seat's owner or the admin.
-      if (!arena.viewers.check(id, bearer) && !arena.bots.isAdmin(bearer)) {
-        if (!seat.botId) throw bearer ? forbidden(`seat ${slot} was a bot given by its URL: its log is for who started the match (the match's viewerToken) or the admin`) : unauthorized(`this needs the match's viewerToken (test matches), the seat's bot's owner token, or the admin token: "Authorization: Bearer TOKEN"`);
-        await arena.bots.authorise(seat.botId, bearer).catch((err: unknown) => {
-          throw err instanceof Error && 'status' in err && (err as { status: number }).status === 404 ? forbidden(`seat ${slot}'s bot no longer exists: its logs are for the admin`) : err;
-        });
-      }
-      const gz = await arena.store.getLogs(id, slot);
-      if (!gz) throw notFound(`match ${id} keeps no log for seat ${slot} (yet)`);
-      return JSON.parse(gunzipSync(gz).toString('utf8')) as TranscriptEntry[];
-    });
-
-    app.get('/api/events', { schema: { tags: ['matches'], summary: 'the global feed (SSE): `started` of every match running now, then every match\'s `started`, `ended` and `stopped` as they happen', response: { 200: EventStream } } }, async (req, reply) => {
-      const early: LiveEvent[] = [];
-      let send: ((e: LiveEvent) => void) | null = null;
-      const stop = await arena.follow.feed((e) => (send ? send(e) : void early.push(e)));
-      sse(req, reply, early, (s) => {
-        send = s;
-        return stop;
-      });
-    });
-
-    app.get('/api/matches/:id/events', { schema: { tags: ['matches'], summary: "a match's live events (SSE): the header and every step so far, then each as it comes, then `ended`; a finished match's whole replay as events", params: MatchParams, response: { 200: EventStream } } }, async (req, reply) => {
-      const m = await getMatch(req.params.id);
-      if (m.status === 'queued' || m.status === 'running') {
-        // Wherever it runs (here, or a worker): what it published so far, then the rest as it comes.
-        let send: ((e: LiveEvent) => void) | null = null;
-        const followed = await arena.follow.match(m.id, (e) => send?.(e));
-        if (followed) {
-          return sse(req, reply, followed.history, (s) => {
-            send = s;
-            followed.deliver();
-            return followed.stop;
-          }, matchOver);
-        }
-      }
-      if (m.status === 'finished') {
+    app.get(
+      '/api/matches/:id/replay',
+      {
+        schema: {
+          tags: ['matches'],
+          summary: 'the replay of a finished match (JSON; gzip when the client accepts it); `botarena replay verify` checks it',
+          params: MatchParams,
+          response: { 200: ReplayDownload, 404: ErrorBody },
+        },
+      },
+      async (req, reply) => {
+        const m = await getMatch(req.params.id);
         const gz = await arena.store.getReplay(m.id);
-        const replay = gz ? (JSON.parse(gunzipSync(gz).toString('utf8')) as Replay) : null;
-        if (!replay) throw notFound(`match ${m.id} has no replay`);
-        const { turns, result, durationMs, transcripts: _t, ...header } = replay;
-        const events: LiveEvent[] = [{ type: 'started', matchId: m.id, header }, ...turns.map((record, index): LiveEvent => ({ type: 'step', matchId: m.id, index, record })), { type: 'ended', matchId: m.id, result, durationMs: durationMs ?? 0 }];
-        return sse(req, reply, events, null, matchOver);
-      }
-      if (m.status === 'aborted') return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null, matchOver);
-      // queued (or just started): listen from its start
-      return sse(req, reply, [], (send) => arena.live.subscribe(m.id, 'public', send), matchOver);
-    });
+        if (!gz)
+          throw notFound(m.status === 'finished' ? `match ${m.id} has no replay` : `match ${m.id} is ${m.status}: its replay is kept once it has finished`);
+        void reply.header('content-disposition', `attachment; filename="${m.game}-${m.id}.json"`).type('application/json');
+        if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) return reply.header('content-encoding', 'gzip').send(gz);
+        return reply.send(gunzipSync(gz));
+      },
+    );
 
-    app.get('/api/leaderboards/:game', { schema: { tags: ['ratings'], summary: "a game's leaderboard: ELO (botsarena's ladder) or OpenSkill (μ − 3σ)", params: LeaderboardParams, querystring: LeaderboardQuery, response: { 200: Leaderboard, 404: ErrorBody } } }, async (req) => {
-      const { game } = req.params;
-      const q = req.query;
-      if (!Object.hasOwn(games, game)) throw notFound(`no game "${game}" on this server; the games are ${Object.keys(games).join(', ')}`);
-      return arena.store.leaderboard(game, q.system ?? 'elo', q.limit ?? 100);
-    });
+    app.get(
+      '/api/matches/:id/replay.html',
+      {
+        schema: {
+          tags: ['matches'],
+          summary: "a finished match's player: one self-contained HTML file (the replay and the player inside) that plays offline",
+          params: MatchParams,
+          response: { 200: ReplayPage, 404: ErrorBody },
+        },
+      },
+      async (req, reply) => {
+        const m = await getMatch(req.params.id);
+        const gz = await arena.store.getReplay(m.id);
+        if (!gz)
+          throw notFound(
+            m.status === 'finished' ? `match ${m.id} has no replay` : `match ${m.id} is ${m.status}: its player can be downloaded once it has finished`,
+          );
+        const html = replayHtml(JSON.parse(gunzipSync(gz).toString('utf8')) as Replay);
+        return reply.header('content-disposition', `attachment; filename="${m.game}-${m.id}.html"`).type('text/html; charset=utf-8').send(html);
+      },
+    );
+
+    app.get(
+      '/api/matches/:id/logs/:slot',
+      {
+        schema: {
+          tags: ['matches'],
+          summary:
+            "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner, the admin, or (a test match) who started it with the match's viewerToken",
+          params: LogParams,
+          security: [{ owner: [] }],
+          response: { 200: SeatLog },
+        },
+      },
+      async (req) => {
+        const { id, slot } = req.params;
+        const m = await getMatch(id);
+        const seat = m.seats[slot];
+        if (!seat) throw notFound(`match ${id} has no seat ${slot}`);
+        const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+        // Who started a test match reads all its logs (its viewer token); otherwise the seat's owner or the admin.
+        if (!arena.viewers.check(id, bearer) && !arena.bots.isAdmin(bearer)) {
+          if (!seat.botId)
+            throw bearer
+              ? forbidden(`seat ${slot} was a bot given by its URL: its log is for who started the match (the match's viewerToken) or the admin`)
+              : unauthorized(
+                  `this needs the match's viewerToken (test matches), the seat's bot's owner token, or the admin token: "Authorization: Bearer TOKEN"`,
+                );
+          await arena.bots.authorise(seat.botId, bearer).catch((err: unknown) => {
+            throw err instanceof Error && 'status' in err && (err as { status: number }).status === 404
+              ? forbidden(`seat ${slot}'s bot no longer exists: its logs are for the admin`)
+              : err;
+          });
+        }
+        const gz = await arena.store.getLogs(id, slot);
+        if (!gz) throw notFound(`match ${id} keeps no log for seat ${slot} (yet)`);
+        return JSON.parse(gunzipSync(gz).toString('utf8')) as TranscriptEntry[];
+      },
+    );
+
+    app.get(
+      '/api/events',
+      {
+        schema: {
+          tags: ['matches'],
+          summary: "the global feed (SSE): `started` of every match running now, then every match's `started`, `ended` and `stopped` as they happen",
+          response: { 200: EventStream },
+        },
+      },
+      async (req, reply) => {
+        const early: LiveEvent[] = [];
+        let send: ((e: LiveEvent) => void) | null = null;
+        const stop = await arena.follow.feed((e) => (send ? send(e) : void early.push(e)));
+        sse(req, reply, early, (s) => {
+          send = s;
+          return stop;
+        });
+      },
+    );
+
+    app.get(
+      '/api/matches/:id/events',
+      {
+        schema: {
+          tags: ['matches'],
+          summary:
+            "a match's live events (SSE): the header and every step so far, then each as it comes, then `ended`; a finished match's whole replay as events",
+          params: MatchParams,
+          response: { 200: EventStream },
+        },
+      },
+      async (req, reply) => {
+        const m = await getMatch(req.params.id);
+        if (m.status === 'queued' || m.status === 'running') {
+          // Wherever it runs (here, or a worker): what it published so far, then the rest as it comes.
+          let send: ((e: LiveEvent) => void) | null = null;
+          const followed = await arena.follow.match(m.id, (e) => send?.(e));
+          if (followed) {
+            return sse(
+              req,
+              reply,
+              followed.history,
+              (s) => {
+                send = s;
+                followed.deliver();
+                return followed.stop;
+              },
+              matchOver,
+            );
+          }
+        }
+        if (m.status === 'finished') {
+          const gz = await arena.store.getReplay(m.id);
+          const replay = gz ? (JSON.parse(gunzipSync(gz).toString('utf8')) as Replay) : null;
+          if (!replay) throw notFound(`match ${m.id} has no replay`);
+          const { turns, result, durationMs, transcripts: _t, ...header } = replay;
+          const events: LiveEvent[] = [
+            { type: 'started', matchId: m.id, header },
+            ...turns.map((record, index): LiveEvent => ({ type: 'step', matchId: m.id, index, record })),
+            { type: 'ended', matchId: m.id, result, durationMs: durationMs ?? 0 },
+          ];
+          return sse(req, reply, events, null, matchOver);
+        }
+        if (m.status === 'aborted') return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null, matchOver);
+        // queued (or just started): listen from its start
+        return sse(req, reply, [], (send) => arena.live.subscribe(m.id, 'public', send), matchOver);
+      },
+    );
+
+    app.get(
+      '/api/leaderboards/:game',
+      {
+        schema: {
+          tags: ['ratings'],
+          summary: "a game's leaderboard: ELO (botsarena's ladder) or OpenSkill (μ − 3σ)",
+          params: LeaderboardParams,
+          querystring: LeaderboardQuery,
+          response: { 200: Leaderboard, 404: ErrorBody },
+        },
+      },
+      async (req) => {
+        const { game } = req.params;
+        const q = req.query;
+        if (!Object.hasOwn(games, game)) throw notFound(`no game "${game}" on this server; the games are ${Object.keys(games).join(', ')}`);
+        return arena.store.leaderboard(game, q.system ?? 'elo', q.limit ?? 100);
+      },
+    );
   };
 }

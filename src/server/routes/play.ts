@@ -26,7 +26,8 @@ export function playRoutes(arena: Arena) {
       {
         schema: {
           tags: ['matches'],
-          summary: "a person seat's play stream (SSE): `ask` (the pending one first), `told`, `accepted`, then `ended`; the token as ?token= (EventSource sends no headers) or Bearer",
+          summary:
+            "a person seat's play stream (SSE): `ask` (the pending one first), `told`, `accepted`, then `ended`; the token as ?token= (EventSource sends no headers) or Bearer",
           params: SeatParams,
           querystring: TokenQuery,
           response: { 200: EventStream, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
@@ -36,7 +37,13 @@ export function playRoutes(arena: Arena) {
         const { id, slot } = req.params;
         const desk = arena.persons.desk(id, slot, tokenOf(req, req.query.token));
         // The desk sends the pending ask as soon as the page listens; an open stream is what keeps the person "present".
-        sse<DeskNotice>(req, reply, [], (send) => desk.listen(send), (n) => n.type === 'ended');
+        sse<DeskNotice>(
+          req,
+          reply,
+          [],
+          (send) => desk.listen(send),
+          (n) => n.type === 'ended',
+        );
       },
     );
 
@@ -46,7 +53,8 @@ export function playRoutes(arena: Arena) {
         bodyLimit: MOVE_BODY_LIMIT,
         schema: {
           tags: ['matches'],
-          summary: "a person's move (or one smart-dog line) for the ask pending at this seat: 400 with the reason when the line is not a move (try again), 409 when nothing is asked now",
+          summary:
+            "a person's move (or one smart-dog line) for the ask pending at this seat: 400 with the reason when the line is not a move (try again), 409 when nothing is asked now",
           params: SeatParams,
           body: MoveBody,
           response: { 200: MoveAnswer, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody },

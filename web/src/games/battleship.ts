@@ -43,7 +43,12 @@ function layoutOf(width: number, height: number, cols: number, rows: number): La
  * The grid's size: the state's, the public frame's, or the config's; a public frame from an older server has
  * none, so it is then guessed from the shots (10 at least, the default).
  */
-function sizeOf(state: BattleshipState | undefined, pub: PublicFrame | undefined, config: MatchSetupInfo['config'] | undefined, highlight: readonly Cell[]): [number, number] {
+function sizeOf(
+  state: BattleshipState | undefined,
+  pub: PublicFrame | undefined,
+  config: MatchSetupInfo['config'] | undefined,
+  highlight: readonly Cell[],
+): [number, number] {
   if (state) return [state.config.width, state.config.height];
   if (typeof pub?.width === 'number' && typeof pub.height === 'number') return [pub.width, pub.height];
   if (typeof config?.width === 'number' && typeof config.height === 'number') return [config.width, config.height];
@@ -189,7 +194,17 @@ function createRenderer(): Renderer {
 /** The config a message carries (its numbers are strings on the wire). */
 function configOf(b: BattleshipBoard): BattleshipConfig {
   const n = (k: keyof BattleshipBoard) => Number(b[k]);
-  return { width: n('width'), height: n('height'), ship1: n('ship1'), ship2: n('ship2'), ship3: n('ship3'), ship4: n('ship4'), ship5: n('ship5'), ship6: n('ship6'), maxTurns: 0 };
+  return {
+    width: n('width'),
+    height: n('height'),
+    ship1: n('ship1'),
+    ship2: n('ship2'),
+    ship3: n('ship3'),
+    ship4: n('ship4'),
+    ship5: n('ship5'),
+    ship6: n('ship6'),
+    maxTurns: 0,
+  };
 }
 
 /**

@@ -19,7 +19,13 @@ describe('Connect Four human play in the browser', () => {
   it('offers exactly the non-full columns, each as a line the terminal parser reads into a legal move', () => {
     let checked = 0;
     let fullColumnSeen = false;
-    for (const [seed, bots] of [[1, ['random', 'random']], [2, ['random', 'minimax']], [3, ['minimax', 'random']], [4, ['random', 'random']], [5, ['minimax', 'minimax']]] as const) {
+    for (const [seed, bots] of [
+      [1, ['random', 'random']],
+      [2, ['random', 'minimax']],
+      [3, ['minimax', 'random']],
+      [4, ['random', 'random']],
+      [5, ['minimax', 'minimax']],
+    ] as const) {
       playWatching([...bots], seed, (engine, slot, view, phase) => {
         const choices = connect4.play.choices(view, phase, { config: engine.config, answered: [], slot });
         if (phase === 'init') {
@@ -31,7 +37,11 @@ describe('Connect Four human play in the browser', () => {
         const board = (view as ConnectFourTurn).board;
         const open = Array.from({ length: COLS }, (_, c) => c).filter((c) => board[ROWS - 1]![c] === '');
         if (open.length < COLS) fullColumnSeen = true;
-        assert.deepEqual(choices.map((c) => c.line), open.map(String), 'every non-full column, and only those');
+        assert.deepEqual(
+          choices.map((c) => c.line),
+          open.map(String),
+          'every non-full column, and only those',
+        );
         for (const c of choices) {
           const parsed = game.presentation.human!.parse(c.line, view, phase);
           assert.ok('answer' in parsed, `"${c.line}" does not parse: ${JSON.stringify(parsed)}`);

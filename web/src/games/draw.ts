@@ -4,7 +4,20 @@
  * One colour per seat, distinct on a dark and a light background and for the common colour blindnesses
  * (Okabe–Ito, then four more); index by slot, modulo the length.
  */
-export const SEAT_COLOURS = ['#E69F00', '#56B4E9', '#009E73', '#F0E442', '#0072B2', '#D55E00', '#CC79A7', '#9E9E9E', '#8C564B', '#17BECF', '#BCBD22', '#7F7FFF'];
+export const SEAT_COLOURS = [
+  '#E69F00',
+  '#56B4E9',
+  '#009E73',
+  '#F0E442',
+  '#0072B2',
+  '#D55E00',
+  '#CC79A7',
+  '#9E9E9E',
+  '#8C564B',
+  '#17BECF',
+  '#BCBD22',
+  '#7F7FFF',
+];
 
 /** The seat's colour. */
 export function seatColour(slot: number): string {
@@ -42,7 +55,13 @@ export function gridLayout(width: number, height: number, cols: number, rows: nu
 }
 
 /** The cell of a point in a grid laid out by `gridLayout`, or null outside it. */
-export function cellOfPoint(g: { size: number; left: number; top: number }, cols: number, rows: number, px: number, py: number): readonly [number, number] | null {
+export function cellOfPoint(
+  g: { size: number; left: number; top: number },
+  cols: number,
+  rows: number,
+  px: number,
+  py: number,
+): readonly [number, number] | null {
   const x = Math.floor((px - g.left) / g.size);
   const y = Math.floor((py - g.top) / g.size);
   return x >= 0 && y >= 0 && x < cols && y < rows ? [x, y] : null;

@@ -84,7 +84,17 @@ function sceneOfPublic(f: LighthousesPublicFrame): Scene {
   }
   const width = Math.max(3, ...lights.map((l) => l.x + 2));
   const height = Math.max(3, ...lights.map((l) => l.y + 2));
-  return { width, height, island: null, energy: null, lights, connections: f.connections, triangles, players: [], caption: `round ${f.round} · island and players hidden while live` };
+  return {
+    width,
+    height,
+    island: null,
+    energy: null,
+    lights,
+    connections: f.connections,
+    triangles,
+    players: [],
+    caption: `round ${f.round} · island and players hidden while live`,
+  };
 }
 
 /** A renderer for lighthouses frames (whole states, or spectators' public frames). */
@@ -98,7 +108,11 @@ export function createLighthousesRenderer(): Renderer {
     const { ctx, width, height } = fitCanvas(canvas);
     ctx.fillStyle = THEME.background;
     ctx.fillRect(0, 0, width, height);
-    const scene = frame.state ? sceneOfState(frame.state as LighthousesState) : frame.publicFrame ? sceneOfPublic(frame.publicFrame as LighthousesPublicFrame) : null;
+    const scene = frame.state
+      ? sceneOfState(frame.state as LighthousesState)
+      : frame.publicFrame
+        ? sceneOfPublic(frame.publicFrame as LighthousesPublicFrame)
+        : null;
     if (!scene) return;
     const seats = setup?.seats ?? [];
     const nLegend = Math.max(seats.length, scene.players.length);
@@ -252,7 +266,12 @@ export function createLighthousesRenderer(): Renderer {
     ctx.font = '12px system-ui, sans-serif';
     const ly = top + size * scene.height + 6;
     ctx.fillStyle = THEME.muted;
-    ctx.fillText(scene.caption + (last ? ` · last: ${seats[last.slot]?.name ?? `seat ${last.slot}`} ${last.fault ? 'fault' : (lastAction?.command ?? '')}` : ''), left, ly + LEGEND_ROW / 2, width - left);
+    ctx.fillText(
+      scene.caption + (last ? ` · last: ${seats[last.slot]?.name ?? `seat ${last.slot}`} ${last.fault ? 'fault' : (lastAction?.command ?? '')}` : ''),
+      left,
+      ly + LEGEND_ROW / 2,
+      width - left,
+    );
     const colW = (width - 2 * left) / 2;
     for (let i = 0; i < legendRows * 2 && i < nLegend; i++) {
       const x = left + (i % 2) * colW;

@@ -15,7 +15,9 @@ const human = game.presentation.human!;
  */
 function playAndCheck(map: string, bots: string[], seed: number, rounds: number): { checked: number; connects: number } {
   const engine = new MatchEngine(game as AnyGame, { config: { map, rounds }, seed, players: bots.length });
-  const players = bots.map((name, slot) => game.bots[name]!.create({ slot, players: bots.length, config: engine.config as never, seed: builtinBotSeed(seed, name, slot) }));
+  const players = bots.map((name, slot) =>
+    game.bots[name]!.create({ slot, players: bots.length, config: engine.config as never, seed: builtinBotSeed(seed, name, slot) }),
+  );
   let checked = 0;
   let connects = 0;
   for (let d = engine.decision(); d; d = engine.decision()) {
@@ -53,7 +55,8 @@ function playAndCheck(map: string, bots: string[], seed: number, rounds: number)
         const offered = new Set(withSlot.map((c) => c.line));
         for (const line of candidates) {
           const read = human.parse(line, t, decision.phase);
-          if ('answer' in read && !engine.read(slot, decision.phase, read.answer).fault) assert.ok(offered.has(line), `round ${decision.turn} seat ${slot}: legal "${line}" is not offered`);
+          if ('answer' in read && !engine.read(slot, decision.phase, read.answer).fault)
+            assert.ok(offered.has(line), `round ${decision.turn} seat ${slot}: legal "${line}" is not offered`);
         }
         // A click picks at most one choice per cell.
         const cells = withSlot.flatMap((c) => (c.cell ? [c.cell.join(',')] : []));
@@ -73,8 +76,16 @@ test('every offered command parses and is legal, and every legal step and link i
 });
 
 test('the same on the small and the large maps', () => {
-  for (const [map, n] of [['islet', 2], ['continent', 4]] as const) {
-    const { checked } = playAndCheck(map, Array.from({ length: n }, (_, i) => (i % 2 ? 'random' : 'planner')), 3, 40);
+  for (const [map, n] of [
+    ['islet', 2],
+    ['continent', 4],
+  ] as const) {
+    const { checked } = playAndCheck(
+      map,
+      Array.from({ length: n }, (_, i) => (i % 2 ? 'random' : 'planner')),
+      3,
+      40,
+    );
     assert.ok(checked > 100, `${map}: only ${checked} checked`);
   }
 });

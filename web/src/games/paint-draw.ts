@@ -30,7 +30,10 @@ function squares(s: PaintState, kept: Bitmap): NonNullable<Bitmap> {
     bitmap = { canvas: new OffscreenCanvas(s.width, s.height), image: new ImageData(s.width, s.height) };
   }
   const px = bitmap.image.data;
-  const palette = new Map<number, [number, number, number]>([[-1, rgbOf(THEME.board)], [-2, rgbOf(OBSTACLE_COLOUR)]]);
+  const palette = new Map<number, [number, number, number]>([
+    [-1, rgbOf(THEME.board)],
+    [-2, rgbOf(OBSTACLE_COLOUR)],
+  ]);
   for (let k = 0; k < s.colors.length; k++) {
     const c = s.colors[k]!;
     let rgb = palette.get(c);

@@ -13,7 +13,9 @@ const human = game.presentation.human!;
 /** Plays built-in bots; at every turn checks each seat's choices against the terminal parser and the rules. */
 function playAndCheck(config: Record<string, unknown>, bots: string[], seed: number): number {
   const engine = new MatchEngine(game as AnyGame, { config, seed, players: bots.length });
-  const players = bots.map((name, slot) => game.bots[name as 'random']!.create({ slot, players: bots.length, config: engine.config as never, seed: builtinBotSeed(seed, name, slot) }));
+  const players = bots.map((name, slot) =>
+    game.bots[name as 'random']!.create({ slot, players: bots.length, config: engine.config as never, seed: builtinBotSeed(seed, name, slot) }),
+  );
   let checked = 0;
   for (let d = engine.decision(); d; d = engine.decision()) {
     const decision = d;
@@ -39,7 +41,10 @@ function playAndCheck(config: Record<string, unknown>, bots: string[], seed: num
           assert.deepEqual(c.cell, onBoard ? target : undefined, `${c.line} from [${row},${col}]`);
           checked++;
         }
-        const keys = choices.filter((c) => c.key).map((c) => `${c.key}=${c.line}`).sort();
+        const keys = choices
+          .filter((c) => c.key)
+          .map((c) => `${c.key}=${c.line}`)
+          .sort();
         assert.deepEqual(keys, ['ArrowDown=walk s', 'ArrowLeft=walk w', 'ArrowRight=walk e', 'ArrowUp=walk n']);
       }
       return engine.read(slot, decision.phase, players[slot]!.act(view as never, decision.phase));
@@ -60,7 +65,18 @@ test('the same on a board with obstacles and 4 players, and on a shipped board',
 
 test('without the slot the hello seen tells the own square; a view that asks nothing offers nothing', () => {
   assert.deepEqual(paint.play.choices({ player_id: 'bob' }, 'init', { config: {}, answered: [] } as never), []);
-  const view: PaintTurn = { width: 3, height: 3, player_positions: { alice: [0, 0], bob: [2, 2] }, colors: [[null, null, null], [null, null, null], [null, null, null]], previous_actions: [], turns_left: 5 };
+  const view: PaintTurn = {
+    width: 3,
+    height: 3,
+    player_positions: { alice: [0, 0], bob: [2, 2] },
+    colors: [
+      [null, null, null],
+      [null, null, null],
+      [null, null, null],
+    ],
+    previous_actions: [],
+    turns_left: 5,
+  };
   const walkNw = paint.play.choices(view, 'play', { config: {}, answered: [] } as never).find((c) => c.line === 'walk nw');
   assert.deepEqual(walkNw?.cell, [1, 1]);
   assert.deepEqual(paint.play.choices({ nothing: true }, 'play', { config: {}, answered: [] } as never), []);

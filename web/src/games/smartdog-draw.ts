@@ -41,7 +41,16 @@ export function createSmartDogRenderer(): Renderer {
   let setup: MatchSetupInfo | null = null;
   let layout: { size: number; left: number; top: number; cols: number; rows: number } | null = null;
 
-  function legend(ctx: CanvasRenderingContext2D, left: number, ly: number, width: number, rows: number, caption: string, line: (k: number) => string, n: number): void {
+  function legend(
+    ctx: CanvasRenderingContext2D,
+    left: number,
+    ly: number,
+    width: number,
+    rows: number,
+    caption: string,
+    line: (k: number) => string,
+    n: number,
+  ): void {
     ctx.font = '12px system-ui, sans-serif';
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
@@ -130,7 +139,13 @@ export function createSmartDogRenderer(): Renderer {
   }
 
   /** The barks of the step just played, their reach kept on the board. */
-  function drawBarks(ctx: CanvasRenderingContext2D, g: { size: number; left: number; top: number }, s: Land, barks: readonly (readonly [number, number])[], radius: number): void {
+  function drawBarks(
+    ctx: CanvasRenderingContext2D,
+    g: { size: number; left: number; top: number },
+    s: Land,
+    barks: readonly (readonly [number, number])[],
+    radius: number,
+  ): void {
     const { size, left, top } = g;
     ctx.save();
     ctx.beginPath();
@@ -187,7 +202,13 @@ export function createSmartDogRenderer(): Renderer {
       }
     }
     // The barks of the step just played: `barkedPrev` after the turn's bookkeeping.
-    drawBarks(ctx, g, s, s.dogs.flatMap((d) => (d.barkedPrev ? [[d.x, d.y] as const] : [])), s.options.dogBarkingR);
+    drawBarks(
+      ctx,
+      g,
+      s,
+      s.dogs.flatMap((d) => (d.barkedPrev ? [[d.x, d.y] as const] : [])),
+      s.options.dogBarkingR,
+    );
     ctx.strokeStyle = THEME.highlight;
     ctx.lineWidth = 2;
     for (const [x, y] of highlight) ctx.strokeRect(sx(x) + 1, sy(y) + 1, size - 2, size - 2);

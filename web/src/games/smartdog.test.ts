@@ -17,7 +17,9 @@ const stream = game.rules.stream! as unknown as { line(s: unknown, slot: number,
  */
 function playAndCheck(config: Record<string, unknown>, bots: string[], seed: number, withSlot: boolean): number {
   const engine = new MatchEngine(game as AnyGame, { config, seed, players: bots.length });
-  const players = bots.map((name, slot) => game.bots[name]!.create({ slot, players: bots.length, config: engine.config as never, seed: builtinBotSeed(seed, name, slot) }));
+  const players = bots.map((name, slot) =>
+    game.bots[name]!.create({ slot, players: bots.length, config: engine.config as never, seed: builtinBotSeed(seed, name, slot) }),
+  );
   let checked = 0;
   for (let d = engine.decision(); d; d = engine.decision()) {
     const decision = d;
@@ -39,7 +41,8 @@ function playAndCheck(config: Record<string, unknown>, bots: string[], seed: num
       const s = engine.state as SmartDogState;
       for (const dog of s.dogs.filter((x) => x.owner === slot + 1)) {
         for (const line of ['up', 'down', 'left', 'right'].map((dir) => `do ${dog.id} move ${dir}`).concat(`do ${dog.id} bark`)) {
-          if (stream.line(structuredClone(engine.state), slot, line).replies.length === 0) assert.ok(offered.has(line), `turn ${decision.turn} seat ${slot}: "${line}" is legal but not offered`);
+          if (stream.line(structuredClone(engine.state), slot, line).replies.length === 0)
+            assert.ok(offered.has(line), `turn ${decision.turn} seat ${slot}: "${line}" is legal but not offered`);
         }
       }
       const cells = choices.flatMap((c) => (c.cell ? [c.cell.join(',')] : []));
@@ -47,8 +50,16 @@ function playAndCheck(config: Record<string, unknown>, bots: string[], seed: num
     }
     // The step as playBuiltins plays it: one seat's lines after another in the stream order.
     let n = 0;
-    const numbered = new Map(streamOrder(decision).map((slot) => [slot, (players[slot]!.act(views.get(slot) as string[], decision.phase) as string[]).map((t): [number, string] => [n++, t])]));
-    engine.commit(decision, decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })));
+    const numbered = new Map(
+      streamOrder(decision).map((slot) => [
+        slot,
+        (players[slot]!.act(views.get(slot) as string[], decision.phase) as string[]).map((t): [number, string] => [n++, t]),
+      ]),
+    );
+    engine.commit(
+      decision,
+      decision.seats.map((slot) => ({ slot, action: { lines: numbered.get(slot)! } })),
+    );
   }
   return checked;
 }
@@ -65,7 +76,12 @@ test('the same with 4 players and with the seat told only by the first turn (1 p
 test('a message that asks nothing offers nothing; an unknown seat can still end its turn', () => {
   assert.deepEqual(smartdog.play.choices(['finished "youWin":true'], 'play', { config: {}, answered: [], slot: 0 }), []);
   assert.deepEqual(smartdog.play.choices('turn', 'play', { config: {}, answered: [], slot: 0 }), []);
-  const twoOwners = ['state  "turn":3', 'obj  "id":1,"type":"Dog","x":1,"y":1,"owner":1,"action":"move"', 'obj  "id":2,"type":"Dog","x":2,"y":1,"owner":2,"action":"move"', 'turn'];
+  const twoOwners = [
+    'state  "turn":3',
+    'obj  "id":1,"type":"Dog","x":1,"y":1,"owner":1,"action":"move"',
+    'obj  "id":2,"type":"Dog","x":2,"y":1,"owner":2,"action":"move"',
+    'turn',
+  ];
   assert.ok(smartdog.play.choices(twoOwners, 'play', { config: {}, answered: [], slot: 0 }).some((c) => c.line === 'end'));
 });
 
@@ -81,7 +97,9 @@ test('scared dogs: a panicked one is offered nothing, an indignant one moves but
   });
   assert.ok(playAndCheck({ options: '{"turnsLimit":12}', position }, ['random', 'herder'], 3, true) > 50);
   const engine = new MatchEngine(game as AnyGame, { config: { position }, seed: 1, players: 2 });
-  const lines = smartdog.play.choices(engine.view(0, { phase: 'play', matchId: 't', names: [] }), 'play', { config: {}, answered: [], slot: 0 }).map((c) => c.line);
+  const lines = smartdog.play
+    .choices(engine.view(0, { phase: 'play', matchId: 't', names: [] }), 'play', { config: {}, answered: [], slot: 0 })
+    .map((c) => c.line);
   assert.ok(!lines.some((l) => l.startsWith('do 1 ')), 'the panicked dog neither moves nor barks');
   assert.ok(lines.includes('do 2 move up') && !lines.includes('do 2 bark'), 'the indignant dog moves, and does not bark');
 });

@@ -114,6 +114,7 @@ export const smartdog: WebGame = {
   createRenderer: createSmartDogRenderer,
   play: {
     choices: smartdogChoices,
-    text: (view, phase) => (phase === 'play' && Array.isArray(view) ? { placeholder: 'do ID move up|down|left|right · do ID bark · end (e.g. do 1 move up)' } : null),
+    text: (view, phase) =>
+      phase === 'play' && Array.isArray(view) ? { placeholder: 'do ID move up|down|left|right · do ID bark · end (e.g. do 1 move up)' } : null,
   },
 };

@@ -18,7 +18,12 @@ function playWatching(bots: readonly string[], seed: number, look: (engine: Matc
 describe('tic-tac-toe human play in the browser', () => {
   it('offers exactly the empty cells, each as a line the terminal parser reads into a legal move', () => {
     let checked = 0;
-    for (const [seed, bots] of [[1, ['random', 'random']], [2, ['random', 'minimax']], [3, ['minimax', 'random']], [4, ['random', 'random']]] as const) {
+    for (const [seed, bots] of [
+      [1, ['random', 'random']],
+      [2, ['random', 'minimax']],
+      [3, ['minimax', 'random']],
+      [4, ['random', 'random']],
+    ] as const) {
       playWatching([...bots], seed, (engine, slot, view, phase) => {
         const choices = tictactoe.play.choices(view, phase, { config: engine.config, answered: [], slot });
         if (phase === 'init') {

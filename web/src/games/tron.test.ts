@@ -11,7 +11,12 @@ import { tron } from './tron.js';
 const game: AnyGame = rules;
 
 /** Plays a match of built-in bots, calling `look` with every seat's real view before it answers. */
-function playWatching(bots: readonly string[], seed: number, config: Record<string, unknown>, look: (engine: MatchEngine, slot: number, view: unknown, phase: AskPhase) => void): MatchEngine {
+function playWatching(
+  bots: readonly string[],
+  seed: number,
+  config: Record<string, unknown>,
+  look: (engine: MatchEngine, slot: number, view: unknown, phase: AskPhase) => void,
+): MatchEngine {
   return playBuiltins(game, [...bots], seed, { config, watch: look });
 }
 

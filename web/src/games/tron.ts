@@ -35,7 +35,8 @@ function word(bytes: [number, number, number], scratch: Uint8ClampedArray, view:
 }
 
 function makePixels(cols: number, rows: number): Pixels {
-  const canvas = typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(cols, rows) : Object.assign(document.createElement('canvas'), { width: cols, height: rows });
+  const canvas =
+    typeof OffscreenCanvas === 'function' ? new OffscreenCanvas(cols, rows) : Object.assign(document.createElement('canvas'), { width: cols, height: rows });
   const ctx = canvas.getContext('2d') as OffscreenCanvasRenderingContext2D | CanvasRenderingContext2D | null;
   if (!ctx) throw new Error('this browser gives no 2D canvas');
   const image = ctx.createImageData(cols, rows);

@@ -16,9 +16,17 @@ export function BotPage(p: { id: string }) {
     void api<BotDetail>('GET', `/api/bots/${id}`).then(setBot, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
     void api<RatingHistory>('GET', `/api/bots/${id}/ratings`).then(setHistory, () => {});
     void api<HeadToHead>('GET', `/api/bots/${id}/head-to-head`).then(setH2h, () => {});
-    void api<MatchPage>('GET', `/api/matches?bot=${id}&limit=15`).then((r) => setRecent(r.items), () => {});
+    void api<MatchPage>('GET', `/api/matches?bot=${id}&limit=15`).then(
+      (r) => setRecent(r.items),
+      () => {},
+    );
   }, [p.id]);
-  if (error) return <p class="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p class="error" role="alert">
+        {error}
+      </p>
+    );
   if (!bot) return <p class="muted">loading…</p>;
   const doctor = bot.doctor;
   return (
@@ -29,7 +37,8 @@ export function BotPage(p: { id: string }) {
       <p>{bot.description}</p>
       <p>
         status <b data-testid="bot-status">{bot.status}</b>
-        {bot.statusReason ? `: ${bot.statusReason}` : ''} · <a href={href('games', bot.game)}>{bot.game} leaderboard</a> · <a href={`${href('test')}?game=${bot.game}&bot=${bot.id}`}>test it</a>
+        {bot.statusReason ? `: ${bot.statusReason}` : ''} · <a href={href('games', bot.game)}>{bot.game} leaderboard</a> ·{' '}
+        <a href={`${href('test')}?game=${bot.game}&bot=${bot.id}`}>test it</a>
       </p>
       <h2>Rating over time</h2>
       <RatingChart rows={history.elo} label="ELO" />
@@ -70,7 +79,9 @@ export function BotPage(p: { id: string }) {
         <>
           <p>
             {doctor.ok ? 'passed' : 'failed'}
-            {doctor.latency ? ` · answers in ${doctor.latency.p50Ms.toFixed(1)} ms (p50), ${doctor.latency.p99Ms.toFixed(1)} ms (p99) of a ${doctor.latency.deadlineMs} ms deadline` : ''}
+            {doctor.latency
+              ? ` · answers in ${doctor.latency.p50Ms.toFixed(1)} ms (p50), ${doctor.latency.p99Ms.toFixed(1)} ms (p99) of a ${doctor.latency.deadlineMs} ms deadline`
+              : ''}
           </p>
           <ul class="checks" data-testid="doctor">
             {doctor.checks.map((c) => (
@@ -98,9 +109,17 @@ export function RatingChart(p: { rows: RatingHistoryRow[]; label: string }) {
   const hi = Math.max(...values);
   const span = hi - lo || 1;
   const [w, h] = [600, 160];
-  const points = values.map((v, i) => `${((i / Math.max(1, values.length - 1)) * (w - 50) + 45).toFixed(1)},${(h - 15 - ((v - lo) / span) * (h - 30)).toFixed(1)}`).join(' ');
+  const points = values
+    .map((v, i) => `${((i / Math.max(1, values.length - 1)) * (w - 50) + 45).toFixed(1)},${(h - 15 - ((v - lo) / span) * (h - 30)).toFixed(1)}`)
+    .join(' ');
   return (
-    <svg class="chart" viewBox={`0 0 ${w} ${h}`} role="img" aria-label={`${p.label} from ${Math.round(values[0]!)} to ${Math.round(values[values.length - 1]!)} over ${p.rows.length} matches`} data-testid="rating-chart">
+    <svg
+      class="chart"
+      viewBox={`0 0 ${w} ${h}`}
+      role="img"
+      aria-label={`${p.label} from ${Math.round(values[0]!)} to ${Math.round(values[values.length - 1]!)} over ${p.rows.length} matches`}
+      data-testid="rating-chart"
+    >
       <text x="2" y="14">
         {Math.round(hi)}
       </text>

@@ -1,5 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { BotList, GameFacts, GamePage as GamePageAnswer, Leaderboard, MatchPage, NewMatchAnswer, NewMatchBody, PublicBot } from '../../../src/api/index.js';
+import type {
+  BotList,
+  GameFacts,
+  GamePage as GamePageAnswer,
+  Leaderboard,
+  MatchPage,
+  NewMatchAnswer,
+  NewMatchBody,
+  PublicBot,
+} from '../../../src/api/index.js';
 import { api, ApiError } from '../api.js';
 import { href, navigate } from '../router.js';
 import { MatchList } from './match-list.js';
@@ -17,22 +26,31 @@ export function GamePage(p: { id: string }) {
   const [recent, setRecent] = useState<MatchPage['items']>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    void api<GamePageAnswer>('GET', `/api/games/${encodeURIComponent(p.id)}`).then(setFacts, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
-    void api<BotList>('GET', `/api/bots?game=${encodeURIComponent(p.id)}`).then((b) => setBots(b.filter((x) => (x.status === 'active' || x.builtin) && x.endpoint !== PERSON_ENDPOINT)));
+    void api<GamePageAnswer>('GET', `/api/games/${encodeURIComponent(p.id)}`).then(setFacts, (err: unknown) =>
+      setError(err instanceof ApiError ? err.message : String(err)),
+    );
+    void api<BotList>('GET', `/api/bots?game=${encodeURIComponent(p.id)}`).then((b) =>
+      setBots(b.filter((x) => (x.status === 'active' || x.builtin) && x.endpoint !== PERSON_ENDPOINT)),
+    );
     void api<MatchPage>('GET', `/api/matches?game=${encodeURIComponent(p.id)}&limit=15`).then((r) => setRecent(r.items));
   }, [p.id]);
   useEffect(() => {
     void api<Leaderboard>('GET', `/api/leaderboards/${encodeURIComponent(p.id)}?system=${system}`).then(setBoard, () => setBoard([]));
   }, [p.id, system]);
-  if (error) return <p class="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p class="error" role="alert">
+        {error}
+      </p>
+    );
   if (!facts) return <p class="muted">loading…</p>;
   return (
     <main>
       <h1>{facts.title}</h1>
       <p>{facts.summary}</p>
       <p class="muted">
-        {facts.players.min === facts.players.max ? facts.players.min : `${facts.players.min} to ${facts.players.max}`} players · {facts.timeouts.turnMs / 1000} s per answer ·{' '}
-        <a href={href('test')}>test your bot</a>
+        {facts.players.min === facts.players.max ? facts.players.min : `${facts.players.min} to ${facts.players.max}`} players · {facts.timeouts.turnMs / 1000}{' '}
+        s per answer · <a href={href('test')}>test your bot</a>
       </p>
       <Rules game={p.id} />
       <h2>
@@ -85,13 +103,18 @@ function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
   const [seats, setSeats] = useState<string[]>([]);
   const [rated, setRated] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  if (p.facts.lobby) return <p class="muted">Smart-dog bots connect in over TCP to the server's gateway and play when their hub fills; a person can play one on the test page.</p>;
+  if (p.facts.lobby)
+    return (
+      <p class="muted">Smart-dog bots connect in over TCP to the server's gateway and play when their hub fills; a person can play one on the test page.</p>
+    );
   const pick = (i: number) => seats[i] ?? p.bots[i % Math.max(1, p.bots.length)]?.id ?? '';
   const start = async (e: Event) => {
     e.preventDefault();
     setError(null);
     try {
-      const m = await api<NewMatchAnswer>('POST', '/api/matches', { body: { game: p.facts.id, seats: Array.from({ length: count }, (_, i) => pick(i)), rated } satisfies NewMatchBody });
+      const m = await api<NewMatchAnswer>('POST', '/api/matches', {
+        body: { game: p.facts.id, seats: Array.from({ length: count }, (_, i) => pick(i)), rated } satisfies NewMatchBody,
+      });
       navigate(href('matches', m.id));
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));
@@ -103,13 +126,23 @@ function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
       {p.facts.players.max > p.facts.players.min ? (
         <label>
           players{' '}
-          <input type="number" min={p.facts.players.min} max={p.facts.players.max} value={count} onInput={(e) => setCount(Number((e.target as HTMLInputElement).value))} />
+          <input
+            type="number"
+            min={p.facts.players.min}
+            max={p.facts.players.max}
+            value={count}
+            onInput={(e) => setCount(Number((e.target as HTMLInputElement).value))}
+          />
         </label>
       ) : null}
       {Array.from({ length: count }, (_, i) => (
         <label>
           seat {i}{' '}
-          <select value={pick(i)} onChange={(e) => setSeats(Object.assign([...seats], { [i]: (e.target as HTMLSelectElement).value }))} data-testid={`seat-${i}`}>
+          <select
+            value={pick(i)}
+            onChange={(e) => setSeats(Object.assign([...seats], { [i]: (e.target as HTMLSelectElement).value }))}
+            data-testid={`seat-${i}`}
+          >
             {p.bots.map((b) => (
               <option value={b.id}>
                 {b.name}
@@ -125,7 +158,11 @@ function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
       <button type="submit" data-testid="fight">
         Fight!
       </button>
-      {error ? <p class="error" role="alert">{error}</p> : null}
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
     </form>
   );
 }

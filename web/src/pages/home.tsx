@@ -20,7 +20,10 @@ export function HomePage() {
     // The global feed: every match's start and end, so the list of matches under way stays current.
     return listen('/api/events', ['started', 'ended', 'stopped'], (type, data) => {
       const e = data as { matchId: string; header?: { game: string; seats: { name: string }[] } };
-      if (type === 'started') setRunning((r) => [{ matchId: e.matchId, game: e.header!.game, names: e.header!.seats.map((s) => s.name) }, ...r.filter((m) => m.matchId !== e.matchId)].slice(0, 20));
+      if (type === 'started')
+        setRunning((r) =>
+          [{ matchId: e.matchId, game: e.header!.game, names: e.header!.seats.map((s) => s.name) }, ...r.filter((m) => m.matchId !== e.matchId)].slice(0, 20),
+        );
       else setRunning((r) => r.filter((m) => m.matchId !== e.matchId));
     });
   }, []);

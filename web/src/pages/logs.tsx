@@ -54,13 +54,25 @@ export function Logs(p: { match: PublicMatch; tokens: PersonSeat[] }) {
           </select>
         </label>
         <label>
-          token <input type="password" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} placeholder="the bot's owner token (kept for a test match you started)" autocomplete="off" aria-label="token" />
+          token{' '}
+          <input
+            type="password"
+            value={token}
+            onInput={(e) => setToken((e.target as HTMLInputElement).value)}
+            placeholder="the bot's owner token (kept for a test match you started)"
+            autocomplete="off"
+            aria-label="token"
+          />
         </label>
         <button type="submit" data-testid="show-log">
           show the log
         </button>
       </form>
-      {error ? <p class="error" role="alert">{error}</p> : null}
+      {error ? (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      ) : null}
       {entries ? (
         <table class="log" data-testid="log">
           <thead>

@@ -22,7 +22,9 @@ export function MatchList(p: { items: PublicMatch[] }) {
             <td>
               <a href={href('matches', m.id)}>{m.seats.map((s) => s.name).join(' vs ')}</a>
             </td>
-            <td>{m.status !== 'finished' ? m.status : m.result?.draw ? 'draw' : m.result?.winner != null ? `${m.seats[m.result.winner]?.name} won` : 'no winner'}</td>
+            <td>
+              {m.status !== 'finished' ? m.status : m.result?.draw ? 'draw' : m.result?.winner != null ? `${m.seats[m.result.winner]?.name} won` : 'no winner'}
+            </td>
           </tr>
         ))}
       </tbody>

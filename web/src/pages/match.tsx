@@ -20,7 +20,7 @@ export function MatchPage(p: { id: string; start?: number }) {
   const [version, setVersion] = useState(0);
   const [live, setLive] = useState(false);
   const seats = personSeats(p.id);
-  const web = match ? webGames[match.game] ?? null : null;
+  const web = match ? (webGames[match.game] ?? null) : null;
   const person = usePerson(p.id, seats[0] ?? null, web);
 
   useEffect(() => {
@@ -75,7 +75,12 @@ export function MatchPage(p: { id: string; start?: number }) {
     };
   }, [p.id]);
 
-  if (error) return <p class="error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p class="error" role="alert">
+        {error}
+      </p>
+    );
   if (!match) return <p class="muted">loading the match…</p>;
   const title = match.seats.map((s) => s.name).join(' vs ');
   return (
@@ -85,12 +90,32 @@ export function MatchPage(p: { id: string; start?: number }) {
       </h1>
       <p class="muted" data-testid="match-status">
         {match.kind} match · {match.rated ? 'rated' : 'unrated'} · seed {match.seed} · <span data-testid="status">{match.status}</span>
-        {match.result ? ` · ${match.result.draw ? 'draw' : match.result.winner !== null ? `${match.seats[match.result.winner]?.name} won` : 'no winner'} after ${match.result.turns} turns` : ''}
+        {match.result
+          ? ` · ${match.result.draw ? 'draw' : match.result.winner !== null ? `${match.seats[match.result.winner]?.name} won` : 'no winner'} after ${match.result.turns} turns`
+          : ''}
         {match.abortReason ? ` · aborted: ${match.abortReason}` : ''}
       </p>
       {timeline?.stopped ? <p class="error">The match stopped: {timeline.stopped}</p> : null}
       <div class={seats[0] ? 'match-layout' : ''}>
-        {timeline && web ? <Player web={web} timeline={timeline} version={version} live={live} start={p.start ?? (live ? undefined : Number.MAX_SAFE_INTEGER)} highlight={person.ask ? person.highlight : undefined} onCell={person.ask ? person.onCell : undefined} /> : <p class="muted">{match.status === 'queued' ? 'The match is about to start…' : match.status === 'aborted' ? 'This match was aborted: it has no replay.' : 'waiting for the match…'}</p>}
+        {timeline && web ? (
+          <Player
+            web={web}
+            timeline={timeline}
+            version={version}
+            live={live}
+            start={p.start ?? (live ? undefined : Number.MAX_SAFE_INTEGER)}
+            highlight={person.ask ? person.highlight : undefined}
+            onCell={person.ask ? person.onCell : undefined}
+          />
+        ) : (
+          <p class="muted">
+            {match.status === 'queued'
+              ? 'The match is about to start…'
+              : match.status === 'aborted'
+                ? 'This match was aborted: it has no replay.'
+                : 'waiting for the match…'}
+          </p>
+        )}
         {seats[0] && web ? <PersonPanel web={web} person={person} slot={seats[0].slot} showPrompt={timeline?.hidden} /> : null}
       </div>
       {match.status === 'finished' ? (

@@ -16,7 +16,9 @@ export function RegisterPage() {
     e.preventDefault();
     setError(null);
     try {
-      const r = await api<NewBotAnswer>('POST', '/api/bots', { body: { ...form, description: form.description || undefined, owner: form.owner || undefined } satisfies NewBotBody });
+      const r = await api<NewBotAnswer>('POST', '/api/bots', {
+        body: { ...form, description: form.description || undefined, owner: form.owner || undefined } satisfies NewBotBody,
+      });
       localStorage.setItem(`botarena.owner.${r.bot.id}`, r.token);
       setDone(r);
     } catch (err) {
@@ -28,7 +30,11 @@ export function RegisterPage() {
       <main>
         <h1>{done.bot.name} is registered</h1>
         <p>
-          It is being checked now; it plays rated matches once every check passes (see <a href={href('bots', done.bot.id)} data-testid="bot-link">its page</a>).
+          It is being checked now; it plays rated matches once every check passes (see{' '}
+          <a href={href('bots', done.bot.id)} data-testid="bot-link">
+            its page
+          </a>
+          ).
         </p>
         <p>
           <b>Your owner token</b>, shown only now: editing, pausing or deleting the bot and reading its message logs need it. This browser keeps a copy.
@@ -49,9 +55,11 @@ export function RegisterPage() {
         <label>
           game{' '}
           <select {...field('game')} onChange={(e) => setForm({ ...form, game: (e.target as HTMLSelectElement).value })}>
-            {games.filter((g) => !g.lobby).map((g) => (
-              <option value={g.id}>{g.title}</option>
-            ))}
+            {games
+              .filter((g) => !g.lobby)
+              .map((g) => (
+                <option value={g.id}>{g.title}</option>
+              ))}
           </select>
         </label>
         <label>

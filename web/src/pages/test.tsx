@@ -50,7 +50,10 @@ export function TestPage(p: { route: Route }) {
   return (
     <main>
       <h1>Test a bot</h1>
-      <p>A test match is never rated; every message to and from the bot is kept, byte for byte, in the match's log. Leave the bot empty to play the game yourself.</p>
+      <p>
+        A test match is never rated; every message to and from the bot is kept, byte for byte, in the match's log. Leave the bot empty to play the game
+        yourself.
+      </p>
       <form class="test" onSubmit={start}>
         <label>
           game{' '}
@@ -61,18 +64,27 @@ export function TestPage(p: { route: Route }) {
           </select>
         </label>
         <label>
-          your bot's URL <input value={url} onInput={(e) => setUrl((e.target as HTMLInputElement).value)} placeholder="http://127.0.0.1:8000/" maxLength={2048} data-testid="test-url" />
+          your bot's URL{' '}
+          <input
+            value={url}
+            onInput={(e) => setUrl((e.target as HTMLInputElement).value)}
+            placeholder="http://127.0.0.1:8000/"
+            maxLength={2048}
+            data-testid="test-url"
+          />
         </label>
         <label>
           or a registered bot{' '}
           <select value={bot} onChange={(e) => setBot((e.target as HTMLSelectElement).value)} data-testid="test-bot">
             <option value="">(none: I play)</option>
-            {bots.filter((b) => b.endpoint !== PERSON_ENDPOINT).map((b) => (
-              <option value={b.id}>
-                {b.name}
-                {b.builtin ? ' (built-in)' : ` (${b.status})`}
-              </option>
-            ))}
+            {bots
+              .filter((b) => b.endpoint !== PERSON_ENDPOINT)
+              .map((b) => (
+                <option value={b.id}>
+                  {b.name}
+                  {b.builtin ? ' (built-in)' : ` (${b.status})`}
+                </option>
+              ))}
           </select>
         </label>
         <fieldset>

@@ -55,19 +55,22 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
   };
   useEffect(() => {
     if (!seat) return;
-    return listen(`/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/play?token=${encodeURIComponent(seat.token)}`, ['ask', 'told', 'accepted', 'ended'], (type, data) => {
-      if (type === 'ask') {
-        show(data as Ask);
-        setError(null);
-      } else if (type === 'accepted') {
-        // In a stream turn the same ask stays open until the line that ends the turn.
-        if (!(data as { more?: boolean }).more) show(null);
-      } else if (type === 'told') {
-        const view = (data as { view: unknown }).view;
-        setNotice(typeof view === 'string' ? view : JSON.stringify(view));
-      }
-      else if (type === 'ended') show(null);
-    });
+    return listen(
+      `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/play?token=${encodeURIComponent(seat.token)}`,
+      ['ask', 'told', 'accepted', 'ended'],
+      (type, data) => {
+        if (type === 'ask') {
+          show(data as Ask);
+          setError(null);
+        } else if (type === 'accepted') {
+          // In a stream turn the same ask stays open until the line that ends the turn.
+          if (!(data as { more?: boolean }).more) show(null);
+        } else if (type === 'told') {
+          const view = (data as { view: unknown }).view;
+          setNotice(typeof view === 'string' ? view : JSON.stringify(view));
+        } else if (type === 'ended') show(null);
+      },
+    );
   }, [matchId, seat?.slot, seat?.token]);
   const choices: Choice[] = useMemo(() => (ask && web ? web.play.choices(ask.view, ask.phase, { ...ask.seat, slot: ask.slot }) : []), [ask, web]);
   const send = useCallback(
@@ -78,7 +81,10 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
       answering.current = answered;
       setSendingFor(answered);
       try {
-        await api<MoveAnswer>('POST', `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/move`, { body: { line } satisfies MoveBody, token: seat.token });
+        await api<MoveAnswer>('POST', `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/move`, {
+          body: { line } satisfies MoveBody,
+          token: seat.token,
+        });
         // The next ask may have come in while this answer was on its way: only the one answered is closed.
         if (!answered.stream && shown.current === answered) show(null);
         setError(null);
@@ -131,11 +137,16 @@ export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePers
   return (
     <section class="person" data-testid="person" aria-live="polite">
       <h3>You play seat {p.slot}</h3>
-      {!ask ? <p class="muted" data-testid="waiting">Waiting for your turn…</p> : null}
+      {!ask ? (
+        <p class="muted" data-testid="waiting">
+          Waiting for your turn…
+        </p>
+      ) : null}
       {ask ? (
         <>
           <p data-testid="your-turn">
-            <b>Your move</b> ({ask.phase === 'init' ? 'hello' : `turn ${ask.turn}`}): click a highlighted cell{choices.some((c) => c.key) ? ', press an arrow key' : ''} or pick below.
+            <b>Your move</b> ({ask.phase === 'init' ? 'hello' : `turn ${ask.turn}`}): click a highlighted cell
+            {choices.some((c) => c.key) ? ', press an arrow key' : ''} or pick below.
           </p>
           <details open={p.showPrompt}>
             <summary>what your seat sees (the message it was sent)</summary>
@@ -155,7 +166,13 @@ export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePers
                 void send(text);
               }}
             >
-              <input value={text} placeholder={typed.placeholder} aria-label="your command" onInput={(e) => setText((e.target as HTMLInputElement).value)} maxLength={2000} />
+              <input
+                value={text}
+                placeholder={typed.placeholder}
+                aria-label="your command"
+                onInput={(e) => setText((e.target as HTMLInputElement).value)}
+                maxLength={2000}
+              />
               <button type="submit" disabled={sending}>
                 send
               </button>

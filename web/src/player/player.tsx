@@ -134,8 +134,20 @@ export function Player(p: PlayerProps) {
   };
 
   return (
-    <section class="player" onKeyDown={onKey} tabIndex={0} aria-label="match player (space plays or pauses, arrows step, Home and End jump, [ and ] change speed)">
-      <canvas ref={canvas} class={`board board-${timeline.game.id}`} onClick={onClick} data-testid="board" role="img" aria-label={`${timeline.game.title}, step ${index} of ${steps}`} />
+    <section
+      class="player"
+      onKeyDown={onKey}
+      tabIndex={0}
+      aria-label="match player (space plays or pauses, arrows step, Home and End jump, [ and ] change speed)"
+    >
+      <canvas
+        ref={canvas}
+        class={`board board-${timeline.game.id}`}
+        onClick={onClick}
+        data-testid="board"
+        role="img"
+        aria-label={`${timeline.game.title}, step ${index} of ${steps}`}
+      />
       <div class="controls">
         <button type="button" onClick={() => go(0)} aria-label="first step" title="first step (Home)">
           <Icon d="M4 3h2v14H4zM17 3v14L7 10z" />
@@ -152,7 +164,15 @@ export function Player(p: PlayerProps) {
         <button type="button" onClick={() => go(timeline.steps)} aria-label="last step" title="last step (End)">
           <Icon d="M14 3h2v14h-2zM3 3v14l10-7z" />
         </button>
-        <input type="range" min={0} max={steps} value={index} aria-label="step" data-testid="scrub" onInput={(e) => go(Number((e.target as HTMLInputElement).value))} />
+        <input
+          type="range"
+          min={0}
+          max={steps}
+          value={index}
+          aria-label="step"
+          data-testid="scrub"
+          onInput={(e) => go(Number((e.target as HTMLInputElement).value))}
+        />
         <select aria-label="speed" value={speed} onChange={(e) => setSpeed(Number((e.target as HTMLSelectElement).value))}>
           {SPEEDS.map((s, i) => (
             <option value={i}>{s}×</option>
@@ -165,7 +185,11 @@ export function Player(p: PlayerProps) {
         {p.live && !timeline.result && !timeline.stopped ? <span class="badge live"> live</span> : null}
         <span class="muted"> · frame {drawMs.toFixed(1)} ms</span>
       </p>
-      {timeline.mismatch ? <p class="error" role="alert">This replay does not re-play in the browser: {timeline.mismatch}</p> : null}
+      {timeline.mismatch ? (
+        <p class="error" role="alert">
+          This replay does not re-play in the browser: {timeline.mismatch}
+        </p>
+      ) : null}
       <table class="seats" data-testid="seats">
         <thead>
           <tr>
@@ -186,7 +210,9 @@ export function Player(p: PlayerProps) {
                 <td>{s.name}</td>
                 <td class={st.fault ? 'fault' : ''}>
                   {st.fault ? `${st.fault.kind} on turn ${st.fault.turn}: ${st.fault.detail}` : st.text}
-                  {st.note ? <span class="note" title="the rules ignore it: it cost nothing">{` (ignored by the rules: ${st.note.kind} on turn ${st.note.turn})`}</span> : null}
+                  {st.note ? (
+                    <span class="note" title="the rules ignore it: it cost nothing">{` (ignored by the rules: ${st.note.kind} on turn ${st.note.turn})`}</span>
+                  ) : null}
                 </td>
                 <td>
                   {st.lastMs === null ? '–' : st.lastMs.toFixed(1)}

@@ -15,9 +15,14 @@ function statuses(replay: Replay, index?: number) {
   return seatStatus(t, index ?? t.records.length);
 }
 
-describe('the web player: each seat\'s status', () => {
+describe("the web player: each seat's status", () => {
   it('a tic-tac-toe bot silent at the hello (which the rules ignore) that wins shows "won", with the note, at every step', async () => {
-    const { replay } = await runMatch({ game: 'tictactoe', seats: [{ bot: 'stdio:node test/fixtures/bots/hello-modes.mjs silent' }, { bot: 'random' }], seed: 1, timeouts: { initMs: 1000 } });
+    const { replay } = await runMatch({
+      game: 'tictactoe',
+      seats: [{ bot: 'stdio:node test/fixtures/bots/hello-modes.mjs silent' }, { bot: 'random' }],
+      seed: 1,
+      timeouts: { initMs: 1000 },
+    });
     assert.equal(replay.result.winner, 0, 'the silent bot wins this seed');
     const [silent] = statuses(replay);
     assert.equal(silent!.fault, null);
@@ -31,7 +36,12 @@ describe('the web player: each seat\'s status', () => {
   });
 
   it('a lighthouses bot that exits on round 3 of 12 shows its crash on round 3, at the end and at any step after it', async () => {
-    const { replay } = await runMatch({ game: 'lighthouses', seats: [{ bot: 'stdio:node test/fixtures/lighthouses/fickle.mjs crash' }, { bot: 'random' }], seed: 5, config: { map: 'cross', rounds: 12 } });
+    const { replay } = await runMatch({
+      game: 'lighthouses',
+      seats: [{ bot: 'stdio:node test/fixtures/lighthouses/fickle.mjs crash' }, { bot: 'random' }],
+      seed: 5,
+      config: { map: 'cross', rounds: 12 },
+    });
     assert.equal(replay.result.faults[0]?.turn, 3);
     const last = replay.turns.at(-1)!.turn;
     assert.ok(last > 5, `${last} turns`);
@@ -42,7 +52,7 @@ describe('the web player: each seat\'s status', () => {
     }
   });
 
-  it('a paint match that ended as an error (a failed ready handshake) shows no winner: the error, and the faulty seat\'s fault', async () => {
+  it("a paint match that ended as an error (a failed ready handshake) shows no winner: the error, and the faulty seat's fault", async () => {
     // It used to show [["won", null], ["rank 2", "bad-answer"]] (issue 32, second review, item 4).
     const unready = `stdio:while read line; do echo '{"ready":1}'; done`;
     const { replay } = await runMatch({ game: 'paint', seats: [{ bot: 'painter' }, { bot: unready }], seed: 1, timeouts: { initMs: 10_000 } });
@@ -72,7 +82,10 @@ describe('the web player: each seat\'s status', () => {
     assert.ok(err instanceof MatchCancelledError && err.replay, String(err));
     const replay = err.replay;
     assert.ok(replay.stopped);
-    assert.deepEqual(statuses(replay).map((s) => s.text), ['stopped', 'stopped']);
+    assert.deepEqual(
+      statuses(replay).map((s) => s.text),
+      ['stopped', 'stopped'],
+    );
     assert.equal(timelineOf(replay).stopped, replay.stopped);
   });
 });

@@ -53,7 +53,14 @@ export function seatStatus(timeline: Timeline, index: number): SeatStatus[] {
     const rank = result?.ranks[slot];
     const score = result?.scores?.[slot];
     // A match that ended as an error (paint's failed ready handshake) was no game: nobody won, whatever the ranks.
-    const text = over && result!.error ? 'error: no game played' : over ? `${rank === 1 ? (result!.draw ? 'draw' : 'won') : `rank ${rank}`}${score != null ? `, score ${score}` : ''}` : timeline.stopped && end ? 'stopped' : 'playing';
+    const text =
+      over && result!.error
+        ? 'error: no game played'
+        : over
+          ? `${rank === 1 ? (result!.draw ? 'draw' : 'won') : `rank ${rank}`}${score != null ? `, score ${score}` : ''}`
+          : timeline.stopped && end
+            ? 'stopped'
+            : 'playing';
     // At the end, the result's own faults and notes (a replay may come from rules that kept them otherwise).
     const fault = result && end ? (result.faults[slot] ?? null) : faults[slot]!;
     const note = result && end ? (result.notes?.[slot] ?? null) : notes[slot]!;
