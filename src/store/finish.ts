@@ -156,17 +156,15 @@ export async function finishMatch(db: Kysely<Database>, dialect: Dialect, clock:
         .insertInto('match_seats')
         .values(s)
         .onConflict((oc) =>
-          oc
-            .columns(['match_id', 'slot'])
-            .doUpdateSet({
-              bot_id: s.bot_id,
-              name: s.name,
-              rank: s.rank,
-              score: s.score,
-              fault_kind: s.fault_kind,
-              fault_detail: s.fault_detail,
-              fault_turn: s.fault_turn,
-            }),
+          oc.columns(['match_id', 'slot']).doUpdateSet({
+            bot_id: s.bot_id,
+            name: s.name,
+            rank: s.rank,
+            score: s.score,
+            fault_kind: s.fault_kind,
+            fault_detail: s.fault_detail,
+            fault_turn: s.fault_turn,
+          }),
         )
         .execute();
     }
