@@ -1,3 +1,5 @@
+// Bot processes and their process groups (about 330 lines, kept whole on purpose: the exit hooks, the sweep of
+// groups left behind and BotProcess share one registry of live groups, which must be one module's state).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { threadId } from 'node:worker_threads';
 import { isRunning, pidsByEnv } from './proc.js';

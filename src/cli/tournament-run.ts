@@ -1,3 +1,5 @@
+// `tournament` and `ab` once their options are read (about 380 lines: the two commands share the pool, the
+// progress bar and the options' checks; their reports, formatReport and abText, are what moves out first).
 import { availableParallelism } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
 import { randomSeed } from '../arena/match-job.js';
@@ -13,7 +15,7 @@ import { copiesOf, errorsOf, headToHead, Tournament, TournamentStopped, type Mat
 import { table } from './format.js';
 import { readConfigFiles } from './options.js';
 
-// What `tournament` and `ab` do once their options are read (loaded only when one of them runs).
+// Loaded only when one of the two commands runs.
 
 /** The options `tournament` and `ab` share. */
 export interface ManyOptions {

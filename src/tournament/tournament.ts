@@ -1,3 +1,6 @@
+// A tournament on disk: its spec, the schedule it resumes, and the standings read from its results file (about
+// 420 lines, kept whole for now: the Tournament class and the standings functions share MatchLine and the spec's
+// checks, and splitting them means a third file of types; standingsOf and headToHead are what moves out first).
 import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';

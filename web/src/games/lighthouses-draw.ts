@@ -1,3 +1,4 @@
+// About 300 lines, whole: one renderer, whose scene is made from a live public frame or from a full state.
 /** The lighthouses board on a canvas: island and energy, lighthouses, links, triangles, players (live: the island and lighthouses only); y grows upward. */
 import type { LighthousesState } from '../../../src/games/lighthouses/rules.js';
 import { cellOfPoint, fitCanvas, gridLayout, seatColour, THEME } from './draw.js';
