@@ -36,8 +36,9 @@ describe('the pure layers in a browser', () => {
     const code = out.outputFiles[0]!.text;
     assert.doesNotMatch(code, /require\(["']|from ["']node:|process\.|Buffer\./, 'the bundle must not reach for Node');
 
-    // A bare context: the language's built-ins only, no process, Buffer, require or timers.
-    const sandbox: Record<string, unknown> = { structuredClone };
+    // A bare context: the language's built-ins and the few web APIs every browser has (structuredClone, and
+    // TextEncoder/TextDecoder, which the schema library typebox reads at load); no process, Buffer, require or timers.
+    const sandbox: Record<string, unknown> = { structuredClone, TextEncoder, TextDecoder };
     runInNewContext(`${code}\nglobalThis.botarena = botarena;`, sandbox);
     const bundled = sandbox.botarena as { games: typeof games; playBuiltins: typeof playBuiltins };
     assert.deepEqual(Object.keys(bundled.games).sort(), Object.keys(games).sort());
