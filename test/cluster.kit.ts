@@ -69,6 +69,9 @@ export interface ClusterPlace {
   prefix: string;
 }
 
+/** The admin token of the servers `startQueueServer` starts (rated matches on demand are the admin's only). */
+export const CLUSTER_ADMIN = 'admin-secret-cluster-0123456789';
+
 /** `botarena serve --queue` on a free port; resolves with its URL once it listens. */
 export async function startQueueServer(at: ClusterPlace, extra: string[] = []): Promise<ClusterProcess & { url: string }> {
   const p = await start(
@@ -89,6 +92,7 @@ export async function startQueueServer(at: ClusterPlace, extra: string[] = []): 
       ...extra,
     ],
     /botarena server at (http:\/\/[\d.:]+)/,
+    { BOTARENA_ADMIN_TOKEN: CLUSTER_ADMIN },
   );
   return { ...p, url: p.match[1]! };
 }

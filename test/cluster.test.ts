@@ -11,7 +11,7 @@ import { MatchWorker } from '../src/worker/worker.js';
 import { Arena } from '../src/server/arena.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { testPostgres, type TestPostgres } from '../src/store/pg.kit.js';
-import { killAll, startQueueServer, startWorkerProcess, type ClusterPlace, type ClusterProcess } from './cluster.kit.js';
+import { CLUSTER_ADMIN, killAll, startQueueServer, startWorkerProcess, type ClusterPlace, type ClusterProcess } from './cluster.kit.js';
 import { testRedis, type TestRedis } from './redis.kit.js';
 import { ROOT } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
@@ -146,7 +146,7 @@ if (missing) {
       const bot = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: pace(0.4) });
       const botId = (bot.body!.bot as { id: string }).id;
       await until('the bot to pass its check', async () => (await api('GET', `/api/bots/${botId}`)).body!.status === 'active', 30_000);
-      const created = await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'minimax'], rated: true, seed: 5 });
+      const created = await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'minimax'], rated: true, seed: 5 }, CLUSTER_ADMIN);
       const id = created.body!.id as string;
       const first = await until('a worker to start it', async () => {
         const m = (await api('GET', `/api/matches/${id}`)).body as unknown as Match;
@@ -187,7 +187,7 @@ if (missing) {
       const first = new MatchWorker({ url: rd.url, prefix: at.prefix, store, live, log: quiet, name: 'leaving', allowCommands: true, lockMs: 2000 });
       first.start();
       try {
-        const id = (await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], rated: true })).body!.id as string;
+        const id = (await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], rated: true }, CLUSTER_ADMIN)).body!.id as string;
         await until('the first worker to play it', async () => first.active.includes(id));
         await first.stop(300); // its grace is shorter than the match
         const row = (await store.getMatch(id))!;

@@ -51,7 +51,7 @@ async function makeBots(database: string) {
 async function startBoth(base: string, markers: { quick: string; long: string }): Promise<{ quick: string; long: string }> {
   const api = apiClient(() => base);
   const start = async (seats: string[], marker: string) => {
-    const r = await api('POST', '/api/matches', { game: 'tictactoe', seats, rated: true });
+    const r = await api('POST', '/api/matches', { game: 'tictactoe', seats });
     assert.equal(r.status, 201, JSON.stringify(r.body));
     await until(`the bot ${marker} to run`, async () => livePidsWith(marker).length > 0, 30_000);
     return r.body!.id as string;

@@ -37,6 +37,8 @@ const asJson = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
 const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
 
+const ADMIN = 'admin-secret-api-0123456789';
+
 describe('the HTTP API and its schemas', () => {
   let dir: string;
   let server: RunningServer;
@@ -48,7 +50,7 @@ describe('the HTTP API and its schemas', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'botarena-api-'));
     const database = join(dir, 'arena.sqlite');
-    server = await startServer({ port: 0, host: '127.0.0.1', database, logStream: quiet(), ladder: false, gateway: false });
+    server = await startServer({ port: 0, host: '127.0.0.1', database, logStream: quiet(), ladder: false, gateway: false, adminToken: ADMIN });
     // A second connection to the same file: what the server keeps, read apart from the server's code path.
     store = await openStore(database);
     broken = spawn(process.execPath, ['test/fixtures/broken-http-bot.mjs'], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -149,8 +151,8 @@ describe('the HTTP API and its schemas', () => {
     assert.equal(patched.status, 200, JSON.stringify(patched.body));
     assert.deepEqual(patched.body, asJson(publicBot((await store.getBot(id))!)));
 
-    // A rated match between built-in bots: the match, its result, its seats, and the ratings it leaves.
-    const rated = await api('POST', '/api/matches', { game: 'tictactoe', seats: ['minimax', 'random'], rated: true, seed: 7 });
+    // A rated match between built-in bots (the admin's: nobody else asks for one): the match, its result, its seats, and the ratings it leaves.
+    const rated = await api('POST', '/api/matches', { game: 'tictactoe', seats: ['minimax', 'random'], rated: true, seed: 7 }, ADMIN);
     assert.equal(rated.status, 201, JSON.stringify(rated.body));
     const ratedId = rated.body!.id as string;
     assert.deepEqual(Object.keys(rated.body!).sort(), Object.keys(publicMatch((await store.getMatch(ratedId))!)).sort());

@@ -1,11 +1,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { newJob, randomSeed } from '../arena/match-job.js';
 import type { AnyGame } from '../core/game.js';
-import { ApiError, badRequest, conflict } from '../core/request-errors.js';
+import { ApiError, badRequest, conflict, forbidden } from '../core/request-errors.js';
 import type { MatchQueue } from '../queue/port.js';
 import { isPersonBot, PERSON } from '../registry/builtins.js';
 import { checkEndpoint, requireGame, type EndpointPolicy } from '../registry/endpoints.js';
-import type { BotRow, MatchKind, MatchRow, Store } from '../store/index.js';
+import type { BotRow, MatchKind, MatchRow, MatchSeatRow, Store } from '../store/index.js';
 import { guestBot, isBotUrl } from './guest.js';
 import type { PersonSeats } from './persons.js';
 import { ViewerTokens } from './viewers.js';
@@ -15,10 +15,13 @@ export interface MatchRequest {
   game: string;
   /** bot ids or names (of this game), or built-in bot names, by seat */
   seats: string[];
+  /** a rated match: the admin's request only (the ladder makes its own) */
   rated?: boolean;
   kind?: MatchKind;
   seed?: number;
   config?: Record<string, unknown>;
+  /** whether it was asked with the admin token */
+  admin?: boolean;
 }
 
 /** How matches are made here. */
@@ -67,6 +70,12 @@ export class Matches {
     if (personSlots.length && (req.kind !== 'test' || req.rated)) {
       throw badRequest(`seats[${personSlots[0]}]: a person plays test matches only: give "test": true (a person's matches are never rated)`);
     }
+    // Ratings move by the ladder's matches, which it picks itself; a match someone chose the bots of would let anyone move anyone's rating.
+    if (req.rated && !req.admin) {
+      throw forbidden(
+        'rated: rated matches are played by the ladder only (or asked for with the admin token); a match asked for here is never rated: leave "rated" out, or give "rated": false',
+      );
+    }
     // Smart-dog bots connect in to the gateway; a test match of built-in bots and people is played here.
     const builtinsOnly = req.kind === 'test' && req.seats.every((s) => s === PERSON || Object.hasOwn(game.bots, s));
     if (game.wire.lobby && !builtinsOnly) {
@@ -102,6 +111,18 @@ export class Matches {
     }
   }
 
+  /**
+   * Whether `token` is the viewer token of test match `matchId` and reads `seat`'s log: a seat that is nobody's
+   * registered bot (a bot given by its URL, a built-in bot, a person). A registered bot's log is its owner's
+   * (and the admin's), whoever started the match: a test match may seat another owner's bot, not read its messages.
+   */
+  async viewerReads(matchId: string, seat: Pick<MatchSeatRow, 'botId'>, token: string | undefined): Promise<'yes' | 'not-viewer' | 'registered-bot'> {
+    if (!this.viewers.check(matchId, token)) return 'not-viewer';
+    if (!seat.botId) return 'yes';
+    const bot = await this.store.getBot(seat.botId);
+    return bot?.builtin ? 'yes' : 'registered-bot';
+  }
+
   /** The bot of seat `i` of a request: a registered or built-in bot of the game, a bot's URL or a person (test matches). */
   private async seat(game: AnyGame, req: MatchRequest, i: number, s: string): Promise<BotRow> {
     if (isBotUrl(s)) {
@@ -121,6 +142,11 @@ export class Matches {
     if (s === PERSON && !isPersonBot(bot))
       throw conflict(`seats[${i}]: "${PERSON}" is a registered ${game.id} bot on this server, so a person cannot take a seat in ${game.id} here`);
     if (isPersonBot(bot) && s !== PERSON) throw badRequest(`seats[${i}]: a person's seat is named "${PERSON}", not by its bot id`);
+    // A paused bot is out of play until it is active again: nobody makes it play a match its owner (or its failed check) stopped.
+    if (bot.status === 'paused')
+      throw conflict(
+        `seats[${i}]: ${bot.name} is paused${bot.statusReason ? ` (${bot.statusReason})` : ''}: a paused bot plays no match until its owner makes it active again (PATCH /api/bots/${bot.id} {"status":"active"})${isBotUrl(bot.endpoint) ? '; to try it meanwhile, seat its URL in a test match' : ''}`,
+      );
     if (req.rated && bot.status !== 'active')
       throw conflict(`seats[${i}]: ${bot.name} is ${bot.status}${bot.statusReason ? ` (${bot.statusReason})` : ''}: it plays rated matches once active`);
     return bot;

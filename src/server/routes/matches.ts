@@ -33,6 +33,9 @@ export function publicMatch(m: MatchRow): PublicMatch {
   return rest;
 }
 
+/** The token of an `Authorization: Bearer TOKEN` header. */
+const bearerOf = (header: string | undefined) => /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1];
+
 /** A match's live stream ends with the match. */
 const matchOver = (e: LiveEvent) => e.type === 'ended' || e.type === 'stopped';
 
@@ -52,9 +55,9 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
         schema: {
           tags: ['matches'],
           summary:
-            'start a match between chosen bots (rated or not), or a test match; answers at once with the queued match (watch it at /api/matches/ID/events)',
+            'start a match between chosen bots (never rated: rated matches are the ladder\'s, or the admin\'s with "rated": true), or a test match; answers at once with the queued match (watch it at /api/matches/ID/events)',
           body: NewMatchBody,
-          response: { 201: NewMatchAnswer, 400: ErrorBody, 409: ErrorBody, 429: ErrorBody },
+          response: { 201: NewMatchAnswer, 400: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody },
         },
         config: { rateLimit: { max: limits.matches, timeWindow: '1 minute' } },
       },
@@ -68,6 +71,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
           kind: b.test ? 'test' : 'challenge',
           seed: b.seed,
           config: b.config,
+          admin: arena.bots.isAdmin(bearerOf(req.headers.authorization)),
         });
         void reply.status(201);
         // Each person's token is shown here once: it opens that seat's play stream and sends its moves.
@@ -147,7 +151,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
         schema: {
           tags: ['matches'],
           summary:
-            "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner, the admin, or (a test match) who started it with the match's viewerToken",
+            "one seat's full message log (every byte sent and received, stderr, timings): for that bot's owner, the admin, or (a test match) who started it with the match's viewerToken, for the seats that are no one's registered bot (a URL, a built-in bot, a person)",
           params: LogParams,
           security: [{ owner: [] }],
           response: { 200: SeatLog },
@@ -158,9 +162,15 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
         const m = await getMatch(id);
         const seat = m.seats[slot];
         if (!seat) throw notFound(`match ${id} has no seat ${slot}`);
-        const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-        // Who started a test match reads all its logs (its viewer token); otherwise the seat's owner or the admin.
-        if (!arena.viewers.check(id, bearer) && !arena.bots.isAdmin(bearer)) {
+        const bearer = bearerOf(req.headers.authorization);
+        // Who started a test match reads the logs of its seats that are nobody's registered bot (its viewer token);
+        // a registered bot's log is for its owner or the admin, whoever started the match.
+        const access = arena.bots.isAdmin(bearer) ? 'admin' : await arena.matches.viewerReads(id, seat, bearer);
+        if (access === 'registered-bot')
+          throw forbidden(
+            `seat ${slot} is ${seat.name}, a bot its owner registered: its log is for its owner's token or the admin; the match's viewerToken reads the seats that are no one's registered bot (a bot given by its URL, a built-in bot, a person)`,
+          );
+        if (access === 'not-viewer') {
           if (!seat.botId)
             throw bearer
               ? forbidden(`seat ${slot} was a bot given by its URL: its log is for who started the match (the match's viewerToken) or the admin`)

@@ -97,11 +97,10 @@ export function GamePage(p: { id: string }) {
   );
 }
 
-/** "Fight!": pick a bot per seat and start a match (rated or not). */
+/** "Fight!": pick a bot per seat and start a match (unrated: rated matches are the ladder's). */
 function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
   const [count, setCount] = useState(p.facts.players.min);
   const [seats, setSeats] = useState<string[]>([]);
-  const [rated, setRated] = useState(false);
   const [error, setError] = useState<string | null>(null);
   if (p.facts.lobby)
     return (
@@ -113,7 +112,7 @@ function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
     setError(null);
     try {
       const m = await api<NewMatchAnswer>('POST', '/api/matches', {
-        body: { game: p.facts.id, seats: Array.from({ length: count }, (_, i) => pick(i)), rated } satisfies NewMatchBody,
+        body: { game: p.facts.id, seats: Array.from({ length: count }, (_, i) => pick(i)) } satisfies NewMatchBody,
       });
       navigate(href('matches', m.id));
     } catch (err) {
@@ -152,9 +151,6 @@ function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
           </select>
         </label>
       ))}
-      <label>
-        <input type="checkbox" checked={rated} onChange={(e) => setRated((e.target as HTMLInputElement).checked)} /> rated
-      </label>
       <button type="submit" data-testid="fight">
         Fight!
       </button>

@@ -14,11 +14,12 @@ export function ownerToken(botId: string | null): string {
  * each with its time since the match started.
  */
 export function Logs(p: { match: PublicMatch; tokens: PersonSeat[] }) {
-  // Who started a test match here holds its viewer token, which reads every seat; else an owner's token.
+  // The owner token of a seat's bot, if this browser registered it; else the viewer token of a test match started
+  // here, which reads the seats that are no one's registered bot (a URL, a built-in bot, a person).
   const viewer = localStorage.getItem(`botarena.viewer.${p.match.id}`) ?? '';
   const firstOwned = p.match.seats.find((s) => ownerToken(s.botId));
   const [slot, setSlot] = useState(firstOwned?.slot ?? 0);
-  const [token, setToken] = useState(viewer || ownerToken(firstOwned?.botId ?? null));
+  const [token, setToken] = useState(ownerToken(firstOwned?.botId ?? null) || viewer);
   const [entries, setEntries] = useState<SeatLog | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (p.match.status !== 'finished' && p.match.status !== 'aborted') return null;
@@ -43,7 +44,7 @@ export function Logs(p: { match: PublicMatch; tokens: PersonSeat[] }) {
             onChange={(e) => {
               const s = Number((e.target as HTMLSelectElement).value);
               setSlot(s);
-              setToken(viewer || ownerToken(p.match.seats[s]?.botId ?? null) || token);
+              setToken(ownerToken(p.match.seats[s]?.botId ?? null) || viewer || token);
             }}
           >
             {p.match.seats.map((s) => (
