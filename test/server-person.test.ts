@@ -134,7 +134,14 @@ describe('a person at the table (seat "person" of a test match)', () => {
     assert.equal(person?.builtin, true);
     assert.equal(person?.endpoint, 'built-in: browser');
     assert.equal(seats[0]!.fault, null);
-    assert.equal((await move(id, 0, { line: '0-0' }, token(0))).status, 404, 'the match is over');
+    // Just after the end the seat still says so: a late move is told the match is over, a page that comes back gets `ended`.
+    const late = await move(id, 0, { line: '0-0' }, token(0));
+    assert.equal(late.status, 404, 'the match is over');
+    assert.match(late.body!.error!.message, /the match is over for this seat \(its result: \/api\/matches\//);
+    const back = await playStream(`/api/matches/${id}/seats/0/play?token=${token(0)}`);
+    const ended = await back.next();
+    assert.equal(ended.event, 'ended');
+    assert.equal(ended.data.reason, 'the match is over');
   });
 
   it("refuses a move when nothing is asked of the seat (409), another seat's token (403), none (401); a person who leaves forfeits", async () => {

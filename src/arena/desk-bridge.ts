@@ -18,6 +18,8 @@ type ToThread = { type: 'presence'; listening: number } | { type: 'ended' } | { 
 
 const IDLE = 'nothing is asked of this seat now: wait for the next `ask` event';
 const OVER: Submitted = { ok: false, why: 'over', error: 'the match is over for this seat' };
+/** After the end, how long the lines sent to the thread may wait for its answer before they are told it is over. */
+const END_DRAIN_MS = 2000;
 
 /**
  * The thread's side: a PersonDesk for the seat's BrowserTransport whose pages are on the other end of `port`
@@ -155,7 +157,13 @@ export class DeskHost {
     });
   }
 
-  /** The match is over for this seat: pages get `ended` (once) and stop; the channel to the thread closes. */
+  /**
+   * The match is over for this seat: pages get `ended` (once) and stop. The match's end comes to this thread on
+   * another channel than the desk's (the match pool's), so it may arrive before the desk's last messages: a line
+   * the thread took just before the end (the winning move) has its `taken` still on the way. So the channel
+   * closes only once every line sent is answered (or the thread's side closes, or after END_DRAIN_MS): that
+   * line is answered as taken, not as "the match is over".
+   */
   end(info: { reason: string; result?: unknown }): void {
     if (this.over) return;
     this.pending = null;
@@ -163,13 +171,20 @@ export class DeskHost {
     this.over = info;
     this.listeners.clear();
     this.post({ type: 'ended' });
+    if (!this.calls.size) return this.close();
+    setTimeout(() => this.close(), END_DRAIN_MS).unref();
+  }
+
+  /** Closes the channel to the thread; the lines it has not answered are answered "the match is over". */
+  private close(): void {
     this.settleCalls(OVER);
     this.port?.close();
     this.port = null;
   }
 
   private receive(m: ToHost): void {
-    if (this.over) return;
+    // Once over, only the answers to lines already sent count (an ask now is one the match will not take).
+    if (this.over && m.type !== 'taken') return;
     if (m.type === 'ask') {
       this.pending = m.ask;
       this.publish({ type: 'ask', ...m.ask });
@@ -180,11 +195,14 @@ export class DeskHost {
       if (!call) return;
       this.calls.delete(m.id);
       const r = m.result;
-      if (r !== null && typeof r === 'object') return call.resolve({ ok: false, why: 'idle', error: r.idle });
-      if (r !== null && r !== 'more') return call.resolve({ ok: false, why: 'bad', error: r });
-      if (r === null) this.pending = null;
-      this.publish({ type: 'accepted', turn: call.turn, line: call.line, more: r === 'more' });
-      call.resolve({ ok: true });
+      if (r !== null && typeof r === 'object') call.resolve(this.over ? OVER : { ok: false, why: 'idle', error: r.idle });
+      else if (r !== null && r !== 'more') call.resolve({ ok: false, why: 'bad', error: r });
+      else {
+        if (r === null) this.pending = null;
+        this.publish({ type: 'accepted', turn: call.turn, line: call.line, more: r === 'more' });
+        call.resolve({ ok: true });
+      }
+      if (this.over && !this.calls.size) this.close();
     }
   }
 

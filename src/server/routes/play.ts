@@ -68,7 +68,7 @@ export function playRoutes(arena: Arena) {
         if (taken.ok) return { accepted: true as const };
         if (taken.why === 'bad') throw badRequest(taken.error);
         if (taken.why === 'idle') throw conflict(`seat ${slot} of match ${id}: ${taken.error}`);
-        throw notFound(`seat ${slot} of match ${id}: ${taken.error}`);
+        throw notFound(`seat ${slot} of match ${id}: ${taken.error} (its result: /api/matches/${id})`);
       },
     );
   };
