@@ -31,6 +31,8 @@ const JSON_BODY = JSON.stringify({
   SecretAccessKey: `TOPSECRET-JSON-0002${'x'.repeat(4800)}`,
 });
 const MARKER = 'TOPSECRET';
+/** Its content type, as long as a header may be, with a secret past the first 64 characters. */
+const CONTENT_TYPE = `text/plain; charset=utf-8; profile="internal-inventory-v2"; build=2026.11.27; ${MARKER}-HEADER-0003`;
 
 /** An "internal service" on 127.0.0.1: it answers every POST with the body its path names, and counts them. */
 let service: Server;
@@ -43,7 +45,7 @@ before(async () => {
   service = createServer((req, res) => {
     requests++;
     req.resume();
-    req.on('end', () => res.end(req.url === '/json' ? JSON_BODY : TEXT));
+    req.on('end', () => res.writeHead(200, { 'content-type': CONTENT_TYPE }).end(req.url === '/json' ? JSON_BODY : TEXT));
   });
   service.listen(0, '127.0.0.1');
   await once(service, 'listening');
@@ -177,6 +179,22 @@ describe("a fault shown to anyone quotes a short, labelled prefix of the bot's a
     ] as const)
       assert.ok(!text.includes(MARKER) && !text.includes('AccessKeyId'), `${what} shows no credential`);
     assert.ok(r.log.includes('ASIATOPSECRETJSON01'), "the seat's log has the answer");
+  });
+
+  it('the check of a bot registered at the service: its public page (status, doctor report) quotes no more', async () => {
+    const created = await api('POST', '/api/bots', { game: 'tictactoe', name: 'inventory', endpoint: `${serviceUrl}/text` });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    const id = (created.body!.bot as { id: string }).id;
+    const bot = await until('the check', async () => {
+      const b = await api('GET', `/api/bots/${id}`);
+      return b.body!.status !== 'checking' ? b.body! : null;
+    });
+    assert.equal(bot.status, 'paused');
+    const page = JSON.stringify(bot);
+    assert.ok(page.includes('(the first 64 of 5000 characters)'), page.slice(0, 2000));
+    const checks = (bot.doctor as { checks: { name: string; detail: string }[] }).checks;
+    assert.equal(checks.find((c) => c.name === 'HTTP content type')?.detail, `${CONTENT_TYPE.slice(0, 64)}…`, 'the content type is quoted to 64 characters');
+    assert.ok(!page.includes(MARKER), 'the public page shows nothing of the answer past 64 characters');
   });
 });
 
