@@ -372,6 +372,7 @@ const serverBase = (database: string, sink?: LogSink): ServeOptions => ({
   host: '127.0.0.1',
   database,
   allowCommands: true,
+  allowPrivateBots: true, // the HTTP bots of the rows listen on 127.0.0.1 (the workers get --allow-private-bots too)
   checkBots: false,
   gateway: false,
   perBotPerHour: 1e9,

@@ -127,6 +127,7 @@ async function ladderRow(s: LadderSetup): Promise<(string | number)[]> {
     host: '127.0.0.1',
     database: join(dir, 'arena.sqlite'),
     allowCommands: true,
+    allowPrivateBots: true, // the HTTP bot row's bot listens on 127.0.0.1
     checkBots: false,
     perBotPerHour: 1e9,
     concurrency: s.concurrency,

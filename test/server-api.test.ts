@@ -50,7 +50,17 @@ describe('the HTTP API and its schemas', () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'botarena-api-'));
     const database = join(dir, 'arena.sqlite');
-    server = await startServer({ port: 0, host: '127.0.0.1', database, logStream: quiet(), ladder: false, gateway: false, adminToken: ADMIN });
+    // Its broken bot listens on 127.0.0.1: private addresses are allowed explicitly (they are off by default).
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database,
+      logStream: quiet(),
+      ladder: false,
+      gateway: false,
+      allowPrivateBots: true,
+      adminToken: ADMIN,
+    });
     // A second connection to the same file: what the server keeps, read apart from the server's code path.
     store = await openStore(database);
     broken = spawn(process.execPath, ['test/fixtures/broken-http-bot.mjs'], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -31,6 +31,7 @@ describe('test matches of a bot given by its URL', () => {
       ladder: false,
       gateway: false,
       adminToken: 'admin-secret-0123456789',
+      allowPrivateBots: true, // the test bots listen on 127.0.0.1
     });
     open = await startServer({
       port: 0,

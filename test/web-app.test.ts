@@ -47,6 +47,7 @@ describe('the web app on a real server, in Chromium', { skip }, () => {
       logStream: quiet(),
       gateway: false,
       concurrency: 2,
+      allowPrivateBots: true, // the bots registered here listen on 127.0.0.1
       ladderConfig: { tron: { width: 12, height: 12 } },
     });
     b = await launchBrowser();

@@ -28,7 +28,15 @@ describe('people play in the browser', { skip }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'botarena-web-play-'));
-    server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'db.sqlite'), logStream: quiet(), gateway: false, ladder: false });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database: join(dir, 'db.sqlite'),
+      logStream: quiet(),
+      gateway: false,
+      ladder: false,
+      allowPrivateBots: true, // its broken bot listens on 127.0.0.1
+    });
     b = await launchBrowser();
     browser = b.browser;
     broken = spawn(process.execPath, ['test/fixtures/broken-http-bot.mjs'], { stdio: ['ignore', 'pipe', 'inherit'] });

@@ -2,9 +2,9 @@
 // keep-alive), beside the feed that judged the answers (doctor.ts).
 import { ForbiddenAddressError, hostRefusal, publicOnlyLookup, type AddressPolicy } from '../bots/index.js';
 import { MatchEngine } from '../core/engine.js';
-import type { AnyGame, WireDialect } from '../core/game.js';
+import { QUOTED_CHARS, type AnyGame, type WireDialect } from '../core/game.js';
 import type { Replay } from '../core/replay.js';
-import type { DoctorCheck } from './doctor-report.js';
+import { clip, type DoctorCheck } from './doctor-report.js';
 import { deadlineFor } from './seat.js';
 
 /** HTTP specifics, from two requests of the first message on one connection: status, content type, keep-alive. */
@@ -63,7 +63,7 @@ export async function httpChecks(
     );
     checks.push(
       one.type
-        ? { name: 'HTTP content type', status: 'pass', detail: one.type }
+        ? { name: 'HTTP content type', status: 'pass', detail: clip(one.type, QUOTED_CHARS) } // the report is public: a header is quoted as an answer is
         : {
             name: 'HTTP content type',
             status: 'warn',
@@ -77,7 +77,7 @@ export async function httpChecks(
         : {
             name: 'HTTP keep-alive',
             status: 'warn',
-            detail: `each message needs a new connection${one.connection ? ` (Connection: ${one.connection})` : ''}: a connect per turn adds to every answer's time`,
+            detail: `each message needs a new connection${one.connection ? ` (Connection: ${clip(one.connection, QUOTED_CHARS)})` : ''}: a connect per turn adds to every answer's time`,
             fix: 'keep connections open (HTTP/1.1 keep-alive is the default of most servers: do not send Connection: close)',
           },
     );

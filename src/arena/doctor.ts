@@ -290,7 +290,8 @@ function faultCheck(name: string, a: Asked, run: Run, game: AnyGame, spec: BotSp
       break;
     case 'transport':
       if (f.detail.includes(PUBLIC_ONLY))
-        fix = 'give the bot a URL on a public address: this arena does not call loopback, private, link-local or metadata addresses';
+        fix =
+          'give the bot a URL on a public address: this arena does not call loopback, private, link-local or metadata addresses (unless its operator starts it with --allow-private-bots)';
       else if (/CERT|SSL|TLS|certificate/i.test(f.detail))
         fix =
           "serve a certificate the arena trusts for this host name (one from a public authority, e.g. Let's Encrypt; for a private one the operator starts Botarena with NODE_EXTRA_CA_CERTS=its-ca.pem), or use http://";

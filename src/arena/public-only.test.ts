@@ -65,7 +65,7 @@ async function play(bot: string, opts: RunOptions) {
   return { ...report, ms: performance.now() - t0 };
 }
 
-const BECAUSE = '(this arena only calls public addresses)';
+const BECAUSE = '(this arena only calls public addresses; its operator may allow others with --allow-private-bots)';
 
 describe("HTTP bots under the address policy 'public-only'", () => {
   const refusals: [string, (port: number) => string, (port: number) => string][] = [

@@ -423,7 +423,10 @@ describe('publicOnlyLookup', () => {
   it('refuses when ANY address is forbidden, with the reason', async () => {
     const r = await call(answers('93.184.216.34', '127.0.0.1'), 'bot.example', { all: true });
     assert.ok(r.err instanceof ForbiddenAddressError);
-    assert.equal(r.err.message, 'bot.example resolves to 127.0.0.1, a loopback address (this arena only calls public addresses)');
+    assert.equal(
+      r.err.message,
+      'bot.example resolves to 127.0.0.1, a loopback address (this arena only calls public addresses; its operator may allow others with --allow-private-bots)',
+    );
     assert.equal(r.err.code, 'ERR_FORBIDDEN_ADDRESS');
   });
 

@@ -12,7 +12,7 @@ import { isIP, isIPv4, isIPv6, type LookupFunction } from 'node:net';
 export type AddressPolicy = 'any' | 'public-only';
 
 /** What every refusal ends with, so a person reading a fault knows it is the arena's rule, not the bot's failure. */
-export const PUBLIC_ONLY = '(this arena only calls public addresses)';
+export const PUBLIC_ONLY = '(this arena only calls public addresses; its operator may allow others with --allow-private-bots)';
 
 /** Why a connection was not made: the address (or name) is not public. `reason` says which and why. */
 export class ForbiddenAddressError extends Error {

@@ -33,7 +33,10 @@ export function registerServe(program: Command): void {
     .option('--database <path|url>', 'a SQLite file, or postgres://… (default: $DATABASE_URL, else ./data/botarena.sqlite)')
     .option('--concurrency <k>', 'matches at once', parsePositiveInt('--concurrency', 256), 2)
     .option('--allow-commands', 'let bots be commands on this machine (stdio:, exec:): only for an arena whose bot owners you trust')
-    .option('--allow-private-bots', 'let HTTP bots be at loopback, private or link-local addresses (the default when listening on 127.0.0.1 only)')
+    .option(
+      '--allow-private-bots',
+      'let HTTP bots be at loopback, private or link-local addresses (off by default, wherever the server listens: a server on 127.0.0.1 behind a reverse proxy is as public as any)',
+    )
     .option('--no-ladder', 'play only the matches people ask for')
     .option(
       '--gateway-port <n>',
@@ -87,7 +90,7 @@ export function registerServe(program: Command): void {
         database: o.database,
         concurrency: o.concurrency,
         allowCommands: o.allowCommands ?? false,
-        allowPrivateBots: o.allowPrivateBots,
+        allowPrivateBots: o.allowPrivateBots ?? false,
         ladder: o.ladder,
         perBotPerHour: o.perBotPerHour,
         ladderBurst: o.ladderBurst,

@@ -1,9 +1,20 @@
 // Quoting values in error messages: short, bounded in cost whatever the value (a bot's answer, a crafted file).
 
-/** A short, single-line preview of a bot's raw answer for error messages. */
-export function preview(text: string, max = 80): string {
-  const oneLine = JSON.stringify(text.length > max ? text.slice(0, max) : text);
-  return text.length > max ? `${oneLine}… (${text.length} bytes)` : oneLine;
+/**
+ * The most of a bot's answer a fault quotes. Faults are public (the match API, replays, live events), and a bot
+ * URL can be made to point at a service that was never meant to answer the public (an arena started with
+ * --allow-private-bots), so a fault shows a short, labelled prefix; the bot's owner reads the whole answer in
+ * the seat's message log.
+ */
+export const QUOTED_CHARS = 64;
+
+/**
+ * A short, single-line preview of a bot's raw answer for error messages: the answer whole when it is short,
+ * else its first `max` characters labelled as such: `"…"… (the first 64 of 5000 characters)`.
+ */
+export function preview(text: string, max = QUOTED_CHARS): string {
+  if (text.length <= max) return JSON.stringify(text);
+  return `${JSON.stringify(text.slice(0, max))}… (the first ${max} of ${text.length} characters)`;
 }
 
 /** A raw piece of text in `describeValue`'s work list (brackets, commas, keys). */
@@ -15,9 +26,10 @@ class Raw {
  * A value as an error message quotes it: short JSON-like text, at most `max` characters (then "…"), built
  * without recursion and without stringifying the whole value, so a huge or deeply nested value (a bot's
  * answer, a crafted file) costs little; numbers JSON cannot write show as they are (`Infinity`, not `null`),
- * and no value shows as `nothing`. Never throws.
+ * and no value shows as `nothing`. Never throws. By default as much as a fault may quote of a bot's answer
+ * (QUOTED_CHARS).
  */
-export function describeValue(value: unknown, max = 80): string {
+export function describeValue(value: unknown, max = QUOTED_CHARS): string {
   if (value === undefined) return 'nothing';
   let out = '';
   const todo: unknown[] = [value];

@@ -9,7 +9,7 @@ import { PERSON } from './builtins.js';
 export interface EndpointPolicy {
   /** whether bots may be commands (stdio:, exec:) on this machine: only when the operator says so */
   allowCommands: boolean;
-  /** whether HTTP bots may be at loopback, private or link-local addresses */
+  /** whether HTTP bots may be at loopback, private or link-local addresses (--allow-private-bots; off by default) */
   allowPrivateBots: boolean;
 }
 
@@ -47,6 +47,9 @@ export async function checkEndpoint(game: AnyGame, endpoint: string, policy: End
         `endpoint: the name ${new URL(spec.url).hostname} cannot be resolved (${code ?? (err as Error).message}); give a URL whose host name resolves, or an IP address`,
       );
     }
-    if (problem) throw forbidden(`endpoint: ${problem}; this server only calls public addresses`);
+    if (problem)
+      throw forbidden(
+        `endpoint: ${problem}; this server only calls public addresses: give your bot's URL at a public address (an operator who trusts every bot owner may start the server with --allow-private-bots)`,
+      );
   }
 }

@@ -19,16 +19,55 @@ export interface AppOptions {
   areas?: ((app: FastifyInstance) => Promise<void>)[];
 }
 
+/** Query parameters whose values are secrets: `token`, `viewerToken`, `access_token`, `secret`, `password`, `key`, `api_key`… */
+const SECRET_PARAM = /token|secret|passw|^(api[-_]?)?key$/i;
+
+/**
+ * A request URL as the log may show it: the value of every query parameter that carries a secret (a person's
+ * `?token=`, which EventSource can only send in the URL) replaced by `[redacted]`, the rest as it came.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0) return url;
+  const pairs = url
+    .slice(q + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      let name = pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name.replace(/\+/g, ' '));
+      } catch {
+        // a name that is not valid percent-encoding is judged as written
+      }
+      return SECRET_PARAM.test(name) ? `${pair.slice(0, eq)}=[redacted]` : pair;
+    });
+  return `${url.slice(0, q)}?${pairs.join('&')}`;
+}
+
+/**
+ * What the server's logger (pino) never writes, at any level: `Authorization` headers wherever a request's
+ * headers are logged, and the raw bytes of a request Node could not parse (Fastify logs them at trace as
+ * `err.rawPacket`; they hold the whole request line and headers, tokens included).
+ */
+export const LOG_REDACTION = {
+  paths: ['authorization', '*.authorization', 'headers.authorization', '*.headers.authorization', 'err.rawPacket', '*.err.rawPacket'],
+  censor: '[redacted]',
+};
+
 /**
  * One log line per request, when it is answered (Fastify's default is two at info, which buries the lines an
- * operator reads: matches, registrations, errors): at debug level, or error level for a failure.
+ * operator reads: matches, registrations, errors): at debug level, or error level for a failure. Its URL
+ * has its secrets redacted (`redactUrl`).
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip };
+    const url = redactUrl(request.url);
+    const line = { method: request.method, url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip };
     if (error || reply.statusCode >= 500) reply.log.error({ ...line, err: error }, 'request failed');
-    else reply.log.debug(line, `${request.method} ${request.url} ${reply.statusCode}`);
+    else reply.log.debug(line, `${request.method} ${url} ${reply.statusCode}`);
   }
 }
 

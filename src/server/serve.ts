@@ -3,7 +3,7 @@ import type { LiveEvents } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
 import type { MatchQueue } from '../queue/port.js';
 import { openStore } from '../store/index.js';
-import { buildApp } from './app.js';
+import { buildApp, LOG_REDACTION } from './app.js';
 import { Arena, type ArenaOptions } from './arena.js';
 import { startGateway, type Gateway, type GatewayOptions } from './gateway.js';
 import { botRoutes } from './routes/bots.js';
@@ -52,7 +52,9 @@ export interface RunningServer {
  * and the HTTP API. What started is stopped again when a later step fails (a port in use).
  */
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
-  const logger = pino({ level: o.logLevel ?? 'info', base: undefined }, o.logStream as never);
+  // No token is ever logged, at any level: request URLs are redacted as they are logged (app.ts), and these
+  // paths (Authorization headers, the raw bytes of a request that could not be parsed) by pino itself.
+  const logger = pino({ level: o.logLevel ?? 'info', base: undefined, redact: LOG_REDACTION }, o.logStream as never);
   const store = await openStore(o.database ?? process.env.DATABASE_URL);
   const node = o.node ?? nodeName('server');
   let live: LiveEvents;
@@ -64,7 +66,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     queue = new BullMatchQueue({ url: o.queueUrl, prefix: o.redisPrefix, maxTries: o.maxTries });
     live = new RedisLiveEvents({ url: o.queueUrl, prefix: o.redisPrefix, log: (line) => logger.warn(line) });
   } else live = new LocalLiveEvents({ log: (line) => logger.warn(line) });
-  const allowPrivateBots = o.allowPrivateBots ?? (o.host === '127.0.0.1' || o.host === 'localhost' || o.host === '::1');
+  // Off unless the operator turns it on, wherever the server listens: a server on 127.0.0.1 is most often
+  // one behind a reverse proxy, as reachable from the internet as any.
+  const allowPrivateBots = o.allowPrivateBots ?? false;
   // The gateway listens first, so the arena can name its port; games it finishes are recorded once the
   // arena has started (after the start has marked the matches a killed run left running aborted).
   let arenaStarted!: () => void;

@@ -175,7 +175,7 @@ export function readPlay(answer: unknown): { play: unknown } | Parsed<never> {
     return { ok: false, kind: 'bad-answer', detail: `expected a JSON object like {"play": …}, got ${describeValue(answer)}` };
   }
   if (!('play' in answer)) {
-    return { ok: false, kind: 'bad-answer', detail: `the answer has no "play" field: ${describeValue(answer, 120)}` };
+    return { ok: false, kind: 'bad-answer', detail: `the answer has no "play" field: ${describeValue(answer)}` };
   }
   return { play: (answer as { play: unknown }).play };
 }
