@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
 
 interface ServeCliOptions {
   port: number;
@@ -9,6 +9,7 @@ interface ServeCliOptions {
   concurrency: number;
   allowCommands?: boolean;
   allowPrivateBots?: boolean;
+  botEnv?: Record<string, string>;
   ladder: boolean;
   gatewayPort: number;
   gateway: boolean;
@@ -34,6 +35,7 @@ export function registerServe(program: Command): void {
     .option('--concurrency <k>', 'matches at once', parsePositiveInt('--concurrency', 256), 2)
     .option('--allow-commands', 'let bots be commands on this machine (stdio:, exec:): only for an arena whose bot owners you trust')
     .option('--allow-private-bots', 'let HTTP bots be at loopback, private or link-local addresses (the default when listening on 127.0.0.1 only)')
+    .option('--bot-env <NAME[=VALUE]>', botEnvHelp('a fresh private folder per bot process'), collectBotEnv)
     .option('--no-ladder', 'play only the matches people ask for')
     .option(
       '--gateway-port <n>',
@@ -88,6 +90,7 @@ export function registerServe(program: Command): void {
         concurrency: o.concurrency,
         allowCommands: o.allowCommands ?? false,
         allowPrivateBots: o.allowPrivateBots,
+        botEnv: o.botEnv,
         ladder: o.ladder,
         perBotPerHour: o.perBotPerHour,
         ladderBurst: o.ladderBurst,
