@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { ROOT, runCli } from './run-cli.js';
+import { redisMissing, testRedis } from './redis.kit.js';
 import { apiClient, until } from './server.kit.js';
 
 // Issue 34, part 5: a bot process never gets the arena's environment (a bot printed BOTARENA_ADMIN_TOKEN and
@@ -147,54 +148,133 @@ describe('the environment of bot processes', () => {
     const dir = outDir();
     const database = join(tmp, 'arena.sqlite');
     const args = ['serve', '--port', '0', '--host', '127.0.0.1', '--allow-commands', '--no-ladder', '--no-gateway', '--concurrency', '1'];
-    const server = spawn(process.execPath, ['bin/botarena', ...args, '--bot-env', 'SECRET_Y', '--bot-env', 'WHO=server'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      // DATABASE_URL is the server's own database here: the server uses it, the bots must not see it.
-      env: { ...process.env, ...arenaEnv, DATABASE_URL: database, SECRET_Y: 'y-passed-on-purpose' },
-    });
-    let out = '';
-    server.stdout.on('data', (d: Buffer) => (out += d));
-    server.stderr.on('data', (d: Buffer) => (out += d));
-    const closed = new Promise((resolve) => server.on('close', resolve));
+    // DATABASE_URL is the server's own database here: the server uses it, the bots must not see it.
+    const server = startArena([...args, '--bot-env', 'SECRET_Y', '--bot-env', 'WHO=server'], { DATABASE_URL: database, SECRET_Y: 'y-passed-on-purpose' });
     try {
-      const url = await until(
-        'the server to listen',
-        async () => /botarena server at (http:\/\/[\d.:]+)/.exec(out)?.[1] ?? (server.exitCode !== null ? 'gone' : null),
-      );
-      assert.notEqual(url, 'gone', out);
+      const url = await server.url();
       assert.ok(existsSync(database), 'the server opened the database DATABASE_URL names');
       const api = apiClient(() => url);
-      const reg = await api('POST', '/api/bots', { game: 'tictactoe', name: 'envbot', endpoint: `stdio:node ${BOT} ${dir}` });
-      assert.equal(reg.status, 201, JSON.stringify(reg.body));
-      const botId = (reg.body!.bot as { id: string }).id;
-      const bot = await until('the check', async () => {
-        const b = await api('GET', `/api/bots/${botId}`);
-        return b.body!.status !== 'checking' ? b.body : null;
-      });
-      assert.equal(bot.status, 'active', String(bot.statusReason));
+      const botId = await registered(api, dir);
       const checked = toldIn(dir).length;
       assert.ok(checked >= 1, 'the doctor check ran the bot');
-      const created = await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], seed: 5 });
-      assert.ok(created.status === 201 || created.status === 202, JSON.stringify(created.body));
-      const matchId = created.body!.id as string;
-      await until('the match to finish', async () => (await api('GET', `/api/matches/${matchId}`)).body!.status === 'finished');
+      await played(api, botId);
       const told = toldIn(dir);
       assert.ok(told.length > checked, 'the match ran the bot too');
       assertClean(told, ['SECRET_Y', 'WHO']);
-      const homes = told.map((t) => t.env.HOME!);
       for (const t of told) {
         assert.equal(t.env.WHO, 'server');
         assert.equal(t.env.SECRET_Y, 'y-passed-on-purpose');
-        assert.ok(t.env.HOME && t.env.HOME !== process.env.HOME, `a HOME of its own, not the server's (${t.env.HOME})`);
-        assert.ok(t.env.HOME.startsWith(join(tmpdir(), 'botarena-home-')), t.env.HOME);
-        assert.ok(t.homeWritable, 'the bot may write in its HOME');
       }
-      assert.equal(new Set(homes).size, homes.length, 'each bot process has a HOME of its own');
-      await until('the private HOMEs to be removed', async () => homes.every((h) => !existsSync(h)), 10_000);
+      await assertPrivateHomes(told);
     } finally {
-      server.kill('SIGTERM');
-      await closed;
+      await server.stop();
+    }
+  });
+
+  it('worker --allow-commands: the bots a worker plays get its --bot-env and a private HOME, never its secrets', async (t: TestContext) => {
+    const redis = await testRedis();
+    if ('missing' in redis) return redisMissing(redis.missing, t);
+    const dir = outDir();
+    const database = join(tmp, 'queue.sqlite');
+    const queue = ['--queue', redis.url, '--redis-prefix', `env${randomBytes(4).toString('hex')}`];
+    const server = startArena([
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--database',
+      database,
+      ...queue,
+      '--allow-commands',
+      '--no-ladder',
+      '--no-gateway',
+    ]);
+    let worker: ReturnType<typeof startArena> | null = null;
+    try {
+      const url = await server.url();
+      worker = startArena(['worker', ...queue, '--database', database, '--allow-commands', '--name', 'envworker', '--bot-env', 'WHO=worker']);
+      await worker.ready(/takes matches from/);
+      const api = apiClient(() => url);
+      const botId = await registered(api, dir);
+      const checked = toldIn(dir).map((x) => x.pid);
+      const match = await played(api, botId);
+      assert.equal(match.worker, 'envworker', 'the worker played the match');
+      const told = toldIn(dir).filter((x) => !checked.includes(x.pid));
+      assert.ok(told.length >= 1, 'the match ran the bot');
+      assertClean(told, ['WHO']);
+      assert.ok(told.every((x) => x.env.WHO === 'worker'));
+      await assertPrivateHomes(told);
+    } finally {
+      await worker?.stop();
+      await server.stop();
+      await redis.stop();
     }
   });
 });
+
+/** Registers the env bot (writing into `dir`) and waits for its doctor check to activate it; resolves with its id. */
+async function registered(api: ReturnType<typeof apiClient>, dir: string): Promise<string> {
+  const reg = await api('POST', '/api/bots', { game: 'tictactoe', name: 'envbot', endpoint: `stdio:node ${BOT} ${dir}` });
+  assert.equal(reg.status, 201, JSON.stringify(reg.body));
+  const botId = (reg.body!.bot as { id: string }).id;
+  const bot = await until('the check', async () => {
+    const b = await api('GET', `/api/bots/${botId}`);
+    return b.body!.status !== 'checking' ? b.body : null;
+  });
+  assert.equal(bot.status, 'active', String(bot.statusReason));
+  return botId;
+}
+
+/** Plays an on-demand match of the bot against a built-in one; resolves with the finished match. */
+async function played(api: ReturnType<typeof apiClient>, botId: string): Promise<Record<string, unknown>> {
+  const created = await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], seed: 5 });
+  assert.ok(created.status === 201 || created.status === 202, JSON.stringify(created.body));
+  const matchId = created.body!.id as string;
+  return until('the match to finish', async () => {
+    const m = (await api('GET', `/api/matches/${matchId}`)).body!;
+    assert.ok(m.status !== 'aborted', String(m.abortReason));
+    return m.status === 'finished' ? m : null;
+  });
+}
+
+/** Each process had a HOME of its own (not the arena's) in the temporary folder, it could write in, and it is gone now. */
+async function assertPrivateHomes(told: Told[]): Promise<void> {
+  const homes = told.map((t) => t.env.HOME!);
+  for (const t of told) {
+    assert.ok(t.env.HOME && t.env.HOME !== process.env.HOME, `a HOME of its own, not the arena's (${t.env.HOME})`);
+    assert.ok(t.env.HOME.startsWith(join(tmpdir(), 'botarena-home-')), t.env.HOME);
+    assert.ok(t.homeWritable, 'the bot may write in its HOME');
+  }
+  assert.equal(new Set(homes).size, homes.length, 'each bot process has a HOME of its own');
+  await until('the private HOMEs to be removed', async () => homes.every((h) => !existsSync(h)), 10_000);
+}
+
+/**
+ * `botarena ARGS` (serve or worker) started as an operator would, with the arena's secrets in its environment
+ * (and `env`); `url()` resolves once a server listens, `ready(re)` once its output matches, `stop()` on SIGTERM.
+ */
+function startArena(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['bin/botarena', ...args], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...arenaEnv, ...env },
+  });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d));
+  child.stderr.on('data', (d: Buffer) => (out += d));
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  const ready = async (re: RegExp) => {
+    const m = await until(`${args[0]} to start`, async () => re.exec(out) ?? (child.exitCode !== null ? 'gone' : null), 20_000);
+    assert.notEqual(m, 'gone', `${args[0]} stopped before it was ready:\n${out}`);
+    return m as RegExpExecArray;
+  };
+  return {
+    ready,
+    url: async () => (await ready(/botarena server at (http:\/\/[\d.:]+)/))[1]!,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await closed;
+    },
+  };
+}
