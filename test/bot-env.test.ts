@@ -81,10 +81,24 @@ describe('the environment of bot processes', () => {
     }
   });
 
-  it('play --bot-env: NAME passes the arena value, NAME=VALUE sets it; the rest stays out', async () => {
+  it('play and replay refeed --bot-env: NAME passes the arena value, NAME=VALUE sets it; the rest stays out', async () => {
     const dir = outDir();
+    const replay = join(dir, 'match.json');
     const r = await runCli(
-      ['play', 'tictactoe', `stdio:node ${BOT} ${dir}`, 'random', '--seed', '2', '--bot-env', 'SECRET_X', '--bot-env', 'MODEL=weights=v2.bin'],
+      [
+        'play',
+        'tictactoe',
+        `stdio:node ${BOT} ${dir}`,
+        'random',
+        '--seed',
+        '2',
+        '--replay',
+        replay,
+        '--bot-env',
+        'SECRET_X',
+        '--bot-env',
+        'MODEL=weights=v2.bin',
+      ],
       { env: arenaEnv },
     );
     assert.equal(r.code, 0, r.stderr);
@@ -92,6 +106,12 @@ describe('the environment of bot processes', () => {
     assertClean(told, ['SECRET_X', 'MODEL']);
     assert.equal(told[0]!.env.SECRET_X, SECRETS.SECRET_X);
     assert.equal(told[0]!.env.MODEL, 'weights=v2.bin');
+    const again = outDir();
+    const refeed = await runCli(['replay', 'refeed', replay, '--slot', '0', `stdio:node ${BOT} ${again}`, '--bot-env', 'WHO=refeed'], { env: arenaEnv });
+    assert.equal(refeed.code, 0, refeed.stdout + refeed.stderr);
+    const reTold = toldIn(again);
+    assertClean(reTold, ['WHO']);
+    assert.equal(reTold[0]!.env.WHO, 'refeed');
   });
 
   it('--bot-env refuses a name that is not set, not a name, or the arena own mark, saying what is expected', async () => {
