@@ -1,4 +1,4 @@
-import { parseBotSpec, type TranscriptSink } from '../bots/index.js';
+import { parseBotSpec, type BotEnvOptions, type TranscriptSink } from '../bots/index.js';
 import { neverStarted } from '../bots/process-group.js';
 import { MatchEngine, movesOf, plainMove, type RecordedMove } from '../core/engine.js';
 import { ReplayMismatchError } from '../core/errors.js';
@@ -124,7 +124,13 @@ export async function feedSeat(
  * Sends the messages a replay's seat `slot` got to another bot (a new version, say), one by one, and
  * records its answers without changing the game (see `feedSeat`). Returns the turns where its answers differ.
  */
-export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: string, opts: { log?: TranscriptSink } = {}): Promise<RefeedReport> {
+export async function refeed(
+  game: AnyGame,
+  replay: Replay,
+  slot: number,
+  bot: string,
+  opts: { log?: TranscriptSink; botEnv?: BotEnvOptions } = {},
+): Promise<RefeedReport> {
   const spec = parseBotSpec(bot, game);
   const config = new MatchEngine(game, {
     config: replayConfig(game, replay.config),
@@ -132,14 +138,18 @@ export async function refeed(game: AnyGame, replay: Replay, slot: number, bot: s
     players: replay.seats.length,
     hashes: replay.hashes ?? 'state',
   }).config;
-  const ctx = seatContext(game, {
-    slot,
-    players: replay.seats.length,
-    config,
-    seed: replay.seed,
-    name: replay.seats[slot]?.name ?? `slot ${slot}`,
-    log: opts.log ?? (() => {}),
-  });
+  const ctx = seatContext(
+    game,
+    {
+      slot,
+      players: replay.seats.length,
+      config,
+      seed: replay.seed,
+      name: replay.seats[slot]?.name ?? `slot ${slot}`,
+      log: opts.log ?? (() => {}),
+    },
+    { botEnv: opts.botEnv },
+  );
   const seat = OpenSeat.open(game, spec, ctx);
   const report: RefeedReport = { asked: 0, differences: [] };
   let answered = false;

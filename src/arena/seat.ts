@@ -2,6 +2,7 @@ import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, sc
 import type {
   AddressPolicy,
   AskMessage,
+  BotEnvOptions,
   SandboxOptions,
   BotSpec,
   BotTransport,
@@ -23,6 +24,8 @@ export interface SeatLimits {
   maxStderrBytes?: number;
   /** confine bot programs (stdio, exec) in bubblewrap with these limits */
   sandbox?: SandboxOptions;
+  /** what bot programs' environment holds besides the allow-list, and their HOME (default: the user's) */
+  botEnv?: BotEnvOptions;
   /** which addresses HTTP(S) bots may be called at: 'public-only' for an arena open to anyone's URLs; default 'any' */
   addressPolicy?: AddressPolicy;
 }
@@ -54,6 +57,7 @@ export function seatContext(
     exitMs: game.timeouts.exitMs ?? DEFAULT_EXIT_MS,
     greeting: game.wire.lobby ? (line) => isJoin(game.wire.lobby!, line) : undefined,
     sandbox: caps.sandbox,
+    env: caps.botEnv,
     addressPolicy: caps.addressPolicy,
   };
 }

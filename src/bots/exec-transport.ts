@@ -26,7 +26,7 @@ export class ExecTransport implements BotTransport {
     if (this.closed) return { kind: 'fault', fault: { kind: 'transport', detail: 'the match is over' }, ms: 0 };
     this.ctx.log('send', forLog(msg.text));
     // "$@" hands the message to the command as its first argument, whatever the command line is.
-    const proc = new BotProcess(`${this.command} "$@"`, ['botarena', msg.text], this.ctx.log, this.ctx.maxStderrBytes, this.ctx.sandbox);
+    const proc = new BotProcess(`${this.command} "$@"`, ['botarena', msg.text], this.ctx.log, this.ctx.maxStderrBytes, this.ctx.sandbox, this.ctx.env);
     this.running.add(proc);
     const chunks: Buffer[] = [];
     let bytes = 0;

@@ -1,7 +1,11 @@
-// Bot processes and their process groups (about 330 lines, kept whole on purpose: the exit hooks, the sweep of
-// groups left behind and BotProcess share one registry of live groups, which must be one module's state).
+// Bot processes and their process groups (about 370 lines, kept whole on purpose: the exit hooks, the sweep of
+// groups left behind and BotProcess share one registry of live groups and private HOMEs, which must be one
+// module's state). What a bot's environment holds is decided in bot-env.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { threadId } from 'node:worker_threads';
+import { botEnvironment, makePrivateHome, type BotEnvOptions } from './bot-env.js';
 import { isRunning, pidsByEnv } from './proc.js';
 import { sandboxArgv, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
@@ -16,11 +20,28 @@ export interface ExitInfo {
 const live = new Set<number>();
 let hooked = false;
 
+/** The private HOMEs of this thread's bot processes not yet removed (see BotEnvOptions). */
+const homes = new Set<string>();
+
 function killAllNow(): void {
   for (const pgid of live) signalGroup(pgid, 'SIGKILL');
   live.clear();
   // Every process of this thread's bots, those that left their group too, goes now: the arena's timers will not run.
   if (marks > 0) sweep(true);
+  for (const home of homes) removeHome(home, true);
+}
+
+/** Removes a bot's private HOME (what it wrote there too); a failure leaves it for the system's temporary folder cleaning. */
+function removeHome(home: string, now = false): Promise<void> {
+  homes.delete(home);
+  const how = { recursive: true, force: true, maxRetries: 2 };
+  if (!now) return rm(home, how).catch(() => {});
+  try {
+    rmSync(home, how);
+  } catch {
+    // left behind
+  }
+  return Promise.resolve();
 }
 
 /**
@@ -213,6 +234,7 @@ export class BotProcess {
     private readonly log: TranscriptSink,
     private readonly maxStderrBytes: number,
     private readonly sandbox?: SandboxOptions,
+    env?: BotEnvOptions,
   ) {
     hookProcessExit();
     const [file, ...argv] = sandbox ? sandboxArgv(command, args, sandbox) : ['/bin/sh', '-c', command, ...args];
@@ -220,7 +242,11 @@ export class BotProcess {
     // The thread is part of it: each worker thread of a match pool counts its bots from 1, and a mark shared by
     // two threads' bots would make one match's teardown kill another match's bot.
     this.mark = `${MARK_PREFIX}${++marks}`;
-    this.child = spawn(file!, argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, [MARK_VAR]: this.mark } });
+    // Never the arena's environment (its tokens, its database's URL): an allow-list, its HOME, what the operator passes.
+    const home = this.homeFor(env);
+    const own = { [MARK_VAR]: this.mark };
+    const childEnv = botEnvironment(env, { home: sandbox ? '/tmp' : home.path, sandboxed: !!sandbox, own });
+    this.child = spawn(file!, argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: childEnv });
     const pid = this.child.pid;
     if (pid !== undefined) live.add(pid);
     this.exited = new Promise((resolve) => {
@@ -255,7 +281,27 @@ export class BotProcess {
       });
     });
     this.child.stdin!.on('error', () => {}); // EPIPE when the bot has gone: the exit tells the story
+    // A private HOME goes once the bot is over: its process, and what it left running (killed when it exited).
+    if (home.made) void this.exited.then(() => this.leftovers).then(() => removeHome(home.made!));
     this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
+  }
+
+  /**
+   * The bot's HOME: the user's (`home: 'user'`, the default), or a private one made now (`made`: to remove when
+   * the bot is over). Under the sandbox none is made: its HOME is its private /tmp. A private HOME that cannot be
+   * made (a full disk) leaves the bot without HOME, with a note saying so.
+   */
+  private homeFor(env: BotEnvOptions | undefined): { path: string | undefined; made?: string } {
+    if (env?.home !== 'private') return { path: process.env.HOME };
+    if (this.sandbox) return { path: undefined };
+    try {
+      const made = makePrivateHome();
+      homes.add(made);
+      return { path: made, made };
+    } catch (err) {
+      this.log('note', `no private HOME could be made for the bot (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): it runs without HOME`);
+      return { path: undefined };
+    }
   }
 
   private onStderr(chunk: Buffer): void {

@@ -31,7 +31,7 @@ export class StdioTransport implements BotTransport {
   }
 
   async start(): Promise<void> {
-    const proc = new BotProcess(this.command, [], this.ctx.log, this.ctx.maxStderrBytes, this.ctx.sandbox);
+    const proc = new BotProcess(this.command, [], this.ctx.log, this.ctx.maxStderrBytes, this.ctx.sandbox, this.ctx.env);
     this.proc = proc;
     proc.child.stdout!.on('data', (chunk: Buffer) => this.reader.push(chunk));
     void proc.exited.then(() => {

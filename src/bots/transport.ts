@@ -1,5 +1,6 @@
 import type { AnyGame, AskPhase, Fault, Phase } from '../core/game.js';
 import type { AddressPolicy } from './address-policy.js';
+import type { BotEnvOptions } from './bot-env.js';
 import type { SandboxOptions } from './sandbox.js';
 
 /** One message for a bot: the typed message object, and its encoded form for transports that carry bytes. */
@@ -55,6 +56,8 @@ export interface ByteSeatContext {
   greeting?: (line: string) => boolean;
   /** run bot programs (stdio, exec) confined (see `SandboxOptions`); none: as the user, unconfined */
   sandbox?: SandboxOptions;
+  /** what the environment of bot programs (stdio, exec) holds besides the allow-list, and their HOME (see `BotEnvOptions`) */
+  env?: BotEnvOptions;
   /** which addresses HTTP(S) bots may be called at (see `AddressPolicy`); default 'any'. Other transports ignore it. */
   addressPolicy?: AddressPolicy;
 }

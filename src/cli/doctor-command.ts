@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { JOB_LIMITS } from '../arena/match-job.js';
 import { getGame } from '../games/index.js';
-import { parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
 
 interface DoctorCliOptions {
   json?: boolean;
@@ -10,6 +10,7 @@ interface DoctorCliOptions {
   timeout?: number;
   initTimeout?: number;
   port?: number;
+  botEnv?: Record<string, string>;
 }
 
 const MARK = { pass: '✔', fail: '✘', warn: '!', skip: '–' } as const;
@@ -33,6 +34,7 @@ export function registerDoctor(program: Command): void {
       parsePositiveInt('--init-timeout', JOB_LIMITS.deadlineMs),
     )
     .option('--port <n>', 'for tcp bots: the port the bot connects to and joins (default 3002)', parseNonNegativeInt('--port', 65535))
+    .option('--bot-env <NAME[=VALUE]>', botEnvHelp('yours'), collectBotEnv)
     .action(async (gameId: string, bot: string, o: DoctorCliOptions) => {
       const game = getGame(gameId);
       const [{ doctor }, { capabilitiesOf, parseBotSpec }, { transcriptLine }] = await Promise.all([
@@ -57,6 +59,7 @@ export function registerDoctor(program: Command): void {
         turnMs: o.timeout,
         seed: o.seed,
         connect,
+        botEnv: { pass: o.botEnv, home: 'user' },
         log: o.log ? (seat, e) => process.stderr.write(`seat ${seat} ${transcriptLine(e, 9)}\n`) : undefined,
       });
       process.exitCode = report.ok ? 0 : 1;

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { InvalidArgumentError } from 'commander';
+import { BOT_ENV_LIMITS, parseBotEnvEntry } from '../bots/bot-env.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { readFileCapped } from './read-capped.js';
@@ -11,6 +12,22 @@ export function collectKeyValue(flag: string) {
     if (eq <= 0) throw new InvalidArgumentError(`expected ${flag} key=value, got ${JSON.stringify(value)}`);
     return { ...previous, [value.slice(0, eq).trim()]: value.slice(eq + 1) };
   };
+}
+
+/** The help of `--bot-env` (play, doctor, tournament, ab, serve, worker); `home` says what the bots' HOME is. */
+export function botEnvHelp(home: string): string {
+  return `a variable of the bots' environment, repeatable: NAME=VALUE sets it, NAME passes this environment's value. Bot programs get only PATH, LANG, LANGUAGE, LC_*, TZ, TMPDIR, HOME (${home}) and these, never the rest of this environment`;
+}
+
+/** Collects repeated `--bot-env NAME[=VALUE]` options into the variables to pass (commander option parser). */
+export function collectBotEnv(value: string, previous: Record<string, string> = {}): Record<string, string> {
+  if (Object.keys(previous).length >= BOT_ENV_LIMITS.entries) throw new InvalidArgumentError(`at most ${BOT_ENV_LIMITS.entries} variables`);
+  try {
+    const [name, v] = parseBotEnvEntry(value);
+    return { ...previous, [name]: v };
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 /** Parses an integer option in min..max; any other value gets one message stating the whole range. */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { JOB_LIMITS } from '../arena/match-job.js';
 import { SANDBOX_DEFAULTS } from '../bots/sandbox-options.js';
 import { getGame } from '../games/index.js';
-import { collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { botEnvHelp, collectBotEnv, collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
 // Only the type: the match's code (play-match.ts) is loaded when a match runs, not to print the help.
 import type { PlayOptions } from './play-match.js';
 
@@ -59,5 +59,6 @@ export function withMatchOptions(command: Command): Command {
       '--sandbox-memory <MiB>',
       `with --sandbox: address space per bot process (default ${SANDBOX_DEFAULTS.memoryMb})`,
       parsePositiveInt('--sandbox-memory', 1 << 20),
-    );
+    )
+    .option('--bot-env <NAME[=VALUE]>', botEnvHelp('yours; under --sandbox its private /tmp'), collectBotEnv);
 }

@@ -32,6 +32,8 @@ export interface PlayOptions {
   sandbox?: boolean;
   sandboxBind?: string[];
   sandboxMemory?: number;
+  /** --bot-env: the variables passed to the bots' environment, besides the allow-list */
+  botEnv?: Record<string, string>;
 }
 
 /**
@@ -140,7 +142,7 @@ export async function playMatch(
         transcripts: !!o.log,
         forkedFrom: start.forkedFrom,
       },
-      { game, connections, signal: controller.signal, live, sandbox },
+      { game, connections, signal: controller.signal, live, sandbox, botEnv: { pass: o.botEnv, home: 'user' } },
     );
     await watched;
     await paced;

@@ -11,7 +11,7 @@ import { matchHeader, table } from './format.js';
 
 /** `1 answer`, `4 answers`. */
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-import { parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
 import { withMatchOptions, type PlayOptions } from './play-command.js';
 
 // The replay files' code (zlib), the runner and the transports are loaded when a command needs them.
@@ -228,14 +228,15 @@ export function registerReplay(program: Command): void {
     .argument('<file>', 'replay file (.json or .gz)')
     .argument('<bot>', 'the bot to ask (a bot spec)')
     .requiredOption('--slot <n>', 'the seat whose messages are sent again', parseNonNegativeInt('--slot'))
-    .action(async (file: string, bot: string, o: { slot: number }) => {
+    .option('--bot-env <NAME[=VALUE]>', botEnvHelp('yours'), collectBotEnv)
+    .action(async (file: string, bot: string, o: { slot: number; botEnv?: Record<string, string> }) => {
       const r = await readReplay(file);
       const game = getGame(r.game);
       if (o.slot >= r.seats.length) throw new UsageError(`--slot ${o.slot}: the replay has seats 0..${r.seats.length - 1}`);
       const { refeed, RefeedFailedError } = await import('../arena/refeed.js');
       let report: RefeedReport;
       try {
-        report = await refeed(game, r, o.slot, bot);
+        report = await refeed(game, r, o.slot, bot, { botEnv: { pass: o.botEnv, home: 'user' } });
       } catch (err) {
         if (!(err instanceof RefeedFailedError)) throw err;
         process.stderr.write(`botarena: refeed failed: ${err.message}\n`);

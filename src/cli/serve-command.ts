@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
 
 interface ServeCliOptions {
   port: number;
@@ -9,6 +9,7 @@ interface ServeCliOptions {
   concurrency: number;
   allowCommands?: boolean;
   allowPrivateBots?: boolean;
+  botEnv?: Record<string, string>;
   ladder: boolean;
   gatewayPort: number;
   gateway: boolean;
@@ -37,6 +38,7 @@ export function registerServe(program: Command): void {
       '--allow-private-bots',
       'let HTTP bots be at loopback, private or link-local addresses (off by default, wherever the server listens: a server on 127.0.0.1 behind a reverse proxy is as public as any)',
     )
+    .option('--bot-env <NAME[=VALUE]>', botEnvHelp('a fresh private folder per bot process'), collectBotEnv)
     .option('--no-ladder', 'play only the matches people ask for')
     .option(
       '--gateway-port <n>',
@@ -91,6 +93,7 @@ export function registerServe(program: Command): void {
         concurrency: o.concurrency,
         allowCommands: o.allowCommands ?? false,
         allowPrivateBots: o.allowPrivateBots ?? false,
+        botEnv: o.botEnv,
         ladder: o.ladder,
         perBotPerHour: o.perBotPerHour,
         ladderBurst: o.ladderBurst,

@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { JOB_LIMITS } from '../arena/match-job.js';
 import { getGame } from '../games/index.js';
-import { collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { botEnvHelp, collectBotEnv, collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
 // Only the types: the tournament's code (tournament-run.ts) is loaded when one runs, not to print the help.
 import type { AbOptions, TournamentOptions } from './tournament-run.js';
 
@@ -21,7 +21,8 @@ function withManyOptions(command: Command): Command {
       'the name of the bot at INDEX (from 0, in the order given), repeatable; names identify bots in results and ratings',
       collectKeyValue('--name'),
     )
-    .option('--json', 'print the outcome as one JSON object on stdout');
+    .option('--json', 'print the outcome as one JSON object on stdout')
+    .option('--bot-env <NAME[=VALUE]>', botEnvHelp('yours'), collectBotEnv);
 }
 
 /** A real number option in a range. */

@@ -26,6 +26,8 @@ export interface ManyOptions {
   name?: Record<string, string>;
   concurrency?: number;
   json?: boolean;
+  /** --bot-env: the variables passed to the bots' environment, besides the allow-list */
+  botEnv?: Record<string, string>;
 }
 
 /** `botarena tournament`'s options. */
@@ -109,11 +111,12 @@ async function progress(label: string, lead = 'leader'): Promise<{ update(done: 
 /** Runs `work` with a pool of K threads; Ctrl-C stops it (bots shut down) and exits 130 with a resume hint. */
 async function withPool<T>(
   k: number,
+  botEnv: Record<string, string> | undefined,
   work: (pool: MatchPool, stopping: () => boolean) => Promise<T>,
   onStop: () => void,
   resumeHint: string,
 ): Promise<T | null> {
-  const pool = new MatchPool(k);
+  const pool = new MatchPool(k, { botEnv: { pass: botEnv, home: 'user' } });
   let stopping = false;
   const onSigint = () => {
     if (stopping) return;
@@ -158,6 +161,7 @@ export async function runTournament(game: AnyGame, bots: string[], o: Tournament
   let tournament: Tournament | null = null;
   const lines = await withPool(
     k,
+    o.botEnv,
     async (pool) => {
       const run = (job: Parameters<MatchPool['run']>[0]) => pool.run(job);
       tournament = new Tournament(game, spec, run, {
@@ -300,6 +304,7 @@ export async function runAb(game: AnyGame, candidate: string, baseline: string, 
   let sofar: AbReport | null = null; // the report as the pairs are counted, for a stop to print
   const report = await withPool(
     k,
+    o.botEnv,
     async (pool) => {
       bar = await progress('ab', 'so far');
       try {

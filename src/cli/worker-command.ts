@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { parsePositiveInt } from './options.js';
+import { botEnvHelp, collectBotEnv, parsePositiveInt } from './options.js';
 
 interface WorkerCliOptions {
   queue: string;
@@ -11,6 +11,7 @@ interface WorkerCliOptions {
   maxTries: number;
   allowCommands?: boolean;
   allowPrivateBots?: boolean;
+  botEnv?: Record<string, string>;
   redisPrefix: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
@@ -43,6 +44,7 @@ export function registerWorker(program: Command): void {
     )
     .option('--allow-commands', "run bots that are commands on this machine (stdio:, exec:), as the server's --allow-commands")
     .option('--allow-private-bots', "let HTTP bots be at loopback, private or link-local addresses, as the server's --allow-private-bots")
+    .option('--bot-env <NAME[=VALUE]>', botEnvHelp('a fresh private folder per bot process'), collectBotEnv)
     .option('--redis-prefix <prefix>', "the Redis key prefix (the server's --redis-prefix)", 'botarena')
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: WorkerCliOptions) => {
@@ -62,6 +64,7 @@ export function registerWorker(program: Command): void {
         maxTries: o.maxTries,
         allowCommands: o.allowCommands ?? false,
         allowPrivateBots: o.allowPrivateBots ?? false,
+        botEnv: o.botEnv,
         prefix: o.redisPrefix,
         logLevel: o.logLevel,
       });

@@ -23,6 +23,11 @@ export interface HandlerOptions {
   /** this process's name: the store's `worker` of the matches it plays */
   node: string;
   addressPolicy: AddressPolicy;
+  /**
+   * variables the operator passes to the bot programs' environment (`--bot-env`), played here (without a pool;
+   * a pool has its own); their HOME is private: these are other people's programs
+   */
+  botEnv?: Record<string, string>;
   /** a match started more often than this is aborted instead (the store counts the starts) */
   maxTries: number;
   /**
@@ -117,6 +122,7 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         live: o.live,
         log,
         addressPolicy: o.addressPolicy,
+        botEnv: { pass: o.botEnv, home: 'private' },
         signal,
         // Only the public events come back from a thread: a server streams nothing else. And the replay comes
         // packed for the store: serializing and gzipping a long match's messages is the thread's work, not the

@@ -5,6 +5,7 @@ import { runMatch } from '../arena/run-match.js';
 import type { SeatConnection } from '../arena/seat.js';
 import { parseBotSpec, runsCommand, schemeOf } from '../bots/index.js';
 import type { AddressPolicy } from '../bots/address-policy.js';
+import type { BotEnvOptions } from '../bots/bot-env.js';
 import type { Replay } from '../core/replay.js';
 import { resultLine } from '../core/replay.js';
 import { games } from '../games/index.js';
@@ -120,6 +121,8 @@ export interface PlayContext {
   live: LiveEvents;
   log: FastifyBaseLogger;
   addressPolicy: AddressPolicy;
+  /** the bot programs' environment besides the allow-list, and their HOME (see `BotEnvOptions`) */
+  botEnv?: BotEnvOptions;
   signal: AbortSignal;
   /** seats opened from a connection (a person's), by slot */
   connections?: (SeatConnection | undefined)[];
@@ -174,6 +177,7 @@ export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRo
               connections: ctx.connections,
               log: (line) => ctx.log.warn({ match: job.matchId }, line),
               addressPolicy: ctx.addressPolicy,
+              botEnv: ctx.botEnv,
             })
           ).replay,
           packed: undefined,

@@ -21,6 +21,8 @@ export interface RegistryOptions extends EndpointPolicy {
   adminToken?: string;
   /** whether doctor checks run before a bot plays (default true; tests of other parts may turn it off) */
   checkBots?: boolean;
+  /** variables the operator passes to the environment of the bot programs checked (`--bot-env`); their HOME is private */
+  botEnv?: Record<string, string>;
 }
 
 /**
@@ -64,7 +66,12 @@ export class BotRegistry {
     if (!bot) return null;
     let report: DoctorReport;
     try {
-      report = await doctor(requireGame(bot.game), bot.endpoint, { log: () => {}, addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only' });
+      report = await doctor(requireGame(bot.game), bot.endpoint, {
+        log: () => {},
+        addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only',
+        // Another person's program: a HOME of its own, not the server's.
+        botEnv: { pass: this.opts.botEnv, home: 'private' },
+      });
     } catch (err) {
       await this.store.updateBot(botId, { status: 'paused', statusReason: `the check could not run: ${err instanceof Error ? err.message : String(err)}` });
       return null;

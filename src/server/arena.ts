@@ -32,6 +32,11 @@ export interface ArenaOptions {
   allowCommands: boolean;
   /** whether HTTP bots may be at loopback, private or link-local addresses */
   allowPrivateBots: boolean;
+  /**
+   * variables the operator passes to the bot programs' environment (`--bot-env`): they get only these and an
+   * allow-list (PATH, LANG, LC_*, TZ, TMPDIR), never the server's environment, and a private HOME each
+   */
+  botEnv?: Record<string, string>;
   /** the admin token (BOTARENA_ADMIN_TOKEN): may do everything an owner may, to every bot */
   adminToken?: string;
   /** whether the ladder plays by itself (default true) */
@@ -104,17 +109,20 @@ export class Arena {
     this.publish = withFeed(live);
     this.node = opts.node ?? nodeName('server');
     const addressPolicy = opts.allowPrivateBots ? 'any' : 'public-only';
+    // Bot programs are other people's: a HOME of their own each, not the server's.
+    const botEnv = { pass: opts.botEnv, home: 'private' } as const;
     this.persons = new PersonSeats();
     // Threads start when a match first needs one: a server whose matches all play on workers starts none.
-    this.pool = new MatchPool(opts.concurrency, { addressPolicy }, undefined, true);
+    this.pool = new MatchPool(opts.concurrency, { addressPolicy, botEnv }, undefined, true);
     // A person's match is outside --concurrency (it mostly waits for the person): it gets threads of its own.
-    this.personPool = new MatchPool(PERSON_THREADS, { addressPolicy }, undefined, true);
+    this.personPool = new MatchPool(PERSON_THREADS, { addressPolicy, botEnv }, undefined, true);
     const handler = matchHandler({
       store,
       live: this.publish,
       log,
       node: this.node,
       addressPolicy,
+      botEnv: opts.botEnv,
       maxTries: 3,
       cancelled: 'abort',
       pool: this.pool,
@@ -124,7 +132,7 @@ export class Arena {
     this.here = new LocalMatchQueue({ handler, concurrency: opts.concurrency, node: this.node, unbounded: (matchId) => this.persons.has(matchId) });
     this.queue = opts.queue ?? this.here;
     const policy = { allowCommands: opts.allowCommands, allowPrivateBots: opts.allowPrivateBots };
-    this.bots = new BotRegistry(store, { ...policy, adminToken: opts.adminToken, checkBots: opts.checkBots }, log);
+    this.bots = new BotRegistry(store, { ...policy, adminToken: opts.adminToken, checkBots: opts.checkBots, botEnv: opts.botEnv }, log);
     this.matches = new Matches(store, this.queue, this.here, this.persons, { ...policy, timeouts: opts.timeouts, gatewayPort: opts.gatewayPort }, log);
     this.ladder = opts.ladder
       ? new LadderScheduler(

@@ -86,6 +86,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         concurrency: o.concurrency ?? 2,
         allowCommands: o.allowCommands ?? false,
         allowPrivateBots,
+        botEnv: o.botEnv,
         adminToken: o.adminToken ?? process.env.BOTARENA_ADMIN_TOKEN,
         ladder: o.ladder ?? true,
         timeouts: o.timeouts,

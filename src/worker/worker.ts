@@ -35,6 +35,8 @@ export interface WorkerOptions {
   allowCommands?: boolean;
   /** whether HTTP bots may be at private addresses, as the server's --allow-private-bots */
   allowPrivateBots?: boolean;
+  /** variables passed to the bot programs' environment (`--bot-env`), besides the allow-list; their HOME is private */
+  botEnv?: Record<string, string>;
 }
 
 /** Why a match is not played by a worker, or null when it may be. */
@@ -65,6 +67,7 @@ export class MatchWorker {
       log: o.log,
       node: this.name,
       addressPolicy: o.allowPrivateBots ? 'any' : 'public-only',
+      botEnv: o.botEnv,
       maxTries: o.maxTries ?? 3,
       cancelled: 'retry',
       refuse: (job) => refusal(job, allowCommands),
