@@ -51,3 +51,18 @@ export function errorHandler(err: FastifyError | ApiError | StoreError, req: Fas
             : err.message;
   void reply.status(status).send({ error: { status, code: status === 429 ? 'rate-limited' : (err.code ?? 'error'), message } });
 }
+
+/**
+ * Errors Fastify's router answers before any route runs (Fastify's `frameworkErrors`): a path parameter longer
+ * than the router takes (414) and a URL whose percent-encoding is broken (400), in the API's one error shape.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 400;
+  const message =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `the URL is too long: a part of its path is over ${req.server.initialConfig.maxParamLength ?? 100} characters (ids and names are far shorter)`
+      : err.code === 'FST_ERR_BAD_URL'
+        ? 'the URL is not valid: a part of its path is not valid percent-encoding (%XX)'
+        : err.message;
+  void reply.status(status).send({ error: { status, code: status === 414 ? 'uri-too-long' : 'bad-url', message } });
+}

