@@ -78,6 +78,34 @@ describe('strict requests on a real server', () => {
     assert.equal(await store.countMatches(), 1);
   });
 
+  it("checks a match's config against the game's config schema before creating it: 400 naming the key and what it expects", async () => {
+    const before = await store.countMatches();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ game: 'tron', seats: ['random', 'random'], config: { width: 1 } }, /config "width" of tron must be an integer in 2\.\.1000, got 1/],
+      [
+        { game: 'tron', seats: ['random', 'random'], config: { width: '20' } },
+        /config\.width: tron's "width" must be an integer in 2\.\.1000 \(JSON number\), got "20"/,
+      ],
+      [{ game: 'tron', seats: ['random', 'random'], config: { colour: 'red' } }, /unknown config key "colour" for tron; known keys: width, height/],
+      [{ game: 'tron', seats: ['random', 'random'], config: { constructor: 1 } }, /unknown config key "constructor" for tron/],
+      [
+        { game: 'tron', seats: ['random', 'random', 'random', 'random'], config: { width: 2, height: 2 } },
+        /bad config for tron \(width, height\) with 4 players: a 2×2 grid has 1 start cells/,
+      ],
+      [
+        { game: 'lighthouses', seats: ['random', 'random'], config: { map: '/etc/passwd' } },
+        /config: bad config for lighthouses \(map\).*this server reads no files: give "map" the map's text itself, not a path/,
+      ],
+      [
+        { game: 'tron', seats: ['random', 'random'], config: { trails: '/etc/passwd' } },
+        /config: bad config for tron \(trails\).*reads no files: give "trails"/,
+      ],
+      [{ game: 'tictactoe', seats: ['random', 'random'], config: { board: 'X' } }, /config: bad config for tictactoe \(board\) with 2 players: board: /],
+    ];
+    for (const [body, message] of cases) refused(await api('POST', '/api/matches', body), 400, message);
+    assert.equal(await store.countMatches(), before, 'no match was created');
+  });
+
   it('answers a URL too long in the one error shape (414)', async () => {
     refused(await api('GET', `/api/bots/${'a'.repeat(5000)}`), 414, /the URL is too long: a part of its path is over 100 characters/);
     refused(await api('GET', `/api/games/%E0%A4%A`), 400, /not valid percent-encoding/);
