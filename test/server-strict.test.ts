@@ -110,4 +110,34 @@ describe('strict requests on a real server', () => {
     refused(await api('GET', `/api/bots/${'a'.repeat(5000)}`), 414, /the URL is too long: a part of its path is over 100 characters/);
     refused(await api('GET', `/api/games/%E0%A4%A`), 400, /not valid percent-encoding/);
   });
+
+  it('throttles failed owner-token checks per client address: a burst of garbage tokens is answered 429 before hashing, and changes nothing', async () => {
+    const reg = await api('POST', '/api/bots', { game: 'tictactoe', name: 'throttled', endpoint: 'http://127.0.0.1:9/' });
+    assert.equal(reg.status, 201, JSON.stringify(reg.body));
+    const id = (reg.body!.bot as { id: string }).id;
+    const token = reg.body!.token as string;
+    const t0 = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, (_, i) =>
+        fetch(`${server.url}/api/bots/${id}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', authorization: `Bearer bat_garbage${i}` },
+          body: JSON.stringify({ description: `hacked ${i}` }),
+        }).then(async (r) => ({ status: r.status, retry: r.headers.get('retry-after'), body: (await r.json()) as ApiAnswer['body'] })),
+      ),
+    );
+    const ms = Date.now() - t0;
+    const statuses = answers.map((a) => a.status);
+    assert.equal(statuses.filter((s) => s === 403).length, 10, `10 checks hashed, the rest refused: ${statuses.join(',')}`);
+    assert.equal(statuses.filter((s) => s === 429).length, 54);
+    const limited = answers.find((a) => a.status === 429)!;
+    refused(limited, 429, /too many failed authentications from this address \(10 per 60 s\): no token is checked from it for \d+ s/);
+    assert.ok(Number(limited.retry) >= 1 && Number(limited.retry) <= 60, `Retry-After: ${limited.retry}`);
+    // Ten hashes, not 64: a bound on the work, not a wall time (generous for a shared machine).
+    assert.ok(ms < 20_000, `${ms} ms`);
+    const bot = await store.getBot(id);
+    assert.equal(bot!.description, '', 'no garbage token changed the bot');
+    // The address stays throttled for the window, the right token included (it is the address that is counted).
+    refused(await api('PATCH', `/api/bots/${id}`, { description: 'mine' }, token), 429, /too many failed authentications/);
+  });
 });

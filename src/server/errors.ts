@@ -24,6 +24,9 @@ function validationMessage(err: FastifyError): string {
 
 export function errorHandler(err: FastifyError | ApiError | StoreError, req: FastifyRequest, reply: FastifyReply): void {
   if (err instanceof ApiError) {
+    // A throttle's refusal says when to try again (registry/throttle.ts).
+    const retryAfterS = (err as { retryAfterS?: unknown }).retryAfterS;
+    if (typeof retryAfterS === 'number') void reply.header('retry-after', String(retryAfterS));
     void reply.status(err.status).send({ error: { status: err.status, code: err.code, message: err.message } });
     return;
   }
