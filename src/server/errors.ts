@@ -67,5 +67,5 @@ export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: F
       : err.code === 'FST_ERR_BAD_URL'
         ? 'the URL is not valid: a part of its path is not valid percent-encoding (%XX)'
         : err.message;
-  void reply.status(status).send({ error: { status, code: status === 414 ? 'uri-too-long' : 'bad-url', message } });
+  void reply.status(status).send({ error: { status, code: status === 414 ? 'uri-too-long' : status === 400 ? 'bad-url' : (err.code ?? 'error'), message } });
 }
