@@ -15,7 +15,8 @@ export interface EndpointPolicy {
 
 /** A game by its id, or a 400 naming the games there are. */
 export function requireGame(id: string): AnyGame {
-  const g = games[id];
+  // Own keys only: `__proto__`, `constructor` or `hasOwnProperty` name no game (a plain lookup finds Object's own members).
+  const g = typeof id === 'string' && Object.hasOwn(games, id) ? games[id] : undefined;
   if (!g) throw badRequest(`no game "${id}"; the games are ${Object.keys(games).join(', ')}`);
   return g;
 }

@@ -3,6 +3,7 @@ import { doctor, type DoctorReport } from '../arena/doctor.js';
 import { forbidden, notFound, unauthorized } from '../core/request-errors.js';
 import type { BotRow, Store } from '../store/index.js';
 import { checkEndpoint, requireGame, type EndpointPolicy } from './endpoints.js';
+import { AuthThrottle, type AuthThrottleOptions } from './throttle.js';
 import { hashToken, isAdminToken, newToken, verifyToken } from './tokens.js';
 
 /** What a person registers. */
@@ -23,6 +24,8 @@ export interface RegistryOptions extends EndpointPolicy {
   checkBots?: boolean;
   /** variables the operator passes to the environment of the bot programs checked (`--bot-env`); their HOME is private */
   botEnv?: Record<string, string>;
+  /** failed owner-token checks allowed per client address (default 10 a minute) */
+  authThrottle?: AuthThrottleOptions;
 }
 
 /**
@@ -33,12 +36,16 @@ export interface RegistryOptions extends EndpointPolicy {
 export class BotRegistry {
   /** doctor checks under way (settle() waits for them) */
   private readonly checks = new Set<Promise<unknown>>();
+  /** failed owner-token checks by client address: each costs an scrypt hash */
+  private readonly throttle: AuthThrottle;
 
   constructor(
     private readonly store: Store,
     private readonly opts: RegistryOptions,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.throttle = new AuthThrottle(opts.authThrottle);
+  }
 
   /** Registers a bot: checked (doctor) before it plays; returns its row and the owner token, shown once. */
   async register(input: NewBot): Promise<{ bot: BotRow; token: string }> {
@@ -89,15 +96,21 @@ export class BotRegistry {
     return report;
   }
 
-  /** Checks the caller may act on a bot: its owner token or the admin token. */
-  async authorise(botId: string, bearer: string | undefined): Promise<BotRow> {
+  /**
+   * Checks the caller may act on a bot: its owner token or the admin token. `client` is the caller's address:
+   * one that has failed too many checks lately is answered 429 (saying when to retry) before any token is hashed.
+   */
+  async authorise(botId: string, bearer: string | undefined, client?: string): Promise<BotRow> {
     const bot = await this.store.getBot(botId);
     if (!bot || bot.status === 'deleted') throw notFound(`no bot ${botId}`);
     if (!bearer) throw unauthorized('this needs the bot\'s owner token: send "Authorization: Bearer TOKEN" (the token shown when the bot was registered)');
-    if (isAdminToken(bearer, this.opts.adminToken)) return bot;
+    const ok = await this.throttle.check(
+      client,
+      async () => isAdminToken(bearer, this.opts.adminToken) || (!bot.builtin && (await verifyToken(bearer, bot.tokenHash))),
+    );
+    if (ok) return bot;
     if (bot.builtin) throw forbidden('built-in bots are changed by the admin only');
-    if (!(await verifyToken(bearer, bot.tokenHash))) throw forbidden(`the token is not the owner token of bot ${botId}`);
-    return bot;
+    throw forbidden(`the token is not the owner token of bot ${botId}`);
   }
 
   /** Whether a bearer token is the admin's. */

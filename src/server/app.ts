@@ -1,10 +1,11 @@
+import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENGINE_VERSION as BOTARENA_VERSION } from '../core/version.js';
-import { errorHandler } from './errors.js';
+import { errorHandler, frameworkErrors } from './errors.js';
 import { gameRoutes } from './routes/games.js';
 import { webApp } from './web.js';
 
@@ -72,6 +73,24 @@ class OneLinePerRequest extends LogController {
 }
 
 /**
+ * Fastify's validators (ajv), strict about a body's types: a JSON body says what it means, so `"seed": "42"`,
+ * `"rated": "true"` or `"game": ["tictactoe"]` are refused, not read as 42, true and "tictactoe". Query strings,
+ * path parameters and headers are text by nature, and are still coerced to the integer or boolean their schema
+ * names (`?limit=5`, `/logs/1`).
+ */
+function strictBodies(): BuildCompilerFromPool {
+  const pool = AjvCompiler();
+  // What the pool's compilers are called with (its type declarations say a bare schema; Fastify gives the route).
+  type Compile = (route: { schema: unknown; httpPart?: string }) => unknown;
+  return ((externalSchemas, options) => {
+    const texts = pool(externalSchemas, options) as unknown as Compile;
+    const strict = { ...options, customOptions: { ...options?.customOptions, coerceTypes: false } } as Parameters<BuildCompilerFromPool>[1];
+    const bodies = pool(externalSchemas, strict) as unknown as Compile;
+    return ((route: { schema: unknown; httpPart?: string }) => (route.httpPart === 'body' ? bodies(route) : texts(route))) as never;
+  }) as BuildCompilerFromPool;
+}
+
+/**
  * The HTTP API: Fastify with TypeBox schemas on every route (validation and the OpenAPI document at /docs
  * come from the same schemas), one error shape (errors.ts), per-IP rate limits on what is costly; the browser
  * app at `/` (web.ts).
@@ -82,6 +101,9 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     logController: new OneLinePerRequest(),
     bodyLimit: o.bodyLimit ?? 64 * 1024,
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    schemaController: { compilersFactory: { buildValidator: strictBodies() } },
+    // A URL Fastify's router refuses (a path parameter over its length, bad percent-encoding) answers in the API's one error shape.
+    frameworkErrors,
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) => {

@@ -24,6 +24,9 @@ function validationMessage(err: FastifyError): string {
 
 export function errorHandler(err: FastifyError | ApiError | StoreError, req: FastifyRequest, reply: FastifyReply): void {
   if (err instanceof ApiError) {
+    // A throttle's refusal says when to try again (registry/throttle.ts).
+    const retryAfterS = (err as { retryAfterS?: unknown }).retryAfterS;
+    if (typeof retryAfterS === 'number') void reply.header('retry-after', String(retryAfterS));
     void reply.status(err.status).send({ error: { status: err.status, code: err.code, message: err.message } });
     return;
   }
@@ -50,4 +53,19 @@ export function errorHandler(err: FastifyError | ApiError | StoreError, req: Fas
             ? 'the server failed to answer this request; it was logged'
             : err.message;
   void reply.status(status).send({ error: { status, code: status === 429 ? 'rate-limited' : (err.code ?? 'error'), message } });
+}
+
+/**
+ * Errors Fastify's router answers before any route runs (Fastify's `frameworkErrors`): a path parameter longer
+ * than the router takes (414) and a URL whose percent-encoding is broken (400), in the API's one error shape.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 400;
+  const message =
+    err.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? `the URL is too long: a part of its path is over ${req.server.initialConfig.maxParamLength ?? 100} characters (ids and names are far shorter)`
+      : err.code === 'FST_ERR_BAD_URL'
+        ? 'the URL is not valid: a part of its path is not valid percent-encoding (%XX)'
+        : err.message;
+  void reply.status(status).send({ error: { status, code: status === 414 ? 'uri-too-long' : status === 400 ? 'bad-url' : (err.code ?? 'error'), message } });
 }

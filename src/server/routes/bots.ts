@@ -106,7 +106,7 @@ export function botRoutes(arena: Arena, limits: { registrations: number }) {
         },
       },
       async (req) => {
-        const bot = await arena.bots.authorise(req.params.id, bearer(req));
+        const bot = await arena.bots.authorise(req.params.id, bearer(req), req.ip);
         return publicBot(await arena.bots.update(bot, req.body));
       },
     );
@@ -123,7 +123,7 @@ export function botRoutes(arena: Arena, limits: { registrations: number }) {
         },
       },
       async (req, reply) => {
-        const bot = await arena.bots.authorise(req.params.id, bearer(req));
+        const bot = await arena.bots.authorise(req.params.id, bearer(req), req.ip);
         await arena.store.deleteBot(bot.id);
         void reply.status(204);
       },
@@ -142,7 +142,7 @@ export function botRoutes(arena: Arena, limits: { registrations: number }) {
         config: { rateLimit: { max: limits.registrations, timeWindow: '1 minute' } },
       },
       async (req) => {
-        const bot = await arena.bots.authorise(req.params.id, bearer(req));
+        const bot = await arena.bots.authorise(req.params.id, bearer(req), req.ip);
         return { report: await arena.bots.check(bot.id), bot: publicBot((await arena.store.getBot(bot.id))!) };
       },
     );

@@ -33,7 +33,7 @@ export async function gameRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const { game } = req.params;
-      const g = games[game];
+      const g = Object.hasOwn(games, game) ? games[game] : undefined;
       if (!g) throw notFound(`no game "${game}"; the games are ${Object.keys(games).join(', ')}`);
       let page = pages.get(game);
       if (!page) pages.set(game, (page = gamePage(g)));
@@ -76,7 +76,7 @@ export async function gameRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const { game } = req.params;
-      if (!games[game]) throw notFound(`no game "${game}"; the games are ${Object.keys(games).join(', ')}`);
+      if (!Object.hasOwn(games, game)) throw notFound(`no game "${game}"; the games are ${Object.keys(games).join(', ')}`);
       let answer = schemas.get(game);
       if (!answer) {
         const dir = join(PACKAGE_ROOT, 'schemas', game);

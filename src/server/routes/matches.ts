@@ -177,7 +177,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
               : unauthorized(
                   `this needs the match's viewerToken (test matches), the seat's bot's owner token, or the admin token: "Authorization: Bearer TOKEN"`,
                 );
-          await arena.bots.authorise(seat.botId, bearer).catch((err: unknown) => {
+          await arena.bots.authorise(seat.botId, bearer, req.ip).catch((err: unknown) => {
             throw err instanceof Error && 'status' in err && (err as { status: number }).status === 404
               ? forbidden(`seat ${slot}'s bot no longer exists: its logs are for the admin`)
               : err;
