@@ -135,6 +135,8 @@ function startStream(reply: FastifyReply) {
   reply.hijack();
   const res = reply.raw;
   res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  // The client learns at once that its stream is open, not with the first event (a quiet feed's: 15 s on).
+  res.flushHeaders();
   return res;
 }
 
