@@ -41,9 +41,9 @@ before(async () => {
 after(() => server.close(0));
 
 /** A GET from a chosen loopback address (Linux routes all of 127/8 to lo): its status and, unless it streams, its body. */
-function getFrom(localAddress: string, path: string): Promise<{ status: number; body: string; socket: net.Socket }> {
+function getFrom(localAddress: string, path: string, to = port): Promise<{ status: number; body: string; socket: net.Socket }> {
   return new Promise((resolve, reject) => {
-    const req = http.get({ host: '127.0.0.1', port, path, localAddress, agent: false }, (res) => {
+    const req = http.get({ host: '127.0.0.1', port: to, path, localAddress, agent: false }, (res) => {
       if (res.statusCode === 200) return resolve({ status: 200, body: '', socket: res.socket });
       let body = '';
       res.setEncoding('utf8');
@@ -122,7 +122,7 @@ test('event streams are capped per client address (429) and in all (503), naming
     gateway: false,
     streams: { perAddress: PER_ADDRESS, total: TOTAL },
   });
-  port = Number(new URL(capped.url).port);
+  const cappedPort = Number(new URL(capped.url).port);
   const open: net.Socket[] = [];
   try {
     // A person's test match publishes its start, then waits for the person: its streams stay open.
@@ -134,30 +134,30 @@ test('event streams are capped per client address (429) and in all (503), naming
     assert.equal(r.status, 201, await r.clone().text());
     const path = `/api/matches/${((await r.json()) as { id: string }).id}/events`;
     const openFrom = async (address: string) => {
-      const answer = await getFrom(address, path);
+      const answer = await getFrom(address, path, cappedPort);
       assert.equal(answer.status, 200, answer.body);
       open.push(answer.socket);
     };
     for (let i = 0; i < PER_ADDRESS; i++) await openFrom('127.0.0.1');
-    const over = await getFrom('127.0.0.1', path);
+    const over = await getFrom('127.0.0.1', path, cappedPort);
     assert.equal(over.status, 429, over.body);
     const err = (JSON.parse(over.body) as { error: { status: number; code: string; message: string } }).error;
     assert.equal(err.status, 429);
     assert.match(err.message, new RegExp(`--max-streams-per-address ${PER_ADDRESS}`), err.message);
     // The feed counts too.
-    assert.equal((await getFrom('127.0.0.1', '/api/events')).status, 429);
+    assert.equal((await getFrom('127.0.0.1', '/api/events', cappedPort)).status, 429);
     assert.equal((await fetch(capped.url + '/healthz')).status, 200, '/healthz is no stream');
 
     // Another address may still watch, up to the total; past it, 503 naming the option.
     for (let i = PER_ADDRESS; i < TOTAL; i++) await openFrom('127.0.0.2');
-    const full = await getFrom('127.0.0.3', path);
+    const full = await getFrom('127.0.0.3', path, cappedPort);
     assert.equal(full.status, 503, full.body);
     assert.match((JSON.parse(full.body) as { error: { message: string } }).error.message, new RegExp(`--max-streams ${TOTAL}`));
 
     // A viewer that leaves gives its slot back.
     open.shift()!.destroy();
     await until('the slot to be given back', async () => {
-      const answer = await getFrom('127.0.0.1', path);
+      const answer = await getFrom('127.0.0.1', path, cappedPort);
       if (answer.status === 200) open.push(answer.socket);
       return answer.status === 200;
     });
