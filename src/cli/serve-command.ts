@@ -19,6 +19,11 @@ interface ServeCliOptions {
   maxTries: number;
   redisPrefix: string;
   reconcileMs: number;
+  maxStreamsPerAddress: number;
+  maxStreams: number;
+  streamBuffer: number;
+  streamIdleMs: number;
+  streamCacheMb: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -71,6 +76,31 @@ export function registerServe(program: Command): void {
       parsePositiveInt('--reconcile-ms', 3_600_000),
       10_000,
     )
+    .option(
+      '--max-streams-per-address <n>',
+      'event streams (/api/events, /api/matches/ID/events) one client address may hold open; past it: 429',
+      parsePositiveInt('--max-streams-per-address', 1_000_000),
+      20,
+    )
+    .option('--max-streams <n>', 'event streams open at once in all; past it: 503', parsePositiveInt('--max-streams', 1_000_000), 2_000)
+    .option(
+      '--stream-buffer <bytes>',
+      'the most bytes an event stream may leave unread by its client before the client is dropped',
+      parsePositiveInt('--stream-buffer', 1024 * 1024 * 1024),
+      1024 * 1024,
+    )
+    .option(
+      '--stream-idle-ms <ms>',
+      'an event stream that sends no event this long (a live match publishing nothing, or a client reading nothing of a replay) is ended',
+      parsePositiveInt('--stream-idle-ms', 24 * 3_600_000),
+      600_000,
+    )
+    .option(
+      '--stream-cache-mb <n>',
+      "MiB of finished matches' encoded event streams kept to share between viewers (least recently used dropped first)",
+      parseNonNegativeInt('--stream-cache-mb', 1_000_000),
+      64,
+    )
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: ServeCliOptions) => {
       if (o.queue) {
@@ -99,6 +129,13 @@ export function registerServe(program: Command): void {
         ladderBurst: o.ladderBurst,
         logLevel: o.logLevel,
         gateway: o.gateway ? { port: o.gatewayPort } : false,
+        streams: {
+          perAddress: o.maxStreamsPerAddress,
+          total: o.maxStreams,
+          maxUnread: o.streamBuffer,
+          idleMs: o.streamIdleMs,
+          cacheBytes: o.streamCacheMb * 1024 * 1024,
+        },
       });
       // SIGINT/SIGTERM: stop scheduling, let running matches end (10 s at most), mark the rest aborted, close.
       await new Promise<void>((resolve) => {

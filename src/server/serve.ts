@@ -9,6 +9,7 @@ import { startGateway, type Gateway, type GatewayOptions } from './gateway.js';
 import { botRoutes } from './routes/bots.js';
 import { matchRoutes } from './routes/matches.js';
 import { playRoutes } from './routes/play.js';
+import { Streams, type StreamOptions } from './sse.js';
 import { nodeName } from '../matches/node-name.js';
 
 /** How `botarena serve` (and tests) start a server. */
@@ -21,6 +22,8 @@ export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' |
   /** where log lines go (default stdout) */
   logStream?: NodeJS.WritableStream;
   limits?: { registrations: number; matches: number };
+  /** caps on event streams (per client address, in all), their unread bytes, idle time, and the shared cache of finished ones (sse.ts) */
+  streams?: Partial<StreamOptions>;
   /**
    * redis://… : matches go to `botarena worker`s through BullMQ, and live events through Redis pub/sub (so
    * any server streams any match); without it everything runs in this process
@@ -103,7 +106,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       logger,
     );
     const limits = o.limits ?? { registrations: 20, matches: 60 };
-    app = await buildApp({ logger, limits, areas: [botRoutes(arena, limits), matchRoutes(arena, limits), playRoutes(arena)] });
+    app = await buildApp({ logger, limits, areas: [botRoutes(arena, limits), matchRoutes(arena, limits, new Streams(o.streams)), playRoutes(arena)] });
     await arena.start();
     arenaStarted();
     const address = await app.listen({ port: o.port, host: o.host });

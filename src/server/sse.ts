@@ -1,17 +1,151 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from './errors.js';
 
 /** What an SSE stream may carry: anything with a `type`, which names the event. */
 export interface SseEvent {
   type: string;
 }
 
-/** The most bytes left waiting for a client that does not read: past it the client is dropped (bounded memory). */
-export const SSE_MAX_UNREAD = 4 * 1024 * 1024;
+/** How many event streams may be open, how much each may hold back, how long a silent one lives (`serve` options). */
+export interface StreamOptions {
+  /** open event streams one client address may hold (default 20): past it, 429 */
+  perAddress: number;
+  /** open event streams in all (default 2 000): past it, 503 */
+  total: number;
+  /** the most bytes left waiting for a client that does not read (default 1 MiB): past it the client is dropped */
+  maxUnread: number;
+  /**
+   * a stream that sends nothing for this long is ended, ms (default 10 min): a live match that publishes nothing
+   * (keep-alive comments do not count), or a finished match's stream whose client reads nothing
+   */
+  idleMs: number;
+  /** bytes of encoded finished-match streams kept to share between viewers, least recently used dropped first (default 64 MiB) */
+  cacheBytes: number;
+}
+
+export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
+  perAddress: 20,
+  total: 2_000,
+  maxUnread: 1024 * 1024,
+  idleMs: 10 * 60_000,
+  cacheBytes: 64 * 1024 * 1024,
+};
+
+/** One event as the stream carries it: `event: TYPE` / `data: JSON` (the JSON is the whole event). */
+export function sseBlock<E extends SseEvent>(e: E): string {
+  return `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+}
+
+/** The bytes of a finished match's stream are written in slices of this size, each once the last has drained. */
+const SLICE = 64 * 1024;
+const KEEP_ALIVE_MS = 15_000;
 
 /**
- * Server-sent events: one `event: TYPE` / `data: JSON` block per event (the JSON is the whole event); a comment
- * every 15 s keeps proxies from closing the stream. `history` is sent first, then what `subscribe` delivers,
- * until the client leaves or `endsOn` says an event was the last; `subscribe` returns how to stop listening.
+ * The server's event streams: who holds how many (the caps), and the encoded streams of finished matches,
+ * shared between their viewers (an LRU bounded by bytes; a stream larger than the whole cache is not kept).
+ */
+export class Streams {
+  readonly opts: StreamOptions;
+  private open = 0;
+  private readonly byAddress = new Map<string, number>();
+  private readonly cache = new Map<string, Buffer>();
+  private cached = 0;
+  private readonly encoding = new Map<string, Promise<Buffer | null>>();
+
+  constructor(opts: Partial<StreamOptions> = {}) {
+    this.opts = { ...DEFAULT_STREAM_OPTIONS, ...opts };
+  }
+
+  /** Streams open now, in all. */
+  get openStreams(): number {
+    return this.open;
+  }
+
+  /** Bytes held by the cache of encoded finished streams. */
+  get cachedBytes(): number {
+    return this.cached;
+  }
+
+  /**
+   * Takes a stream slot for `address`, or refuses (429 past the per-address cap, 503 past the total): returns
+   * how to give it back (once; later calls do nothing).
+   */
+  acquire(address: string): () => void {
+    const mine = this.byAddress.get(address) ?? 0;
+    if (mine >= this.opts.perAddress) {
+      throw new ApiError(
+        429,
+        'too-many-streams',
+        `this address has ${mine} event streams open, the most one client address may hold on this server (--max-streams-per-address ${this.opts.perAddress}); close one first`,
+      );
+    }
+    if (this.open >= this.opts.total) {
+      throw new ApiError(
+        503,
+        'server-busy',
+        `the server has ${this.open} event streams open, the most it serves at once (--max-streams ${this.opts.total}); try again later`,
+      );
+    }
+    this.open++;
+    this.byAddress.set(address, mine + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.open--;
+      const n = (this.byAddress.get(address) ?? 1) - 1;
+      if (n > 0) this.byAddress.set(address, n);
+      else this.byAddress.delete(address);
+    };
+  }
+
+  /**
+   * The encoded stream of finished match `id`: from the cache, or made once by `encode` (viewers asking while it
+   * is made share that one making); null when `encode` finds nothing.
+   */
+  async encoded(id: string, encode: () => Promise<Buffer | null>): Promise<Buffer | null> {
+    const hit = this.cache.get(id);
+    if (hit) {
+      this.cache.delete(id);
+      this.cache.set(id, hit); // most recently used last
+      return hit;
+    }
+    let making = this.encoding.get(id);
+    if (!making) {
+      making = encode().finally(() => this.encoding.delete(id));
+      this.encoding.set(id, making);
+      void making.then((buf) => buf && this.keep(id, buf)).catch(() => {});
+    }
+    return making;
+  }
+
+  private keep(id: string, buf: Buffer): void {
+    if (buf.length > this.opts.cacheBytes || this.cache.has(id)) return;
+    for (const [oldId, old] of this.cache) {
+      if (this.cached + buf.length <= this.opts.cacheBytes) break;
+      this.cache.delete(oldId);
+      this.cached -= old.length;
+    }
+    this.cache.set(id, buf);
+    this.cached += buf.length;
+  }
+}
+
+function startStream(reply: FastifyReply) {
+  reply.hijack();
+  const res = reply.raw;
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  // The client learns at once that its stream is open, not with the first event (a quiet feed's: 15 s on).
+  res.flushHeaders();
+  return res;
+}
+
+/**
+ * Server-sent events: one `event: TYPE` / `data: JSON` block per event; a comment every 15 s keeps proxies from
+ * closing the stream. `history` is sent first, then what `subscribe` delivers, until the client leaves or
+ * `endsOn` says an event was the last; `subscribe` returns how to stop listening. A client that leaves more
+ * than `maxUnread` bytes unread is dropped. A public stream holds a `slot` (taken with `Streams.acquire`,
+ * given back once the stream ends) and is ended when it sends no event for `idleMs`.
  */
 export function sse<E extends SseEvent>(
   req: FastifyRequest,
@@ -19,27 +153,47 @@ export function sse<E extends SseEvent>(
   history: E[],
   subscribe: ((send: (e: E) => void) => () => void) | null,
   endsOn: (e: E) => boolean = () => false,
+  slot?: { streams: Streams; release: () => void },
 ): void {
-  reply.hijack();
-  const res = reply.raw;
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+  const maxUnread = slot?.streams.opts.maxUnread ?? DEFAULT_STREAM_OPTIONS.maxUnread;
+  // Only streams that hold a slot (the public ones) are cut when silent: a person's play stream waits on the person.
+  const idleMs = slot?.streams.opts.idleMs ?? 0;
+  const release = slot?.release ?? (() => {});
+  const res = startStream(reply);
   let closed = false;
   let stop = () => {};
   const end = () => {
     if (closed) return;
     closed = true;
     clearInterval(ping);
+    if (idle) clearTimeout(idle);
     stop();
-    res.end();
+    release();
+    // A client that reads nothing would keep what is buffered for it: it is cut, not ended politely.
+    if (res.writableLength > maxUnread) res.destroy();
+    else res.end();
+  };
+  let idle: NodeJS.Timeout | null = null;
+  const stillAlive = () => {
+    if (!idleMs) return;
+    if (idle) clearTimeout(idle);
+    idle = setTimeout(end, idleMs);
+    idle.unref();
+  };
+  stillAlive();
+  const write = (text: string) => {
+    if (closed) return;
+    res.write(text);
+    // A client who stops reading is dropped once maxUnread bytes wait for it: a stuck socket costs bounded memory.
+    if (res.writableLength > maxUnread) end();
   };
   const send = (e: E) => {
     if (closed) return;
-    // A client who stops reading is dropped once SSE_MAX_UNREAD bytes wait for it: a stuck socket costs bounded memory.
-    if (res.writableLength > SSE_MAX_UNREAD) return end();
-    res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+    stillAlive();
+    write(sseBlock(e));
     if (endsOn(e)) end();
   };
-  const ping = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  const ping = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
   ping.unref();
   req.raw.on('close', end);
   for (const e of history) send(e);
@@ -50,4 +204,41 @@ export function sse<E extends SseEvent>(
     if (closed) unsubscribe();
     else stop = unsubscribe;
   } else end();
+}
+
+/**
+ * A stream whose bytes are all known (a finished match's, shared between its viewers): written in slices, the
+ * next once the last has drained, so a viewer holds no copy of it; one that reads nothing for `idleMs` is cut.
+ */
+export function sseEncoded(streams: Streams, release: () => void, req: FastifyRequest, reply: FastifyReply, bytes: Buffer): void {
+  const res = startStream(reply);
+  let closed = false;
+  let idle: NodeJS.Timeout | null = null;
+  const end = (cut: boolean) => {
+    if (closed) return;
+    closed = true;
+    if (idle) clearTimeout(idle);
+    res.off('drain', more);
+    release();
+    if (cut) res.destroy();
+    else res.end();
+  };
+  let at = 0;
+  const more = () => {
+    if (idle) clearTimeout(idle);
+    idle = null;
+    while (!closed && at < bytes.length) {
+      const slice = bytes.subarray(at, at + SLICE);
+      at += slice.length;
+      if (!res.write(slice)) {
+        idle = setTimeout(() => end(true), streams.opts.idleMs);
+        idle.unref();
+        return;
+      }
+    }
+    end(false);
+  };
+  res.on('close', () => end(true));
+  res.on('drain', more);
+  more();
 }

@@ -1,6 +1,6 @@
 import { gunzipSync } from 'node:zlib';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   ErrorBody,
   EventStream,
@@ -25,7 +25,7 @@ import type { LiveEvent } from '../../live/events.js';
 import type { MatchRow } from '../../store/index.js';
 import type { Arena } from '../arena.js';
 import { badRequest, forbidden, notFound, unauthorized } from '../errors.js';
-import { sse } from '../sse.js';
+import { sse, sseBlock, sseEncoded, Streams } from '../sse.js';
 
 /** A match as the API shows it. */
 export function publicMatch(m: MatchRow): PublicMatch {
@@ -40,7 +40,7 @@ const bearerOf = (header: string | undefined) => /^Bearer\s+(\S+)$/i.exec(header
 const matchOver = (e: LiveEvent) => e.type === 'ended' || e.type === 'stopped';
 
 /** Matches: start (on-demand or test), list, read, download replays and owners' logs, watch live (SSE); leaderboards. */
-export function matchRoutes(arena: Arena, limits: { matches: number }) {
+export function matchRoutes(arena: Arena, limits: { matches: number }, streams: Streams = new Streams()) {
   return async (fastify: FastifyInstance): Promise<void> => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     const getMatch = async (id: string) => {
@@ -189,6 +189,49 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
       },
     );
 
+    /** A finished match's stream, encoded once from its stored replay and shared by every viewer (`Streams`). */
+    const encodeFinished = async (id: string): Promise<Buffer | null> => {
+      const gz = await arena.store.getReplay(id);
+      if (!gz) return null;
+      const { turns, result, durationMs, transcripts: _t, ...header } = JSON.parse(gunzipSync(gz).toString('utf8')) as Replay;
+      const blocks: string[] = [sseBlock<LiveEvent>({ type: 'started', matchId: id, header })];
+      turns.forEach((record, index) => blocks.push(sseBlock<LiveEvent>({ type: 'step', matchId: id, index, record })));
+      blocks.push(sseBlock<LiveEvent>({ type: 'ended', matchId: id, result, durationMs: durationMs ?? 0 }));
+      return Buffer.from(blocks.join(''), 'utf8');
+    };
+
+    const matchEvents = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, release: () => void): Promise<void> => {
+      const m = await getMatch(req.params.id);
+      if (m.status === 'queued' || m.status === 'running') {
+        // Wherever it runs (here, or a worker): what it published so far, then the rest as it comes.
+        let send: ((e: LiveEvent) => void) | null = null;
+        const followed = await arena.follow.match(m.id, (e) => send?.(e));
+        if (followed) {
+          return sse(
+            req,
+            reply,
+            followed.history,
+            (s) => {
+              send = s;
+              followed.deliver();
+              return followed.stop;
+            },
+            matchOver,
+            { streams, release },
+          );
+        }
+      }
+      if (m.status === 'finished') {
+        const bytes = await streams.encoded(m.id, () => encodeFinished(m.id));
+        if (!bytes) throw notFound(`match ${m.id} has no replay`);
+        return sseEncoded(streams, release, req, reply, bytes);
+      }
+      if (m.status === 'aborted')
+        return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null, matchOver, { streams, release });
+      // queued (or just started): listen from its start
+      return sse(req, reply, [], (send) => arena.live.subscribe(m.id, 'public', send), matchOver, { streams, release });
+    };
+
     app.get(
       '/api/events',
       {
@@ -199,13 +242,27 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
         },
       },
       async (req, reply) => {
+        const release = streams.acquire(req.ip);
         const early: LiveEvent[] = [];
         let send: ((e: LiveEvent) => void) | null = null;
-        const stop = await arena.follow.feed((e) => (send ? send(e) : void early.push(e)));
-        sse(req, reply, early, (s) => {
-          send = s;
-          return stop;
-        });
+        let stop: () => void;
+        try {
+          stop = await arena.follow.feed((e) => (send ? send(e) : void early.push(e)));
+        } catch (err) {
+          release();
+          throw err;
+        }
+        sse(
+          req,
+          reply,
+          early,
+          (s) => {
+            send = s;
+            return stop;
+          },
+          undefined,
+          { streams, release },
+        );
       },
     );
 
@@ -221,40 +278,14 @@ export function matchRoutes(arena: Arena, limits: { matches: number }) {
         },
       },
       async (req, reply) => {
-        const m = await getMatch(req.params.id);
-        if (m.status === 'queued' || m.status === 'running') {
-          // Wherever it runs (here, or a worker): what it published so far, then the rest as it comes.
-          let send: ((e: LiveEvent) => void) | null = null;
-          const followed = await arena.follow.match(m.id, (e) => send?.(e));
-          if (followed) {
-            return sse(
-              req,
-              reply,
-              followed.history,
-              (s) => {
-                send = s;
-                followed.deliver();
-                return followed.stop;
-              },
-              matchOver,
-            );
-          }
+        // The caps first: a refused client costs no database read.
+        const release = streams.acquire(req.ip);
+        try {
+          await matchEvents(req, reply, release);
+        } catch (err) {
+          release();
+          throw err;
         }
-        if (m.status === 'finished') {
-          const gz = await arena.store.getReplay(m.id);
-          const replay = gz ? (JSON.parse(gunzipSync(gz).toString('utf8')) as Replay) : null;
-          if (!replay) throw notFound(`match ${m.id} has no replay`);
-          const { turns, result, durationMs, transcripts: _t, ...header } = replay;
-          const events: LiveEvent[] = [
-            { type: 'started', matchId: m.id, header },
-            ...turns.map((record, index): LiveEvent => ({ type: 'step', matchId: m.id, index, record })),
-            { type: 'ended', matchId: m.id, result, durationMs: durationMs ?? 0 },
-          ];
-          return sse(req, reply, events, null, matchOver);
-        }
-        if (m.status === 'aborted') return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null, matchOver);
-        // queued (or just started): listen from its start
-        return sse(req, reply, [], (send) => arena.live.subscribe(m.id, 'public', send), matchOver);
       },
     );
 
