@@ -36,9 +36,16 @@ export interface FollowedMatch {
 
 /**
  * Follows one match from its start: `send` gets its public events so far, then each as it comes, none
- * twice and none missed. Null when nothing of it is kept (it has not started, or ended a while ago).
+ * twice and none missed. Null when nothing of it is kept (it has not started, or ended a while ago), unless
+ * `waitForStart`: then (a match the store has as queued or running) it is followed from nothing kept, with the
+ * one subscription made before the history was read, so a start that comes in between is not missed.
  */
-export async function followMatch(live: LiveEvents, matchId: string, send: (e: LiveEvent) => void): Promise<FollowedMatch | null> {
+export async function followMatch(
+  live: LiveEvents,
+  matchId: string,
+  send: (e: LiveEvent) => void,
+  opts: { waitForStart?: boolean } = {},
+): Promise<FollowedMatch | null> {
   const early: LiveEvent[] = [];
   let onEvent: ((e: LiveEvent) => void) | null = null;
   const stop = live.subscribe(matchId, 'public', (e) => (onEvent ? onEvent(e) : void early.push(e)));
@@ -49,6 +56,7 @@ export async function followMatch(live: LiveEvents, matchId: string, send: (e: L
     stop();
     throw err;
   }
+  if (!history && opts.waitForStart) history = [];
   if (!history) {
     stop();
     return null;

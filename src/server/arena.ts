@@ -83,7 +83,7 @@ export class Arena {
   /** following the live matches from their start, as the SSE routes do */
   readonly follow: {
     feed: (send: (e: LiveEvent) => void) => Promise<() => void>;
-    match: (matchId: string, send: (e: LiveEvent) => void) => Promise<FollowedMatch | null>;
+    match: (matchId: string, send: (e: LiveEvent) => void, opts?: { waitForStart?: boolean }) => Promise<FollowedMatch | null>;
   };
   private readonly ladder: LadderScheduler | null;
   /** the live events with the global feed: what the matches played here publish to */
@@ -148,7 +148,7 @@ export class Arena {
         )
       : null;
     const running = async () => (await store.listMatches({ status: 'running', limit: 100 })).items.map((m) => m.id);
-    this.follow = { feed: (send) => followFeed(live, running, send), match: (matchId, send) => followMatch(live, matchId, send) };
+    this.follow = { feed: (send) => followFeed(live, running, send), match: (matchId, send, opts) => followMatch(live, matchId, send, opts) };
   }
 
   /** Who started each test match reads its logs with these. */

@@ -203,9 +203,10 @@ export function matchRoutes(arena: Arena, limits: { matches: number }, streams: 
     const matchEvents = async (req: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply, release: () => void): Promise<void> => {
       const m = await getMatch(req.params.id);
       if (m.status === 'queued' || m.status === 'running') {
-        // Wherever it runs (here, or a worker): what it published so far, then the rest as it comes.
+        // Wherever it runs (here, or a worker): what it published so far, then the rest as it comes; a match not
+        // started yet is listened to from before the history is read, so its start is not missed in between.
         let send: ((e: LiveEvent) => void) | null = null;
-        const followed = await arena.follow.match(m.id, (e) => send?.(e));
+        const followed = await arena.follow.match(m.id, (e) => send?.(e), { waitForStart: true });
         if (followed) {
           return sse(
             req,
@@ -228,7 +229,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }, streams: 
       }
       if (m.status === 'aborted')
         return sse(req, reply, [{ type: 'stopped', matchId: m.id, reason: m.abortReason ?? 'aborted' }], null, matchOver, { streams, release });
-      // queued (or just started): listen from its start
+      // a status this route does not know (queued and running are followed above): listen from now
       return sse(req, reply, [], (send) => arena.live.subscribe(m.id, 'public', send), matchOver, { streams, release });
     };
 
