@@ -93,15 +93,23 @@ export class BullMatchConsumer {
   async stop(graceMs = 10_000): Promise<void> {
     if (!this.worker) return;
     const closing = this.worker.close();
-    const timer = new Promise((resolve) => setTimeout(resolve, graceMs).unref());
-    await Promise.race([closing, timer]);
+    closing.catch(() => {});
+    // The grace is for matches under way: with none, there is nothing to wait for.
+    if (this.playing.size) await Promise.race([closing, after(graceMs)]);
     for (const c of this.playing.values()) c.abort();
     // Closing tells Redis the worker is gone; with Redis away that never ends: give up after a while (the
     // matches it held go back to the queue when their locks run out).
-    const gaveUp = await Promise.race([closing.then(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(true), 5000).unref())]);
+    const gaveUp = await Promise.race([
+      closing.then(
+        () => false,
+        () => false,
+      ),
+      after(5000).then(() => true),
+    ]);
     if (gaveUp) {
       this.o.log.warn(`the queue's Redis (${redactRedisUrl(this.o.url)}) did not answer: stopping without telling it`);
-      await this.worker.disconnect().catch(() => {});
+      // BullMQ's disconnect waits for a connection that never came up: cut it short too.
+      await Promise.race([this.worker.disconnect().catch(() => {}), after(1000)]);
     }
     this.worker = null;
     const connection = this.connection;
@@ -112,4 +120,9 @@ export class BullMatchConsumer {
       connection.disconnect();
     }
   }
+}
+
+/** Resolves after `ms` (a timer that keeps no process alive). */
+function after(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
