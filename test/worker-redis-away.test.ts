@@ -10,7 +10,7 @@ import { ROOT } from './run-cli.js';
 const dir = mkdtempSync(join(tmpdir(), 'botarena-worker-away-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('botarena worker with its Redis away', () => {
+describe('botarena worker and serve with their Redis away', () => {
   it('stops on the first SIGTERM, saying it stops without telling Redis, and exits 0', async () => {
     const port = await freePort(); // nobody listens there
     const worker = spawn(process.execPath, ['bin/botarena', 'worker', '--queue', `redis://127.0.0.1:${port}`, '--database', join(dir, 'w.sqlite')], {
@@ -33,5 +33,29 @@ describe('botarena worker with its Redis away', () => {
       clearTimeout(killer);
       worker.kill('SIGKILL');
     }
+  });
+
+  it('serve --queue says once that Redis cannot be reached, then retries quietly (no stack trace every 5 s)', async () => {
+    const port = await freePort();
+    const server = spawn(
+      process.execPath,
+      ['bin/botarena', 'serve', '--queue', `redis://127.0.0.1:${port}`, '--port', '0', '--no-gateway', '--database', join(dir, 's.sqlite')],
+      { cwd: ROOT },
+    );
+    let out = '';
+    server.stdout.on('data', (d: Buffer) => (out += d));
+    server.stderr.on('data', (d: Buffer) => (out += d));
+    const exited = new Promise<number | null>((resolve) => server.on('close', resolve));
+    try {
+      // Two heartbeats (every 10 s) and three ladder tries (every 5 s) fail in this time.
+      await new Promise((r) => setTimeout(r, 23_000));
+    } finally {
+      server.kill('SIGTERM');
+      await exited;
+    }
+    const count = (re: RegExp) => out.split('\n').filter((l) => re.test(l)).length;
+    assert.equal(count(/the ladder failed to start a match/), 1, out);
+    assert.equal(count(/cannot reach the queue/), 1, out);
+    assert.ok(count(/"stack"/) <= 1, `at most one stack trace:\n${out}`);
   });
 });

@@ -51,6 +51,8 @@ export class LadderScheduler {
   private refill = false;
   private nextGame = 0;
   private stopping = false;
+  /** the message of the failure the ladder is waiting out (logged once, with its stack; its repeats at debug) */
+  private failing: string | null = null;
 
   constructor(
     private readonly c: LadderContext,
@@ -97,9 +99,17 @@ export class LadderScheduler {
       let next: number | null = null;
       this.fillRun = this.fill()
         .then(
-          (delay) => void (next = delay),
+          (delay) => {
+            if (this.failing !== null) this.c.log.info(`the ladder runs again (it had failed: ${this.failing})`);
+            this.failing = null;
+            next = delay;
+          },
           (err: unknown) => {
-            this.c.log.error({ err }, 'the ladder failed to start a match; trying again in 5 s');
+            // The same failure every 5 s (the queue's Redis away) is one line, not a stack trace each time.
+            const message = err instanceof Error ? err.message : String(err);
+            if (message === this.failing) this.c.log.debug({ err }, 'the ladder still fails to start a match; trying again in 5 s');
+            else this.c.log.error({ err }, 'the ladder failed to start a match; trying again in 5 s (the same failure again is logged at debug)');
+            this.failing = message;
             next = 5000;
           },
         )

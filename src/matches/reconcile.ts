@@ -128,6 +128,9 @@ export class QueueUpkeep {
     private readonly everyMs = 10_000,
   ) {}
 
+  /** the heartbeat's failure being waited out, said once */
+  private beatFailing: string | null = null;
+
   /** Beats once and reconciles once, then keeps doing both until `stop`. */
   async start(): Promise<void> {
     await this.beat();
@@ -143,9 +146,19 @@ export class QueueUpkeep {
 
   private async beat(): Promise<void> {
     const { queue, log } = this.c;
-    await queue
-      .beat(this.node, NODE_TTL_MS)
-      .catch((err: unknown) => log.warn({ err }, `cannot reach the queue (${queue.describe()}): ${(err as Error).message}`));
+    await queue.beat(this.node, NODE_TTL_MS).then(
+      () => {
+        if (this.beatFailing !== null) log.info(`the queue (${queue.describe()}) is reachable again`);
+        this.beatFailing = null;
+      },
+      (err: unknown) => {
+        // Said once (then at debug while it lasts), not a stack trace every beat while Redis is away.
+        const message = err instanceof Error ? err.message : String(err);
+        if (message === this.beatFailing) log.debug({ err }, `still cannot reach the queue (${queue.describe()})`);
+        else log.warn(`cannot reach the queue (${queue.describe()}): ${message}; retrying quietly (at debug) until it answers`);
+        this.beatFailing = message;
+      },
+    );
     if (!this.stopping) {
       this.beatTimer = setTimeout(() => void this.beat(), NODE_TTL_MS / 3);
       this.beatTimer.unref();
