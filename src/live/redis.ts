@@ -1,3 +1,6 @@
+// About 410 lines, one class, kept whole on purpose: the publisher's hold while subscriptions settle, the
+// subscriber's channels and the reconnect watch share one connection state and one ordering promise; split,
+// that state would be passed between files for every event.
 import { Redis, type RedisOptions } from 'ioredis';
 import {
   channelOf,
@@ -12,9 +15,7 @@ import {
 } from './events.js';
 
 // Live events across processes, on Redis pub/sub: matches played by `botarena worker`s stream to viewers
-// connected to any web server process. (390 lines, one class, kept whole on purpose: the publisher's hold
-// while subscriptions settle, the subscriber's channels and the reconnect watch share one connection state
-// and one ordering promise; split, that state would be passed between files for every event.) A match's public history (a late viewer's catch-up) is a Redis list,
+// connected to any web server process. A match's public history (a late viewer's catch-up) is a Redis list,
 // so every process sees the same one. Delivery to this process's listeners has the in-process semantics of
 // LocalLiveEvents (per-listener queue, in order, one at a time, slow ones dropped, throwing ones logged).
 
