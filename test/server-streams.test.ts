@@ -198,3 +198,38 @@ test('a live stream that sends nothing for --stream-idle-ms is ended (keep-alive
     await idle.close(0);
   }
 });
+
+test('a late viewer of a live match that reads gets the whole history however long, in order (--stream-buffer bounds what it falls behind, not the history)', async () => {
+  const MAX_UNREAD = 32 * 1024;
+  const tight = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    database: ':memory:',
+    logStream: quiet,
+    ladder: false,
+    gateway: false,
+    streams: { maxUnread: MAX_UNREAD },
+  });
+  try {
+    // ~1 MB of events in ~4 s: the viewer comes once the history is 10 times --stream-buffer.
+    const r = await fetch(tight.url + '/api/matches', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ game: 'tron', seats: ['stupid', 'stupid'], seed: 1, config: { width: 250, height: 250 } }),
+    });
+    assert.equal(r.status, 201, await r.clone().text());
+    const { id } = (await r.json()) as { id: string };
+    await until('a long history', async () => ((await tight.arena.live.history(id))?.length ?? 0) > 1_500, 60_000);
+    const late = await (await fetch(`${tight.url}/api/matches/${id}/events`)).text();
+    assert.match(late, /event: ended/, 'the late viewer that reads got the whole stream');
+    assert.ok(late.length > 10 * MAX_UNREAD, `the stream is long (${late.length} bytes)`);
+    const steps = [...late.matchAll(/"type":"step","matchId":"[^"]+","index":(\d+)/g)].map((m) => Number(m[1]));
+    assert.deepEqual(
+      steps,
+      steps.map((_, i) => i),
+      'every step once, in order',
+    );
+  } finally {
+    await tight.close(0);
+  }
+});

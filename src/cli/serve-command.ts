@@ -85,9 +85,9 @@ export function registerServe(program: Command): void {
     .option('--max-streams <n>', 'event streams open at once in all; past it: 503', parsePositiveInt('--max-streams', 1_000_000), 2_000)
     .option(
       '--stream-buffer <bytes>',
-      'the most bytes an event stream may leave unread by its client before the client is dropped',
+      "the most bytes of live events an event stream's client may fall behind before it is dropped (a client that reads is never dropped for a long history)",
       parsePositiveInt('--stream-buffer', 1024 * 1024 * 1024),
-      1024 * 1024,
+      8 * 1024 * 1024,
     )
     .option(
       '--stream-idle-ms <ms>',

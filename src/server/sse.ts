@@ -12,7 +12,10 @@ export interface StreamOptions {
   perAddress: number;
   /** open event streams in all (default 2 000): past it, 503 */
   total: number;
-  /** the most bytes left waiting for a client that does not read (default 1 MiB): past it the client is dropped */
+  /**
+   * the most bytes of live events one client may fall behind once its socket holds back (default 8 MiB): past it
+   * the client is dropped. The events are encoded once and shared, so a slow viewer holds references, not copies.
+   */
   maxUnread: number;
   /**
    * a stream that sends nothing for this long is ended, ms (default 10 min): a live match that publishes nothing
@@ -26,7 +29,7 @@ export interface StreamOptions {
 export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
   perAddress: 20,
   total: 2_000,
-  maxUnread: 1024 * 1024,
+  maxUnread: 8 * 1024 * 1024,
   idleMs: 10 * 60_000,
   cacheBytes: 64 * 1024 * 1024,
 };
@@ -34,6 +37,15 @@ export const DEFAULT_STREAM_OPTIONS: StreamOptions = {
 /** One event as the stream carries it: `event: TYPE` / `data: JSON` (the JSON is the whole event). */
 export function sseBlock<E extends SseEvent>(e: E): string {
   return `event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`;
+}
+
+/** Each live event encoded once, whatever the number of its viewers (kept as long as the event is). */
+const encodedBlocks = new WeakMap<object, string>();
+
+function sharedBlock<E extends SseEvent>(e: E): string {
+  let text = encodedBlocks.get(e);
+  if (text === undefined) encodedBlocks.set(e, (text = sseBlock(e)));
+  return text;
 }
 
 /** The bytes of a finished match's stream are written in slices of this size, each once the last has drained. */
@@ -143,9 +155,12 @@ function startStream(reply: FastifyReply) {
 /**
  * Server-sent events: one `event: TYPE` / `data: JSON` block per event; a comment every 15 s keeps proxies from
  * closing the stream. `history` is sent first, then what `subscribe` delivers, until the client leaves or
- * `endsOn` says an event was the last; `subscribe` returns how to stop listening. A client that leaves more
- * than `maxUnread` bytes unread is dropped. A public stream holds a `slot` (taken with `Streams.acquire`,
- * given back once the stream ends) and is ended when it sends no event for `idleMs`.
+ * `endsOn` says an event was the last; `subscribe` returns how to stop listening. Written with backpressure: once
+ * the socket holds back, the rest of the history waits (encoded one event at a time as the client drains, so a
+ * late viewer of a long match costs no copy of it) and live events queue; a client that leaves more than
+ * `maxUnread` bytes of live events queued is dropped, one that reads is never dropped however long the history.
+ * A public stream holds a `slot` (taken with `Streams.acquire`, given back once the stream ends) and is ended
+ * when it sends no event for `idleMs`.
  */
 export function sse<E extends SseEvent>(
   req: FastifyRequest,
@@ -162,48 +177,90 @@ export function sse<E extends SseEvent>(
   const res = startStream(reply);
   let closed = false;
   let stop = () => {};
-  const end = () => {
+  /** the socket held back the last write: the next wait for 'drain' */
+  let waiting = false;
+  /** history events not yet written */
+  let next = 0;
+  /** live events that came while the history was still being written or the socket held back */
+  const queued: { text: string; last: boolean }[] = [];
+  let queuedBytes = 0;
+  /** the stream's last event is written (or queued): nothing after it */
+  let over = false;
+  let idle: NodeJS.Timeout | null = null;
+  const end = (cut: boolean) => {
     if (closed) return;
     closed = true;
     clearInterval(ping);
     if (idle) clearTimeout(idle);
+    res.off('drain', pump);
     stop();
     release();
+    queued.length = 0;
     // A client that reads nothing would keep what is buffered for it: it is cut, not ended politely.
-    if (res.writableLength > maxUnread) res.destroy();
+    if (cut) res.destroy();
     else res.end();
   };
-  let idle: NodeJS.Timeout | null = null;
   const stillAlive = () => {
     if (!idleMs) return;
     if (idle) clearTimeout(idle);
-    idle = setTimeout(end, idleMs);
+    // Silent for idleMs: ended, and cut if the client has not read what it was sent.
+    idle = setTimeout(() => end(res.writableLength > 0), idleMs);
     idle.unref();
   };
-  stillAlive();
-  const write = (text: string) => {
-    if (closed) return;
-    res.write(text);
-    // A client who stops reading is dropped once maxUnread bytes wait for it: a stuck socket costs bounded memory.
-    if (res.writableLength > maxUnread) end();
-  };
+  /** Writes what waits (history, then queued live events) until the socket holds back or nothing is left. */
+  function pump(): void {
+    waiting = false;
+    while (!closed && !waiting) {
+      let text: string;
+      let last: boolean;
+      if (next < history.length) {
+        const e = history[next++]!;
+        text = sharedBlock(e);
+        last = endsOn(e);
+      } else if (queued.length) {
+        ({ text, last } = queued.shift()!);
+        queuedBytes -= text.length;
+      } else {
+        // A stream of history only (a stopped match's) ends once it is all written.
+        if (!subscribe) end(false);
+        return;
+      }
+      waiting = !res.write(text);
+      if (last) return end(false);
+    }
+  }
   const send = (e: E) => {
-    if (closed) return;
+    if (closed || over) return;
     stillAlive();
-    write(sseBlock(e));
-    if (endsOn(e)) end();
+    const last = endsOn(e);
+    if (last) over = true;
+    const text = sharedBlock(e);
+    if (!waiting && next >= history.length && !queued.length) {
+      waiting = !res.write(text);
+      if (last) end(false);
+      return;
+    }
+    // A client who stops reading is dropped once it is maxUnread bytes of live events behind: bounded memory.
+    queued.push({ text, last });
+    queuedBytes += text.length;
+    if (queuedBytes > maxUnread) end(true);
   };
-  const ping = setInterval(() => write(': keep-alive\n\n'), KEEP_ALIVE_MS);
+  const ping = setInterval(() => {
+    if (!waiting && next >= history.length && !queued.length) res.write(': keep-alive\n\n');
+  }, KEEP_ALIVE_MS);
   ping.unref();
-  req.raw.on('close', end);
-  for (const e of history) send(e);
+  req.raw.on('close', () => end(true));
+  res.on('drain', pump);
+  stillAlive();
+  if (history.some(endsOn)) over = true;
+  pump();
   if (closed) return;
   if (subscribe) {
     const unsubscribe = subscribe(send);
     // A subscription that ended the stream at once (its first event was the last) is stopped now.
     if (closed) unsubscribe();
     else stop = unsubscribe;
-  } else end();
+  }
 }
 
 /**
