@@ -60,62 +60,79 @@ let release = () => {};
 let asked = 0;
 const api = apiClient(() => base);
 
-before(async () => {
-  if (!bwrapWorks) return;
-  // The connect4 example bot, behind a proxy that can hold its answers.
-  bot = spawn(process.execPath, ['examples/connect4-node-http/bot.mjs', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  const [line] = (await once(createInterface({ input: bot.stdout! }), 'line')) as [string];
-  const botUrl = new URL(/listening on (http:\S+)/.exec(line)![1]!);
-  proxy = createServer((req, res) => {
-    const body: Buffer[] = [];
-    req.on('data', (d: Buffer) => body.push(d));
-    req.on('end', () => {
-      asked++;
-      void (hold ?? Promise.resolve()).then(() => {
-        const out = request({ host: botUrl.hostname, port: botUrl.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
-          res.writeHead(r.statusCode ?? 502, r.headers);
-          r.pipe(res);
+before(
+  async () => {
+    if (!bwrapWorks) return;
+    // The connect4 example bot, behind a proxy that can hold its answers.
+    bot = spawn(process.execPath, ['examples/connect4-node-http/bot.mjs', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const [line] = (await once(createInterface({ input: bot.stdout! }), 'line')) as [string];
+    const botUrl = new URL(/listening on (http:\S+)/.exec(line)![1]!);
+    proxy = createServer((req, res) => {
+      const body: Buffer[] = [];
+      req.on('data', (d: Buffer) => body.push(d));
+      req.on('end', () => {
+        asked++;
+        void (hold ?? Promise.resolve()).then(() => {
+          const out = request({ host: botUrl.hostname, port: botUrl.port, path: req.url, method: req.method, headers: req.headers }, (r) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          });
+          out.on('error', () => res.destroy());
+          out.end(Buffer.concat(body));
         });
-        out.on('error', () => res.destroy());
-        out.end(Buffer.concat(body));
       });
     });
-  });
-  proxy.listen(0, '127.0.0.1');
-  await once(proxy, 'listening');
-  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
+    proxy.listen(0, '127.0.0.1');
+    await once(proxy, 'listening');
+    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
 
-  server = spawn(
-    'bwrap',
-    [
-      ...['--die-with-parent', '--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--size', String(8 * 1024 * 1024), '--tmpfs', '/data'],
-      ...[process.execPath, 'bin/botarena', 'serve', '--port', '0', '--no-gateway', '--no-ladder', '--allow-private-bots', '--database', '/data/arena.sqlite'],
-    ],
-    { cwd: ROOT, env: { ...process.env, BOTARENA_ADMIN_TOKEN: ADMIN } },
-  );
-  server.stdout!.on('data', (d: Buffer) => (log += d));
-  server.stderr!.on('data', (d: Buffer) => (log += d));
-  base = await until('the server to listen', async () => /botarena server at (http:\/\/[\d.:]+)/.exec(log)?.[1], 30_000);
-  // The tmpfs is in bwrap's mount namespace: seen from here through the server's /proc/PID/root.
-  node = descendants(server.pid!).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('bin/botarena')) ?? 0;
-  assert.ok(node, 'the server process inside bwrap');
-  data = `/proc/${node}/root/data`;
-});
+    server = spawn(
+      'bwrap',
+      [
+        ...['--die-with-parent', '--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--size', String(8 * 1024 * 1024), '--tmpfs', '/data'],
+        ...[
+          process.execPath,
+          'bin/botarena',
+          'serve',
+          '--port',
+          '0',
+          '--no-gateway',
+          '--no-ladder',
+          '--allow-private-bots',
+          '--database',
+          '/data/arena.sqlite',
+        ],
+      ],
+      { cwd: ROOT, env: { ...process.env, BOTARENA_ADMIN_TOKEN: ADMIN } },
+    );
+    server.stdout!.on('data', (d: Buffer) => (log += d));
+    server.stderr!.on('data', (d: Buffer) => (log += d));
+    base = await until('the server to listen', async () => /botarena server at (http:\/\/[\d.:]+)/.exec(log)?.[1], 30_000);
+    // The tmpfs is in bwrap's mount namespace: seen from here through the server's /proc/PID/root.
+    node = descendants(server.pid!).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('bin/botarena')) ?? 0;
+    assert.ok(node, 'the server process inside bwrap');
+    data = `/proc/${node}/root/data`;
+  },
+  { timeout: 60_000 },
+);
 
-after(async () => {
-  if (process.env.SERVER_LOG) console.error(log);
-  release();
-  if (server && server.exitCode === null) {
-    // SIGTERM to the server itself (bwrap does not pass it on), then bwrap ends with it.
-    const closed = once(server, 'close');
-    if (node) process.kill(node, 'SIGTERM');
-    const killer = setTimeout(() => server.kill('SIGKILL'), 15_000);
-    await closed;
-    clearTimeout(killer);
-  }
-  bot?.kill();
-  proxy?.close();
-});
+after(
+  async () => {
+    if (process.env.SERVER_LOG) console.error(log);
+    release();
+    if (server && server.exitCode === null) {
+      // SIGTERM to the server itself (bwrap does not pass it on), then bwrap ends with it.
+      const closed = once(server, 'close');
+      if (node) process.kill(node, 'SIGTERM');
+      const killer = setTimeout(() => server.kill('SIGKILL'), 15_000);
+      await closed;
+      clearTimeout(killer);
+    }
+    bot?.kill();
+    proxy?.close();
+  },
+  { timeout: 30_000 },
+);
 
 const lines = (re: RegExp) => log.split('\n').filter((l) => re.test(l));
 
