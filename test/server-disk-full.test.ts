@@ -45,12 +45,69 @@ function fill(dir: string): string {
   return file;
 }
 
-let server: ChildProcess;
-/** the server's own process, inside bwrap */
-let node = 0;
-let log = '';
+/** An arena server under bwrap on a tmpfs of its own: its output, the URL it said last, its node process. */
+interface Arena {
+  proc: ChildProcess;
+  log: string;
+  /** the server process (node) inside bwrap, 0 while none runs */
+  node(): number;
+  /** the tmpfs, seen from here through the server's /proc/PID/root (it is in bwrap's mount namespace) */
+  data(): string;
+}
+
+const SERVE = ['bin/botarena', 'serve', '--port', '0', '--no-gateway', '--no-ladder', '--allow-private-bots', '--database', '/data/arena.sqlite'];
+
+/**
+ * Starts `botarena serve` under bwrap with /data an 8 MiB tmpfs; `thenAgain`: when that server stops, a second
+ * one starts on the same tmpfs (the same database), once /data/filler is gone (a restart after space is freed).
+ */
+async function startArena(thenAgain = false): Promise<Arena> {
+  const serve = [process.execPath, ...SERVE].map((a) => `'${a}'`).join(' ');
+  const command = thenAgain ? ['sh', '-c', `${serve}; while [ -e /data/filler ]; do sleep 0.1; done; exec ${serve}`] : [process.execPath, ...SERVE];
+  const proc = spawn(
+    'bwrap',
+    ['--die-with-parent', '--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--size', String(8 * 1024 * 1024), '--tmpfs', '/data', ...command],
+    { cwd: ROOT, env: { ...process.env, BOTARENA_ADMIN_TOKEN: ADMIN } },
+  );
+  const arena: Arena = {
+    proc,
+    log: '',
+    node: () =>
+      descendants(proc.pid!).find((p) => {
+        try {
+          const argv = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0');
+          return argv[0] === process.execPath && argv[1] === 'bin/botarena';
+        } catch {
+          return false;
+        }
+      }) ?? 0,
+    data: () => `/proc/${arena.node()}/root/data`,
+  };
+  arenas.push(arena);
+  proc.stdout!.on('data', (d: Buffer) => (arena.log += d));
+  proc.stderr!.on('data', (d: Buffer) => (arena.log += d));
+  await until('the server to listen', async () => urlOf(arena), 30_000);
+  assert.ok(arena.node(), 'the server process inside bwrap');
+  return arena;
+}
+
+/** The URL the arena's server said it listens at, the last one (a second server says its own). */
+const urlOf = (a: Arena) => [...a.log.matchAll(/botarena server at (http:\/\/[\d.:]+)/g)].at(-1)?.[1];
+
+/** Stops the arena: SIGTERM to its server (bwrap does not pass it on), then bwrap ends with it. */
+async function stopArena(a: Arena): Promise<void> {
+  if (a.proc.exitCode !== null || a.proc.signalCode !== null) return;
+  const closed = once(a.proc, 'close');
+  const node = a.node();
+  if (node) process.kill(node, 'SIGTERM');
+  const killer = setTimeout(() => a.proc.kill('SIGKILL'), 20_000);
+  await closed;
+  clearTimeout(killer);
+}
+
+const arenas: Arena[] = [];
+let arena: Arena;
 let base = '';
-let data = '';
 let bot: ChildProcess;
 let proxy: Server;
 let proxyUrl = '';
@@ -86,55 +143,24 @@ before(
     await once(proxy, 'listening');
     proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`;
 
-    server = spawn(
-      'bwrap',
-      [
-        ...['--die-with-parent', '--bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--size', String(8 * 1024 * 1024), '--tmpfs', '/data'],
-        ...[
-          process.execPath,
-          'bin/botarena',
-          'serve',
-          '--port',
-          '0',
-          '--no-gateway',
-          '--no-ladder',
-          '--allow-private-bots',
-          '--database',
-          '/data/arena.sqlite',
-        ],
-      ],
-      { cwd: ROOT, env: { ...process.env, BOTARENA_ADMIN_TOKEN: ADMIN } },
-    );
-    server.stdout!.on('data', (d: Buffer) => (log += d));
-    server.stderr!.on('data', (d: Buffer) => (log += d));
-    base = await until('the server to listen', async () => /botarena server at (http:\/\/[\d.:]+)/.exec(log)?.[1], 30_000);
-    // The tmpfs is in bwrap's mount namespace: seen from here through the server's /proc/PID/root.
-    node = descendants(server.pid!).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('bin/botarena')) ?? 0;
-    assert.ok(node, 'the server process inside bwrap');
-    data = `/proc/${node}/root/data`;
+    arena = await startArena();
+    base = urlOf(arena)!;
   },
   { timeout: 60_000 },
 );
 
 after(
   async () => {
-    if (process.env.SERVER_LOG) console.error(log);
+    if (process.env.SERVER_LOG) for (const a of arenas) console.error(a.log);
     release();
-    if (server && server.exitCode === null) {
-      // SIGTERM to the server itself (bwrap does not pass it on), then bwrap ends with it.
-      const closed = once(server, 'close');
-      if (node) process.kill(node, 'SIGTERM');
-      const killer = setTimeout(() => server.kill('SIGKILL'), 15_000);
-      await closed;
-      clearTimeout(killer);
-    }
+    for (const a of arenas) await stopArena(a);
     bot?.kill();
     proxy?.close();
   },
   { timeout: 30_000 },
 );
 
-const lines = (re: RegExp) => log.split('\n').filter((l) => re.test(l));
+const lines = (re: RegExp, a = arena) => a.log.split('\n').filter((l) => re.test(l));
 
 describe('botarena serve on a full disk', { skip: bwrapWorks ? false : 'bubblewrap (bwrap) cannot make a tmpfs here' }, () => {
   it(
@@ -161,7 +187,7 @@ describe('botarena serve on a full disk', { skip: bwrapWorks ? false : 'bubblewr
       await until('the match to ask the held bot', async () => asked > before);
       const matchesBefore = (await api('GET', '/api/matches?limit=100')).body!.items as unknown[];
 
-      const filler = fill(data);
+      const filler = fill(arena.data());
       try {
         // Writes that start something: a 503 saying the disk is full, when to retry, and nothing kept.
         const ask = await fetch(`${base}/api/matches`, {
@@ -215,12 +241,56 @@ describe('botarena serve on a full disk', { skip: bwrapWorks ? false : 'bubblewr
       await until('the new match to finish', async () => (await api('GET', `/api/matches/${(again.body as { id: string }).id}`)).body!.status === 'finished');
 
       // The log said it once, and once that it writes again; no SQLite error, no stack trace.
-      assert.equal(lines(/the arena's disk is full \(SQLite/).length, 1, log);
-      assert.equal(lines(/the store writes again/).length, 1, log);
-      assert.equal(lines(/was written after waiting/).length, 1, log);
+      assert.equal(lines(/the arena's disk is full \(SQLite/).length, 1, arena.log);
+      assert.equal(lines(/the store writes again/).length, 1, arena.log);
+      assert.equal(lines(/was written after waiting/).length, 1, arena.log);
       assert.deepEqual(lines(/cannot rollback|SQLITE_ERROR/), []);
       assert.deepEqual(lines(/"stack"/), []);
       assert.deepEqual(lines(/"level":50/), [], 'no error line (the 503s are said once, by the store)');
+    },
+  );
+
+  it(
+    'a server stopped while a finish waits for room leaves the match as a stop does: the next start marks it aborted, never rated',
+    { timeout: 120_000 },
+    async () => {
+      const a = await startArena(true);
+      const call = apiClient(() => urlOf(a)!);
+      const reg = await call('POST', '/api/bots', { game: 'connect4', name: 'held', endpoint: proxyUrl });
+      assert.equal(reg.status, 201, JSON.stringify(reg.body));
+      const heldId = (reg.body!.bot as { id: string }).id;
+      await until('the bot to pass its check', async () => (await call('GET', `/api/bots/${heldId}`)).body?.status === 'active');
+      const opponent = ((await call('GET', '/api/bots?game=connect4')).body as unknown as { id: string; builtin: boolean }[]).find((b) => b.builtin)!;
+      hold = new Promise((resolve) => (release = resolve));
+      const before = asked;
+      const started = await fetch(`${urlOf(a)}/api/matches`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${ADMIN}` },
+        body: JSON.stringify({ game: 'connect4', seats: [heldId, opponent.id], rated: true }),
+      });
+      const matchId = ((await started.json()) as { id: string }).id;
+      await until('the match to ask the held bot', async () => asked > before);
+      const first = a.node();
+      // The shell that starts the second server stays in bwrap's namespace: the tmpfs is reached through it.
+      const sh = descendants(a.proc.pid!).find((p) => readFileSync(`/proc/${p}/cmdline`, 'utf8').startsWith('sh\0'))!;
+      assert.ok(sh, 'the shell inside bwrap');
+      const filler = fill(`/proc/${sh}/root/data`);
+      release();
+      hold = null;
+      await until('the finish to wait for room', async () => lines(/result \(replay, seats, ratings\) cannot be written now/, a).length > 0, 30_000);
+
+      // Stopped (SIGTERM) with the disk still full: the grace passes, nothing can be written, the server exits.
+      process.kill(first, 'SIGTERM');
+      await until('the first server to stop', async () => a.node() !== first, 40_000);
+      assert.match(a.log, /could not be written before the arena stopped.*it could not be marked aborted either: it stays running/);
+      rmSync(filler);
+      await until('the second server to listen', async () => [...a.log.matchAll(/botarena server at/g)].length === 2, 30_000);
+
+      const m = (await call('GET', `/api/matches/${matchId}`)).body!;
+      assert.equal(m.status, 'aborted', JSON.stringify(m));
+      assert.match(String(m.abortReason), /the server stopped while the match was running/);
+      const history = (await call('GET', `/api/bots/${heldId}/ratings`)).body as { elo: unknown[]; openskill: unknown[] };
+      assert.deepEqual(history, { elo: [], openskill: [] }, 'never rated');
     },
   );
 });
