@@ -4,7 +4,7 @@ import type { AnyGame } from '../core/game.js';
 import { games, getGame } from '../games/index.js';
 import type { MatchQueue } from '../queue/port.js';
 import { isPersonBot } from '../registry/builtins.js';
-import type { BotRow, MatchKind, MatchRow, Store } from '../store/index.js';
+import { StoreFullError, type BotRow, type MatchKind, type MatchRow, type Store } from '../store/index.js';
 import { ladderMatchSeed, ladderRng, pickMatch, type LadderBot } from './pick.js';
 
 /** How the ladder plays. */
@@ -107,7 +107,9 @@ export class LadderScheduler {
           (err: unknown) => {
             // The same failure every 5 s (the queue's Redis away) is one line, not a stack trace each time.
             const message = err instanceof Error ? err.message : String(err);
+            // A full disk is said by the store itself, once (store/guard.ts): the ladder only waits it out.
             if (message === this.failing) this.c.log.debug({ err }, 'the ladder still fails to start a match; trying again in 5 s');
+            else if (err instanceof StoreFullError) this.c.log.debug(`the ladder waits for room in the store to start matches: ${message}`);
             else this.c.log.error({ err }, 'the ladder failed to start a match; trying again in 5 s (the same failure again is logged at debug)');
             this.failing = message;
             next = 5000;

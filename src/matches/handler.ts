@@ -8,8 +8,8 @@ import type { AddressPolicy } from '../bots/address-policy.js';
 import type { Replay } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
 import type { MatchHandler } from '../queue/port.js';
-import type { Store } from '../store/index.js';
-import { botsOfMatch, connectedSeats, playAndRecord } from './play.js';
+import { StoreFullError, type Store } from '../store/index.js';
+import { botsOfMatch, connectedSeats, NoRoomError, playAndRecord, whenThereIsRoom } from './play.js';
 
 /** What a match that was taken became: recorded (its replay), or not played (why). */
 export type Settled = { replay: Replay } | { reason: string };
@@ -64,7 +64,11 @@ export function matchHandler(o: HandlerOptions): MatchHandler {
       o.settled?.(matchId, outcome);
       return said;
     } catch (err) {
-      if (!(err instanceof HandOver)) {
+      if (err instanceof StoreFullError) {
+        // The store said that its disk is full, once; the match stays as the store has it (see handle).
+        o.log.warn({ match: matchId }, `the match could not be played or recorded: ${err.message}`);
+        o.settled?.(matchId, { reason: err.message });
+      } else if (!(err instanceof HandOver)) {
         o.log.error({ match: matchId, err }, 'the match could not be played or recorded');
         o.settled?.(matchId, { reason: err instanceof Error ? err.message : String(err) });
       }
@@ -89,11 +93,35 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
     }
     return [`aborted: ${reason}`, { reason }];
   };
+  // A write that found no room in the store for too long (or until the arena stopped): the match is aborted
+  // with the reason if the store takes that much; if not, it stays as the store has it, and what happens to
+  // a match a stopped process left does (the server's next start aborts a running one and plays a queued one
+  // again; with a shared queue, the reconciler enqueues it again).
+  const unwritten = async (err: NoRoomError): Promise<[string, Settled]> => {
+    try {
+      return await abort(err.message);
+    } catch (again) {
+      if (!(again instanceof StoreFullError)) throw again;
+      log.warn(
+        { match: matchId },
+        `${err.message}; it could not be marked aborted either: it stays ${err.what === 'start' ? m.status : 'running'} in the store until the arena starts again or a reconciler finds it`,
+      );
+      return [`not recorded: ${err.message}`, { reason: err.message }];
+    }
+  };
   const refused = o.refuse?.(job);
   if (refused) return abort(refused);
   const found = await botsOfMatch(store, m);
   if ('missing' in found) return abort(found.missing);
-  const tries = await store.claimMatch(matchId, o.node);
+  let tries: number | null;
+  try {
+    // A start that finds the store's disk full waits for room like a finish (play.ts: ROOM_RETRY).
+    tries = await whenThereIsRoom({ log, signal }, matchId, 'start', () => store.claimMatch(matchId, o.node));
+  } catch (err) {
+    if (!(err instanceof NoRoomError)) throw err;
+    if (err.cancelled && o.cancelled === 'retry') throw new HandOver(`worker ${o.node} stopped before the match could start`, { cause: err });
+    return unwritten(err);
+  }
   if (tries === null) return ['the match ended meanwhile', { reason: 'the match ended meanwhile' }];
   if (tries > o.maxTries)
     return abort(
@@ -138,6 +166,11 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
     );
     return [stored ? 'finished' : 'finished, but it had been recorded already', { replay }];
   } catch (err) {
+    if (err instanceof NoRoomError) {
+      // Played, but its finish never found room: another worker plays it again, or it is aborted.
+      if (err.cancelled && o.cancelled === 'retry') throw new HandOver(`worker ${o.node} stopped before the match's result could be written`, { cause: err });
+      return unwritten(err);
+    }
     if (err instanceof MatchCancelledError) {
       // Handed back: the job fails and the queue gives it to another worker (the store counted the try).
       if (o.cancelled === 'retry') throw new HandOver(`worker ${o.node} stopped before the match ended`, { cause: err });

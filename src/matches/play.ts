@@ -12,7 +12,7 @@ import { games } from '../games/index.js';
 import { pauseReason } from '../ladder/pick.js';
 import { rateFinishedMatch } from '../ladder/rating-update.js';
 import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
-import type { BotRow, MatchRow, SeatResult, Store } from '../store/index.js';
+import { StoreFullError, type BotRow, type MatchRow, type SeatResult, type Store } from '../store/index.js';
 import { guestBot } from './guest.js';
 
 // Playing one stored match and recording it: the same path whichever queue took it (the server's own match
@@ -182,7 +182,9 @@ export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRo
           ).replay,
           packed: undefined,
         };
-    recorded = { replay, ...(await recordFinishedMatch(ctx.store, job, bots, replay, rated, packed)) };
+    // Packed once: a finish that waits for room in the store is written again from the same bytes.
+    const bytes = packed ?? packReplay(replay);
+    recorded = { replay, ...(await whenThereIsRoom(ctx, job.matchId, 'result', () => recordFinishedMatch(ctx.store, job, bots, replay, rated, bytes))) };
   } finally {
     hold.release();
   }
@@ -191,8 +193,104 @@ export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRo
     { match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored },
     stored ? 'match ended' : 'match ended, but it had been recorded or aborted already: this result is dropped',
   );
-  if (stored && rated) await pauseFaulty(ctx.store, ctx.log, [...new Set(bots.filter((b) => !b.builtin && b.id).map((b) => b.id))]);
+  if (stored && rated)
+    await pauseFaulty(ctx.store, ctx.log, [...new Set(bots.filter((b) => !b.builtin && b.id).map((b) => b.id))]).catch((err: unknown) => {
+      // The match is recorded; the pause rule looks again after the bots' next match.
+      if (err instanceof StoreFullError) ctx.log.debug({ match: job.matchId }, `the pause rule was not applied: ${err.message}`);
+      else throw err;
+    });
   return { replay, stored };
+}
+
+/**
+ * How a write that finds no room in the store (StoreFullError: its disk is full) is retried while the process
+ * lives: after `firstMs`, then twice as long each time up to `maxDelayMs`, for `forMs` in all. A finished
+ * match waits so, kept in memory (its packed replay) and holding its queue slot: so at most one per slot of the
+ * queue (`--concurrency`, and the persons' slots) waits, and `MAX_WAITING` in all whatever the queue.
+ */
+export const ROOM_RETRY = { firstMs: 500, maxDelayMs: 10_000, forMs: 15 * 60_000, maxWaiting: 64 };
+
+/** The writes waiting for room in the store now, in this process. */
+let waiting = 0;
+
+/** A match's write that found no room in the store for ROOM_RETRY.forMs (or until the match was cancelled). */
+export class NoRoomError extends Error {
+  constructor(
+    readonly what: 'result' | 'start',
+    message: string,
+    readonly cancelled: boolean,
+    options: { cause: StoreFullError },
+  ) {
+    super(message, options);
+    this.name = 'NoRoomError';
+  }
+}
+
+/**
+ * Runs `write` (one transaction: nothing of it is kept when it fails), and while it fails for lack of room in
+ * the store, runs it again with backoff (ROOM_RETRY) until it succeeds, the time is up or the match is
+ * cancelled (its signal: the queue stopping past its grace); then NoRoomError. The write decides what "once"
+ * means: the finish claims the match first, so a finish that lands applies its ratings once.
+ */
+export async function whenThereIsRoom<T>(
+  ctx: Pick<PlayContext, 'log' | 'signal'>,
+  matchId: string,
+  what: 'result' | 'start',
+  write: () => Promise<T>,
+  retry = ROOM_RETRY,
+): Promise<T> {
+  const since = Date.now();
+  let delay = retry.firstMs;
+  let tries = 0;
+  let counted = false;
+  try {
+    for (;;) {
+      try {
+        const out = await write();
+        if (tries)
+          ctx.log.info(
+            { match: matchId, tries: tries + 1 },
+            `the match's ${what} was written after waiting ${Math.round((Date.now() - since) / 1000)} s for room in the store`,
+          );
+        return out;
+      } catch (err) {
+        if (!(err instanceof StoreFullError)) throw err;
+        tries++;
+        const waited = Date.now() - since;
+        const words = what === 'result' ? "the match's result (replay, seats, ratings)" : 'the match';
+        if (tries === 1) {
+          if (waiting >= retry.maxWaiting)
+            throw new NoRoomError(what, `${words} could not be written: ${err.message} (and ${waiting} matches wait already)`, false, { cause: err });
+          waiting++;
+          counted = true;
+          ctx.log.info(
+            { match: matchId },
+            `${words} cannot be written now (${err.detail}): it waits in memory and is written when the store has room (for up to ${Math.round(retry.forMs / 60_000)} min)`,
+          );
+        }
+        if (ctx.signal.aborted) throw new NoRoomError(what, `${words} could not be written before the arena stopped: ${err.message}`, true, { cause: err });
+        if (waited >= retry.forMs)
+          throw new NoRoomError(what, `${words} could not be written for ${Math.round(waited / 60_000)} min: ${err.message}`, false, { cause: err });
+        await pause(Math.min(delay, retry.forMs - waited), ctx.signal);
+        delay = Math.min(delay * 2, retry.maxDelayMs);
+      }
+    }
+  } finally {
+    if (counted) waiting--;
+  }
+}
+
+/** Resolves after `ms`, or as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 /** Pauses bots whose recent ladder matches fault too often, with the reason their owner reads. */

@@ -3,7 +3,7 @@ import type { MatchJob } from '../arena/match-job.js';
 import type { LiveEvents } from '../live/events.js';
 import type { LocalMatchQueue } from '../queue/local.js';
 import type { MatchQueue } from '../queue/port.js';
-import type { MatchRow, Store } from '../store/index.js';
+import { StoreFullError, type MatchRow, type Store } from '../store/index.js';
 import { botsOfMatch, connectedSeats } from './play.js';
 
 // Keeping the queue and the store in agreement, so that no match is lost: at a start with the server's own
@@ -169,7 +169,12 @@ export class QueueUpkeep {
     if (this.stopping) return;
     this.reconcileTimer = setTimeout(() => {
       void reconcile(this.c)
-        .catch((err: unknown) => this.c.log.warn({ err }, `the queue could not be checked against the store: ${(err as Error).message}`))
+        .catch((err: unknown) =>
+          // A full disk is said by the store itself, once (store/guard.ts); the next check tries again.
+          err instanceof StoreFullError
+            ? this.c.log.debug(`the queue could not be checked against the store: ${err.message}`)
+            : this.c.log.warn({ err }, `the queue could not be checked against the store: ${(err as Error).message}`),
+        )
         .finally(() => this.scheduleReconcile());
     }, this.everyMs);
     this.reconcileTimer.unref();

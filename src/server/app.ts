@@ -5,7 +5,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENGINE_VERSION as BOTARENA_VERSION } from '../core/version.js';
-import { errorHandler, frameworkErrors } from './errors.js';
+import { errorHandler, frameworkErrors, saidOnce } from './errors.js';
 import { gameRoutes } from './routes/games.js';
 import { webApp } from './web.js';
 
@@ -67,7 +67,8 @@ class OneLinePerRequest extends LogController {
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     const url = redactUrl(request.url);
     const line = { method: request.method, url, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10, ip: request.ip };
-    if (error || reply.statusCode >= 500) reply.log.error({ ...line, err: error }, 'request failed');
+    if (saidOnce.has(reply)) reply.log.debug(line, `${request.method} ${url} ${reply.statusCode} (said once in the log)`);
+    else if (error || reply.statusCode >= 500) reply.log.error({ ...line, err: error }, 'request failed');
     else reply.log.debug(line, `${request.method} ${url} ${reply.statusCode}`);
   }
 }

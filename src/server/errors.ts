@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { StoreError } from '../store/errors.js';
+import { FULL_RETRY_AFTER_S, StoreError, StoreFullError } from '../store/errors.js';
 import { ApiError } from '../core/request-errors.js';
 
 // Every error the API sends has one shape: `{ "error": { "status", "code", "message" } }`, the message a
@@ -22,12 +22,27 @@ function validationMessage(err: FastifyError): string {
   return parts.join('; ') || err.message;
 }
 
+/**
+ * The replies whose failure was said in the log already, once for all its kind (a full disk: the store says
+ * it when it starts and when it ends): the request's own line is at debug, not an error line per request.
+ */
+export const saidOnce = new WeakSet<FastifyReply>();
+
 export function errorHandler(err: FastifyError | ApiError | StoreError, req: FastifyRequest, reply: FastifyReply): void {
   if (err instanceof ApiError) {
     // A throttle's refusal says when to try again (registry/throttle.ts).
     const retryAfterS = (err as { retryAfterS?: unknown }).retryAfterS;
     if (typeof retryAfterS === 'number') void reply.header('retry-after', String(retryAfterS));
     void reply.status(err.status).send({ error: { status: err.status, code: err.code, message: err.message } });
+    return;
+  }
+  if (err instanceof StoreFullError) {
+    // The store said it in the log once (store/guard.ts); a line per refused request would repeat it.
+    req.log.debug({ err }, 'store full');
+    saidOnce.add(reply);
+    void reply.header('retry-after', String(FULL_RETRY_AFTER_S));
+    const code = err.disk ? 'disk-full' : 'store-full';
+    void reply.status(503).send({ error: { status: 503, code, message: err.message } });
     return;
   }
   if (err instanceof StoreError) {

@@ -58,7 +58,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // No token is ever logged, at any level: request URLs are redacted as they are logged (app.ts), and these
   // paths (Authorization headers, the raw bytes of a request that could not be parsed) by pino itself.
   const logger = pino({ level: o.logLevel ?? 'info', base: undefined, redact: LOG_REDACTION }, o.logStream as never);
-  const store = await openStore(o.database ?? process.env.DATABASE_URL);
+  // The store says in this log when its disk is full, once, and when it writes again.
+  const store = await openStore(o.database ?? process.env.DATABASE_URL, { log: logger });
   const node = o.node ?? nodeName('server');
   let live: LiveEvents;
   let queue: MatchQueue | null = null;

@@ -1,9 +1,10 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statfsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { InvalidInputError, StoreError } from './errors.js';
+import { GuardedDialect, RoomWatch, type StoreLog } from './guard.js';
 import { KyselyStore } from './kysely-store.js';
 import { migrate } from './migrations.js';
 import type { Database } from './schema.js';
@@ -22,6 +23,11 @@ export interface OpenOptions {
   poolSize?: number;
   /** Postgres: an idle connection's error (the server restarted…); the pool replaces the connection */
   onPoolError?: (err: Error) => void;
+  /**
+   * where the store says that its disk is full (once, at warn) and that it writes again (at info); without it
+   * the store says nothing and its callers get StoreFullError all the same
+   */
+  log?: StoreLog;
 }
 
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
@@ -83,7 +89,19 @@ async function openSqliteNow(file: string, opts: OpenOptions): Promise<Store> {
   } catch (err) {
     throw new StoreError('unavailable', `cannot open the SQLite database ${file}: ${(err as Error).message}`, { cause: err });
   }
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // The bytes free on the database's file system, read when a write failed (is it full?) or succeeded after.
+  const spaceLeft = () => {
+    if (file === ':memory:') return null;
+    try {
+      const s = statfsSync(dirname(file));
+      return s.bavail * s.bsize;
+    } catch {
+      return null;
+    }
+  };
+  const watch = new RoomWatch(`SQLite ${file}`, opts.log, spaceLeft);
+  const dialect = new GuardedDialect(new SqliteDialect({ database: sqlite }), { watch, spaceLeft, inTransaction: () => sqlite.inTransaction });
+  const db = new Kysely<Database>({ dialect });
   try {
     // WAL: readers never wait for the writer; NORMAL sync is durable across a crash of the process (kill -9).
     sqlite.pragma('journal_mode = WAL');
@@ -117,7 +135,8 @@ async function openPostgres(url: string, opts: OpenOptions): Promise<Store> {
   const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, connectionTimeoutMillis: 10_000, types });
   // Without a listener an idle connection's error would end the process; the pool replaces the connection.
   pool.on('error', opts.onPoolError ?? (() => {}));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const watch = new RoomWatch(`Postgres ${redactUrl(url)}`, opts.log, () => null);
+  const db = new Kysely<Database>({ dialect: new GuardedDialect(new PostgresDialect({ pool }), { watch, spaceLeft: () => null }) });
   try {
     await migrate(db, 'postgres');
   } catch (err) {

@@ -20,7 +20,8 @@ export interface RunningWorker {
 /** Opens the store and the live events, and starts taking matches from the queue. */
 export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker> {
   const logger = pino({ level: o.logLevel ?? 'info', base: undefined }, o.logStream as never);
-  const store = await openStore(o.database ?? process.env.DATABASE_URL);
+  // The store says in this log when its disk is full, once, and when it writes again.
+  const store = await openStore(o.database ?? process.env.DATABASE_URL, { log: logger });
   const live = new RedisLiveEvents({ url: o.url, prefix: o.prefix, log: (line: string) => logger.warn(line) });
   const worker = new MatchWorker({ ...o, store, live, log: logger });
   worker.start();
