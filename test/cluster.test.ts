@@ -326,7 +326,9 @@ if (missing) {
 
     it('Redis restarts empty: workers reconnect, what it lost is enqueued again, nothing is dropped', async () => {
       const at = await place();
-      const server = await startQueueServer(at, ['--no-ladder']);
+      // Five matches from one client address at once (past the default per-address quota, 4), all handed to
+      // Redis at once (not held back for their share of --concurrency), so that Redis has queued jobs to lose.
+      const server = await startQueueServer(at, ['--no-ladder', '--max-matches-per-address', '8', '--on-demand-concurrency', '8']);
       const workers = [await startWorkerProcess(at, 'w1'), await startWorkerProcess(at, 'w2')];
       const api = apiClient(() => server.url);
       const bot = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: pace(0.3) });

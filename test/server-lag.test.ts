@@ -25,7 +25,18 @@ const MAX_SIDE = 1000; // tron's width and height limit (src/games/tron/index.ts
 
 before(async () => {
   const quiet = process.env.SERVER_LOG ? process.stderr : new Writable({ write: (_c, _e, cb) => cb() });
-  server = await startServer({ port: 0, host: '127.0.0.1', database: ':memory:', logStream: quiet, ladder: false, gateway: false, concurrency: 2 });
+  // These matches are far past the work one request may ask for by default (--max-match-work): the cap is lifted
+  // here, as an operator may, to show that even those never run on the thread that answers HTTP.
+  server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    database: ':memory:',
+    logStream: quiet,
+    ladder: false,
+    gateway: false,
+    concurrency: 2,
+    onDemand: { maxWork: Number.MAX_SAFE_INTEGER },
+  });
 });
 
 after(async () => {

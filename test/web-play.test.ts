@@ -36,6 +36,9 @@ describe('people play in the browser', { skip }, () => {
       gateway: false,
       ladder: false,
       allowPrivateBots: true, // its broken bot listens on 127.0.0.1
+      // One client starts a person's match per game, each left after a move (it ends once the person is away
+      // long enough): more at once than one address may have by default (--max-matches-per-address 4).
+      onDemand: { perAddress: 16 },
     });
     b = await launchBrowser();
     browser = b.browser;

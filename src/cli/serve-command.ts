@@ -1,4 +1,4 @@
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
 
@@ -24,6 +24,10 @@ interface ServeCliOptions {
   streamBuffer: number;
   streamIdleMs: number;
   streamCacheMb: number;
+  maxMatchesPerAddress: number;
+  maxQueued: number;
+  maxMatchWork: number;
+  onDemandConcurrency?: number;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -101,6 +105,29 @@ export function registerServe(program: Command): void {
       parseNonNegativeInt('--stream-cache-mb', 1_000_000),
       64,
     )
+    .option(
+      '--max-matches-per-address <n>',
+      'on-demand and test matches (POST /api/matches) one client address may have queued or under way at once; past it: 429 with Retry-After (the admin token is not counted)',
+      parsePositiveInt('--max-matches-per-address', 1_000_000),
+      4,
+    )
+    .option(
+      '--max-queued <n>',
+      'on-demand and test matches queued and not yet started, in all; past it: 503 with Retry-After (the ladder has its own places)',
+      parsePositiveInt('--max-queued', 1_000_000),
+      32,
+    )
+    .option(
+      '--max-match-work <cell-answers>',
+      "the biggest on-demand or test match one request may ask for, as each game counts it: the answers a match may ask for × the board cells each involves (default 2.5e8: Tron's default 100×100 grid is 1e8, 120×120 2.1e8, 1000×1000 1e12; every game's default config fits); past it: 400 (the admin token is not capped)",
+      parseWork,
+      250_000_000,
+    )
+    .option(
+      '--on-demand-concurrency <k>',
+      'of the --concurrency places, how many on-demand and test matches may hold at once (default: --concurrency − 1, at least 1, so the ladder keeps a place however many are asked for; all of them with --no-ladder); the others wait, queued',
+      parsePositiveInt('--on-demand-concurrency', 256),
+    )
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: ServeCliOptions) => {
       if (o.queue) {
@@ -129,6 +156,7 @@ export function registerServe(program: Command): void {
         ladderBurst: o.ladderBurst,
         logLevel: o.logLevel,
         gateway: o.gateway ? { port: o.gatewayPort } : false,
+        onDemand: { perAddress: o.maxMatchesPerAddress, maxQueued: o.maxQueued, maxWork: o.maxMatchWork, concurrency: o.onDemandConcurrency },
         streams: {
           perAddress: o.maxStreamsPerAddress,
           total: o.maxStreams,
@@ -149,4 +177,12 @@ export function registerServe(program: Command): void {
         process.on('SIGTERM', stop);
       });
     });
+}
+
+/** `--max-match-work`: a whole number of cell-answers, written out or as 2e8. */
+function parseWork(value: string): number {
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?(e\d+)?$/i.test(value.trim()) || !Number.isSafeInteger(n) || n < 1)
+    throw new InvalidArgumentError(`--max-match-work must be a whole number of cell-answers from 1 (e.g. 250000000 or 2.5e8), got ${JSON.stringify(value)}`);
+  return n;
 }

@@ -19,6 +19,13 @@ export interface GameRules<C extends ConfigValues, S, A, I> {
   validateConfig?(config: C, players: number): string | null;
   /** sentences about a playable config that may not do what was meant (a setting another one overrides) */
   configWarnings?(config: C, players: number): string[];
+  /**
+   * optional: the most work one match of this (valid) config may make, in cell-answers: the answers it may
+   * ask for in all (seats × turns, bounded by the rules) times the board cells each one involves (what the
+   * messages carry and a built-in bot searches). A server refuses an on-demand match above its
+   * `--max-match-work`; a game without it is not capped. Pure, and cheap: it runs on the server's thread.
+   */
+  work?(config: C, players: number): number;
   setup(ctx: SetupContext<C>): S;
   /** who must answer now, or null when the game is over */
   next(state: S): Decision | null;
@@ -225,7 +232,7 @@ export type AnyGame = GameDefinition<any, any, any, any, any>;
 /** The members that live in a group, by name: a definition that has one at its top level was written flat. */
 const GROUP_OF: Record<string, keyof GameDefinition> = {};
 for (const [group, members] of Object.entries({
-  rules: ['validateConfig', 'configWarnings', 'setup', 'next', 'init', 'parseAnswer', 'check', 'apply', 'stream', 'outcome'],
+  rules: ['validateConfig', 'configWarnings', 'work', 'setup', 'next', 'init', 'parseAnswer', 'check', 'apply', 'stream', 'outcome'],
   wire: ['view', 'encodeJson', 'parseAnswerText', 'dialects', 'defaultDialect', 'skipAnswer', 'strictPairing', 'answerPhase', 'ack', 'farewell', 'lobby'],
   presentation: ['render', 'seatLabel', 'spectator', 'human'],
   replay: ['digest', 'changes', 'mixChanges', 'legacyOutcome', 'configDefaults', 'replayConfigDefaults'],

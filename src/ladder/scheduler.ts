@@ -31,8 +31,11 @@ export interface LadderContext {
   log: FastifyBaseLogger;
   /** writes a match and hands it to the queue (matches/launch.ts) */
   launch: (game: AnyGame, bots: BotRow[], o: { kind: MatchKind; rated: boolean; seed: number; config: Record<string, unknown> }) => Promise<MatchRow>;
-  /** how many matches under way have a person's seat (they mostly wait for the person: they leave the ladder their place) */
-  personMatches: () => number;
+  /**
+   * how many matches queued or under way leave the ladder their place: a person's (it mostly waits for the
+   * person), and on-demand ones waiting for their share of the places (matches/quota.ts, OnDemandGate)
+   */
+  leavesPlace: () => number;
 }
 
 /**
@@ -160,12 +163,12 @@ export class LadderScheduler {
   }
 
   /**
-   * Matches that use the machines: those queued or running (every worker's, with a shared queue), less the
-   * persons' (a match with a person mostly waits for them, so it leaves the ladder its place).
+   * Matches that use the machines: those queued or running (every worker's, with a shared queue), less those
+   * that leave the ladder its place (a person's mostly waits for them; an on-demand one waits for its share).
    */
   private async busy(): Promise<number> {
     const [queued, running] = await Promise.all([this.c.store.countMatches({ status: 'queued' }), this.c.store.countMatches({ status: 'running' })]);
-    return queued + running - this.c.personMatches();
+    return queued + running - this.c.leavesPlace();
   }
 
   private rng(game: string) {

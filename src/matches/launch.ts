@@ -10,6 +10,7 @@ import { checkEndpoint, requireGame, type EndpointPolicy } from '../registry/end
 import type { BotRow, MatchKind, MatchRow, MatchSeatRow, Store } from '../store/index.js';
 import { guestBot, isBotUrl } from './guest.js';
 import type { PersonSeats } from './persons.js';
+import { AddressQuota, DEFAULT_ON_DEMAND_LIMITS, defaultOnDemandConcurrency, OnDemandGate, TryLater, type OnDemandLimits } from './quota.js';
 import { ViewerTokens } from './viewers.js';
 
 /** A match request from the API. */
@@ -22,8 +23,10 @@ export interface MatchRequest {
   kind?: MatchKind;
   seed?: number;
   config?: Record<string, unknown>;
-  /** whether it was asked with the admin token */
+  /** whether it was asked with the admin token (the operator's: no quota, queue limit or work cap) */
   admin?: boolean;
+  /** the client address it came from (its quota); none: not counted (a caller that is not a client) */
+  address?: string;
 }
 
 /** How matches are made here. */
@@ -32,6 +35,12 @@ export interface MatchesOptions extends EndpointPolicy {
   timeouts?: { initMs?: number; turnMs?: number };
   /** the port of the smart-dog gateway this server runs (null: none), named when an on-demand smart-dog match is refused */
   gatewayPort?: number | null;
+  /** the server's --concurrency: the places on-demand matches take a share of (default 2) */
+  concurrency?: number;
+  /** whether the ladder plays (default true): it keeps a place of its own unless the operator says otherwise */
+  ladder?: boolean;
+  /** limits on on-demand and test matches (quota.ts; each has its default) */
+  onDemand?: Partial<OnDemandLimits>;
 }
 
 /** What a match is launched with besides its game and bots. */
@@ -52,6 +61,14 @@ export interface LaunchOptions {
 export class Matches {
   /** who started each test match reads its logs with these */
   readonly viewers = new ViewerTokens();
+  /** the limits on on-demand and test matches, each resolved */
+  readonly limits: OnDemandLimits;
+  /** on-demand and test matches of each client address not over yet */
+  readonly quota: AddressQuota;
+  /** on-demand and test matches past their share of --concurrency wait here */
+  readonly gate: OnDemandGate;
+  /** requests past the queue-depth check whose match is not created yet */
+  private creating = 0;
 
   constructor(
     private readonly store: Store,
@@ -60,7 +77,57 @@ export class Matches {
     private readonly persons: PersonSeats,
     private readonly opts: MatchesOptions,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    const concurrency = opts.concurrency ?? 2;
+    const o = opts.onDemand ?? {};
+    this.limits = {
+      perAddress: o.perAddress ?? DEFAULT_ON_DEMAND_LIMITS.perAddress,
+      maxQueued: o.maxQueued ?? DEFAULT_ON_DEMAND_LIMITS.maxQueued,
+      maxWork: o.maxWork ?? DEFAULT_ON_DEMAND_LIMITS.maxWork,
+      concurrency: o.concurrency ?? defaultOnDemandConcurrency(concurrency, opts.ladder ?? true),
+    };
+    const isOver = async (matchId: string) => {
+      const m = await store.getMatch(matchId);
+      return !m || (m.status !== 'queued' && m.status !== 'running');
+    };
+    this.quota = new AddressQuota(this.limits.perAddress, isOver);
+    this.gate = new OnDemandGate({
+      share: this.limits.concurrency,
+      concurrency,
+      enqueue: (matchId) => this.queue.enqueue(matchId),
+      isOver,
+      warn: (matchId, message) => this.log.warn({ match: matchId }, message),
+    });
+  }
+
+  /**
+   * A match is over, whichever way (recorded, aborted, not played): its place in its address's quota and in the
+   * on-demand share is free. The server calls it from the match handler's `settled` and from the feed's
+   * `ended`/`stopped` (a worker's matches); an id that holds no place is ignored.
+   */
+  ended(matchId: string): void {
+    this.quota.ended(matchId);
+    this.gate.ended(matchId);
+  }
+
+  /** Queued and running matches that leave the ladder its place (the gate's: see OnDemandGate.leavesLadder). */
+  leavesLadder(): number {
+    return this.gate.leavesLadder;
+  }
+
+  /** Whether a match waits for its share here, queued in the store and not in the queue (a reconciler leaves it). */
+  holds(matchId: string): boolean {
+    return this.gate.holds(matchId);
+  }
+
+  /**
+   * Hands a match an earlier run left queued to the queue again: an on-demand or test match through the gate
+   * (its share of --concurrency), any other straight to the queue.
+   */
+  async resume(m: Pick<MatchRow, 'id' | 'kind'>): Promise<void> {
+    if (m.kind === 'challenge' || m.kind === 'test') this.gate.add(m.id);
+    else await this.queue.enqueue(m.id);
+  }
 
   /**
    * Starts an on-demand or test match between chosen bots, and people (seat "person", test matches only);
@@ -95,22 +162,58 @@ export class Matches {
       );
     }
     checkConfig(game, req.config ?? {}, req.seats.length);
-    const bots: BotRow[] = [];
-    for (const [i, s] of req.seats.entries()) bots.push(await this.seat(game, req, i, s));
+    // The operator (the admin token) is trusted with the machines; anyone else asks within the limits.
+    if (!req.admin) checkWork(game, req.config ?? {}, req.seats.length, this.limits.maxWork);
+    const ticket = req.admin || req.address === undefined ? null : await this.quota.take(req.address);
+    let creating = false;
     const matchId = crypto.randomUUID();
-    const persons = this.persons.open(matchId, personSlots);
     try {
-      const match = await this.launch(game, bots, {
-        matchId,
-        kind: req.kind ?? 'challenge',
-        rated: req.rated ?? false,
-        seed: req.seed,
-        config: req.config ?? {},
-      });
-      return { match, persons, viewerToken: req.kind === 'test' ? this.viewers.issue(matchId) : null };
-    } catch (err) {
-      this.persons.end(matchId, { reason: 'the match could not be started' });
-      throw err;
+      if (!req.admin) {
+        await this.checkQueueDepth();
+        this.creating++;
+        creating = true;
+      }
+      const bots: BotRow[] = [];
+      for (const [i, s] of req.seats.entries()) bots.push(await this.seat(game, req, i, s));
+      const persons = this.persons.open(matchId, personSlots);
+      try {
+        const match = await this.launch(game, bots, {
+          matchId,
+          kind: req.kind ?? 'challenge',
+          rated: req.rated ?? false,
+          seed: req.seed,
+          config: req.config ?? {},
+        });
+        ticket?.bind(matchId);
+        return { match, persons, viewerToken: req.kind === 'test' ? this.viewers.issue(matchId) : null };
+      } catch (err) {
+        this.persons.end(matchId, { reason: 'the match could not be started' });
+        throw err;
+      }
+    } finally {
+      if (creating) this.creating--;
+      // Bound above once the match exists; a request refused or failed before frees its place here.
+      ticket?.cancel();
+    }
+  }
+
+  /**
+   * On-demand and test matches queued and not yet started, in all (the store's, every server's), and the
+   * requests creating one now: past `maxQueued`, a 503 saying when to try again.
+   */
+  private async checkQueueDepth(): Promise<void> {
+    const [challenges, tests] = await Promise.all([
+      this.store.countMatches({ status: 'queued', kind: 'challenge' }),
+      this.store.countMatches({ status: 'queued', kind: 'test' }),
+    ]);
+    const queued = challenges + tests + this.creating;
+    if (queued >= this.limits.maxQueued) {
+      throw new TryLater(
+        503,
+        'queue-full',
+        `the server has ${queued} on-demand and test matches queued and not yet started, the most it keeps waiting (--max-queued ${this.limits.maxQueued}); try again in 10 s, when some have started`,
+        10,
+      );
     }
   }
 
@@ -178,7 +281,13 @@ export class Matches {
       job,
       seats: bots.map((b) => b.id || { botId: null, name: b.name }),
     });
-    // A person's seat is a desk this process holds: that match is played here, whatever the queue.
+    // A person's seat is a desk this process holds: that match is played here, whatever the queue (outside
+    // --concurrency: it has threads of its own). Another on-demand or test match takes its share of the places
+    // through the gate; the ladder's (and the gateway's) go straight to the queue.
+    if (!this.persons.has(matchId) && (o.kind === 'challenge' || o.kind === 'test')) {
+      this.gate.add(matchId);
+      return row;
+    }
     const queue = this.persons.has(matchId) ? this.here : this.queue;
     // If the queue is away (Redis), the match stays queued in the store and the reconciler enqueues it when it is back.
     await queue
@@ -223,4 +332,39 @@ export function checkConfig(game: AnyGame, config: Record<string, unknown>, play
     const hint = files.length ? `; this server reads no files: give "${files[0]![0]}" the ${files[0]![0]}'s text itself, not a path` : '';
     throw badRequest(`config: bad config for ${game.id} (${Object.keys(config).join(', ') || 'its defaults'}) with ${players} players: ${problem}${hint}`);
   }
+}
+
+/**
+ * The work one match would ask of the machines, as its game counts it (`rules.work`: cell-answers, the answers
+ * the match may ask for times the board cells each involves), within `limit` (the server's --max-match-work), or
+ * a 400 naming the config, its work, the limit and the option. A game that does not count its work is not
+ * capped. Run after checkConfig: the config is valid.
+ */
+export function checkWork(game: AnyGame, config: Record<string, unknown>, players: number, limit: number): void {
+  if (!game.rules.work) return;
+  let work: number;
+  try {
+    work = game.rules.work(resolveConfig(game.id, game.config, config) as never, players);
+  } catch (err) {
+    throw badRequest(`config: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!(work <= limit)) {
+    const given = Object.entries(config)
+      .filter(([, v]) => typeof v === 'number' || typeof v === 'boolean' || (typeof v === 'string' && v.length <= 20 && !v.includes('\n')))
+      .map(([k, v]) => `${k} ${String(v)}`);
+    let usual = '';
+    try {
+      usual = ` (${game.id}'s default config is ${fmtWork(game.rules.work(resolveConfig(game.id, game.config, {}) as never, players))})`;
+    } catch {
+      // the default config does not fit this many bots: nothing to compare with
+    }
+    throw badRequest(
+      `config: this ${game.id} match is too big for this server: ${players} bots${given.length ? ` with ${given.join(', ')}` : ''} is ${fmtWork(work)} of work (cell-answers: the answers a match may ask for × the board cells each involves), over the ${fmtWork(limit)} one match may ask for here (--max-match-work ${limit}); ask for a smaller board, fewer turns or fewer bots${usual}`,
+    );
+  }
+}
+
+/** A work figure as people read it: 1.2e8. */
+function fmtWork(n: number): string {
+  return n < 1e5 ? String(n) : n.toExponential(1).replace('e+', 'e');
 }

@@ -18,7 +18,12 @@ export const NODE_TTL_MS = 30_000;
  * same seed and seats. A match whose bot is gone since, or whose players came for it (a person's page,
  * smart-dog TCP bots) and are gone, is marked aborted instead.
  */
-export async function recoverOwnQueue(store: Store, queue: MatchQueue, log: FastifyBaseLogger): Promise<void> {
+export async function recoverOwnQueue(
+  store: Store,
+  queue: MatchQueue,
+  log: FastifyBaseLogger,
+  enqueue: (m: MatchRow) => Promise<void> = (m) => queue.enqueue(m.id),
+): Promise<void> {
   const aborted = await store.abortRunning('the server stopped while the match was running');
   if (aborted.length) log.warn({ matches: aborted }, `${aborted.length} match(es) left running by the last run were marked aborted`);
   let cursor: string | null = null;
@@ -42,7 +47,7 @@ export async function recoverOwnQueue(store: Store, queue: MatchQueue, log: Fast
       continue;
     }
     log.info({ match: m.id, game: m.game }, 'match queued by the last run started again');
-    await queue.enqueue(m.id);
+    await enqueue(m);
   }
 }
 
@@ -53,6 +58,8 @@ export interface ReconcileContext {
   queue: MatchQueue;
   /** this server's own queue: the matches it plays itself are left alone */
   here: LocalMatchQueue;
+  /** whether this server holds a queued match back on purpose (an on-demand one waiting for its share: matches/quota.ts) */
+  held?: (matchId: string) => boolean;
   /** the live events with the feed: an aborted match's `stopped` goes out on it */
   live: LiveEvents;
   log: FastifyBaseLogger;
@@ -74,7 +81,7 @@ export async function reconcile(c: ReconcileContext): Promise<{ requeued: string
       const page = await store.listMatches({ status, limit: 100, cursor });
       cursor = page.next;
       for (const m of page.items) {
-        if (c.here.plays(m.id)) continue;
+        if (c.here.plays(m.id) || c.held?.(m.id)) continue;
         const abort = async (reason: string) => {
           if (await store.abortMatch(m.id, reason)) {
             out.aborted.push(m.id);

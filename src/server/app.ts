@@ -18,6 +18,8 @@ export interface AppOptions {
   limits?: { registrations: number; matches: number };
   /** routes of the areas that need the arena (bots, matches, ratings, live): registered by the caller */
   areas?: ((app: FastifyInstance) => Promise<void>)[];
+  /** what /healthz says beside `ok` and `version` (the server's event-loop delay) */
+  health?: () => Record<string, unknown>;
 }
 
 /** Query parameters whose values are secrets: `token`, `viewerToken`, `access_token`, `secret`, `password`, `key`, `api_key`… */
@@ -129,7 +131,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, version: BOTARENA_VERSION }));
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, version: BOTARENA_VERSION, ...o.health?.() }));
   await app.register(gameRoutes);
   await app.register(webApp);
   for (const area of o.areas ?? []) await app.register(area);

@@ -8,6 +8,7 @@ import { FEED, withFeed } from '../live/feed.js';
 import { followFeed, followMatch, type FollowedMatch } from '../live/follow.js';
 import { matchHandler, type Settled } from '../matches/handler.js';
 import { Matches } from '../matches/launch.js';
+import type { OnDemandLimits } from '../matches/quota.js';
 import { PersonSeats } from '../matches/persons.js';
 import { QueueUpkeep, recoverOwnQueue } from '../matches/reconcile.js';
 import type { ViewerTokens } from '../matches/viewers.js';
@@ -41,6 +42,8 @@ export interface ArenaOptions {
   adminToken?: string;
   /** whether the ladder plays by itself (default true) */
   ladder: boolean;
+  /** limits on on-demand and test matches: per client address, queued in all, one match's work, their share of `concurrency` */
+  onDemand?: Partial<OnDemandLimits>;
   /** deadlines of ladder and on-demand matches (default: each game's) */
   timeouts?: { initMs?: number; turnMs?: number };
   /** per-game config of ladder matches (e.g. a smaller Tron board) */
@@ -133,7 +136,14 @@ export class Arena {
     this.queue = opts.queue ?? this.here;
     const policy = { allowCommands: opts.allowCommands, allowPrivateBots: opts.allowPrivateBots };
     this.bots = new BotRegistry(store, { ...policy, adminToken: opts.adminToken, checkBots: opts.checkBots, botEnv: opts.botEnv }, log);
-    this.matches = new Matches(store, this.queue, this.here, this.persons, { ...policy, timeouts: opts.timeouts, gatewayPort: opts.gatewayPort }, log);
+    this.matches = new Matches(
+      store,
+      this.queue,
+      this.here,
+      this.persons,
+      { ...policy, timeouts: opts.timeouts, gatewayPort: opts.gatewayPort, concurrency: opts.concurrency, ladder: opts.ladder, onDemand: opts.onDemand },
+      log,
+    );
     this.ladder = opts.ladder
       ? new LadderScheduler(
           {
@@ -142,7 +152,7 @@ export class Arena {
             node: this.node,
             log,
             launch: (game, bots, o) => this.matches.launch(game, bots, o),
-            personMatches: () => this.persons.size,
+            leavesPlace: () => this.persons.size + this.matches.leavesLadder(),
           },
           opts,
         )
@@ -165,17 +175,20 @@ export class Arena {
     if (this.queue.shared) {
       if (!(await this.queue.ready()))
         this.log.warn(`the queue's Redis (${this.queue.describe()}) is not reachable yet; matches wait in the database until it is`);
-      // A match ending on a worker wakes the ladder (there is no match ending in this process to do it).
+      // A match ending on a worker frees its on-demand places and wakes the ladder (there is no match ending in this process to do it).
       this.unfeed = this.live.subscribe(FEED, 'public', (e) => {
-        if (e.type === 'ended' || e.type === 'stopped') this.ladder?.wake();
+        if (e.type === 'ended' || e.type === 'stopped') {
+          this.matches.ended(e.matchId);
+          this.ladder?.wake();
+        }
       });
       this.upkeep = new QueueUpkeep(
-        { store: this.store, queue: this.queue, here: this.here, live: this.publish, log: this.log },
+        { store: this.store, queue: this.queue, here: this.here, held: (matchId) => this.matches.holds(matchId), live: this.publish, log: this.log },
         this.node,
         this.opts.reconcileMs,
       );
       await this.upkeep.start();
-    } else await recoverOwnQueue(this.store, this.queue, this.log);
+    } else await recoverOwnQueue(this.store, this.queue, this.log, (m) => this.matches.resume(m));
     await ensureBuiltins(this.store, this.log);
     if (!this.stopping) this.ladder?.start();
   }
@@ -185,6 +198,7 @@ export class Arena {
     this.stopping = true;
     this.upkeep?.stop();
     this.unfeed?.();
+    this.matches.gate.stop();
     const t0 = Date.now();
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise((resolve) => (timer = setTimeout(resolve, graceMs)));
@@ -201,6 +215,7 @@ export class Arena {
 
   /** A match played here is over (recorded, or not played): its people are told, and the ladder looks again. */
   private settled(matchId: string, outcome: Settled): void {
+    this.matches.ended(matchId);
     if ('replay' in outcome) this.persons.end(matchId, { reason: 'the match is over', result: resultLine(outcome.replay) });
     else this.persons.end(matchId, { reason: `the match was stopped: ${outcome.reason}` });
     if (!this.stopping) this.ladder?.wake();

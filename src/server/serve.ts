@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { pino, type Level } from 'pino';
 import type { LiveEvents } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
@@ -81,12 +82,14 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let gateway: Gateway | null = null;
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let arena: Arena | null = null;
+  const loop = new LoopDelay();
   try {
     if (g) gateway = await startGateway(store, logger, { port: g.port, host: g.host ?? o.host, hubs: g.hubs, gatherMs: g.gatherMs, recordAfter, node });
     arena = new Arena(
       store,
       live,
       {
+        onDemand: o.onDemand,
         concurrency: o.concurrency ?? 2,
         allowCommands: o.allowCommands ?? false,
         allowPrivateBots,
@@ -107,7 +110,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       logger,
     );
     const limits = o.limits ?? { registrations: 20, matches: 60 };
-    app = await buildApp({ logger, limits, areas: [botRoutes(arena, limits), matchRoutes(arena, limits, new Streams(o.streams)), playRoutes(arena)] });
+    app = await buildApp({
+      logger,
+      limits,
+      areas: [botRoutes(arena, limits), matchRoutes(arena, limits, new Streams(o.streams)), playRoutes(arena)],
+      health: () => ({ eventLoopDelay: loop.read() }),
+    });
     await arena.start();
     arenaStarted();
     const address = await app.listen({ port: o.port, host: o.host });
@@ -133,6 +141,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         closing ??= (async () => {
           // The gateway's games under way are cancelled (finished ones are recorded first), then the arena's
           // matches get their grace; the store closes last.
+          loop.stop();
           await running.gateway?.close();
           await running.arena.stop(graceMs);
           await running.app.close();
@@ -144,6 +153,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       },
     };
   } catch (err) {
+    loop.stop();
     arenaStarted();
     await gateway?.close().catch(() => {});
     await arena?.stop(0).catch(() => {});
@@ -152,5 +162,50 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await live?.close().catch(() => {});
     await store.close().catch(() => {});
     throw err;
+  }
+}
+
+/** The delays of one window, ms: the median, the 99th percentile and the longest. */
+interface DelayFigures {
+  p50Ms: number;
+  p99Ms: number;
+  maxMs: number;
+}
+
+/**
+ * The server's own event-loop delay (perf_hooks), in windows of `windowMs`: what /healthz shows an operator
+ * (`eventLoopDelay`: the last whole window and the one under way). A match, a replay or anything else that held
+ * the thread that answers HTTP shows here; a p99 in the tens of ms is a server that answers at once.
+ */
+class LoopDelay {
+  private readonly h = monitorEventLoopDelay({ resolution: 10 });
+  private last: DelayFigures | null = null;
+  private since = Date.now();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(private readonly windowMs = 5000) {
+    this.h.enable();
+    this.timer = setInterval(() => {
+      this.last = this.figures();
+      this.h.reset();
+      this.since = Date.now();
+    }, windowMs);
+    this.timer.unref();
+  }
+
+  read() {
+    return { windowMs: this.windowMs, last: this.last, current: { ...this.figures(), sinceMs: Date.now() - this.since } };
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.h.disable();
+  }
+
+  private figures(): DelayFigures {
+    const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+    // An empty window (nothing measured yet) reads as 0, not as the histogram's sentinel.
+    if (!this.h.count) return { p50Ms: 0, p99Ms: 0, maxMs: 0 };
+    return { p50Ms: ms(this.h.percentile(50)), p99Ms: ms(this.h.percentile(99)), maxMs: ms(this.h.max) };
   }
 }

@@ -54,6 +54,9 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
         return (err as Error).message;
       }
     },
+    // Two fleets, then a shot per turn up to the cap (without one: a shot at every cell of both grids, the most a
+    // bot that never shoots twice at a cell can fire), each about the grid: cells × shots.
+    work: (c) => c.width * c.height * (2 + (c.maxTurns || 2 * c.width * c.height)),
     setup: ({ config }) => readPosition(config) ?? setup(rulesOf(config)),
     next(s) {
       if (s.forfeit || s.ending) return null;

@@ -25,6 +25,8 @@ export const connect4 = defineGame<{ board: string }, ConnectFourState, number, 
   bots,
   rules: {
     validateConfig: ({ board }) => (board ? stringOr(readBoard(board)) : null),
+    // A 7 × 6 board: 42 cells, at most 42 moves, each about the board: always small.
+    work: () => 42 * (42 + 2),
     setup: ({ config }) => setup(config.board),
     next: (s) => duelNext(s.duel),
     parseAnswer,

@@ -80,6 +80,11 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
       }
       return map.starts.length < players ? `the map has ${map.starts.length} start slots, fewer than ${players} players` : null;
     },
+    // One answer per seat per round, each about the map (what a seat's view and a built-in bot's search cover).
+    work(config, players) {
+      const map = mapOf(config);
+      return map.width * map.height * players * (config.rounds + 1);
+    },
     setup: ({ config, players }) =>
       config.position.trim()
         ? positionState(mapOf(config), players, config.rounds, config.neutral === 'null', config.position)

@@ -57,6 +57,11 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
         return (err as Error).message;
       }
     },
+    // Every seat answers every turn left, and each message carries the whole board: cells × seats × turns.
+    work(config, players) {
+      const board = boardFor(config, players, 0);
+      return board.width * board.height * players * Math.max(0, board.turns - board.history.length);
+    },
     setup: ({ config, players, seed }) => initialState(boardFor(config, players, seed)),
     next(s) {
       const seats = everySeat(s.ids.length);

@@ -122,6 +122,11 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
       }
     },
     configWarnings: (config) => overriddenOptions(hubOptions(config.options), parseMapPart(mapText(config.map)).options),
+    // Each seat's turn is a few lines about what its dogs see of the torus, up to the turn limit: cells × seats × turns.
+    work(config, players) {
+      const s = stateOf(config, players);
+      return s.rows * s.cols * players * (s.options.turnsLimit - s.turn + 1);
+    },
     setup: ({ config, players }) => stateOf(config, players),
     next(s): Decision | null {
       if (s.finished) return null;

@@ -25,6 +25,8 @@ export const tictactoe = defineGame<{ board: string }, TicTacToeState, CellKey, 
   bots,
   rules: {
     validateConfig: ({ board }) => (board ? stringOr(readBoard(board)) : null),
+    // A 3 × 3 board: 9 cells, at most 9 moves, each about the board: always small.
+    work: () => 9 * (9 + 2),
     setup: ({ config }) => setup(config.board),
     next: (s) => duelNext(s.duel),
     parseAnswer,

@@ -41,6 +41,10 @@ export const tron = defineGame<TronConfig, TronState, Direction, TronMessage, nu
         ? `a ${width}×${height} grid has ${(width - 1) * (height - 1)} start cells (x 1..${width - 1}, y 1..${height - 1}), fewer than ${players} players`
         : null;
     },
+    // Every answer of a living bot fills a cell (the game ends when fewer than two live), so a match asks for at
+    // most one answer per cell (and a hello per seat); each answer's message carries the trails, and a built-in
+    // bot such as voronoi searches the whole grid for it: cells × answers, about (width × height)².
+    work: ({ width, height }, players) => width * height * (width * height + players),
     setup({ config, players, seed }) {
       const position = readPosition(config, players);
       return position ? positionState(config.width, config.height, position, seed) : setup(config.width, config.height, players, seed);

@@ -57,6 +57,8 @@ export function matchRoutes(arena: Arena, limits: { matches: number }, streams: 
           summary:
             'start a match between chosen bots (never rated: rated matches are the ladder\'s, or the admin\'s with "rated": true), or a test match; answers at once with the queued match (watch it at /api/matches/ID/events)',
           body: NewMatchBody,
+          // Past the server's limits also: 400 (too big a match), 429 (this address's quota) and 503 (the queue is
+          // full), each with Retry-After but the 400; 503 is left out here so the OpenAPI document stays as it was.
           response: { 201: NewMatchAnswer, 400: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody },
         },
         config: { rateLimit: { max: limits.matches, timeWindow: '1 minute' } },
@@ -72,6 +74,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }, streams: 
           seed: b.seed,
           config: b.config,
           admin: arena.bots.isAdmin(bearerOf(req.headers.authorization)),
+          address: req.ip,
         });
         void reply.status(201);
         // Each person's token is shown here once: it opens that seat's play stream and sends its moves.
