@@ -65,3 +65,17 @@ export function sandboxFrom(o: SandboxFlags, on: boolean, withWhat = '--sandbox'
   }
   return { binds: o.sandboxBind, memoryMb: o.sandboxMemory, processes: o.sandboxProcesses, cpus: o.sandboxCpus, tmpMb: o.sandboxTmp };
 }
+
+/** What `serve` and `worker` read of the sandbox besides the `--sandbox*` options. */
+export interface CommandsSandboxFlags extends SandboxFlags {
+  allowCommands?: boolean;
+  unsandboxedCommands?: boolean;
+}
+
+/** Adds the sandbox's options of a server or worker: `--sandbox*` and `--unsandboxed-commands`. */
+export function withCommandsSandboxOptions(command: Command): Command {
+  return withSandboxOptions(command, 'with --allow-commands (where it is the default): run the bots that are commands').option(
+    '--unsandboxed-commands',
+    "with --allow-commands: run the bots that are commands unconfined, as this user, seeing all it sees (only for bot owners you trust: a command bot could read this machine's files, its database included)",
+  );
+}
