@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
@@ -108,6 +108,8 @@ describe('the sandbox: limits per bot, a capped /tmp, narrow mounts', () => {
     // stand-in for another checkout or a server's database.
     const base = existsSync('/var/tmp') ? '/var/tmp' : tmp;
     const away = mkdtempSync(join(base, 'botarena-away-'));
+    // Open to everyone, as a checkout is (mktemp makes it 0700, which alone would keep the bot's uid out).
+    chmodSync(away, 0o755);
     try {
       const secret = join(away, 'botarena.sqlite');
       writeFileSync(secret, 'SQLite format 3\0');
@@ -123,7 +125,7 @@ describe('the sandbox: limits per bot, a capped /tmp, narrow mounts', () => {
         '20000',
       ]);
       assert.equal(r.code, 0, r.stderr);
-      assert.match(r.stderr, new RegExp(`peek ${secret}: (FileNotFoundError|PermissionError)`));
+      assert.match(r.stderr, new RegExp(`peek ${secret}: FileNotFoundError`), 'the folder is not there at all');
       assert.match(r.stderr, /peek package\.json: read/, 'the working folder is visible');
       assert.match(r.stderr, /peek \/etc\/shadow: (FileNotFoundError|PermissionError)/);
       assert.match(r.stderr, /node: 42/, 'node runs in the sandbox');
