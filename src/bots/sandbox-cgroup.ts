@@ -56,24 +56,24 @@ function ownCgroups(): Map<string, string> {
 
 /** The folder of this process's cgroup in a hierarchy mounted at `mount` (its root when the path is not under it: a container's own view). */
 function ownFolder(mount: string, path: string | undefined): string {
-  const dir = join(mount, path ?? '/');
+  const dir = join(mount, path ?? '/').replace(/(.)\/+$/, '$1');
   return existsSync(dir) ? dir : mount;
 }
 
 /** Whether a cgroup can be made under `parent` and holds `files` (made and removed again to know). */
-function probe(parent: string, files: string[]): string | null {
+function probe(parent: string, files: string[]): { closed: boolean; why: string } | null {
   const dir = join(parent, `botarena-probe-${process.pid}-${threadId}`);
   try {
     mkdirSync(dir);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return code === 'EACCES' || code === 'EPERM' || code === 'EROFS'
-      ? `${parent} is not writable by this user (${code}): run as root, or in a cgroup delegated to this user`
-      : `cannot make a cgroup in ${parent} (${code ?? (err as Error).message})`;
+      ? { closed: true, why: `${parent} (${code})` }
+      : { closed: false, why: `cannot make a cgroup in ${parent} (${code ?? (err as Error).message})` };
   }
   try {
     const missing = files.filter((f) => !existsSync(join(dir, f)));
-    return missing.length ? `${parent} has no ${missing.join(', ')}` : null;
+    return missing.length ? { closed: false, why: `${parent} has no ${missing.join(', ')}` } : null;
   } finally {
     try {
       rmdirSync(dir);
@@ -136,7 +136,8 @@ function findSupport(): CgroupSupport {
       }
       const held = LIMITS.filter((l) => enabled.includes(CONTROLLER[l]));
       const files = held.map((l) => ({ memory: 'memory.max', processes: 'pids.max', cpu: 'cpu.max' })[l]);
-      const why = held.length ? probe(parent, [...files, 'cgroup.procs']) : null;
+      const probed = held.length ? probe(parent, [...files, 'cgroup.procs']) : null;
+      const why = probed && (probed.closed ? `${probed.why} is not writable by this user: run as root, or in a cgroup delegated to this user` : probed.why);
       if (held.length && !why) {
         const lacking = LIMITS.filter((l) => !held.includes(l));
         return {
@@ -158,6 +159,7 @@ function findSupport(): CgroupSupport {
   if (!v1.size) return { version: null, parents: {}, why: 'no cgroup hierarchy with the memory, pids or cpu controller is mounted' };
   const parents: Partial<Record<CgroupLimit, string>> = {};
   const reasons: string[] = [];
+  const closed: string[] = [];
   for (const l of LIMITS) {
     const c = CONTROLLER[l];
     const mount = v1.get(c);
@@ -167,10 +169,13 @@ function findSupport(): CgroupSupport {
     }
     const parent = ownFolder(mount, own.get(c));
     const file = { memory: 'memory.limit_in_bytes', processes: 'pids.max', cpu: 'cpu.cfs_quota_us' }[l];
-    const why = probe(parent, [file, 'cgroup.procs']);
-    if (why) reasons.push(why);
-    else parents[l] = parent;
+    const probed = probe(parent, [file, 'cgroup.procs']);
+    if (!probed) parents[l] = parent;
+    else if (probed.closed) closed.push(probed.why);
+    else reasons.push(probed.why);
   }
+  if (closed.length)
+    reasons.push(`the cgroup v1 folders ${[...new Set(closed)].join(', ')} are not writable by this user: run as root, or in cgroups delegated to this user`);
   const version = Object.keys(parents).length ? 1 : null;
   return { version, parents, why: [...new Set(reasons)].join('; ') };
 }
