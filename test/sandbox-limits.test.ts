@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
@@ -9,6 +9,7 @@ import { sandboxReport } from '../src/bots/sandbox.js';
 import { cgroupSupport } from '../src/bots/sandbox-cgroup.js';
 import type { Replay } from '../src/core/replay.js';
 import { ROOT, runCli } from './run-cli.js';
+import { redisMissing, testRedis } from './redis.kit.js';
 import { apiClient, until } from './server.kit.js';
 
 // Issue 34, part 5: the sandbox's limits hold for a bot's whole process tree (a cgroup), its /tmp has a size,
@@ -138,7 +139,7 @@ describe('the sandbox: limits per bot, a capped /tmp, narrow mounts', () => {
   it('serve --allow-commands runs a command bot sandboxed (it cannot read the server database); --unsandboxed-commands turns that off', async (t) => {
     if (!need(t, false)) return;
     const bot = mkdtempSync(join(tmp, 'bot-'));
-    for (const f of ['ttt.py', 'spy.py']) writeFileSync(join(bot, f), await import('node:fs/promises').then((fs) => fs.readFile(join(ROOT, FIX, f))));
+    for (const f of ['ttt.py', 'spy.py']) writeFileSync(join(bot, f), readFileSync(join(ROOT, FIX, f)));
     for (const [i, extra] of [[], ['--unsandboxed-commands']].entries()) {
       const home = mkdtempSync(join(tmp, 'server-'));
       mkdirSync(join(home, 'data'));
@@ -166,6 +167,49 @@ describe('the sandbox: limits per bot, a capped /tmp, narrow mounts', () => {
     }
   });
 
+  it('worker --allow-commands plays a command bot sandboxed: it cannot read the database it shares with the server', async (t) => {
+    if (!need(t, false)) return;
+    const redis = await testRedis();
+    if ('missing' in redis) return redisMissing(redis.missing, t);
+    const bot = mkdtempSync(join(tmp, 'qbot-'));
+    for (const f of ['ttt.py', 'spy.py']) writeFileSync(join(bot, f), readFileSync(join(ROOT, FIX, f)));
+    const home = mkdtempSync(join(tmp, 'queue-'));
+    const database = join(home, 'data', 'arena.sqlite');
+    writeFileSync(join(bot, 'target.txt'), database);
+    const queue = ['--queue', redis.url, '--redis-prefix', `sbx${process.pid}`, '--database', database];
+    const server = startArena(['serve', '--port', '0', '--host', '127.0.0.1', '--no-ladder', '--no-gateway', '--allow-commands', ...queue], home);
+    let worker: ReturnType<typeof startArena> | null = null;
+    try {
+      const url = await server.url();
+      worker = startArena(['worker', '--allow-commands', '--name', 'sbxworker', ...queue], home);
+      await worker.ready(/takes matches from/);
+      assert.match(worker.output(), /botarena worker: commands run sandboxed/);
+      const api = apiClient(() => url);
+      const reg = await api('POST', '/api/bots', { game: 'tictactoe', name: 'qspy', endpoint: `stdio:python3 ${join(bot, 'spy.py')}` });
+      assert.equal(reg.status, 201, JSON.stringify(reg.body));
+      const id = (reg.body!.bot as { id: string }).id;
+      const checked = await until('the check', async () => {
+        const b = (await api('GET', `/api/bots/${id}`)).body!;
+        return b.status !== 'checking' ? b : null;
+      });
+      assert.equal(checked.status, 'active', String(checked.statusReason));
+      const created = await api('POST', '/api/matches', { game: 'tictactoe', seats: [id, 'random'], seed: 5 });
+      assert.ok(created.status === 201 || created.status === 202, JSON.stringify(created.body));
+      const match = await until('the match to finish', async () => {
+        const m = (await api('GET', `/api/matches/${created.body!.id as string}`)).body!;
+        assert.notEqual(m.status, 'aborted', String(m.abortReason));
+        return m.status === 'finished' ? m : null;
+      });
+      assert.equal(match.worker, 'sbxworker', 'the worker played it');
+      assert.doesNotMatch(JSON.stringify(match), /spy: read the server's database|crash/, 'the bot played, seeing no database');
+    } finally {
+      await worker?.stop();
+      await server.stop();
+      await redis.stop();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   it('serve: --allow-commands without a usable sandbox is a start-up error naming both ways out; the options are checked', async () => {
     // No bubblewrap in PATH: the server must not start running commands unconfined.
     const r = await runCli(['serve', '--port', '0', '--allow-commands', '--no-ladder', '--no-gateway'], { env: { PATH: '/nonexistent' } });
@@ -183,30 +227,30 @@ describe('the sandbox: limits per bot, a capped /tmp, narrow mounts', () => {
   });
 });
 
-/** `botarena serve` on 127.0.0.1 started in `cwd` (its default database is cwd/data/botarena.sqlite). */
-function startServe(args: string[], cwd: string) {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/botarena'), 'serve', '--port', '0', '--host', '127.0.0.1', '--no-ladder', '--no-gateway', ...args], {
-    cwd,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+/** `botarena ARGS` (serve or worker) started in `cwd`; `url()` once a server listens, `ready(re)` once its output matches. */
+function startArena(args: string[], cwd: string) {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/botarena'), ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d));
   child.stderr.on('data', (d: Buffer) => (out += d));
   const closed = new Promise((resolve) => child.on('close', resolve));
+  const ready = async (re: RegExp) => {
+    const m = await until(`${args[0]} to start`, async () => re.exec(out) ?? (child.exitCode !== null ? 'gone' : null), 20_000);
+    assert.notEqual(m, 'gone', `${args[0]} stopped before it was ready:\n${out}`);
+    return m as RegExpExecArray;
+  };
   return {
     output: () => out,
-    url: async () => {
-      const m = await until(
-        'serve to start',
-        async () => /botarena server at (http:\/\/[\d.:]+)/.exec(out) ?? (child.exitCode !== null ? 'gone' : null),
-        20_000,
-      );
-      assert.notEqual(m, 'gone', `serve stopped before it was ready:\n${out}`);
-      return (m as RegExpExecArray)[1]!;
-    },
+    ready,
+    url: async () => (await ready(/botarena server at (http:\/\/[\d.:]+)/))[1]!,
     stop: async () => {
       child.kill('SIGTERM');
       await closed;
     },
   };
+}
+
+/** `botarena serve` on 127.0.0.1 started in `cwd` (its default database is cwd/data/botarena.sqlite). */
+function startServe(args: string[], cwd: string) {
+  return startArena(['serve', '--port', '0', '--host', '127.0.0.1', '--no-ladder', '--no-gateway', ...args], cwd);
 }
