@@ -132,7 +132,8 @@ export function sandboxPlan(command: string, args: readonly string[], opts: Sand
 
   // What the bot sees: runtimes, its folders, the bound ones; none inside another (the outer one shows it).
   const runtimes = commandRuntimes(command, cwd, path);
-  const folders = opts.folder === 'command' ? commandFolders(command, cwd) : [cwd];
+  // The working folder, unless it is the root (a bot run from / sees the system and its own files, not the machine).
+  const folders = opts.folder === 'command' ? commandFolders(command, cwd) : cwd === '/' ? commandFolders(command, cwd) : [cwd];
   const wanted = [...new Set([...runtimes.map((r) => r.prefix), ...folders, ...(opts.binds ?? []).map((d) => resolve(d))])].sort();
   const visible = wanted.filter((d, i) => !wanted.some((e, j) => j !== i && e !== d && inside(d, e)));
   const made = new Set<string>(['/', '/tmp', '/usr', '/etc', '/proc', '/dev']);
