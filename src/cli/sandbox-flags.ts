@@ -22,26 +22,26 @@ function parseCpus(v: string): number {
 }
 
 /** Adds the `--sandbox*` options to a command; `what` says what --sandbox confines there. */
-export function withSandboxOptions(command: Command, what: string): Command {
+export function withSandboxOptions(command: Command, what: string, within = 'with --sandbox'): Command {
   const d = SANDBOX_DEFAULTS;
   return command
     .option(
       '--sandbox',
       `${what} in bubblewrap: no network; only the system, the bot's runtime and its folder visible, read-only; a private /tmp; nothing left running; limits on memory, processes and CPU for the bot's whole process tree (a cgroup; per process where the machine gives none, said at start)`,
     )
-    .option('--sandbox-bind <dir>', 'with --sandbox: a folder the bots may read (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--sandbox-bind <dir>', `${within}: a folder the bots may read (repeatable)`, (v: string, prev: string[] = []) => [...prev, v])
     .option(
       '--sandbox-memory <MiB>',
-      `with --sandbox: memory of a bot's processes together, its /tmp included (default ${d.memoryMb}; without a cgroup: address space per process)`,
+      `${within}: memory of a bot's processes together, its /tmp included (default ${d.memoryMb}; without a cgroup: address space per process)`,
       parsePositiveInt('--sandbox-memory', 1 << 20),
     )
     .option(
       '--sandbox-processes <n>',
-      `with --sandbox: processes and threads a bot may have at once (default ${d.processes})`,
+      `${within}: processes and threads a bot may have at once (default ${d.processes})`,
       parsePositiveInt('--sandbox-processes', 1 << 20),
     )
-    .option('--sandbox-cpus <n>', `with --sandbox: a bot's share of the CPUs, 0.5 for half a core (default ${d.cpus}; needs a cgroup)`, parseCpus)
-    .option('--sandbox-tmp <MiB>', `with --sandbox: size of a bot's private /tmp (default ${d.tmpMb})`, parsePositiveInt('--sandbox-tmp', 1 << 20));
+    .option('--sandbox-cpus <n>', `${within}: a bot's share of the CPUs, 0.5 for half a core (default ${d.cpus}; needs a cgroup)`, parseCpus)
+    .option('--sandbox-tmp <MiB>', `${within}: size of a bot's private /tmp (default ${d.tmpMb})`, parsePositiveInt('--sandbox-tmp', 1 << 20));
 }
 
 /** The `--sandbox-*` options given, by name. */
@@ -74,7 +74,7 @@ export interface CommandsSandboxFlags extends SandboxFlags {
 
 /** Adds the sandbox's options of a server or worker: `--sandbox*` and `--unsandboxed-commands`. */
 export function withCommandsSandboxOptions(command: Command): Command {
-  return withSandboxOptions(command, 'with --allow-commands (where it is the default): run the bots that are commands').option(
+  return withSandboxOptions(command, 'with --allow-commands (where it is the default): run the bots that are commands', 'in the sandbox').option(
     '--unsandboxed-commands',
     "with --allow-commands: run the bots that are commands unconfined, as this user, seeing all it sees (only for bot owners you trust: a command bot could read this machine's files, its database included)",
   );
