@@ -167,7 +167,20 @@ describe('the environment of bot processes', () => {
   it('serve --allow-commands: the bots it checks and plays get PATH, --bot-env and a private HOME each (removed after), never the server secrets', async () => {
     const dir = outDir();
     const database = join(tmp, 'arena.sqlite');
-    const args = ['serve', '--port', '0', '--host', '127.0.0.1', '--allow-commands', '--no-ladder', '--no-gateway', '--concurrency', '1'];
+    // Unsandboxed (the sandbox's HOME is its /tmp, and its files are read-only: test/sandbox-limits.test.ts).
+    const args = [
+      'serve',
+      '--port',
+      '0',
+      '--host',
+      '127.0.0.1',
+      '--allow-commands',
+      '--unsandboxed-commands',
+      '--no-ladder',
+      '--no-gateway',
+      '--concurrency',
+      '1',
+    ];
     // DATABASE_URL is the server's own database here: the server uses it, the bots must not see it.
     const server = startArena([...args, '--bot-env', 'SECRET_Y', '--bot-env', 'WHO=server'], { DATABASE_URL: database, SECRET_Y: 'y-passed-on-purpose' });
     try {
@@ -207,13 +220,25 @@ describe('the environment of bot processes', () => {
       database,
       ...queue,
       '--allow-commands',
+      '--unsandboxed-commands',
       '--no-ladder',
       '--no-gateway',
     ]);
     let worker: ReturnType<typeof startArena> | null = null;
     try {
       const url = await server.url();
-      worker = startArena(['worker', ...queue, '--database', database, '--allow-commands', '--name', 'envworker', '--bot-env', 'WHO=worker']);
+      worker = startArena([
+        'worker',
+        ...queue,
+        '--database',
+        database,
+        '--allow-commands',
+        '--unsandboxed-commands',
+        '--name',
+        'envworker',
+        '--bot-env',
+        'WHO=worker',
+      ]);
       await worker.ready(/takes matches from/);
       const api = apiClient(() => url);
       const botId = await registered(api, dir);

@@ -7,7 +7,7 @@ import { rm } from 'node:fs/promises';
 import { threadId } from 'node:worker_threads';
 import { botEnvironment, makePrivateHome, type BotEnvOptions } from './bot-env.js';
 import { isRunning, pidsByEnv } from './proc.js';
-import { sandboxArgv, type SandboxOptions } from './sandbox.js';
+import { removeAllCgroups, sandboxPlan, SANDBOX_DEFAULTS, type BotCgroup, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
 
 /** How a bot process ended. */
@@ -29,6 +29,8 @@ function killAllNow(): void {
   // Every process of this thread's bots, those that left their group too, goes now: the arena's timers will not run.
   if (marks > 0) sweep(true);
   for (const home of homes) removeHome(home, true);
+  // And the cgroups of sandboxed bots, with whatever is still in them.
+  removeAllCgroups();
 }
 
 /** Removes a bot's private HOME (what it wrote there too); a failure leaves it for the system's temporary folder cleaning. */
@@ -227,6 +229,12 @@ export class BotProcess {
   private stderrTail = '';
   /** the processes carrying its mark when it exited (each sent SIGKILL then), once they were looked for */
   private leftovers: Promise<number[]> = Promise.resolve([]);
+  /** under the sandbox, the bot's cgroup (its whole process tree's limits), removed once it is over */
+  private readonly cgroup: BotCgroup | null = null;
+  /** its cgroup's removal, once it exited (what was left in it is killed first) */
+  private cgroupGone: Promise<void> = Promise.resolve();
+  /** whether the kernel killed one of its processes for passing the cgroup's memory cap (the whole bot is killed then) */
+  private outOfMemory = false;
 
   constructor(
     readonly command: string,
@@ -237,7 +245,6 @@ export class BotProcess {
     env?: BotEnvOptions,
   ) {
     hookProcessExit();
-    const [file, ...argv] = sandbox ? sandboxArgv(command, args, sandbox) : ['/bin/sh', '-c', command, ...args];
     // Every process the bot starts inherits this mark, so those that leave its group or are orphaned are found.
     // The thread is part of it: each worker thread of a match pool counts its bots from 1, and a mark shared by
     // two threads' bots would make one match's teardown kill another match's bot.
@@ -246,14 +253,20 @@ export class BotProcess {
     const home = this.homeFor(env);
     const own = { [MARK_VAR]: this.mark };
     const childEnv = botEnvironment(env, { home: sandbox ? '/tmp' : home.path, sandboxed: !!sandbox, own });
+    const plan = sandbox ? sandboxPlan(command, args, sandbox, childEnv.PATH) : null;
+    if (plan?.note) log('note', plan.note);
+    this.cgroup = plan?.cgroup ?? null;
+    const [file, ...argv] = plan ? plan.argv : ['/bin/sh', '-c', command, ...args];
     this.child = spawn(file!, argv, { detached: true, stdio: ['pipe', 'pipe', 'pipe'], env: childEnv });
     const pid = this.child.pid;
     if (pid !== undefined) live.add(pid);
+    const watch = this.cgroup && pid !== undefined ? this.watchMemory(pid) : undefined;
     this.exited = new Promise((resolve) => {
       this.child.once('error', (err: NodeJS.ErrnoException) => {
         this.spawnError = err;
         if (this.child.pid === undefined) {
           this.exit ??= { code: null, signal: null };
+          this.cgroupGone = this.cgroup?.remove() ?? Promise.resolve();
           resolve();
         }
       });
@@ -262,6 +275,12 @@ export class BotProcess {
       // the seat is over when its process is, whoever still holds its output (its marked processes are killed).
       this.child.once('exit', (code, signal) => {
         this.exit = { code, signal };
+        clearInterval(watch);
+        if (this.cgroup) {
+          // Killed for memory before the watch saw it: said all the same. Then what is left in it goes, and it too.
+          if (this.cgroup.oomKills() > 0) this.outOfMemory = true;
+          this.cgroupGone = this.cgroup.remove();
+        }
         if (pid !== undefined) {
           // The shell is gone; anything it left in the group goes with it, and so does what left the group.
           signalGroup(pid, 'SIGKILL');
@@ -284,6 +303,22 @@ export class BotProcess {
     // A private HOME goes once the bot is over: its process, and what it left running (killed when it exited).
     if (home.made) void this.exited.then(() => this.leftovers).then(() => removeHome(home.made!));
     this.child.stderr!.on('data', (chunk: Buffer) => this.onStderr(chunk));
+  }
+
+  /**
+   * Watches the bot's cgroup for a process the kernel killed for memory: the whole bot is killed then (cgroup v1
+   * kills one process, which its parent may outlive), and its fault says why (see deathNote).
+   */
+  private watchMemory(pid: number): NodeJS.Timeout {
+    const timer = setInterval(() => {
+      if (!this.cgroup || this.cgroup.oomKills() === 0) return;
+      this.outOfMemory = true;
+      clearInterval(timer);
+      signalGroup(pid, 'SIGKILL');
+      this.cgroup.killAll();
+    }, 100);
+    timer.unref();
+    return timer;
   }
 
   /**
@@ -328,12 +363,18 @@ export class BotProcess {
   deathNote(when: string): string {
     if (this.spawnError) return `could not start ${JSON.stringify(this.command)}: ${this.spawnError.code ?? this.spawnError.message}`;
     const e = this.exit!;
+    if (this.outOfMemory) {
+      const mb = this.sandbox?.memoryMb ?? SANDBOX_DEFAULTS.memoryMb;
+      return [`killed: out of memory, its processes used more than the sandbox's ${mb} MiB`, when].filter(Boolean).join(' ') + this.lastStderr();
+    }
     const hint = e.code === 127 ? ' (command not found?)' : '';
     // In the sandbox the bot sees the system, the working folder and the bound folders only: a program or file
     // it cannot find is most often elsewhere (the bot's own folder, given by its full path).
     const unseen =
       this.sandbox && /no such file|not found|can't open|cannot open|ENOENT/i.test(this.stderrTail)
-        ? `; under --sandbox a bot sees only the system, the working folder (${process.cwd()}) and the folders given with --sandbox-bind DIR`
+        ? this.sandbox.folder === 'command'
+          ? '; in the sandbox a bot sees only the system, its runtime, the folders of the files its command names and the folders given with --sandbox-bind DIR'
+          : `; under --sandbox a bot sees only the system, the working folder (${process.cwd()}) and the folders given with --sandbox-bind DIR`
         : '';
     return [`process ${describeExit(e)}${hint}`, when].filter(Boolean).join(' ') + this.lastStderr() + unseen;
   }
@@ -366,6 +407,7 @@ export class BotProcess {
       clearTimeout(timer);
     }
     await this.exited;
+    await this.cgroupGone;
     // The processes it left were sent SIGKILL as soon as they were found, just after it exited; a loaded
     // machine may take a moment to carry that out: the bot is over once they are gone too (a second at most).
     const leftovers = await this.leftovers;

@@ -2,19 +2,33 @@
 // the command line's help reads these at start-up.
 
 /**
- * How untrusted bot programs (stdio and exec seats) are confined: bubblewrap with no network, a read-only
- * root, a private /tmp, the home folders hidden, their own PID namespace (nothing they start outlives
- * them), and resource limits. The working folder and `binds` are visible read-only.
+ * How untrusted bot programs (stdio and exec seats) are confined: bubblewrap with no network, only the system's
+ * folders (/usr, /bin, /lib…, what of /etc a runtime reads), the runtime of the bot's command and its folder
+ * visible, read-only; a private /tmp of a capped size; their own PID namespace (nothing they start outlives
+ * them); and limits on the bot's whole process tree through a cgroup (memory, processes, CPU share) where the
+ * machine allows one, else per process (prlimit).
  */
 export interface SandboxOptions {
-  /** folders the bot may read besides the system (the working folder is always bound) */
+  /** folders the bot may read besides the system and its own folder */
   binds?: string[];
-  /** address space per process, MiB */
+  /**
+   * which folder of the bot is visible: `'workdir'` (the default: `botarena play`, where the bots are the
+   * user's own) the working folder, whole; `'command'` (a server's, whose working folder holds its data) only
+   * the folders of the files the bot's command names (`python3 /srv/bots/a/bot.py`: /srv/bots/a)
+   */
+  folder?: 'workdir' | 'command';
+  /** folders never visible to a bot, even inside a bound one (a server's database folder) */
+  hide?: string[];
+  /** memory of the bot's whole process tree (its cgroup, /tmp included), MiB; without a cgroup: address space per process */
   memoryMb?: number;
   /** CPU time per process, seconds */
   cpuSeconds?: number;
-  /** processes the bot may have at once (its own uid counts them) */
+  /** the bot's share of the machine's CPUs through its cgroup (1: one core's worth); none without a cgroup */
+  cpus?: number;
+  /** processes (and threads) the bot may have at once: its cgroup's, or else its own uid's count */
   processes?: number;
+  /** size of its private /tmp (a tmpfs, counted in its memory where a cgroup counts it), MiB */
+  tmpMb?: number;
   /** largest file it may write (in its private /tmp), MiB */
   fileMb?: number;
   /** open files per process */
@@ -22,4 +36,12 @@ export interface SandboxOptions {
 }
 
 /** The limits a sandbox has when none are given. */
-export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds'>> = { memoryMb: 2048, cpuSeconds: 600, processes: 64, fileMb: 64, openFiles: 256 };
+export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder'>> = {
+  memoryMb: 1024,
+  cpuSeconds: 600,
+  cpus: 1,
+  processes: 64,
+  tmpMb: 64,
+  fileMb: 64,
+  openFiles: 256,
+};

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { JOB_LIMITS } from '../arena/match-job.js';
-import { SANDBOX_DEFAULTS } from '../bots/sandbox-options.js';
 import { getGame } from '../games/index.js';
+import { withSandboxOptions } from './sandbox-flags.js';
 import { botEnvHelp, collectBotEnv, collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
 // Only the type: the match's code (play-match.ts) is loaded when a match runs, not to print the help.
 import type { PlayOptions } from './play-match.js';
@@ -22,7 +22,7 @@ export function registerPlay(program: Command): void {
 
 /** Adds the options of a match (seed, config, deadlines, names, replay, log, watch, json, port) to a command. */
 export function withMatchOptions(command: Command): Command {
-  return command
+  return withSandboxOptions(command, 'run stdio and exec bots')
     .option('--seed <n>', 'match seed (0..4294967295); random when absent, always printed', parseNonNegativeInt('--seed', 0xffffffff))
     .option('--set <key=value>', 'game config, repeatable (see `botarena games`)', collectKeyValue('--set'))
     .option(
@@ -46,19 +46,5 @@ export function withMatchOptions(command: Command): Command {
     )
     .option('--json', 'print exactly one JSON result on stdout')
     .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535))
-    .option(
-      '--sandbox',
-      'run stdio and exec bots in bubblewrap: no network, read-only files, a private /tmp, nothing left running, limits on memory, CPU, processes and files',
-    )
-    .option(
-      '--sandbox-bind <dir>',
-      'with --sandbox: a folder the bots may read (repeatable; the current folder always is)',
-      (v: string, prev: string[] = []) => [...prev, v],
-    )
-    .option(
-      '--sandbox-memory <MiB>',
-      `with --sandbox: address space per bot process (default ${SANDBOX_DEFAULTS.memoryMb})`,
-      parsePositiveInt('--sandbox-memory', 1 << 20),
-    )
     .option('--bot-env <NAME[=VALUE]>', botEnvHelp('yours; under --sandbox its private /tmp'), collectBotEnv);
 }

@@ -2,7 +2,7 @@ import type { JobSeat } from '../arena/match-job.js';
 import { randomSeed } from '../arena/match-job.js';
 import { MatchCancelledError, runMatch, seatNames as displayNames, type MatchReport } from '../arena/run-match.js';
 import type { SeatConnection } from '../arena/seat.js';
-import { acceptJoins, capabilitiesOf, checkSandbox, parseBotSpec, type BotSpec, type SandboxOptions } from '../bots/index.js';
+import { acceptJoins, capabilitiesOf, checkSandbox, parseBotSpec, type BotSpec } from '../bots/index.js';
 import { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
@@ -12,12 +12,13 @@ import { LocalLiveEvents } from '../live/local.js';
 import { matchHeader, matchSummary, transcriptLine } from './format.js';
 import { readConfigFiles } from './options.js';
 import { checkReplayPath, writeReplay } from './replay-file.js';
+import { sandboxFrom, type SandboxFlags } from './sandbox-flags.js';
 
 // What `play` and `replay fork` do once their options are read: loaded only when one of them runs, so that
 // `botarena games` and the help start without the transports, the runner and the files' code.
 
 /** The options every command that runs a match takes (`play`, `replay fork`). */
-export interface PlayOptions {
+export interface PlayOptions extends SandboxFlags {
   seed?: number;
   set?: Record<string, string>;
   timeout?: number;
@@ -29,9 +30,6 @@ export interface PlayOptions {
   delay?: number;
   json?: boolean;
   port?: number;
-  sandbox?: boolean;
-  sandboxBind?: string[];
-  sandboxMemory?: number;
   /** --bot-env: the variables passed to the bots' environment, besides the allow-list */
   botEnv?: Record<string, string>;
 }
@@ -93,8 +91,12 @@ export async function playMatch(
   }
   if (o.delay !== undefined && !o.watch) throw new UsageError('--delay paces the boards of --watch: give --watch too');
   if (o.replay) checkReplayPath(o.replay);
-  const sandbox = sandboxOf(o);
-  if (sandbox) checkSandbox(sandbox);
+  const sandbox = sandboxFrom(o, !!o.sandbox);
+  if (sandbox) {
+    // Where the machine gives no cgroup, the limits that fall back to per-process ones are said, never silently.
+    const { fallback } = checkSandbox(sandbox);
+    if (fallback) process.stderr.write(`botarena: warning: --sandbox: ${fallback}\n`);
+  }
   let report: MatchReport;
   const specs = bots.map((bot) => parseBotSpec(bot, game)); // a typo is reported before anyone waits for bots to join
   const config = { ...(start.config ?? {}), ...readConfigFiles(game, o.set ?? {}) };
@@ -215,15 +217,6 @@ function writeStopped(file: string, replay: Replay): void {
 
 /** The `--json` result of a match (the same line a tournament's results file holds, less its place in it). */
 export const jsonResult = resultLine;
-
-/** The sandbox the options ask for, if any; its flags without --sandbox are a usage error. */
-function sandboxOf(o: PlayOptions): SandboxOptions | undefined {
-  if (!o.sandbox) {
-    if (o.sandboxBind || o.sandboxMemory) throw new UsageError('--sandbox-bind and --sandbox-memory go with --sandbox');
-    return undefined;
-  }
-  return { binds: o.sandboxBind, memoryMb: o.sandboxMemory };
-}
 
 function seatNames(given: Record<string, string>, seats: number): (string | undefined)[] {
   const names: (string | undefined)[] = Array.from({ length: seats }, () => undefined);

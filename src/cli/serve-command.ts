@@ -1,8 +1,9 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
+import { withCommandsSandboxOptions, type CommandsSandboxFlags } from './sandbox-flags.js';
 
-interface ServeCliOptions {
+interface ServeCliOptions extends CommandsSandboxFlags {
   port: number;
   host: string;
   database?: string;
@@ -33,8 +34,8 @@ interface ServeCliOptions {
 
 /** `botarena serve`: the arena server (bots, ladder, matches, API). */
 export function registerServe(program: Command): void {
-  program
-    .command('serve')
+  // The sandbox's options (--sandbox*, --unsandboxed-commands): one block, added first, read in the action.
+  withCommandsSandboxOptions(program.command('serve'))
     .description(
       'run an arena server: a bot registry with doctor checks, a rated ladder, on-demand and test matches, replays, live events, a REST API (OpenAPI at /docs) and the smart-dog TCP gateway (port 3002); SQLite under ./data by default, Postgres with DATABASE_URL',
     )
@@ -42,7 +43,10 @@ export function registerServe(program: Command): void {
     .option('--host <address>', 'address to listen on (0.0.0.0 for every interface)', '127.0.0.1')
     .option('--database <path|url>', 'a SQLite file, or postgres://… (default: $DATABASE_URL, else ./data/botarena.sqlite)')
     .option('--concurrency <k>', 'matches at once', parsePositiveInt('--concurrency', 256), 2)
-    .option('--allow-commands', 'let bots be commands on this machine (stdio:, exec:): only for an arena whose bot owners you trust')
+    .option(
+      '--allow-commands',
+      'let bots be commands on this machine (stdio:, exec:), each run in the sandbox (bubblewrap, see --sandbox) unless --unsandboxed-commands',
+    )
     .option(
       '--allow-private-bots',
       'let HTTP bots be at loopback, private or link-local addresses (off by default, wherever the server listens: a server on 127.0.0.1 behind a reverse proxy is as public as any)',
@@ -130,6 +134,8 @@ export function registerServe(program: Command): void {
     )
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: ServeCliOptions) => {
+      // --allow-commands runs commands sandboxed unless --unsandboxed-commands; a sandbox that cannot run here stops the start.
+      const sandbox = (await import('./commands-sandbox.js')).commandsSandbox('serve', o, o.database ?? process.env.DATABASE_URL);
       if (o.queue) {
         const { checkQueueUrl } = await import('../queue/bullmq.js');
         try {
@@ -151,6 +157,7 @@ export function registerServe(program: Command): void {
         allowCommands: o.allowCommands ?? false,
         allowPrivateBots: o.allowPrivateBots ?? false,
         botEnv: o.botEnv,
+        sandbox,
         ladder: o.ladder,
         perBotPerHour: o.perBotPerHour,
         ladderBurst: o.ladderBurst,

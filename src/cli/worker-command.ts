@@ -1,8 +1,9 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { botEnvHelp, collectBotEnv, parsePositiveInt } from './options.js';
+import { withCommandsSandboxOptions, type CommandsSandboxFlags } from './sandbox-flags.js';
 
-interface WorkerCliOptions {
+interface WorkerCliOptions extends CommandsSandboxFlags {
   queue: string;
   database?: string;
   concurrency: number;
@@ -18,8 +19,8 @@ interface WorkerCliOptions {
 
 /** `botarena worker`: plays the matches a `botarena serve --queue` enqueues. */
 export function registerWorker(program: Command): void {
-  program
-    .command('worker')
+  // The sandbox's options (--sandbox*, --unsandboxed-commands): one block, added first, read in the action.
+  withCommandsSandboxOptions(program.command('worker'))
     .description(
       "play the matches of an arena server started with --queue: take them from its Redis queue (BullMQ), record results, replays and ratings in its database (DATABASE_URL: the same as the server's), stream them live through Redis",
     )
@@ -42,12 +43,17 @@ export function registerWorker(program: Command): void {
       parsePositiveInt('--max-tries', 100),
       3,
     )
-    .option('--allow-commands', "run bots that are commands on this machine (stdio:, exec:), as the server's --allow-commands")
+    .option(
+      '--allow-commands',
+      "run bots that are commands on this machine (stdio:, exec:), sandboxed unless --unsandboxed-commands, as the server's --allow-commands",
+    )
     .option('--allow-private-bots', "let HTTP bots be at loopback, private or link-local addresses, as the server's --allow-private-bots")
     .option('--bot-env <NAME[=VALUE]>', botEnvHelp('a fresh private folder per bot process'), collectBotEnv)
     .option('--redis-prefix <prefix>', "the Redis key prefix (the server's --redis-prefix)", 'botarena')
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: WorkerCliOptions) => {
+      // --allow-commands runs commands sandboxed unless --unsandboxed-commands; a sandbox that cannot run here stops the start.
+      const sandbox = (await import('./commands-sandbox.js')).commandsSandbox('worker', o, o.database ?? process.env.DATABASE_URL);
       const { checkQueueUrl } = await import('../queue/bullmq.js');
       try {
         checkQueueUrl(o.queue);
@@ -65,6 +71,7 @@ export function registerWorker(program: Command): void {
         allowCommands: o.allowCommands ?? false,
         allowPrivateBots: o.allowPrivateBots ?? false,
         botEnv: o.botEnv,
+        sandbox,
         prefix: o.redisPrefix,
         logLevel: o.logLevel,
       });

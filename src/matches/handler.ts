@@ -5,6 +5,7 @@ import { MatchCancelledError } from '../arena/run-match.js';
 import type { MessagePort } from 'node:worker_threads';
 import type { PersonLimits } from '../bots/browser-transport.js';
 import type { AddressPolicy } from '../bots/address-policy.js';
+import type { SandboxOptions } from '../bots/sandbox-options.js';
 import type { Replay } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
 import type { MatchHandler } from '../queue/port.js';
@@ -28,6 +29,8 @@ export interface HandlerOptions {
    * a pool has its own); their HOME is private: these are other people's programs
    */
   botEnv?: Record<string, string>;
+  /** how bot programs are confined, played here (a pool has its own): see `SandboxOptions` */
+  sandbox?: SandboxOptions;
   /** a match started more often than this is aborted instead (the store counts the starts) */
   maxTries: number;
   /**
@@ -151,6 +154,7 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         log,
         addressPolicy: o.addressPolicy,
         botEnv: { pass: o.botEnv, home: 'private' },
+        sandbox: o.sandbox,
         signal,
         // Only the public events come back from a thread: a server streams nothing else. And the replay comes
         // packed for the store: serializing and gzipping a long match's messages is the thread's work, not the

@@ -6,6 +6,7 @@ import type { SeatConnection } from '../arena/seat.js';
 import { parseBotSpec, runsCommand, schemeOf } from '../bots/index.js';
 import type { AddressPolicy } from '../bots/address-policy.js';
 import type { BotEnvOptions } from '../bots/bot-env.js';
+import type { SandboxOptions } from '../bots/sandbox-options.js';
 import type { Replay } from '../core/replay.js';
 import { resultLine } from '../core/replay.js';
 import { games } from '../games/index.js';
@@ -123,6 +124,8 @@ export interface PlayContext {
   addressPolicy: AddressPolicy;
   /** the bot programs' environment besides the allow-list, and their HOME (see `BotEnvOptions`) */
   botEnv?: BotEnvOptions;
+  /** how bot programs are confined (see `SandboxOptions`); none: unconfined */
+  sandbox?: SandboxOptions;
   signal: AbortSignal;
   /** seats opened from a connection (a person's), by slot */
   connections?: (SeatConnection | undefined)[];
@@ -178,6 +181,7 @@ export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRo
               log: (line) => ctx.log.warn({ match: job.matchId }, line),
               addressPolicy: ctx.addressPolicy,
               botEnv: ctx.botEnv,
+              sandbox: ctx.sandbox,
             })
           ).replay,
           packed: undefined,

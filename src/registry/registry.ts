@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { doctor, type DoctorReport } from '../arena/doctor.js';
+import type { SandboxOptions } from '../bots/sandbox-options.js';
 import { forbidden, notFound, unauthorized } from '../core/request-errors.js';
 import type { BotRow, Store } from '../store/index.js';
 import { checkEndpoint, requireGame, type EndpointPolicy } from './endpoints.js';
@@ -24,6 +25,8 @@ export interface RegistryOptions extends EndpointPolicy {
   checkBots?: boolean;
   /** variables the operator passes to the environment of the bot programs checked (`--bot-env`); their HOME is private */
   botEnv?: Record<string, string>;
+  /** how the bot programs checked are confined (see `SandboxOptions`); none: unconfined */
+  sandbox?: SandboxOptions;
   /** failed owner-token checks allowed per client address (default 10 a minute) */
   authThrottle?: AuthThrottleOptions;
 }
@@ -78,6 +81,7 @@ export class BotRegistry {
         addressPolicy: this.opts.allowPrivateBots ? 'any' : 'public-only',
         // Another person's program: a HOME of its own, not the server's.
         botEnv: { pass: this.opts.botEnv, home: 'private' },
+        sandbox: this.opts.sandbox,
       });
     } catch (err) {
       await this.store.updateBot(botId, { status: 'paused', statusReason: `the check could not run: ${err instanceof Error ? err.message : String(err)}` });

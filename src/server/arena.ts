@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { MatchPool } from '../arena/match-pool.js';
-import type { PersonLimits } from '../bots/index.js';
+import type { PersonLimits, SandboxOptions } from '../bots/index.js';
 import { resultLine } from '../core/replay.js';
 import { LadderScheduler } from '../ladder/scheduler.js';
 import type { LiveEvent, LiveEvents } from '../live/events.js';
@@ -38,6 +38,11 @@ export interface ArenaOptions {
    * allow-list (PATH, LANG, LC_*, TZ, TMPDIR), never the server's environment, and a private HOME each
    */
   botEnv?: Record<string, string>;
+  /**
+   * how bot programs (stdio:, exec:, with allowCommands) are confined (`--sandbox*`; on by default with
+   * --allow-commands unless --unsandboxed-commands): the doctor's checks, the ladder's and on-demand matches alike
+   */
+  sandbox?: SandboxOptions;
   /** the admin token (BOTARENA_ADMIN_TOKEN): may do everything an owner may, to every bot */
   adminToken?: string;
   /** whether the ladder plays by itself (default true) */
@@ -116,9 +121,9 @@ export class Arena {
     const botEnv = { pass: opts.botEnv, home: 'private' } as const;
     this.persons = new PersonSeats();
     // Threads start when a match first needs one: a server whose matches all play on workers starts none.
-    this.pool = new MatchPool(opts.concurrency, { addressPolicy, botEnv }, undefined, true);
+    this.pool = new MatchPool(opts.concurrency, { addressPolicy, botEnv, sandbox: opts.sandbox }, undefined, true);
     // A person's match is outside --concurrency (it mostly waits for the person): it gets threads of its own.
-    this.personPool = new MatchPool(PERSON_THREADS, { addressPolicy, botEnv }, undefined, true);
+    this.personPool = new MatchPool(PERSON_THREADS, { addressPolicy, botEnv, sandbox: opts.sandbox }, undefined, true);
     const handler = matchHandler({
       store,
       live: this.publish,
@@ -126,6 +131,7 @@ export class Arena {
       node: this.node,
       addressPolicy,
       botEnv: opts.botEnv,
+      sandbox: opts.sandbox,
       maxTries: 3,
       cancelled: 'abort',
       pool: this.pool,
@@ -135,7 +141,7 @@ export class Arena {
     this.here = new LocalMatchQueue({ handler, concurrency: opts.concurrency, node: this.node, unbounded: (matchId) => this.persons.has(matchId) });
     this.queue = opts.queue ?? this.here;
     const policy = { allowCommands: opts.allowCommands, allowPrivateBots: opts.allowPrivateBots };
-    this.bots = new BotRegistry(store, { ...policy, adminToken: opts.adminToken, checkBots: opts.checkBots, botEnv: opts.botEnv }, log);
+    this.bots = new BotRegistry(store, { ...policy, adminToken: opts.adminToken, checkBots: opts.checkBots, botEnv: opts.botEnv, sandbox: opts.sandbox }, log);
     this.matches = new Matches(
       store,
       this.queue,

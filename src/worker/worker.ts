@@ -1,4 +1,5 @@
 import type { Job } from 'bullmq';
+import type { SandboxOptions } from '../bots/sandbox-options.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MatchJob } from '../arena/match-job.js';
 import { publicOnly, withFeed } from '../live/feed.js';
@@ -37,6 +38,8 @@ export interface WorkerOptions {
   allowPrivateBots?: boolean;
   /** variables passed to the bot programs' environment (`--bot-env`), besides the allow-list; their HOME is private */
   botEnv?: Record<string, string>;
+  /** how bot programs are confined (`--sandbox*`; on by default with --allow-commands unless --unsandboxed-commands) */
+  sandbox?: SandboxOptions;
 }
 
 /** Why a match is not played by a worker, or null when it may be. */
@@ -68,6 +71,7 @@ export class MatchWorker {
       node: this.name,
       addressPolicy: o.allowPrivateBots ? 'any' : 'public-only',
       botEnv: o.botEnv,
+      sandbox: o.sandbox,
       maxTries: o.maxTries ?? 3,
       cancelled: 'retry',
       refuse: (job) => refusal(job, allowCommands),
