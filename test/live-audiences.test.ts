@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
 import type { LiveEvent } from '../src/live/events.js';
 import { LocalLiveEvents } from '../src/live/local.js';
+import { battleship } from '../src/games/battleship/index.js';
 
 /** Plays a match of built-in bots and collects what each audience got. */
 async function watch(game: string, bots: string[], config: Record<string, unknown> = {}) {
@@ -37,7 +38,11 @@ describe('live audiences', () => {
       shots,
       report.replay.turns.filter((t) => t.phase === 'play').map((t) => t.moves[0]!.action),
     );
-    const last = steps(pub).at(-1)!.frame as { strikes: unknown };
+    // The frame comes with the first step, then each step's delta, which the game's fold adds to it.
+    const [first, ...rest] = steps(pub);
+    assert.ok(first!.frame !== undefined && rest.every((e) => e.frame === undefined && e.delta !== undefined));
+    const spectator = battleship.presentation.spectator!;
+    const last = rest.reduce<unknown>((frame, e) => spectator.fold!(frame, e.delta), structuredClone(first!.frame)) as { strikes: unknown };
     assert.deepEqual(last.strikes, (report.state as { strikes: unknown }).strikes, 'the frame shows the strikes as both boards do');
     // The organisers' feed has everything: it rebuilds the replay.
     assert.deepEqual(

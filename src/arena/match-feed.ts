@@ -7,7 +7,8 @@ import type { LiveEvents } from '../live/events.js';
  * What a running match publishes, to whom. `full`: the header and every step as recorded (enough to rebuild
  * every frame with `ReplayFollower`). `public`: the same for games without hidden information; for the
  * others, a header without config and seed, and each step's actions as the game's spectator rules show them,
- * with the public frame to draw (no state fingerprint, and no fault details for hellos, which may quote a
+ * with the public frame to draw (or, for a frame that grows with the match, the frame with the first step and
+ * each later step's `delta`, which the viewer folds into it; no state fingerprint, and no fault details for hellos, which may quote a
  * secret). `{seat}`: that seat's raw messages, stderr and notes, for its bot's owner only. Publishing never
  * throws into the match.
  */
@@ -50,7 +51,10 @@ export class MatchFeed {
       if (m.ms !== undefined) shown.ms = m.ms;
       return shown;
     });
-    this.send('public', { type: 'step', matchId, index, record: { turn: record.turn, phase: record.phase, moves }, frame: spectator.frame(state) });
+    const shown = { turn: record.turn, phase: record.phase, moves };
+    // A frame that grows with the match (Battleship's shots) goes with the first step only, then what each step changed.
+    if (spectator.delta && index > 0) this.send('public', { type: 'step', matchId, index, record: shown, delta: spectator.delta(state) });
+    else this.send('public', { type: 'step', matchId, index, record: shown, frame: spectator.frame(state) });
   }
 
   message(slot: number, entry: TranscriptEntry): void {

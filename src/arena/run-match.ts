@@ -89,7 +89,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
 
   const seats: OpenSeat[] = [];
   const cap = opts.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES;
-  const kept = specs.map(() => ({ bytes: 0, droppedEntries: 0, droppedBytes: 0 }));
+  const kept = specs.map(() => ({ bytes: 0, droppedEntries: 0, droppedBytes: 0, unwritten: 0 }));
   try {
     specs.forEach((spec, slot) => {
       // With neither transcripts nor live events nothing reads a seat's log: no entry is made for each message.
@@ -98,8 +98,10 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
           ? () => {}
           : (dir: TranscriptEntry['dir'], text: string) => {
               const k = kept[slot]!;
-              const size = Buffer.byteLength(text);
-              if (k.bytes + size > cap) {
+              // Past the cap an entry is only counted, by its length: Buffer.byteLength would flatten a long text
+              // made of pieces (Tron's board each lap, for each seat) only to count it.
+              const size = k.droppedEntries ? text.length : Buffer.byteLength(text);
+              if (k.droppedEntries || k.bytes + size > cap) {
                 if (k.droppedEntries++ === 0) {
                   const note = {
                     dir: 'note' as const,
@@ -118,7 +120,11 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
               feed.message(slot, entry);
             };
       const ctx = seatContext(game, { slot, players: specs.length, config: engine.config, seed, name: names[slot]!, log }, opts);
-      seats.push(OpenSeat.open(game, spec, ctx, { connection: opts.connections?.[slot], echo: job.transcripts }));
+      // An in-process bot's messages are written out for its log only while the log has room: past its cap they
+      // are counted, not made (a Battleship message holds every shot so far: making it each step was quadratic).
+      const k = kept[slot]!;
+      const echo = job.transcripts ? () => !k.droppedEntries || (k.unwritten++, false) : false;
+      seats.push(OpenSeat.open(game, spec, ctx, { connection: opts.connections?.[slot], echo }));
     });
   } catch (err) {
     await Promise.all(seats.map((s) => s.close()));
@@ -170,6 +176,12 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
         dir: 'note',
         t: round(performance.now() - t0),
         text: `${k.droppedEntries} log entries (${k.droppedBytes} bytes) over the ${cap}-byte cap were dropped`,
+      });
+    if (k.unwritten && job.transcripts)
+      transcripts[slot]!.push({
+        dir: 'note',
+        t: round(performance.now() - t0),
+        text: `and ${k.unwritten} messages to or from this in-process bot were not written out`,
       });
   });
   const replay = buildReplay(header, engine, { durationMs: round(performance.now() - t0), transcripts: job.transcripts ? transcripts : undefined });

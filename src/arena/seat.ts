@@ -107,7 +107,8 @@ export class OpenSeat {
     readonly transport: BotTransport,
     readonly dialect: WireDialect<unknown, unknown, unknown>,
     readonly log: TranscriptSink,
-    private readonly echo: boolean,
+    /** true, or a function saying whether the log takes a message now (false once it is full: the message is then not made) */
+    private readonly echo: boolean | (() => boolean),
   ) {
     this.capabilities = transport.capabilities;
   }
@@ -116,7 +117,7 @@ export class OpenSeat {
    * Opens a seat from its spec, or from its connection for bots that connected in; a connect-in seat without
    * one is a usage error (the bot must connect first).
    */
-  static open(game: AnyGame, spec: BotSpec, ctx: SeatContext, opts: { connection?: SeatConnection; echo?: boolean } = {}): OpenSeat {
+  static open(game: AnyGame, spec: BotSpec, ctx: SeatContext, opts: { connection?: SeatConnection; echo?: boolean | (() => boolean) } = {}): OpenSeat {
     const caps = schemeOf(spec).capabilities;
     let transport: BotTransport;
     if (opts.connection) transport = opts.connection.open(ctx);
@@ -134,7 +135,12 @@ export class OpenSeat {
     const msg: AskMessage = { phase: decision.phase, turn: decision.turn, view: null, text: '', contentType: this.dialect.contentType };
     if (this.capabilities.values) {
       msg.view = engine.view(this.slot, view);
-      if (this.echo) this.log('send', JSON.stringify(msg.view));
+      // The game's own JSON when it has one: Tron's extends the board's text lap by lap, where stringifying the
+      // view again made every lap cost the whole board (a 600×600 match of six bots: minutes, not seconds).
+      // Only when the log takes it (a message that grows with the match, made for a log that is full, made every
+      // Battleship step quadratic), and in the game's own JSON when it has one (Tron's extends the board's text
+      // lap by lap, where stringifying the view again cost the whole board every lap).
+      if (this.echoing()) this.log('send', game.wire.encodeJson ? game.wire.encodeJson(engine.state, this.slot, view) : JSON.stringify(msg.view));
       return msg;
     }
     msg.text = this.dialect.encode(engine.state, this.slot, view);
@@ -142,12 +148,16 @@ export class OpenSeat {
     return msg;
   }
 
+  private echoing(): boolean {
+    return typeof this.echo === 'function' ? this.echo() : this.echo;
+  }
+
   /** Sends a message and waits for its reply, by the deadline (people: as long as they take). */
   async send(msg: AskMessage, deadlineMs: number, signal?: AbortSignal): Promise<Reply> {
     const asked = this.transport.ask(msg, deadlineMs, signal);
     const reply = this.capabilities.untimed ? await asked.catch(transportBug) : await withBackstop(asked, deadlineMs);
     const ms = round(reply.ms);
-    if (reply.kind === 'value' && this.echo) this.log('recv', JSON.stringify(reply.value) ?? 'undefined');
+    if (reply.kind === 'value' && this.echoing()) this.log('recv', JSON.stringify(reply.value) ?? 'undefined');
     return { ...reply, ms };
   }
 
@@ -172,7 +182,7 @@ export class OpenSeat {
   /** Sends a message that expects no answer: a text line as it is, anything else as JSON. */
   async tell(notice: unknown, phase: Phase, turn: number, deadlineMs: number): Promise<void> {
     const text = typeof notice === 'string' ? notice : JSON.stringify(notice);
-    if (this.capabilities.values && this.echo) this.log('send', text);
+    if (this.capabilities.values && this.echoing()) this.log('send', text);
     const msg: OutgoingMessage = { phase, turn, view: notice, text, contentType: 'application/json' };
     await this.transport.tell(msg, deadlineMs).catch(() => {});
   }

@@ -41,6 +41,15 @@ export interface SpectatorRules<S, A, I> {
   action(action: A): unknown;
   /** the public part of the state after a step */
   frame(state: S): unknown;
+  /**
+   * For a frame that grows as the match goes (Battleship's shots so far): what the last step changed in it, in
+   * a size that does not grow. Spectators then get `frame` with the first step only and this with every later
+   * one, which `fold` adds to the frame before it: each step's event costs the same at the end of a long match
+   * as at its start. Both or neither.
+   */
+  delta?(state: S): unknown;
+  /** the frame after a step, from the frame before it (which it may change and return) and that step's `delta`; throws when they do not follow */
+  fold?(frame: unknown, delta: unknown): unknown;
 }
 
 /** An in-process bot: gets the same message object a remote bot would get, returns the answer object. */

@@ -23,14 +23,20 @@ export type PublicRecord = Omit<TurnRecord, 'hash'>;
 
 /**
  * One thing that happened in a match, as plain JSON (so it can cross processes). A viewer rebuilds every
- * frame from `started` and the `step`s by re-running the rules (or draws `frame` when the header is hidden).
+ * frame from `started` and the `step`s by re-running the rules (or draws `frame` when the header is hidden,
+ * folding each later step's `delta` into it with the game's `spectator.fold` when the game sends deltas).
+ * `truncated` is only ever in a late viewer's catch-up (`history`), right after `started`: the match's
+ * events so far were more than the history keeps, so its steps are not there (and none is sent until the
+ * live ones); the viewer cannot draw it from the events and should wait for its replay, which comes once it
+ * ends.
  */
 export type LiveEvent =
   | { type: 'started'; matchId: string; header: ReplayHeader | PublicHeader }
-  | { type: 'step'; matchId: string; index: number; record: TurnRecord | PublicRecord; frame?: unknown }
+  | { type: 'step'; matchId: string; index: number; record: TurnRecord | PublicRecord; frame?: unknown; delta?: unknown }
   | { type: 'message'; matchId: string; slot: number; entry: TranscriptEntry }
   | { type: 'ended'; matchId: string; result: ReplayResult; durationMs: number }
-  | { type: 'stopped'; matchId: string; reason: string };
+  | { type: 'stopped'; matchId: string; reason: string }
+  | { type: 'truncated'; matchId: string; steps: number; reason: string };
 
 /** A subscriber; it may return a promise, which is not waited for by the match. */
 export type LiveListener = (event: LiveEvent) => void | Promise<void>;
@@ -61,6 +67,12 @@ export function channelOf(matchId: string, audience: Audience): string {
 
 /** The most public events kept for one match's catch-up (a 5 000-lap Tron match has 5 002). */
 export const HISTORY_MAX = 200_000;
+/**
+ * The most bytes (their JSON's) of public events kept for one match's catch-up in a server's own memory
+ * (`LocalLiveEvents`): a 100×100 Battleship match (32 609 steps) keeps about 5 MiB, a 600×600 Tron match of
+ * six bots (46 612 steps) about 10 MiB. Past it the steps are dropped and a late viewer is told (`truncated`).
+ */
+export const HISTORY_MAX_BYTES = 16 * 1024 * 1024;
 /** How long a match's catch-up is kept after it ends (its result reaches the store within it). */
 export const HISTORY_AFTER_END_MS = 120_000;
 

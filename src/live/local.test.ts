@@ -24,6 +24,62 @@ describe('in-process live events (LocalLiveEvents)', () => {
     );
     await live.close();
   });
+
+  it("keeps a match's history within its bytes; past them a late viewer gets its start, `truncated` and its end, never a silent gap", async () => {
+    const live = new LocalLiveEvents({ historyMaxBytes: 20_000 });
+    const started: LiveEvent = {
+      type: 'started',
+      matchId: 'b',
+      header: { hidden: true, game: 'battleship', matchId: 'b', seats: [], timeouts: { initMs: 1, turnMs: 1 } },
+    };
+    const step = (index: number, pad = 0): LiveEvent => ({
+      type: 'step',
+      matchId: 'b',
+      index,
+      record: { turn: index + 1, phase: 'play', moves: [] },
+      delta: 'x'.repeat(pad),
+    });
+    const size = (events: LiveEvent[] | null) => JSON.stringify(events).length;
+    live.publish('b', 'public', started);
+    for (let i = 0; i < 50; i++) live.publish('b', 'public', step(i));
+    const small = await live.history('b');
+    assert.deepEqual(
+      small?.map((e) => (e.type === 'step' ? e.index : e.type)),
+      ['started', ...Array.from({ length: 50 }, (_, i) => i)],
+      'under the bound: every event',
+    );
+    // Events of 1 KB: the 20 000 bytes are passed on the 20th or so step, and no more are kept however many come.
+    for (let i = 50; i < 1050; i++) live.publish('b', 'public', step(i, 1000));
+    const cut = await live.history('b');
+    assert.ok(size(cut) < 2000, `the history holds ${size(cut)} bytes after 1 MB of steps; its bound is 20 000`);
+    assert.deepEqual(
+      cut?.map((e) => e.type),
+      ['started', 'truncated'],
+    );
+    const note = cut![1] as Extract<LiveEvent, { type: 'truncated' }>;
+    assert.equal(note.steps, 1050, 'it says how many steps are missing');
+    assert.match(note.reason, /1050 steps so far are more than this server keeps for viewers who join late \(20000 characters of JSON/);
+    assert.match(note.reason, /replay has every step once it ends/);
+    // A late viewer then gets the steps still to come, as they come, and the end.
+    const got: string[] = [];
+    live.subscribe('b', 'public', (e) => void got.push(e.type === 'step' ? String(e.index) : e.type));
+    live.publish('b', 'public', step(1050));
+    live.publish('b', 'public', { type: 'ended', matchId: 'b', result: { players: [], turns: 1051 } as never, durationMs: 5 });
+    await live.drained();
+    assert.deepEqual(got, ['1050', 'ended']);
+    assert.deepEqual(
+      (await live.history('b'))?.map((e) => e.type),
+      ['started', 'truncated', 'ended'],
+    );
+    // The next match of the same id starts afresh.
+    live.publish('b', 'public', started);
+    live.publish('b', 'public', step(0));
+    assert.deepEqual(
+      (await live.history('b'))?.map((e) => e.type),
+      ['started', 'step'],
+    );
+    await live.close();
+  });
 });
 
 describe("newSince (a late viewer's history, then what it received meanwhile)", () => {

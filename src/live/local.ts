@@ -3,6 +3,7 @@ import {
   drainSubscription,
   HISTORY_AFTER_END_MS,
   HISTORY_MAX,
+  HISTORY_MAX_BYTES,
   type Audience,
   type LiveEvent,
   type LiveEvents,
@@ -18,6 +19,19 @@ export interface LocalLiveOptions {
   log?: (line: string) => void;
   /** how long a match's history is kept after it ends (default HISTORY_AFTER_END_MS) */
   historyAfterEndMs?: number;
+  /** the most characters of JSON of one match's public events kept for late viewers (default HISTORY_MAX_BYTES) */
+  historyMaxBytes?: number;
+}
+
+/**
+ * One match's public events kept for late viewers. `bytes`: their JSON's length (characters). `cut`: the history grew past
+ * its bounds, so its steps were dropped (`steps` of them so far); only the start and the end are kept then.
+ */
+interface Kept {
+  events: LiveEvent[];
+  bytes: number;
+  cut: { steps: number } | null;
+  timer: NodeJS.Timeout | null;
 }
 
 /**
@@ -30,13 +44,15 @@ export class LocalLiveEvents implements LiveEvents {
   private readonly channels = new Map<string, Set<Subscription>>();
   private readonly maxQueued: number;
   private readonly log: (line: string) => void;
-  private readonly logs = new Map<string, { events: LiveEvent[]; timer: NodeJS.Timeout | null }>();
+  private readonly logs = new Map<string, Kept>();
   private readonly historyAfterEndMs: number;
+  private readonly historyMaxBytes: number;
 
   constructor(opts: LocalLiveOptions = {}) {
     this.maxQueued = opts.maxQueued ?? 10_000;
     this.log = opts.log ?? ((line) => process.stderr.write(`${line}\n`));
     this.historyAfterEndMs = opts.historyAfterEndMs ?? HISTORY_AFTER_END_MS;
+    this.historyMaxBytes = opts.historyMaxBytes ?? HISTORY_MAX_BYTES;
   }
 
   publish(matchId: string, audience: Audience, event: LiveEvent): void {
@@ -75,7 +91,12 @@ export class LocalLiveEvents implements LiveEvents {
 
   async history(matchId: string): Promise<LiveEvent[] | null> {
     const log = this.logs.get(matchId);
-    return log ? [...log.events] : null;
+    if (!log) return null;
+    if (!log.cut) return [...log.events];
+    const [started, ...rest] = log.events;
+    const steps = log.cut.steps;
+    const reason = `this match's ${steps} steps so far are more than this server keeps for viewers who join late (${this.historyMaxBytes} characters of JSON, ${HISTORY_MAX} events): they are not sent, and the steps that follow cannot be drawn without them; its replay has every step once it ends`;
+    return [started!, { type: 'truncated', matchId, steps, reason }, ...rest];
   }
 
   async close(): Promise<void> {
@@ -84,15 +105,37 @@ export class LocalLiveEvents implements LiveEvents {
     this.logs.clear();
   }
 
-  /** Keeps a match's public events for late viewers: from its start, until a while after its end. */
+  /**
+   * Keeps a match's public events for late viewers: from its start, until a while after its end, at most
+   * `historyMaxBytes` of JSON and HISTORY_MAX events. Past either bound the steps kept are dropped, and the
+   * steps after them are not kept: a late viewer gets the start, a `truncated` event, what comes live and the
+   * end. Keeping the first steps only, or the last ones, would give it a match it cannot draw (a viewer
+   * re-runs the rules from the first step, or folds each step's delta into the frame before it), where the
+   * replay has all of it once the match ends; so nothing between the start and the end is kept.
+   */
   private keep(matchId: string, event: LiveEvent): void {
     let log = this.logs.get(matchId);
     if (event.type === 'started') {
       if (log?.timer) clearTimeout(log.timer);
-      this.logs.set(matchId, (log = { events: [], timer: null }));
+      this.logs.set(matchId, (log = { events: [], bytes: 0, cut: null, timer: null }));
     }
     if (!log) return;
-    if (log.events.length < HISTORY_MAX) log.events.push(event);
+    if (log.cut) {
+      if (event.type === 'step') log.cut.steps++;
+      else log.events.push(event);
+    } else {
+      const size = JSON.stringify(event).length;
+      if (log.bytes + size > this.historyMaxBytes || log.events.length >= HISTORY_MAX) {
+        const steps = log.events.filter((e) => e.type === 'step').length + (event.type === 'step' ? 1 : 0);
+        log.events = log.events.filter((e) => e.type !== 'step');
+        if (event.type !== 'step') log.events.push(event);
+        log.cut = { steps };
+        log.bytes = 0;
+      } else {
+        log.events.push(event);
+        log.bytes += size;
+      }
+    }
     if ((event.type === 'ended' || event.type === 'stopped') && !log.timer) {
       const kept = log;
       log.timer = setTimeout(() => this.logs.get(matchId) === kept && this.logs.delete(matchId), this.historyAfterEndMs);

@@ -15,7 +15,8 @@ const CHECKPOINT_EVERY = 32;
  * copies are JSON text (states are plain JSON data): a 160×160 Tron state parses in 4 ms where structuredClone
  * takes 22, and the text is the smaller in memory. A live
  * match of a game with hidden information comes with a public header and a `frame` per step instead: those are
- * kept as they are.
+ * kept as they are, or (a game whose frame grows with the match, Battleship) a `frame` with the first step and
+ * a `delta` with each later one, which the game's `spectator.fold` adds to the frame before it.
  */
 export class Timeline {
   readonly records: TurnRecord[] = [];
@@ -30,7 +31,12 @@ export class Timeline {
   buildMs = 0;
   private readonly follower: ReplayFollower | null;
   private readonly checkpoints: string[] = [];
-  private readonly publicFrames: unknown[] = [];
+  /** a hidden match's steps as they came, index 0 being before the first: a whole frame, or a delta to fold */
+  private readonly publicFrames: ({ frame: unknown } | { delta: unknown })[] = [];
+  /** a hidden match's latest frame, each delta folded into it as it comes (the timeline's own copy) */
+  private head: unknown = null;
+  /** a hidden match's frame at some index, to scrub from: forward by folding, backward from its latest whole frame */
+  private publicCursor: { index: number; frame: unknown } | null = null;
   /** the state of frame `cursorIndex`, owned by the timeline (a copy), to step forward from cheaply */
   private cursor: { index: number; state: unknown } | null = null;
 
@@ -40,7 +46,7 @@ export class Timeline {
   ) {
     if ('hidden' in header) {
       this.follower = null;
-      this.publicFrames.push(null);
+      this.publicFrames.push({ frame: null });
     } else {
       this.follower = new ReplayFollower(game, header);
       this.checkpoints.push(JSON.stringify(this.follower.engine.state));
@@ -57,8 +63,11 @@ export class Timeline {
     return this.records.length;
   }
 
-  /** Adds the next step (its public frame too, for a hidden match); a step that does not re-play is noted, not thrown. */
-  push(record: TurnRecord, publicFrame?: unknown): void {
+  /**
+   * Adds the next step (for a hidden match, its public frame, or the delta the game's `spectator.fold` adds to
+   * the frame before it); a step that does not re-play, or a delta that does not follow, is noted, not thrown.
+   */
+  push(record: TurnRecord, publicFrame?: unknown, delta?: unknown): void {
     if (this.mismatch) return;
     const t0 = performance.now();
     if (this.follower) {
@@ -72,8 +81,20 @@ export class Timeline {
       this.records.push(record);
       if (this.records.length % CHECKPOINT_EVERY === 0) this.checkpoints.push(JSON.stringify(this.follower.engine.state));
     } else {
+      const fold = this.game.presentation.spectator?.fold;
+      if (delta !== undefined && fold) {
+        try {
+          this.head = fold(this.head === null ? null : this.head, delta);
+        } catch (err) {
+          this.mismatch = `step ${this.records.length + 1}: ${err instanceof Error ? err.message : String(err)}`;
+          return;
+        }
+        this.publicFrames.push({ delta });
+      } else {
+        this.head = publicFrame === undefined || publicFrame === null ? null : structuredClone(publicFrame);
+        this.publicFrames.push({ frame: publicFrame ?? null });
+      }
       this.records.push(record);
-      this.publicFrames.push(publicFrame ?? null);
     }
     this.buildMs += performance.now() - t0;
   }
@@ -82,8 +103,35 @@ export class Timeline {
   frame(index: number): Frame {
     const i = Math.max(0, Math.min(index, this.records.length));
     const base = { record: i > 0 ? this.records[i - 1]! : null, index: i, steps: this.records.length };
-    if (!this.follower) return { ...base, publicFrame: this.publicFrames[i] };
+    if (!this.follower) return { ...base, publicFrame: this.publicFrameAt(i) };
     return { ...base, state: this.stateAt(i) };
+  }
+
+  /**
+   * A hidden match's frame after `index` steps. The latest is kept up to date as steps come; an earlier one is
+   * folded forward from the cursor when it is behind, else from the latest whole frame at or before it (the
+   * first step's, for a game that sends deltas): folding a delta costs little whatever the match's length, where
+   * a copy of every frame would grow with its square.
+   */
+  private publicFrameAt(index: number): unknown {
+    if (index === this.records.length) return this.head;
+    const fold = this.game.presentation.spectator?.fold;
+    const at = this.publicFrames[index]!;
+    if (!fold || 'frame' in at) return 'frame' in at ? at.frame : null;
+    let from = this.publicCursor;
+    if (!from || from.index > index) {
+      let k = index;
+      while (k > 0 && !('frame' in this.publicFrames[k]!)) k--;
+      const whole = this.publicFrames[k] as { frame: unknown };
+      from = { index: k, frame: whole.frame === null ? null : structuredClone(whole.frame) };
+    }
+    let frame = from.frame;
+    for (let i = from.index + 1; i <= index; i++) {
+      const step = this.publicFrames[i]!;
+      frame = 'frame' in step ? structuredClone(step.frame) : fold(frame, step.delta);
+    }
+    this.publicCursor = { index, frame };
+    return frame;
   }
 
   /** The state after `index` steps: from the cursor when it is just behind, else from the nearest checkpoint. */

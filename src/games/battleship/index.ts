@@ -3,12 +3,14 @@ import { botsarenaAnswerPhase } from '../botsarena/duel.js';
 import { bots } from './bots.js';
 import { human } from './human.js';
 import { renderBoard } from './render.js';
+import { spectator } from './spectator.js';
 import { readPosition, rulesOf, writePosition, type BattleshipSettings } from './position.js';
 import { apply, checkFleet, placeFleet, setup, validateConfig, type BattleshipFleet, type BattleshipShot, type BattleshipState } from './rules.js';
 import { formDialect, parseAnswer, parseHello, view, type BattleshipMessage } from './wire.js';
 
 export type { BattleshipInit, BattleshipMessage, BattleshipTurn } from './wire.js';
 export type { BattleshipSettings } from './position.js';
+export type { BattleshipFrameDelta, BattleshipPublicFrame } from './spectator.js';
 
 const ship = (len: number, def: number) => ({ type: 'int' as const, default: def, min: 0, max: 10, description: `ships of length ${len}` });
 
@@ -96,12 +98,7 @@ export const battleship = defineGame<BattleshipSettings, BattleshipState, Battle
   },
   presentation: {
     seatLabel: (slot) => `P${slot + 1}`,
-    // Fleets are secret until the match is over; shots and what they did are on both players' boards, and the
-    // grid's size is in every message's board, so spectators get those (a few bytes more per step).
-    spectator: {
-      action: (shot) => shot,
-      frame: (s) => ({ width: s.config.width, height: s.config.height, shots: s.shots, strikes: s.strikes }),
-    },
+    spectator,
     render: renderBoard,
     human,
   },

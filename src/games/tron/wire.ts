@@ -59,7 +59,11 @@ function lapJson(s: TronState): string {
   const b = lapBoard(s);
   if (b.json === null) {
     b.texts ??= b.board.map((t) => JSON.stringify(t).slice(1, -1));
-    b.json = `[${b.texts.map((t) => `[${t}]`).join(',')}]`;
+    // Joined with `+`, not join(): the pieces stay linked, not copied (V8's cons strings), so a lap whose text
+    // only a seat's log counts (a built-in bot's, past its cap) never copies the whole board.
+    let json = '[';
+    b.texts.forEach((t, i) => (json += i ? `,[${t}]` : `[${t}]`));
+    b.json = `${json}]`;
   }
   return b.json;
 }

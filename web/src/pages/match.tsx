@@ -19,6 +19,7 @@ export function MatchPage(p: { id: string; start?: number }) {
   const [timeline, setTimeline] = useState<Timeline | null>(null);
   const [version, setVersion] = useState(0);
   const [live, setLive] = useState(false);
+  const [waiting, setWaiting] = useState<string | null>(null);
   const seats = personSeats(p.id);
   const web = match ? (webGames[match.game] ?? null) : null;
   const person = usePerson(p.id, seats[0] ?? null, web);
@@ -45,21 +46,37 @@ export function MatchPage(p: { id: string; start?: number }) {
       if (!m || cancelled) return;
       // A finished match is its replay: one download, not thousands of events.
       if (m.status === 'finished') return void loadReplay();
-      stop = listen(`${path}/events`, ['started', 'step', 'ended', 'stopped'], (type, data) => {
-        const e = data as { header?: ReplayHeader | PublicHeader; record?: TurnRecord; frame?: unknown; result?: ReplayResult; reason?: string };
+      // `truncated`: the server kept too little of a long match for this late viewer to draw it from its events
+      // (see LocalLiveEvents); the page says so and shows the replay once the match is over.
+      let truncated = false;
+      stop = listen(`${path}/events`, ['started', 'step', 'ended', 'stopped', 'truncated'], (type, data) => {
+        const e = data as {
+          header?: ReplayHeader | PublicHeader;
+          record?: TurnRecord;
+          frame?: unknown;
+          delta?: unknown;
+          result?: ReplayResult;
+          reason?: string;
+        };
         if (type === 'started') {
           const game = games[e.header!.game];
           if (!game) return setError(`this server plays a game this page does not know: ${e.header!.game}`);
           current = new Timeline(game, e.header!);
           setLive(true);
           setTimeline(current);
-        } else if (type === 'step' && current) current.push(e.record!, e.frame);
+        } else if (type === 'truncated') {
+          truncated = true;
+          current = null;
+          setLive(false);
+          setTimeline(null);
+          setWaiting('This match is too long to follow from where it is: its replay is shown once it ends.');
+        } else if (type === 'step' && current) current.push(e.record!, e.frame, e.delta);
         else if (type === 'ended') {
           stop();
           void refresh();
-          // Without its start seen (a stream that joined too late), or for a game with hidden information whose
-          // spectators saw only the public frames, the whole replay is the match to show.
-          if (!current || current.hidden) void loadReplay();
+          // Without its start seen (a stream that joined too late, or a history cut short), or for a game with
+          // hidden information whose spectators saw only the public frames, the whole replay is the match to show.
+          if (!current || current.hidden || truncated) void loadReplay().then(() => setWaiting(null));
           else current.result = e.result!;
         } else if (type === 'stopped') {
           if (current) current.stopped = e.reason!;
@@ -109,11 +126,13 @@ export function MatchPage(p: { id: string; start?: number }) {
           />
         ) : (
           <p class="muted">
-            {match.status === 'queued'
-              ? 'The match is about to start…'
-              : match.status === 'aborted'
-                ? 'This match was aborted: it has no replay.'
-                : 'waiting for the match…'}
+            {waiting
+              ? waiting
+              : match.status === 'queued'
+                ? 'The match is about to start…'
+                : match.status === 'aborted'
+                  ? 'This match was aborted: it has no replay.'
+                  : 'waiting for the match…'}
           </p>
         )}
         {seats[0] && web ? <PersonPanel web={web} person={person} slot={seats[0].slot} showPrompt={timeline?.hidden} /> : null}
