@@ -200,7 +200,7 @@ test('a live stream that sends nothing for --stream-idle-ms is ended (keep-alive
 });
 
 test('a late viewer of a live match that reads gets the whole history however long, in order (--stream-buffer bounds what it falls behind, not the history)', async () => {
-  const MAX_UNREAD = 128 * 1024;
+  const MAX_UNREAD = 512 * 1024;
   const tight = await startServer({
     port: 0,
     host: '127.0.0.1',
@@ -209,23 +209,23 @@ test('a late viewer of a live match that reads gets the whole history however lo
     ladder: false,
     gateway: false,
     streams: { maxUnread: MAX_UNREAD },
-    // A 250×250 Tron is past the work one request may ask for by default (--max-match-work): lifted, as an operator may.
+    // A 300×300 Tron is past the work one request may ask for by default (--max-match-work): lifted, as an operator may.
     onDemand: { maxWork: Number.MAX_SAFE_INTEGER },
   });
   try {
-    // ~1 MB of events in ~4 s: the viewer comes once the history is ~4 times --stream-buffer (the old stream, written in one
-    // go, dropped such a viewer at the kernel's share plus --stream-buffer: 191 KB of it with a 32 KB bound).
+    // ~2 MB of events in a few s: the viewer comes once the history is ~3 times --stream-buffer (the old stream, written
+    // in one go, dropped such a viewer at the kernel's share plus --stream-buffer: 191 KB of it with a 32 KB bound).
     const r = await fetch(tight.url + '/api/matches', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ game: 'tron', seats: ['stupid', 'stupid'], seed: 1, config: { width: 250, height: 250 } }),
+      body: JSON.stringify({ game: 'tron', seats: ['stupid', 'stupid'], seed: 1, config: { width: 300, height: 300 } }),
     });
     assert.equal(r.status, 201, await r.clone().text());
     const { id } = (await r.json()) as { id: string };
-    await until('a long history', async () => ((await tight.arena.live.history(id))?.length ?? 0) > 2_500, 60_000);
+    await until('a long history', async () => ((await tight.arena.live.history(id))?.length ?? 0) > 6_500, 60_000);
     const late = await (await fetch(`${tight.url}/api/matches/${id}/events`)).text();
     assert.match(late, /event: ended/, 'the late viewer that reads got the whole stream');
-    assert.ok(late.length > 6 * MAX_UNREAD, `the stream is long (${late.length} bytes)`);
+    assert.ok(late.length > 3 * MAX_UNREAD, `the stream is long (${late.length} bytes)`);
     const steps = [...late.matchAll(/"type":"step","matchId":"[^"]+","index":(\d+)/g)].map((m) => Number(m[1]));
     assert.deepEqual(
       steps,

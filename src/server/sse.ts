@@ -249,7 +249,8 @@ export function sse<E extends SseEvent>(
     if (!waiting && next >= history.length && !queued.length) res.write(': keep-alive\n\n');
   }, KEEP_ALIVE_MS);
   ping.unref();
-  req.raw.on('close', () => end(true));
+  // The connection closed (the client left): the response's close, which also follows our own end (then a no-op).
+  res.on('close', () => end(true));
   res.on('drain', pump);
   stillAlive();
   if (history.some(endsOn)) over = true;
