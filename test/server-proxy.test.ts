@@ -122,7 +122,7 @@ describe('request limits and a trusted proxy', () => {
       assert.equal(over.status, 429, over.message);
       assert.ok(Number(over.retryAfter) > 0 && Number(over.retryAfter) <= 60, `retry-after ${over.retryAfter}`);
       assert.match(over.message, /this client address \(127\.0\.0\.1\) sent more than 3 requests to POST \/api\/matches within a minute/);
-      assert.match(over.message, /--match-requests-per-minute 3/);
+      assert.match(over.message, /--match-requests-per-minute 3\); retry in \d+ seconds?$/);
       // Registrations have their own limit and option.
       assert.deepEqual([(await post(s.url, '/api/bots', '198.51.100.1')).status, (await post(s.url, '/api/bots', '198.51.100.2')).status], [400, 400]);
       const reg = await post(s.url, '/api/bots', '198.51.100.3');

@@ -32,8 +32,9 @@ export async function registerRateLimit(app: FastifyInstance, o: RateLimitOption
     errorResponseBuilder: (req: FastifyRequest, ctx: { max: number; after: string; ttl: number }) => {
       const route = `${req.method} ${req.routeOptions.url ?? req.url.split('?')[0]}`;
       const option = OPTION_OF[route];
+      const seconds = Math.max(1, Math.ceil(ctx.ttl / 1000));
       const err = new Error(
-        `this client address (${req.ip}) sent more than ${ctx.max} requests to ${route} within a minute, the most this server takes${option ? ` (${option} ${ctx.max})` : ''}; retry in ${Math.max(1, Math.ceil(ctx.ttl / 1000))} s`,
+        `this client address (${req.ip}) sent more than ${ctx.max} requests to ${route} within a minute, the most this server takes${option ? ` (${option} ${ctx.max})` : ''}; retry in ${seconds} second${seconds === 1 ? '' : 's'}`,
       ) as Error & { statusCode: number };
       err.statusCode = 429;
       return err;
