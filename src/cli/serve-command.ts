@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
@@ -29,6 +30,9 @@ interface ServeCliOptions extends CommandsSandboxFlags {
   maxQueued: number;
   maxMatchWork: number;
   onDemandConcurrency?: number;
+  matchRequestsPerMinute: number;
+  registrationsPerMinute: number;
+  trustProxy?: string[];
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -132,6 +136,23 @@ export function registerServe(program: Command): void {
       'of the --concurrency places, how many on-demand and test matches may hold at once (default: --concurrency − 1, at least 1, so the ladder keeps a place however many are asked for; all of them with --no-ladder); the others wait, queued',
       parsePositiveInt('--on-demand-concurrency', 256),
     )
+    .option(
+      '--match-requests-per-minute <n>',
+      'match requests (POST /api/matches) one client address may send a minute; past it: 429 with Retry-After (counted in Redis with --queue, so every web node shares them)',
+      parsePositiveInt('--match-requests-per-minute', 1_000_000),
+      60,
+    )
+    .option(
+      '--registrations-per-minute <n>',
+      'bot registrations and checks (POST /api/bots, POST /api/bots/ID/check) one client address may send a minute; past it: 429 with Retry-After',
+      parsePositiveInt('--registrations-per-minute', 1_000_000),
+      20,
+    )
+    .option(
+      '--trust-proxy <addresses>',
+      "the reverse proxy's addresses (comma-separated IPs, CIDR blocks, or loopback, linklocal, uniquelocal), whose X-Forwarded-For then names the client: every per-address limit counts the client, not the proxy (default: none; the header is ignored)",
+      parseTrustProxyOption,
+    )
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: ServeCliOptions) => {
       // --allow-commands runs commands sandboxed unless --unsandboxed-commands; a sandbox that cannot run here stops the start.
@@ -163,6 +184,8 @@ export function registerServe(program: Command): void {
         ladderBurst: o.ladderBurst,
         logLevel: o.logLevel,
         gateway: o.gateway ? { port: o.gatewayPort } : false,
+        limits: { registrations: o.registrationsPerMinute, matches: o.matchRequestsPerMinute },
+        trustProxy: o.trustProxy,
         onDemand: { perAddress: o.maxMatchesPerAddress, maxQueued: o.maxQueued, maxWork: o.maxMatchWork, concurrency: o.onDemandConcurrency },
         streams: {
           perAddress: o.maxStreamsPerAddress,
@@ -184,6 +207,48 @@ export function registerServe(program: Command): void {
         process.on('SIGTERM', stop);
       });
     });
+}
+
+/** The named address ranges a trusted proxy may be given by (as Fastify's proxy-addr knows them). */
+const RANGES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/**
+ * Reads `--trust-proxy`: the reverse proxies whose `X-Forwarded-For` is believed, as a comma-separated list of
+ * addresses, CIDR blocks (`10.0.0.0/8`) or the names `loopback`, `linklocal`, `uniquelocal`. Throws saying what
+ * was wrong and what is expected. A hop count is refused: it would believe a forged header from any client that
+ * reaches the server directly.
+ */
+function parseTrustProxy(value: string): string[] {
+  const entries = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const expected =
+    'expected the reverse proxy\'s addresses, comma-separated: IPs, CIDR blocks or "loopback", "linklocal", "uniquelocal" (e.g. --trust-proxy 127.0.0.1 or --trust-proxy 10.0.0.0/8)';
+  if (entries.length === 0) throw new Error(`--trust-proxy: nothing given; ${expected}`);
+  if (entries.length > 64) throw new Error(`--trust-proxy: ${entries.length} entries, at most 64; use CIDR blocks`);
+  for (const e of entries) {
+    if (RANGES.includes(e)) continue;
+    if (/^\d+$/.test(e))
+      throw new Error(
+        `--trust-proxy: "${e}" is a hop count, which this server does not take (any client reaching it directly could then choose its address); ${expected}`,
+      );
+    const [ip, bits, more] = e.split('/');
+    const family = isIP(ip ?? '');
+    if (!family || more !== undefined) throw new Error(`--trust-proxy: "${e.slice(0, 64)}" is not an IP address or CIDR block; ${expected}`);
+    if (bits !== undefined && (!/^\d{1,3}$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)))
+      throw new Error(`--trust-proxy: "${e}": the prefix length after / must be 0 to ${family === 4 ? 32 : 128}; ${expected}`);
+  }
+  return entries;
+}
+
+/** `--trust-proxy` for commander. */
+function parseTrustProxyOption(value: string): string[] {
+  try {
+    return parseTrustProxy(value);
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message);
+  }
 }
 
 /** `--max-match-work`: a whole number of cell-answers, written out or as 2e8. */

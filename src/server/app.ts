@@ -1,11 +1,11 @@
 import { AjvCompiler, type BuildCompilerFromPool } from '@fastify/ajv-compiler';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { FastifyBaseLogger } from 'fastify';
 import { ENGINE_VERSION as BOTARENA_VERSION } from '../core/version.js';
 import { errorHandler, frameworkErrors, saidOnce } from './errors.js';
+import { registerRateLimit, type RateLimitOptions } from './rate-limit.js';
 import { gameRoutes } from './routes/games.js';
 import { webApp } from './web.js';
 
@@ -16,6 +16,14 @@ export interface AppOptions {
   bodyLimit?: number;
   /** per-IP limits per minute on registrations and match requests (default 20 and 60) */
   limits?: { registrations: number; matches: number };
+  /**
+   * the reverse proxies whose X-Forwarded-For names the client (addresses, CIDR blocks, `loopback`…: as
+   * `serve --trust-proxy` reads them); then `req.ip`, which every per-address cap reads, is the client's. None by default: the
+   * header is ignored
+   */
+  trustProxy?: string[];
+  /** where the request limits are counted: in Redis (shared by the arena's web nodes), else in this process */
+  rateLimit?: Omit<RateLimitOptions, 'log'>;
   /** routes of the areas that need the arena (bots, matches, ratings, live): registered by the caller */
   areas?: ((app: FastifyInstance) => Promise<void>)[];
   /** what /healthz says beside `ok` and `version` (the server's event-loop delay) */
@@ -103,6 +111,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     loggerInstance: o.logger,
     logController: new OneLinePerRequest(),
     bodyLimit: o.bodyLimit ?? 64 * 1024,
+    ...(o.trustProxy?.length ? { trustProxy: o.trustProxy } : {}),
     ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
     schemaController: { compilersFactory: { buildValidator: strictBodies() } },
     // A URL Fastify's router refuses (a path parameter over its length, bad percent-encoding) answers in the API's one error shape.
@@ -114,7 +123,7 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
       .status(404)
       .send({ error: { status: 404, code: 'not-found', message: `no route ${req.method} ${req.url.split('?')[0]}; the API is described at /docs` } });
   });
-  await app.register(rateLimit, { global: false });
+  await registerRateLimit(app, { ...o.rateLimit, log: o.logger });
   await app.register(swagger, {
     openapi: {
       openapi: '3.0.3',

@@ -22,7 +22,13 @@ export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' |
   logLevel?: Level | 'silent';
   /** where log lines go (default stdout) */
   logStream?: NodeJS.WritableStream;
+  /** per-address limits a minute on registrations (and checks) and on match requests (default 20 and 60) */
   limits?: { registrations: number; matches: number };
+  /**
+   * the reverse proxies whose X-Forwarded-For is believed (addresses, CIDR blocks, `loopback`…, as
+   * `serve --trust-proxy` checks them): every per-address cap then counts the client's address. Default none
+   */
+  trustProxy?: string[];
   /** caps on event streams (per client address, in all), their unread bytes, idle time, and the shared cache of finished ones (sse.ts) */
   streams?: Partial<StreamOptions>;
   /**
@@ -114,6 +120,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     app = await buildApp({
       logger,
       limits,
+      trustProxy: o.trustProxy,
+      // With a queue, the request limits are counted in its Redis: every web node of the arena shares them.
+      rateLimit: { redisUrl: o.queueUrl, prefix: o.redisPrefix },
       areas: [botRoutes(arena, limits), matchRoutes(arena, limits, new Streams(o.streams)), playRoutes(arena)],
       health: () => ({ eventLoopDelay: loop.read() }),
     });
@@ -130,6 +139,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         sandboxedCommands: arena.opts.allowCommands ? !!arena.opts.sandbox : null,
         allowPrivateBots,
         gatewayPort: gateway?.port ?? null,
+        requestLimits: { ...limits, per: 'minute and client address', counted: o.queueUrl ? 'in Redis (every web node)' : 'in this process' },
+        trustProxy: o.trustProxy ?? null,
       },
       `botarena server at ${address} (API docs at ${address}/docs)`,
     );
