@@ -101,6 +101,9 @@ export async function reconcile(c: ReconcileContext): Promise<{ requeued: string
         // Read again: a worker may have finished it between the two reads.
         const now = await store.getMatch(m.id);
         if (!now || (now.status !== 'queued' && now.status !== 'running')) continue;
+        // Fencing: a worker still plays it (its attempt's heartbeat lives) though Redis lost or ended its job
+        // (Redis came back empty): enqueuing it again would start a second attempt beside it.
+        if (now.status === 'running' && (await store.liveAttempt(m.id))) continue;
         if (now.tries >= queue.maxTries) {
           const why = state === 'failed' ? await queue.failedReason(m.id) : null;
           await abort(`it was started ${now.tries} times and no worker finished it${why ? ` (last: ${why})` : ''}`);
