@@ -77,6 +77,9 @@ export function matchHandler(o: HandlerOptions): MatchHandler {
         // The store said that its disk is full, once; the match stays as the store has it (see handle).
         o.log.warn({ match: matchId }, `the match could not be played or recorded: ${err.message}`);
         o.settled?.(matchId, { reason: err.message });
+      } else if (err instanceof UnknownMatchError) {
+        o.log.error({ match: matchId, worker: o.node }, err.message);
+        o.settled?.(matchId, { reason: err.message });
       } else if (!(err instanceof HandOver)) {
         o.log.error({ match: matchId, err }, 'the match could not be played or recorded');
         o.settled?.(matchId, { reason: err instanceof Error ? err.message : String(err) });
