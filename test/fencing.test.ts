@@ -170,6 +170,17 @@ if (missing) {
       } finally {
         await queue.close();
       }
+      // A server on another database refuses the queue too: one queue serves one arena.
+      const stray = await startQueueServer({ ...at, database: join(dir, 'other-server.sqlite') }, ['--no-ladder']).then(
+        (p) => (void p.kill(), null),
+        (e: Error) => e,
+      );
+      assert.ok(stray, 'the stray server did not start');
+      assert.match(stray.message, /exited \(2\) before it was ready/);
+      assert.match(
+        stray.message,
+        /this server's store \(SQLite [^)]*other-server\.sqlite\) is arena [0-9a-f-]{36}, and the queue [^ ]+ belongs to arena [0-9a-f-]{36}: one queue serves one arena/,
+      );
       const w = await startWorkerProcess(at, 'right');
       assert.equal((await a.finished(id)).worker, 'right', "a worker on the server's database plays it");
       await a.server.stop();

@@ -60,7 +60,7 @@ export function registerWorker(program: Command): void {
       } catch (err) {
         throw new UsageError((err as Error).message);
       }
-      const { startWorker, ArenaMismatchError } = await import('../worker/start.js');
+      const { startWorker } = await import('../worker/start.js');
       const worker = await startWorker({
         url: o.queue,
         database: o.database,
@@ -74,9 +74,6 @@ export function registerWorker(program: Command): void {
         sandbox,
         prefix: o.redisPrefix,
         logLevel: o.logLevel,
-      }).catch((err: unknown) => {
-        // Another arena's queue: a mistake in the worker's configuration, said as such (not an internal error).
-        throw err instanceof ArenaMismatchError ? new UsageError(err.message) : err;
       });
       // SIGINT/SIGTERM: take no more matches, let those under way end (10 s at most); the rest go back to the queue.
       await new Promise<void>((resolve) => {

@@ -198,8 +198,8 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         async (mine) => {
           if (mine || superseded) return;
           const now = await store.getMatch(matchId);
-          if (!now || now.status !== 'running' || now.tries === tries) return;
-          superseded = `attempt ${now.tries} (${now.worker ?? 'unnamed'}) holds it`;
+          if (!now || now.tries === tries) return;
+          superseded = `attempt ${now.tries} (${now.worker ?? 'unnamed'}) ${now.status === 'running' ? 'holds' : now.status === 'finished' ? 'recorded' : 'ended'} it`;
           log.warn(
             { match: matchId, worker: o.node, attempt: tries },
             `match ${matchId}: attempt ${tries}'s heartbeat refused, ${superseded}: this attempt stops`,

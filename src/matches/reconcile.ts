@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MatchJob } from '../arena/match-job.js';
+import { UsageError } from '../core/errors.js';
 import type { LiveEvents } from '../live/events.js';
 import type { LocalMatchQueue } from '../queue/local.js';
 import type { MatchQueue } from '../queue/port.js';
@@ -154,7 +155,7 @@ export class QueueUpkeep {
     const { store, queue } = this.c;
     this.arena = await store.arenaId();
     const holder = await queue.markArena?.(this.arena).catch(() => null); // Redis away: the heartbeat marks it later
-    if (holder && holder !== this.arena) throw new Error(this.mismatch(holder));
+    if (holder && holder !== this.arena) throw new UsageError(this.mismatch(holder));
     await this.beat();
     await reconcile(this.c).catch((err: unknown) => this.c.log.error({ err }, 'the queue could not be checked against the store'));
     this.scheduleReconcile();

@@ -1,3 +1,4 @@
+import { UsageError } from '../core/errors.js';
 import { pino, type Level, type Logger } from 'pino';
 import { RedisLiveEvents, redactRedisUrl } from '../live/redis.js';
 import { DEFAULT_PREFIX, queueArena } from '../queue/bullmq.js';
@@ -18,11 +19,6 @@ export interface RunningWorker {
   close(graceMs?: number): Promise<void>;
 }
 
-/** A worker whose store is not the arena whose queue it was given: it does not start. */
-export class ArenaMismatchError extends Error {
-  override name = 'ArenaMismatchError';
-}
-
 /**
  * A worker belongs to the arena whose queue it reads: its store's arena id must be the one the queue's servers
  * marked it with in Redis. A mismatch (a worker on another database: ./data/botarena.sqlite for want of
@@ -35,7 +31,7 @@ async function checkArena(store: Store, o: StartWorkerOptions, log: Logger): Pro
   const theirs = await queueArena(o.url, prefix);
   const queue = `${redactRedisUrl(o.url)}${prefix === DEFAULT_PREFIX ? '' : ` (prefix ${prefix})`}`;
   if (typeof theirs === 'string' && theirs !== mine)
-    throw new ArenaMismatchError(
+    throw new UsageError(
       `this worker's store (${store.describe()}) is arena ${mine}, the queue ${queue} belongs to arena ${theirs}: give the worker the server's DATABASE_URL (or --database), and the server's --redis-prefix`,
     );
   if (theirs === null)
