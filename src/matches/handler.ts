@@ -9,7 +9,7 @@ import type { SandboxOptions } from '../bots/sandbox-options.js';
 import type { Replay } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
 import type { MatchHandler } from '../queue/port.js';
-import { StoreFullError, type Store } from '../store/index.js';
+import { StoreFullError, type Claim, type LiveAttempt, type Store } from '../store/index.js';
 import { botsOfMatch, connectedSeats, NoRoomError, playAndRecord, whenThereIsRoom } from './play.js';
 
 /** What a match that was taken became: recorded (its replay), or not played (why). */
@@ -48,6 +48,12 @@ export interface HandlerOptions {
    * thread for as long as the person thinks, so the server gives them threads of their own)
    */
   persons?: { port: (matchId: string, slot: number) => MessagePort | undefined; limits?: PersonLimits; pool?: MatchPool };
+  /**
+   * how long an attempt's heartbeat in the store keeps the match its own (default ALIVE_MS; a worker: its lock
+   * time): it is renewed three times as often while the match plays, and while it lives nobody starts the
+   * match again (not a reconciler that found its job gone, nor a worker given a second job for it)
+   */
+  aliveMs?: number;
   /** told once a match it took is over: recorded, or not played */
   settled?: (matchId: string, outcome: Settled) => void;
 }
@@ -71,6 +77,9 @@ export function matchHandler(o: HandlerOptions): MatchHandler {
         // The store said that its disk is full, once; the match stays as the store has it (see handle).
         o.log.warn({ match: matchId }, `the match could not be played or recorded: ${err.message}`);
         o.settled?.(matchId, { reason: err.message });
+      } else if (err instanceof UnknownMatchError) {
+        o.log.error({ match: matchId, worker: o.node }, err.message);
+        o.settled?.(matchId, { reason: err.message });
       } else if (!(err instanceof HandOver)) {
         o.log.error({ match: matchId, err }, 'the match could not be played or recorded');
         o.settled?.(matchId, { reason: err instanceof Error ? err.message : String(err) });
@@ -80,17 +89,45 @@ export function matchHandler(o: HandlerOptions): MatchHandler {
   };
 }
 
+/** How long an attempt's heartbeat keeps a match its own by default (renewed every third of it). */
+export const ALIVE_MS = 30_000;
+
+/** A job whose match this process's store does not have: it is failed back to the queue, never completed. */
+export class UnknownMatchError extends Error {
+  constructor(matchId: string, store: string) {
+    super(
+      `match ${matchId} is not in this process's store (${store}): the job is handed back, not completed; a worker must use the server's database (its DATABASE_URL or --database)`,
+    );
+    this.name = 'UnknownMatchError';
+  }
+}
+
 /** A cancelled match handed back to the queue (cancelled: 'retry'). */
 class HandOver extends Error {}
 
 async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): Promise<[string, Settled]> {
   const { store, log } = o;
   const m = await store.getMatch(matchId);
-  if (!m) return ['no such match in the store: dropped', { reason: 'no such match in the store' }];
+  // Never completed: a job this store does not know is another arena's (a worker on the wrong database), or
+  // came before its match was committed. Failed, it goes back to the queue and the server's reconciler sees it.
+  if (!m) throw new UnknownMatchError(matchId, store.describe());
   if (m.status !== 'queued' && m.status !== 'running') return [`the match is ${m.status} already`, { reason: `the match is ${m.status} already` }];
   const job = m.job as MatchJob;
+  const aliveMs = o.aliveMs ?? ALIVE_MS;
+  const held = (h: LiveAttempt): [string, Settled] => {
+    const reason = `attempt ${h.attempt} (${h.worker ?? 'unnamed'}) is playing it and alive: not started again`;
+    log.warn({ match: matchId, worker: o.node, holder: h.worker, attempt: h.attempt }, `match ${matchId}: ${reason}`);
+    return [reason, { reason }];
+  };
+  // A second job for a match a live attempt plays (its job was lost and enqueued again) leaves it alone.
+  if (m.status === 'running') {
+    const live = await store.liveAttempt(matchId);
+    if (live) return held(live);
+  }
+  // The attempt this process holds once it claimed the match; before, an abort only ends the attempt it read.
+  let attempt = m.tries;
   const abort = async (reason: string): Promise<[string, Settled]> => {
-    if (await store.abortMatch(matchId, reason)) {
+    if (await store.abortMatch(matchId, reason, attempt)) {
       log.warn({ match: matchId, worker: o.node }, `match aborted: ${reason}`);
       o.live.publish(matchId, 'public', { type: 'stopped', matchId, reason });
     }
@@ -116,16 +153,18 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
   if (refused) return abort(refused);
   const found = await botsOfMatch(store, m);
   if ('missing' in found) return abort(found.missing);
-  let tries: number | null;
+  let tries: Claim;
   try {
     // A start that finds the store's disk full waits for room like a finish (play.ts: ROOM_RETRY).
-    tries = await whenThereIsRoom({ log, signal }, matchId, 'start', () => store.claimMatch(matchId, o.node));
+    tries = await whenThereIsRoom({ log, signal }, matchId, 'start', () => store.claimMatch(matchId, o.node, aliveMs));
   } catch (err) {
     if (!(err instanceof NoRoomError)) throw err;
     if (err.cancelled && o.cancelled === 'retry') throw new HandOver(`worker ${o.node} stopped before the match could start`, { cause: err });
     return unwritten(err);
   }
   if (tries === null) return ['the match ended meanwhile', { reason: 'the match ended meanwhile' }];
+  if (typeof tries === 'object') return held(tries.held);
+  attempt = tries;
   if (tries > o.maxTries)
     return abort(
       o.cancelled === 'retry'
@@ -146,6 +185,33 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
       : undefined;
   const threads = personPorts?.length ? (o.persons?.pool ?? pool) : pool;
   const lines = (line: string) => log.warn({ match: matchId }, line);
+  // The attempt's heartbeat: renewed while it plays; refused once another attempt holds the match (this one
+  // was taken for dead: a frozen process, a cut network), and then this attempt stops, its result unwanted.
+  const own = new AbortController();
+  const cancel = () => own.abort(signal.reason);
+  if (signal.aborted) cancel();
+  else signal.addEventListener('abort', cancel, { once: true });
+  let superseded: string | null = null;
+  const heartbeat = setInterval(
+    () => {
+      store.beatMatch(matchId, tries, aliveMs).then(
+        async (mine) => {
+          if (mine || superseded) return;
+          const now = await store.getMatch(matchId);
+          if (!now || now.tries === tries) return;
+          superseded = `attempt ${now.tries} (${now.worker ?? 'unnamed'}) ${now.status === 'running' ? 'holds' : now.status === 'finished' ? 'recorded' : 'ended'} it`;
+          log.warn(
+            { match: matchId, worker: o.node, attempt: tries },
+            `match ${matchId}: attempt ${tries}'s heartbeat refused, ${superseded}: this attempt stops`,
+          );
+          own.abort(new Error(superseded));
+        },
+        (err: unknown) => log.debug({ match: matchId, err }, "the match's heartbeat could not be written"),
+      );
+    },
+    Math.max(50, Math.floor(aliveMs / 3)),
+  );
+  heartbeat.unref();
   try {
     const { replay, stored } = await playAndRecord(
       {
@@ -155,7 +221,8 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         addressPolicy: o.addressPolicy,
         botEnv: { pass: o.botEnv, home: 'private' },
         sandbox: o.sandbox,
-        signal,
+        signal: own.signal,
+        attempt: tries,
         // Only the public events come back from a thread: a server streams nothing else. And the replay comes
         // packed for the store: serializing and gzipping a long match's messages is the thread's work, not the
         // server's (a 6 000-lap Tron match held the server's thread for half a second).
@@ -170,6 +237,7 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
     );
     return [stored ? 'finished' : 'finished, but it had been recorded already', { replay }];
   } catch (err) {
+    if (superseded !== null) return [`stopped: ${superseded}`, { reason: `attempt ${tries} stopped: ${superseded}` }];
     if (err instanceof NoRoomError) {
       // Played, but its finish never found room: another worker plays it again, or it is aborted.
       if (err.cancelled && o.cancelled === 'retry') throw new HandOver(`worker ${o.node} stopped before the match's result could be written`, { cause: err });
@@ -181,10 +249,13 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
       log.warn({ match: matchId }, 'match cancelled at shutdown');
       const reason = 'the server stopped before the match ended';
       // The match's own `stopped` event went out from the runner already.
-      await store.abortMatch(matchId, reason);
+      await store.abortMatch(matchId, reason, tries);
       return [`aborted: ${reason}`, { reason }];
     }
     log.error({ match: matchId, err }, 'match failed');
     return abort(`the arena failed: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    clearInterval(heartbeat);
+    signal.removeEventListener('abort', cancel);
   }
 }

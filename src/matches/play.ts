@@ -35,6 +35,7 @@ export async function recordFinishedMatch(
   replay: Replay,
   rated: boolean,
   packed?: PackedReplay,
+  attempt?: number,
 ): Promise<{ stored: boolean; seats: SeatResult[] }> {
   const { replayGz, logs: gzLogs } = packed ?? packReplay(replay);
   const result = resultLine(replay);
@@ -52,6 +53,7 @@ export async function recordFinishedMatch(
     seats,
     replayGz,
     logs,
+    attempt,
     // Only test matches have seats without a bot (a URL, a person's), and they are never rated. A match that
     // ended as an error (paint's failed ready handshake) played no game: it is recorded (its seats and faults,
     // which the pause rule reads) but changes no rating.
@@ -127,6 +129,8 @@ export interface PlayContext {
   /** how bot programs are confined (see `SandboxOptions`); none: unconfined */
   sandbox?: SandboxOptions;
   signal: AbortSignal;
+  /** the attempt playing it (the tries its claim returned): its finish is refused once another attempt holds the match */
+  attempt?: number;
   /** seats opened from a connection (a person's), by slot */
   connections?: (SeatConnection | undefined)[];
   /**
@@ -188,11 +192,23 @@ export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRo
         };
     // Packed once: a finish that waits for room in the store is written again from the same bytes.
     const bytes = packed ?? packReplay(replay);
-    recorded = { replay, ...(await whenThereIsRoom(ctx, job.matchId, 'result', () => recordFinishedMatch(ctx.store, job, bots, replay, rated, bytes))) };
+    recorded = {
+      replay,
+      ...(await whenThereIsRoom(ctx, job.matchId, 'result', () => recordFinishedMatch(ctx.store, job, bots, replay, rated, bytes, ctx.attempt))),
+    };
   } finally {
     hold.release();
   }
   const { replay, stored, seats } = recorded;
+  const holder = stored || ctx.attempt === undefined ? null : await ctx.store.getMatch(job.matchId).catch(() => null);
+  if (holder && holder.tries !== ctx.attempt) {
+    // Fencing: another attempt took the match over while this one played (this one was taken for dead).
+    ctx.log.warn(
+      { match: job.matchId, attempt: ctx.attempt, holder: holder.worker, ranks: seats.map((s) => `${s.name}:${s.rank}`) },
+      `match ${job.matchId}: attempt ${ctx.attempt}'s result refused, attempt ${holder.tries} ${holder.status === 'running' ? 'holds' : holder.status === 'finished' ? 'recorded' : 'ended'} it${holder.worker ? ` (${holder.worker})` : ''}`,
+    );
+    return { replay, stored };
+  }
   ctx.log.info(
     { match: job.matchId, ranks: seats.map((s) => `${s.name}:${s.rank}`), stored },
     stored ? 'match ended' : 'match ended, but it had been recorded or aborted already: this result is dropped',

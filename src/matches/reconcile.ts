@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { MatchJob } from '../arena/match-job.js';
+import { UsageError } from '../core/errors.js';
 import type { LiveEvents } from '../live/events.js';
 import type { LocalMatchQueue } from '../queue/local.js';
 import type { MatchQueue } from '../queue/port.js';
@@ -101,6 +102,9 @@ export async function reconcile(c: ReconcileContext): Promise<{ requeued: string
         // Read again: a worker may have finished it between the two reads.
         const now = await store.getMatch(m.id);
         if (!now || (now.status !== 'queued' && now.status !== 'running')) continue;
+        // Fencing: a worker still plays it (its attempt's heartbeat lives) though Redis lost or ended its job
+        // (Redis came back empty): enqueuing it again would start a second attempt beside it.
+        if (now.status === 'running' && (await store.liveAttempt(m.id))) continue;
         if (now.tries >= queue.maxTries) {
           const why = state === 'failed' ? await queue.failedReason(m.id) : null;
           await abort(`it was started ${now.tries} times and no worker finished it${why ? ` (last: ${why})` : ''}`);
@@ -138,8 +142,20 @@ export class QueueUpkeep {
   /** the heartbeat's failure being waited out, said once */
   private beatFailing: string | null = null;
 
-  /** Beats once and reconciles once, then keeps doing both until `stop`. */
+  /** the arena this server's store is, read at start */
+  private arena: string | null = null;
+  /** a mismatch already said (a queue marked by another arena) */
+  private foreign: string | null = null;
+
+  /**
+   * Beats once and reconciles once, then keeps doing both until `stop`. Throws when the queue belongs to
+   * another arena (its mark in Redis is not this store's arena id).
+   */
   async start(): Promise<void> {
+    const { store, queue } = this.c;
+    this.arena = await store.arenaId();
+    const holder = await queue.markArena?.(this.arena).catch(() => null); // Redis away: the heartbeat marks it later
+    if (holder && holder !== this.arena) throw new UsageError(this.mismatch(holder));
     await this.beat();
     await reconcile(this.c).catch((err: unknown) => this.c.log.error({ err }, 'the queue could not be checked against the store'));
     this.scheduleReconcile();
@@ -151,21 +167,35 @@ export class QueueUpkeep {
     if (this.reconcileTimer) clearTimeout(this.reconcileTimer);
   }
 
+  private mismatch(holder: string): string {
+    return `this server's store (${this.c.store.describe()}) is arena ${this.arena}, and the queue ${this.c.queue.describe()} belongs to arena ${holder}: one queue serves one arena (give each arena its own --redis-prefix, or start the server on that arena's database)`;
+  }
+
   private async beat(): Promise<void> {
     const { queue, log } = this.c;
-    await queue.beat(this.node, NODE_TTL_MS).then(
-      () => {
-        if (this.beatFailing !== null) log.info(`the queue (${queue.describe()}) is reachable again`);
-        this.beatFailing = null;
-      },
-      (err: unknown) => {
-        // Said once (then at debug while it lasts), not a stack trace every beat while Redis is away.
-        const message = err instanceof Error ? err.message : String(err);
-        if (message === this.beatFailing) log.debug({ err }, `still cannot reach the queue (${queue.describe()})`);
-        else log.warn(`cannot reach the queue (${queue.describe()}): ${message}; retrying quietly (at debug) until it answers`);
-        this.beatFailing = message;
-      },
-    );
+    await queue
+      .beat(this.node, NODE_TTL_MS)
+      .then(async () => {
+        // Marked again after Redis lost it (a restart without its data), for the workers that start then.
+        const holder = this.arena && (await queue.markArena?.(this.arena));
+        if (holder && holder !== this.arena && holder !== this.foreign) {
+          this.foreign = holder;
+          log.error(this.mismatch(holder));
+        }
+      })
+      .then(
+        () => {
+          if (this.beatFailing !== null) log.info(`the queue (${queue.describe()}) is reachable again`);
+          this.beatFailing = null;
+        },
+        (err: unknown) => {
+          // Said once (then at debug while it lasts), not a stack trace every beat while Redis is away.
+          const message = err instanceof Error ? err.message : String(err);
+          if (message === this.beatFailing) log.debug({ err }, `still cannot reach the queue (${queue.describe()})`);
+          else log.warn(`cannot reach the queue (${queue.describe()}): ${message}; retrying quietly (at debug) until it answers`);
+          this.beatFailing = message;
+        },
+      );
     if (!this.stopping) {
       this.beatTimer = setTimeout(() => void this.beat(), NODE_TTL_MS / 3);
       this.beatTimer.unref();

@@ -13,6 +13,33 @@ export const QUEUE_NAME = 'matches';
 /** The default key prefix of the queue and of the arena's own keys in Redis. */
 export const DEFAULT_PREFIX = 'botarena';
 
+/** The key that says which arena a queue belongs to (the store's arena id): `PREFIX:arena`. */
+export function arenaKey(prefix: string): string {
+  return `${prefix}:arena`;
+}
+
+/**
+ * Which arena the queue at `url` (key prefix `prefix`) belongs to, as its servers marked it: the arena id, null
+ * when no server marked it yet (or Redis lost the mark: a server marks it again within its heartbeat), or
+ * `{ unreachable }` when Redis did not answer within `ms`.
+ */
+export async function queueArena(url: string, prefix: string, ms = 3000): Promise<string | null | { unreachable: string }> {
+  const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 0, connectTimeout: ms, retryStrategy: () => null });
+  redis.on('error', () => {});
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    });
+    return await Promise.race([redis.connect().then(() => redis.get(arenaKey(prefix))), timeout]);
+  } catch (err) {
+    return { unreachable: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
+    redis.disconnect();
+  }
+}
+
 /** What a match job carries. */
 export interface MatchJobData {
   matchId: string;
@@ -150,6 +177,16 @@ export class BullMatchQueue implements MatchQueue {
       String(ttlMs),
     );
     return renewed === 1;
+  }
+
+  /**
+   * Marks the queue as arena `arenaId`'s (unless it is marked already: one arena per queue) and returns the
+   * arena it belongs to. Workers compare it with their store's arena id before they take any job.
+   */
+  async markArena(arenaId: string): Promise<string> {
+    const key = arenaKey(this.prefix);
+    await this.redis.set(key, arenaId, 'NX');
+    return (await this.redis.get(key)) ?? arenaId;
   }
 
   /** Says that the server process `node` is alive for the next `ttlMs`. */

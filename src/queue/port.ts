@@ -41,6 +41,11 @@ export interface MatchQueue {
   requeue(matchId: string): Promise<void>;
   /** whether server `node` leads the ladder for the next `ttlMs` (always, for a queue no other process shares) */
   lead(node: string, ttlMs: number): Promise<boolean>;
+  /**
+   * a shared queue: marks it as arena `arenaId`'s unless it is marked already, and returns the arena it belongs
+   * to (workers of another arena's store refuse to take its jobs)
+   */
+  markArena?(arenaId: string): Promise<string>;
   /** says that server `node` is alive for the next `ttlMs` */
   beat(node: string, ttlMs: number): Promise<void>;
   /** whether server `node` said it was alive within its last beat's time */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { InvalidInputError } from './errors.js';
-import { activeBot, eloChange, finishOf, nothingOfTheEnding, plusOne, running, type Stores, type StoreTarget } from './fixtures.kit.js';
+import { activeBot, eloChange, finishOf, nothingOfTheEnding, plusOne, queued, running, type Stores, type StoreTarget } from './fixtures.kit.js';
 import type { Store } from './store.js';
 
 /** finishMatch: all of a match's ending or none of it, and once. */
@@ -107,5 +107,67 @@ export function finishContract(stores: Stores, target: StoreTarget): void {
       'each from the one before',
     );
     assert.ok(history.every((h) => h.after === h.before + 1));
+  });
+
+  it("refuses a superseded attempt's finish, abort and heartbeat (fencing): its ratings are never applied", async () => {
+    const { store } = await stores.fresh();
+    const [a, b] = [await activeBot(store, 'alpha'), await activeBot(store, 'beta')];
+    const m = await queued(store, [a, b]);
+    // Attempt 1 (w1) starts without a heartbeat; attempt 2 (w2) takes the match over (w1 taken for dead).
+    assert.equal(await store.claimMatch(m.id, 'w1'), 1);
+    assert.equal(await store.claimMatch(m.id, 'w2'), 2);
+    const late = finishOf(m, [1, 2], { rate: plusOne([a.id, b.id]), attempt: 1 });
+    assert.equal(await store.finishMatch(m.id, late), false, "attempt 1's result is refused: attempt 2 holds the match");
+    assert.deepEqual(await nothingOfTheEnding(store, (await store.getMatch(m.id))!), [], 'nothing of attempt 1 is kept');
+    assert.equal(await store.beatMatch(m.id, 1, 60_000), false, "attempt 1's heartbeat is refused");
+    assert.equal(await store.abortMatch(m.id, 'attempt 1 gave up', 1), false, "attempt 1's abort is refused");
+    const now = (await store.getMatch(m.id))!;
+    assert.deepEqual([now.status, now.tries, now.worker], ['running', 2, 'w2']);
+    assert.equal(await store.finishMatch(m.id, finishOf(m, [2, 1], { rate: plusOne([a.id, b.id]), attempt: 2 })), true, "attempt 2's result is kept");
+    const kept = (await store.getMatch(m.id))!;
+    assert.deepEqual(
+      kept.seats.map((s) => s.rank),
+      [2, 1],
+      "the live attempt's result",
+    );
+    assert.deepEqual(
+      (await store.ratingsOf(a.id)).map((r) => [r.rating, r.games]),
+      [[1501, 1]],
+      'rated once, by the live attempt',
+    );
+    assert.equal((await store.ratingHistory(b.id, 'elo')).length, 1);
+    await assert.rejects(store.finishMatch(m.id, finishOf(m, [1, 2], { attempt: 0 })), (e: Error) => /^attempt: expected an integer from 1 to/.test(e.message));
+  });
+
+  it("starts no second attempt while the first one's heartbeat lives; one that ran out is taken over", async () => {
+    let t = Date.parse('2030-01-01T00:00:00.000Z');
+    const { store } = await stores.fresh({ clock: () => new Date(t) });
+    const [a, b] = [await activeBot(store, 'alpha'), await activeBot(store, 'beta')];
+    const m = await queued(store, [a, b]);
+    assert.equal(await store.claimMatch(m.id, 'w1', 30_000), 1);
+    t += 20_000;
+    assert.deepEqual(await store.claimMatch(m.id, 'w2', 30_000), { held: { attempt: 1, worker: 'w1', aliveUntil: '2030-01-01T00:00:30.000Z' } });
+    assert.equal(await store.beatMatch(m.id, 1, 30_000), true, 'attempt 1 says it is alive');
+    t += 20_000; // 40 s: alive until 50 s
+    assert.deepEqual(await store.liveAttempt(m.id), { attempt: 1, worker: 'w1', aliveUntil: '2030-01-01T00:00:50.000Z' });
+    assert.deepEqual(await store.claimMatch(m.id, 'w2', 30_000), { held: { attempt: 1, worker: 'w1', aliveUntil: '2030-01-01T00:00:50.000Z' } });
+    assert.equal((await store.getMatch(m.id))!.tries, 1, 'a refused claim counts no try');
+    t += 11_000; // 51 s: attempt 1 went silent
+    assert.equal(await store.liveAttempt(m.id), null);
+    assert.equal(await store.claimMatch(m.id, 'w2', 30_000), 2, 'its heartbeat ran out: w2 plays it again');
+    assert.equal(await store.beatMatch(m.id, 1, 30_000), false, 'the first attempt, back, is told it lost the match');
+    assert.equal(await store.finishMatch(m.id, finishOf(m, [1, 2], { attempt: 1 })), false);
+    assert.equal(await store.finishMatch(m.id, finishOf(m, [1, 2], { attempt: 2 })), true);
+    assert.equal(await store.liveAttempt(m.id), null, 'a finished match has no live attempt');
+    assert.equal(await store.claimMatch(m.id, 'w3', 30_000), null);
+    await assert.rejects(store.claimMatch(m.id, 'w3', -1), (e: Error) => /^aliveMs: expected an integer from 1 to/.test(e.message));
+  });
+
+  it('keeps one arena id, made when the store was created', async () => {
+    const { store, url } = await stores.fresh();
+    const id = await store.arenaId();
+    assert.match(id, /^[0-9a-f-]{36}$/);
+    assert.equal(await (await stores.open(url)).arenaId(), id, 'the same id for every process on this store');
+    assert.notEqual(await (await stores.fresh()).store.arenaId(), id, 'another store is another arena');
   });
 }

@@ -139,17 +139,16 @@ export async function finishMatch(db: Kysely<Database>, dialect: Dialect, clock:
   const logs = (f.logs ?? []).map((l, i) => ({ match_id: id, slot: int(`logs[${i}].slot`, l.slot, 0, LIMITS.seats - 1), gz: bytes(`logs[${i}].gz`, l.gz) }));
   const given = (f.ratingChanges ?? []).map(checkChange);
   const givenPairs = (f.pairDeltas ?? []).map(checkPair);
+  const attempt = f.attempt === undefined ? undefined : int('attempt', f.attempt, 1, Number.MAX_SAFE_INTEGER);
   return db.transaction().execute(async (trx) => {
     // The claim comes first, and it is a write: on SQLite it takes the database's write lock at once (waiting
     // out another process's transaction under the busy timeout); on Postgres it locks the match's row, so a
     // second finisher waits here and then finds it finished. Either way the match is recorded once.
-    const claimed = await trx
-      .updateTable('matches')
-      .set({ status: 'finished', finished_at: now, result })
-      .where('id', '=', id)
-      .where('status', 'in', ['queued', 'running'])
-      .returning('game')
-      .executeTakeFirst();
+    // Fencing: the finish of an attempt (the `tries` it started as) is refused once another attempt took the
+    // match over; the caller reads who holds it (Store.finishMatch returns false).
+    let q = trx.updateTable('matches').set({ status: 'finished', finished_at: now, result }).where('id', '=', id).where('status', 'in', ['queued', 'running']);
+    if (attempt !== undefined) q = q.where('tries', '=', attempt);
+    const claimed = await q.returning('game').executeTakeFirst();
     if (!claimed) return false;
     for (const s of seats) {
       await trx

@@ -52,8 +52,14 @@ export class KyselyStore implements Store {
   startMatch(id: string, worker?: string) {
     return matches.startMatch(this.db, this.clock, id, worker);
   }
-  claimMatch(id: string, worker: string) {
-    return matches.claimMatch(this.db, this.clock, id, worker);
+  claimMatch(id: string, worker: string, aliveMs?: number) {
+    return matches.claimMatch(this.db, this.clock, id, worker, aliveMs);
+  }
+  beatMatch(id: string, attempt: number, aliveMs: number) {
+    return matches.beatMatch(this.db, this.clock, id, attempt, aliveMs);
+  }
+  liveAttempt(id: string) {
+    return matches.liveAttempt(this.db, this.clock, id);
   }
   activeMatchCounts() {
     return matches.activeMatchCounts(this.db);
@@ -61,8 +67,8 @@ export class KyselyStore implements Store {
   finishMatch(id: string, finish: MatchFinish) {
     return finishMatch(this.db, this.dialect, () => isoNow(this.clock), id, finish);
   }
-  async abortMatch(id: string, reason: string) {
-    return (await matches.abortMatches(this.db, this.clock, reason, { id, statuses: ['queued', 'running'] })).length > 0;
+  async abortMatch(id: string, reason: string, attempt?: number) {
+    return (await matches.abortMatches(this.db, this.clock, reason, { id, statuses: ['queued', 'running'], attempt })).length > 0;
   }
   abortRunning(reason: string, opts: { queued?: boolean } = {}) {
     return matches.abortMatches(this.db, this.clock, reason, { statuses: opts.queued ? ['queued', 'running'] : ['running'] });
@@ -103,6 +109,12 @@ export class KyselyStore implements Store {
   }
   headToHead(botId: string) {
     return ratings.headToHead(this.db, botId);
+  }
+
+  private arena: string | null = null;
+  async arenaId(): Promise<string> {
+    this.arena ??= (await this.db.selectFrom('arena').select('id').orderBy('created_at').executeTakeFirstOrThrow()).id;
+    return this.arena;
   }
 
   private closing: Promise<void> | null = null;

@@ -18,7 +18,7 @@ import {
   seatFromRow,
 } from './rows.js';
 import type { Database, MatchesTable, MatchSeatsTable } from './schema.js';
-import { LIMITS, type MatchFilter, type MatchPage, type MatchRow, type NewMatchRow, type RecentOutcome } from './store.js';
+import { LIMITS, type Claim, type LiveAttempt, type MatchFilter, type MatchPage, type MatchRow, type NewMatchRow, type RecentOutcome } from './store.js';
 
 // The matches table and its seats: queueing, the status changes, reads and keyset pages.
 
@@ -49,6 +49,7 @@ export async function createMatch(db: Db, clock: () => Date, m: NewMatchRow): Pr
     abort_reason: null,
     tries: 0,
     worker: null,
+    alive_until: null,
   };
   if (!Array.isArray(m.seats) || m.seats.length < 1 || m.seats.length > LIMITS.seats)
     throw new InvalidInputError(`seats: expected 1 to ${LIMITS.seats} seats, got ${Array.isArray(m.seats) ? m.seats.length : typeof m.seats}`);
@@ -85,6 +86,7 @@ export async function startMatch(db: Db, clock: () => Date, id: string, worker?:
       started_at: isoNow(clock),
       tries: eb('tries', '+', 1),
       worker: worker === undefined ? null : lineText('worker', worker, 200),
+      alive_until: null,
     }))
     .where('id', '=', id)
     .where('status', '=', 'queued')
@@ -92,27 +94,78 @@ export async function startMatch(db: Db, clock: () => Date, id: string, worker?:
   return r.numUpdatedRows > 0n;
 }
 
-/** Store.claimMatch: queued or running → running by this worker, tries + 1; the tries, or null once it ended. */
-export async function claimMatch(db: Db, clock: () => Date, id: string, worker: string): Promise<number | null> {
+/** Store.claimMatch: see there. */
+export async function claimMatch(db: Db, clock: () => Date, id: string, worker: string, aliveMs?: number): Promise<Claim> {
   if (!lookupable(id)) return null;
+  const name = lineText('worker', worker, 200);
+  if (aliveMs !== undefined) int('aliveMs', aliveMs, 1, MAX_ALIVE_MS);
+  // A claim that finds the holder alive changes nothing; one whose holder's heartbeat ran out between the two
+  // reads below tries again (a heartbeat only ever moves forward while its attempt holds the match).
+  for (let round = 0; round < 3; round++) {
+    const at = clock();
+    const now = at.toISOString();
+    const r = await db
+      .updateTable('matches')
+      .set((eb) => ({
+        status: 'running',
+        started_at: now,
+        tries: eb('tries', '+', 1),
+        worker: name,
+        alive_until: aliveMs === undefined ? null : new Date(at.getTime() + aliveMs).toISOString(),
+      }))
+      .where('id', '=', id)
+      .where((eb) =>
+        eb.or([eb('status', '=', 'queued'), eb.and([eb('status', '=', 'running'), eb.or([eb('alive_until', 'is', null), eb('alive_until', '<=', now)])])]),
+      )
+      .returning('tries')
+      .executeTakeFirst();
+    if (r) return Number(r.tries);
+    const held = await liveAttempt(db, clock, id);
+    if (held) return { held };
+    const row = await db.selectFrom('matches').select('status').where('id', '=', id).executeTakeFirst();
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) return null;
+  }
+  const held = await liveAttempt(db, clock, id);
+  return held ? { held } : null;
+}
+
+/** The longest a heartbeat may promise (a day): a longer one is a mistake, not a slow match. */
+export const MAX_ALIVE_MS = 24 * 3600_000;
+
+/** Store.liveAttempt: the running match's attempt whose heartbeat has not run out, or null. */
+export async function liveAttempt(db: Db, clock: () => Date, id: string): Promise<LiveAttempt | null> {
+  if (!lookupable(id)) return null;
+  const row = await db.selectFrom('matches').select(['status', 'tries', 'worker', 'alive_until']).where('id', '=', id).executeTakeFirst();
+  if (!row || row.status !== 'running' || row.alive_until === null || row.alive_until <= isoNow(clock)) return null;
+  return { attempt: Number(row.tries), worker: row.worker, aliveUntil: row.alive_until };
+}
+
+/** Store.beatMatch: the attempt that holds a running match says it is alive for `aliveMs` more; false when it does not hold it. */
+export async function beatMatch(db: Db, clock: () => Date, id: string, attempt: number, aliveMs: number): Promise<boolean> {
+  if (!lookupable(id)) return false;
+  int('attempt', attempt, 1, Number.MAX_SAFE_INTEGER);
+  int('aliveMs', aliveMs, 1, MAX_ALIVE_MS);
   const r = await db
     .updateTable('matches')
-    .set((eb) => ({ status: 'running', started_at: isoNow(clock), tries: eb('tries', '+', 1), worker: lineText('worker', worker, 200) }))
+    .set({ alive_until: new Date(clock().getTime() + aliveMs).toISOString() })
     .where('id', '=', id)
-    .where('status', 'in', ['queued', 'running'])
-    .returning('tries')
+    .where('status', '=', 'running')
+    .where('tries', '=', attempt)
     .executeTakeFirst();
-  return r ? Number(r.tries) : null;
+  return r.numUpdatedRows > 0n;
 }
 
 /** Store.abortMatch and abortRunning: the matches in these statuses (one, or all) marked aborted; their ids. */
-export async function abortMatches(db: Db, clock: () => Date, reason: string, which: { id?: string; statuses: string[] }): Promise<string[]> {
+export async function abortMatches(db: Db, clock: () => Date, reason: string, which: { id?: string; statuses: string[]; attempt?: number }): Promise<string[]> {
   if (which.id !== undefined && !lookupable(which.id)) return [];
+  if (which.attempt !== undefined) int('attempt', which.attempt, 0, Number.MAX_SAFE_INTEGER);
   let q = db
     .updateTable('matches')
     .set({ status: 'aborted', abort_reason: reasonText(reason) ?? 'aborted', finished_at: isoNow(clock) })
     .where('status', 'in', which.statuses);
   if (which.id !== undefined) q = q.where('id', '=', which.id);
+  // An attempt's own abort: refused once another attempt holds the match.
+  if (which.attempt !== undefined) q = q.where('tries', '=', which.attempt);
   return (await q.returning('id').execute()).map((r) => r.id);
 }
 

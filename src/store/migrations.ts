@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Migrator, sql, type Kysely, type Migration } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -139,6 +140,26 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0003_match_worker': {
       async up(db: Kysely<unknown>) {
         await db.schema.alterTable('matches').addColumn('worker', 'text').execute();
+      },
+    },
+    // Fencing (issue 35): each start of a match is an attempt, numbered by its `tries`; the attempt that holds
+    // the match renews `alive_until` while it plays. A finish, an abort or a heartbeat of an older attempt is
+    // refused, and nobody starts another attempt while the holder's heartbeat is alive.
+    '0004_match_attempt_alive': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('matches').addColumn('alive_until', 'text').execute();
+      },
+    },
+    // The arena's identity (issue 35): made once, by the first process that opens the empty store (or the first
+    // that migrates an older one), and kept. Workers compare it with the one the queue in Redis is marked with.
+    '0005_arena': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('arena')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .execute();
+        await sql`insert into arena (id, created_at) values (${randomUUID()}, ${new Date().toISOString()})`.execute(db);
       },
     },
   };

@@ -38,6 +38,17 @@ export interface MatchesTable {
   tries: number;
   /** who plays or played it: a worker's or a server's name (migration 0003) */
   worker: string | null;
+  /**
+   * until when the attempt that holds it (its `tries`) is known to be alive: the attempt renews it while it
+   * plays (migration 0004); null before a start, or for a start that keeps no heartbeat
+   */
+  alive_until: string | null;
+}
+
+/** The arena's identity: one row, made by the first process that opened the empty store (migration 0005). */
+export interface ArenaTable {
+  id: string;
+  created_at: string;
 }
 
 export interface MatchSeatsTable {
@@ -92,6 +103,7 @@ export interface PairResultsTable {
 export interface Database {
   bots: BotsTable;
   matches: MatchesTable;
+  arena: ArenaTable;
   match_seats: MatchSeatsTable;
   replays: ReplaysTable;
   match_logs: MatchLogsTable;

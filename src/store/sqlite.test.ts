@@ -33,6 +33,7 @@ describe('SQLite specifics', () => {
       assert.deepEqual(
         tables.filter((t) => !/^sqlite_stat/.test(t as string)),
         [
+          'arena',
           'botarena_migrations',
           'botarena_migrations_lock',
           'bots',

@@ -210,7 +210,25 @@ export interface MatchFinish {
    * Added to `ratingChanges`/`pairDeltas` when both are given.
    */
   rate?: (kept: ReadonlyMap<string, KeptRatings>) => RatingUpdate;
+  /**
+   * the attempt that played it (the tries `claimMatch` returned): the finish is refused (false) when another
+   * attempt has taken the match over since; without it, any attempt's finish is taken
+   */
+  attempt?: number;
 }
+
+/** A running match's attempt whose heartbeat has not run out: nobody else may start it now. */
+export interface LiveAttempt {
+  /** its number: the match's `tries` when it started */
+  attempt: number;
+  /** the worker (or server) playing it */
+  worker: string | null;
+  /** until when its last heartbeat said it is alive */
+  aliveUntil: string;
+}
+
+/** What `claimMatch` got: this attempt's number; `held` when a live attempt plays it; null once it ended (or there is none). */
+export type Claim = number | { held: LiveAttempt } | null;
 
 /** A bot's kept rating in one system. */
 export interface RatingRow extends RatingValues {
@@ -301,17 +319,23 @@ export interface Store {
   /**
    * queued or running → running, tries + 1, by `worker`: a worker taking a match up, again when one before it
    * died mid-match (it is replayed from the start). Returns the tries so far, counting this one; null when the
-   * match has ended (finished or aborted) or does not exist.
+   * match has ended (finished or aborted) or does not exist. The tries are this attempt's token (fencing):
+   * its finish, abort and heartbeats carry it. With `aliveMs`, the attempt's heartbeat is alive that long
+   * (renewed by `beatMatch`), and while it is, another claim gets `{ held }` and changes nothing.
    */
-  claimMatch(id: string, worker: string): Promise<number | null>;
+  claimMatch(id: string, worker: string, aliveMs?: number): Promise<Claim>;
+  /** The attempt `attempt` of a running match is alive `aliveMs` more; false when another attempt holds it, or it ended. */
+  beatMatch(id: string, attempt: number, aliveMs: number): Promise<boolean>;
+  /** The attempt playing a running match, while its heartbeat lives; null otherwise. */
+  liveAttempt(id: string): Promise<LiveAttempt | null>;
   /**
    * Records a finished match in ONE transaction: result, seats, replay, logs, rating changes (ratings and
    * their history) and pair records, status 'finished'. A match that is not queued or running (finished or
    * aborted already) changes nothing: false. Whatever fails inside leaves nothing of it stored.
    */
   finishMatch(id: string, finish: MatchFinish): Promise<boolean>;
-  /** queued or running → aborted with a reason; false otherwise. */
-  abortMatch(id: string, reason: string): Promise<boolean>;
+  /** queued or running → aborted with a reason; false otherwise (and when `attempt` is given and another attempt holds it). */
+  abortMatch(id: string, reason: string, attempt?: number): Promise<boolean>;
   /** Marks every running match (and queued ones when asked) aborted; their ids (a restart after kill -9). */
   abortRunning(reason: string, opts?: { queued?: boolean }): Promise<string[]>;
   getMatch(id: string): Promise<MatchRow | null>;
@@ -340,6 +364,9 @@ export interface Store {
   ratingHistory(botId: string, system: RatingSystem, limit?: number): Promise<RatingHistoryRow[]>;
   /** A bot's records against each opponent it met, most games first. */
   headToHead(botId: string): Promise<HeadToHeadRow[]>;
+
+  /** The arena's identity: made once, by the first process that opened the empty store, and kept. */
+  arenaId(): Promise<string>;
 
   /** Closes the database (waits for queries under way). */
   close(): Promise<void>;

@@ -1,6 +1,8 @@
-import { pino, type Level } from 'pino';
-import { RedisLiveEvents } from '../live/redis.js';
-import { openStore } from '../store/index.js';
+import { UsageError } from '../core/errors.js';
+import { pino, type Level, type Logger } from 'pino';
+import { RedisLiveEvents, redactRedisUrl } from '../live/redis.js';
+import { DEFAULT_PREFIX, queueArena } from '../queue/bullmq.js';
+import { openStore, type Store } from '../store/index.js';
 import { MatchWorker, type WorkerOptions } from './worker.js';
 
 /** How `botarena worker` (and tests) start a worker. */
@@ -17,11 +19,42 @@ export interface RunningWorker {
   close(graceMs?: number): Promise<void>;
 }
 
+/**
+ * A worker belongs to the arena whose queue it reads: its store's arena id must be the one the queue's servers
+ * marked it with in Redis. A mismatch (a worker on another database: ./data/botarena.sqlite for want of
+ * DATABASE_URL) stops the start with what to do. A queue no server marked yet, or a Redis that does not answer
+ * now, lets it start: then it still never completes a job whose match its store does not have (handler.ts).
+ */
+async function checkArena(store: Store, o: StartWorkerOptions, log: Logger): Promise<void> {
+  const prefix = o.prefix ?? DEFAULT_PREFIX;
+  const mine = await store.arenaId();
+  const theirs = await queueArena(o.url, prefix);
+  const queue = `${redactRedisUrl(o.url)}${prefix === DEFAULT_PREFIX ? '' : ` (prefix ${prefix})`}`;
+  if (typeof theirs === 'string' && theirs !== mine)
+    throw new UsageError(
+      `this worker's store (${store.describe()}) is arena ${mine}, the queue ${queue} belongs to arena ${theirs}: give the worker the server's DATABASE_URL (or --database), and the server's --redis-prefix`,
+    );
+  if (theirs === null)
+    log.warn(
+      `the queue ${queue} is not marked with an arena yet (no server has started on it): this worker takes its jobs, and hands back any whose match is not in its store (${store.describe()})`,
+    );
+  else if (typeof theirs === 'object')
+    log.warn(
+      `the queue ${queue} could not be asked which arena it belongs to (${theirs.unreachable}): this worker hands back any job whose match is not in its store (${store.describe()})`,
+    );
+}
+
 /** Opens the store and the live events, and starts taking matches from the queue. */
 export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker> {
   const logger = pino({ level: o.logLevel ?? 'info', base: undefined }, o.logStream as never);
   // The store says in this log when its disk is full, once, and when it writes again.
   const store = await openStore(o.database ?? process.env.DATABASE_URL, { log: logger });
+  try {
+    await checkArena(store, o, logger);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
   const live = new RedisLiveEvents({ url: o.url, prefix: o.prefix, log: (line: string) => logger.warn(line) });
   const worker = new MatchWorker({ ...o, store, live, log: logger });
   worker.start();

@@ -73,6 +73,8 @@ export class MatchWorker {
       botEnv: o.botEnv,
       sandbox: o.sandbox,
       maxTries: o.maxTries ?? 3,
+      // An attempt's heartbeat in the store lasts as long as the job's lock in Redis (fencing: handler.ts).
+      aliveMs: o.lockMs,
       cancelled: 'retry',
       refuse: (job) => refusal(job, allowCommands),
     });
