@@ -394,6 +394,43 @@ if (missing) {
       await server.stop();
       await Promise.all(workers.map((w) => w.stop()));
     });
+
+    it("a viewer of a worker's match across a Redis restart gets every step, or is told which it missed", async () => {
+      const at = await place();
+      const server = await startQueueServer(at, ['--no-ladder']);
+      const worker = await startWorkerProcess(at, 'w1');
+      const api = apiClient(() => server.url);
+      const bot = await api('POST', '/api/bots', { game: 'tictactoe', name: 'slow', endpoint: pace(0.6) });
+      const botId = (bot.body!.bot as { id: string }).id;
+      await until('the bot to pass its check', async () => (await api('GET', `/api/bots/${botId}`)).body!.status === 'active', 30_000);
+      const id = (await api('POST', '/api/matches', { game: 'tictactoe', seats: [botId, 'random'], seed: 3 })).body!.id as string;
+      await until('the match to run', async () => ((await api('GET', `/api/matches/${id}`)).body as unknown as Match).status === 'running');
+      const viewer = sseCollect(`${server.url}/api/matches/${id}/events`);
+      await until('a first step seen', async () => viewer.events.some((e) => e.type === 'step'));
+      // Redis away for a while the bot plays on: what the worker publishes meanwhile may be lost.
+      rd.kill();
+      await new Promise((r) => setTimeout(r, 2000));
+      await rd.restart();
+      const [m] = await allEnded(api, [id], 90_000);
+      assert.equal(m!.status, 'finished', m!.abortReason ?? '');
+      await until('the viewer to see the end', async () => viewer.events.some((e) => e.type === 'ended'), 30_000);
+      viewer.close();
+      // Steps in order, none twice; a jump only right after `truncated` naming it.
+      let last = -1;
+      for (const [k, e] of viewer.events.entries()) {
+        if (e.type !== 'step') continue;
+        const index = e.index as number;
+        assert.ok(index > last, `step ${index} after step ${last}: ${JSON.stringify(viewer.events.map((x) => x.index ?? x.type))}`);
+        if (index !== last + 1) assert.equal(viewer.events[k - 1]!.type, 'truncated', `steps ${last + 1}..${index - 1} missed without a word`);
+        last = index;
+      }
+      const replay = (await (await fetch(`${server.url}/api/matches/${id}/replay`)).json()) as { turns: unknown[] };
+      const told = viewer.events.some((e) => e.type === 'truncated');
+      console.log(`# the viewer across the Redis restart saw: ${viewer.events.map((e) => (e.type === 'step' ? e.index : e.type)).join(' ')}`);
+      assert.ok(told || last === replay.turns.length - 1, `every step (${last + 1} of ${replay.turns.length}) or a word about the missing ones`);
+      await server.stop();
+      await worker.stop();
+    });
   });
 
   /** Waits until every one of these matches has ended (finished or aborted); their rows. */

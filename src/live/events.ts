@@ -25,10 +25,12 @@ export type PublicRecord = Omit<TurnRecord, 'hash'>;
  * One thing that happened in a match, as plain JSON (so it can cross processes). A viewer rebuilds every
  * frame from `started` and the `step`s by re-running the rules (or draws `frame` when the header is hidden,
  * folding each later step's `delta` into it with the game's `spectator.fold` when the game sends deltas).
- * `truncated` is only ever in a late viewer's catch-up (`history`), right after `started`: the match's
- * events so far were more than the history keeps, so its steps are not there (and none is sent until the
- * live ones); the viewer cannot draw it from the events and should wait for its replay, which comes once it
- * ends.
+ * `truncated` says the viewer's steps have a hole: in a late viewer's catch-up (`history`), right after
+ * `started`, the match's events so far were more than the history keeps; in a live stream, steps were missed (the
+ * live events lost their link for a while: a Redis outage). The viewer cannot draw the match from its events
+ * and should wait for its replay, which comes once it ends. `restarted` says the match starts again from its
+ * first step (the process that played it stopped; another attempt plays it): what was shown is not the match,
+ * and a `started` follows. Both are a viewer's (`followMatch`), never a match's own events.
  */
 export type LiveEvent =
   | { type: 'started'; matchId: string; header: ReplayHeader | PublicHeader }
@@ -36,7 +38,8 @@ export type LiveEvent =
   | { type: 'message'; matchId: string; slot: number; entry: TranscriptEntry }
   | { type: 'ended'; matchId: string; result: ReplayResult; durationMs: number }
   | { type: 'stopped'; matchId: string; reason: string }
-  | { type: 'truncated'; matchId: string; steps: number; reason: string };
+  | { type: 'truncated'; matchId: string; steps: number; reason: string }
+  | { type: 'restarted'; matchId: string; reason: string };
 
 /** A subscriber; it may return a promise, which is not waited for by the match. */
 export type LiveListener = (event: LiveEvent) => void | Promise<void>;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { LiveEvent, LiveEvents } from './events.js';
-import { followMatch } from './follow.js';
+import { followMatch, gapGuard } from './follow.js';
 import { LocalLiveEvents } from './local.js';
 
 const started: LiveEvent = {
@@ -45,6 +45,60 @@ describe('following one match (a viewer of GET /api/matches/ID/events)', () => {
   it('without waitForStart, nothing kept is null (the route then answers from the store)', async () => {
     const local = new LocalLiveEvents();
     assert.equal(await followMatch(local, 'm', () => {}), null);
+    await local.close();
+  });
+});
+
+const step = (index: number): LiveEvent => ({ type: 'step', matchId: 'm', index, record: { turn: index, phase: 'play', moves: [] } });
+const kinds = (events: LiveEvent[]) => events.map((e) => (e.type === 'step' ? e.index : e.type));
+
+describe('a viewer told about holes in its stream (issue 35: after a Redis outage the stream jumped from step 79 to 346)', () => {
+  it('steps missed live: `truncated` naming them comes before the step after the hole, once; a step given twice is given once', () => {
+    const got: LiveEvent[] = [];
+    const guard = gapGuard('m', (e) => got.push(e));
+    for (const e of [
+      started,
+      step(0),
+      step(1),
+      step(1),
+      step(2),
+      step(6),
+      step(7),
+      step(9),
+      { type: 'ended', matchId: 'm', result: null as never, durationMs: 1 } as LiveEvent,
+    ])
+      guard(e);
+    assert.deepEqual(kinds(got), ['started', 0, 1, 2, 'truncated', 6, 7, 9, 'ended']);
+    const hole = got[4] as Extract<LiveEvent, { type: 'truncated' }>;
+    assert.equal(hole.steps, 3);
+    assert.match(hole.reason, /missed steps 3 to 5/);
+  });
+
+  it('a match started again (its worker stopped): `restarted` before the new start, and its steps count from 0 again', () => {
+    const got: LiveEvent[] = [];
+    const guard = gapGuard('m', (e) => got.push(e));
+    for (const e of [started, step(0), step(1), step(2), started, step(0), step(1)]) guard(e);
+    assert.deepEqual(kinds(got), ['started', 0, 1, 2, 'restarted', 'started', 0, 1]);
+    assert.match((got[4] as Extract<LiveEvent, { type: 'restarted' }>).reason, /starts again from its first step/);
+  });
+
+  it('followMatch guards both the catch-up and the live events: a hole across them is told', async () => {
+    const local = new LocalLiveEvents();
+    local.publish('m', 'public', started);
+    local.publish('m', 'public', step(0));
+    local.publish('m', 'public', step(1));
+    const got: LiveEvent[] = [];
+    const followed = await followMatch(local, 'm', (e) => got.push(e));
+    assert.ok(followed);
+    got.push(...followed.history);
+    followed.deliver();
+    // Steps 2..4 never reach this process (as when a Redis subscription is down), then the match goes on.
+    local.publish('m', 'public', step(5));
+    local.publish('m', 'public', started);
+    local.publish('m', 'public', step(0));
+    await local.drained();
+    assert.deepEqual(kinds(got), ['started', 0, 1, 'truncated', 5, 'restarted', 'started', 0]);
+    followed.stop();
     await local.close();
   });
 });

@@ -63,13 +63,61 @@ export async function followMatch(
   }
   const sent = [...history, ...newSince(history, early)];
   early.length = 0;
+  // What the viewer gets goes through the gap guard: the history into a list, then the live events to `send`.
+  const out: LiveEvent[] = [];
+  let sink: (e: LiveEvent) => void = (e) => out.push(e);
+  const guard = gapGuard(matchId, (e) => sink(e));
+  for (const e of sent) guard(e);
   return {
-    history: sent,
+    history: out,
     stop,
     // Called once the history was sent: what came since, then everything straight to `send`.
     deliver: () => {
-      for (const e of newSince(sent, early)) send(e);
-      onEvent = send;
+      sink = send;
+      for (const e of newSince(sent, early)) guard(e);
+      onEvent = guard;
     },
+  };
+}
+
+/**
+ * A viewer's stream of one match, checked by step index: a step already given is not given again; a step past
+ * the next one (steps missed: the live events lost their link for a while, as in a Redis outage) is preceded by
+ * `truncated`, which tells the viewer to wait for the replay (and no later gap is told again); a second `started`
+ * after steps (the match played again from its start by another attempt, its worker having stopped) is
+ * preceded by `restarted`, and the count starts again.
+ */
+export function gapGuard(matchId: string, send: (e: LiveEvent) => void): (e: LiveEvent) => void {
+  let started = false;
+  let lastStep = -1;
+  let holed = false;
+  return (e) => {
+    if (e.type === 'truncated') holed = true;
+    else if (e.type === 'started') {
+      if (started)
+        send({
+          type: 'restarted',
+          matchId,
+          reason: 'the match starts again from its first step: the process playing it stopped, and another plays it from the start',
+        });
+      started = true;
+      lastStep = -1;
+      holed = false;
+    } else if (e.type === 'step') {
+      if (e.index <= lastStep) return;
+      if (e.index > lastStep + 1 && started && !holed) {
+        holed = true;
+        const from = lastStep + 1;
+        const to = e.index - 1;
+        send({
+          type: 'truncated',
+          matchId,
+          steps: e.index - from,
+          reason: `the live stream missed step${from === to ? ` ${from}` : `s ${from} to ${to}`} (its link to the match's events was lost for a while); the replay has every step once the match ends`,
+        });
+      }
+      lastStep = e.index;
+    }
+    send(e);
   };
 }

@@ -20,6 +20,8 @@ export function MatchPage(p: { id: string; start?: number }) {
   const [version, setVersion] = useState(0);
   const [live, setLive] = useState(false);
   const [waiting, setWaiting] = useState<string | null>(null);
+  /** what the live stream said about itself: the match restarted, or steps were missed */
+  const [notice, setNotice] = useState<string | null>(null);
   const seats = personSeats(p.id);
   const web = match ? (webGames[match.game] ?? null) : null;
   const person = usePerson(p.id, seats[0] ?? null, web);
@@ -49,7 +51,7 @@ export function MatchPage(p: { id: string; start?: number }) {
       // `truncated`: the server kept too little of a long match for this late viewer to draw it from its events
       // (see LocalLiveEvents); the page says so and shows the replay once the match is over.
       let truncated = false;
-      stop = listen(`${path}/events`, ['started', 'step', 'ended', 'stopped', 'truncated'], (type, data) => {
+      stop = listen(`${path}/events`, ['started', 'step', 'ended', 'stopped', 'truncated', 'restarted'], (type, data) => {
         const e = data as {
           header?: ReplayHeader | PublicHeader;
           record?: TurnRecord;
@@ -64,12 +66,23 @@ export function MatchPage(p: { id: string; start?: number }) {
           current = new Timeline(game, e.header!);
           setLive(true);
           setTimeline(current);
+        } else if (type === 'restarted') {
+          // Another attempt plays the match from its start: what was shown is dropped, the next `started` begins anew.
+          current = null;
+          truncated = false;
+          setWaiting(null);
+          setTimeline(null);
+          setNotice(`The match restarted: ${e.reason!}.`);
         } else if (type === 'truncated') {
           truncated = true;
           current = null;
           setLive(false);
           setTimeline(null);
-          setWaiting('This match is too long to follow from where it is: its replay is shown once it ends.');
+          setWaiting(
+            /missed/.test(e.reason ?? '')
+              ? `This live view has a hole: ${e.reason!}. The replay is shown once the match ends.`
+              : 'This match is too long to follow from where it is: its replay is shown once it ends.',
+          );
         } else if (type === 'step' && current) current.push(e.record!, e.frame, e.delta);
         else if (type === 'ended') {
           stop();
@@ -113,6 +126,11 @@ export function MatchPage(p: { id: string; start?: number }) {
         {match.abortReason ? ` · aborted: ${match.abortReason}` : ''}
       </p>
       {timeline?.stopped ? <p class="error">The match stopped: {timeline.stopped}</p> : null}
+      {notice ? (
+        <p class="muted" role="status" data-testid="stream-notice">
+          {notice}
+        </p>
+      ) : null}
       <div class={seats[0] ? 'match-layout' : ''}>
         {timeline && web ? (
           <Player
