@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import type { Job } from 'bullmq';
 import { pino } from 'pino';
@@ -13,7 +16,7 @@ import { openStore, type Store } from '../src/store/index.js';
 import { testPostgres, type TestPostgres } from '../src/store/pg.kit.js';
 import { CLUSTER_ADMIN, killAll, startQueueServer, startWorkerProcess, type ClusterPlace, type ClusterProcess } from './cluster.kit.js';
 import { testRedis, type TestRedis } from './redis.kit.js';
-import { ROOT } from './run-cli.js';
+import { ROOT, runCli } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
 import { readSse } from './sse.kit.js';
 
@@ -430,6 +433,44 @@ if (missing) {
       assert.ok(told || last === replay.turns.length - 1, `every step (${last + 1} of ${replay.turns.length}) or a word about the missing ones`);
       await server.stop();
       await worker.stop();
+    });
+
+    it("workers follow the arena's policy from its store: a loopback HTTP bot the server allows is played by a worker without --allow-private-bots; an unsandboxed worker on a sandboxed arena does not start", async () => {
+      const at = await place();
+      const http = spawn(process.execPath, ['examples/connect4-node-http/bot.mjs', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      try {
+        const [line] = (await once(createInterface({ input: http.stdout! }), 'line')) as [string];
+        const url = /listening on (http:\S+)/.exec(line)![1]!;
+        const server = await startQueueServer(at, ['--no-ladder', '--allow-private-bots']);
+        const worker = await startWorkerProcess(at, 'w1');
+        const api = apiClient(() => server.url);
+        const bot = await api('POST', '/api/bots', { game: 'connect4', name: 'local-http', endpoint: url });
+        assert.equal(bot.status, 201, JSON.stringify(bot.body));
+        const botId = (bot.body!.bot as { id: string }).id;
+        await until('the bot to pass its check', async () => (await api('GET', `/api/bots/${botId}`)).body!.status === 'active', 30_000);
+        const id = (await api('POST', '/api/matches', { game: 'connect4', seats: [botId, 'random'], seed: 5 })).body!.id as string;
+        const [m] = await allEnded(api, [id], 60_000);
+        const row = (await api('GET', `/api/matches/${id}`)).body as unknown as Match & { result: { players: { fault: unknown }[] } };
+        assert.equal(m!.status, 'finished', m!.abortReason ?? '');
+        assert.deepEqual(
+          row.result.players.map((p) => p.fault),
+          [null, null],
+          `the worker called the loopback bot: ${JSON.stringify(row.result)}`,
+        );
+        assert.match(worker.log(), /follows the arena's policy, not its own --allow-private-bots: bots at private addresses are allowed/);
+
+        // What a worker can do is its own: run unsandboxed commands on an arena that sandboxes them, it does not start.
+        const unsandboxed = await runCli(
+          ['worker', '--queue', at.redis, '--redis-prefix', at.prefix, '--database', at.database, '--allow-commands', '--unsandboxed-commands'],
+          { timeoutMs: 30_000 },
+        );
+        assert.equal(unsandboxed.code, 2, unsandboxed.stderr);
+        assert.match(unsandboxed.stderr, /this arena runs commands sandboxed .* this worker was started with --unsandboxed-commands/);
+        await server.stop();
+        await worker.stop();
+      } finally {
+        http.kill();
+      }
     });
   });
 

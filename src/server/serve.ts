@@ -126,6 +126,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       areas: [botRoutes(arena, limits), matchRoutes(arena, limits, new Streams(o.streams)), playRoutes(arena)],
       health: () => ({ eventLoopDelay: loop.read() }),
     });
+    // The arena's policy, for every worker of its queue to read (one configuration, not each process's flags).
+    await store.setArenaPolicy({
+      allowPrivateBots,
+      allowCommands: arena.opts.allowCommands,
+      sandboxedCommands: arena.opts.allowCommands && !!arena.opts.sandbox,
+      writtenAt: new Date().toISOString(),
+    });
     await arena.start();
     arenaStarted();
     const address = await app.listen({ port: o.port, host: o.host });

@@ -170,4 +170,14 @@ export function finishContract(stores: Stores, target: StoreTarget): void {
     assert.equal(await (await stores.open(url)).arenaId(), id, 'the same id for every process on this store');
     assert.notEqual(await (await stores.fresh()).store.arenaId(), id, 'another store is another arena');
   });
+
+  it("keeps the arena's policy as its server last wrote it, for every process on the store", async () => {
+    const { store, url } = await stores.fresh();
+    assert.equal(await store.arenaPolicy(), null, 'none before a server wrote one');
+    const policy = { allowPrivateBots: true, allowCommands: true, sandboxedCommands: true, writtenAt: '2026-11-27T20:00:00.000Z' };
+    await store.setArenaPolicy(policy);
+    assert.deepEqual(await (await stores.open(url)).arenaPolicy(), policy, 'another process reads it');
+    await store.setArenaPolicy({ ...policy, allowPrivateBots: false });
+    assert.equal((await (await stores.open(url)).arenaPolicy())?.allowPrivateBots, false, 'the last one written');
+  });
 }

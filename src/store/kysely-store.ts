@@ -6,7 +6,7 @@ import type { Dialect } from './migrations.js';
 import * as ratings from './ratings.js';
 import { isoNow } from './rows.js';
 import type { Database } from './schema.js';
-import type { BotPatch, BotStatus, BuiltinBot, MatchFilter, MatchFinish, NewBotRow, NewMatchRow, RatingSystem, Store } from './store.js';
+import type { ArenaPolicy, BotPatch, BotStatus, BuiltinBot, MatchFilter, MatchFinish, NewBotRow, NewMatchRow, RatingSystem, Store } from './store.js';
 
 /**
  * The store on a Kysely database: the same queries on SQLite and on Postgres (`openStore` picks the dialect
@@ -115,6 +115,22 @@ export class KyselyStore implements Store {
   async arenaId(): Promise<string> {
     this.arena ??= (await this.db.selectFrom('arena').select('id').orderBy('created_at').executeTakeFirstOrThrow()).id;
     return this.arena;
+  }
+
+  async arenaPolicy(): Promise<ArenaPolicy | null> {
+    const row = await this.db
+      .selectFrom('arena')
+      .select('policy')
+      .where('id', '=', await this.arenaId())
+      .executeTakeFirst();
+    return row?.policy ? (JSON.parse(row.policy) as ArenaPolicy) : null;
+  }
+  async setArenaPolicy(policy: ArenaPolicy): Promise<void> {
+    await this.db
+      .updateTable('arena')
+      .set({ policy: JSON.stringify(policy) })
+      .where('id', '=', await this.arenaId())
+      .execute();
   }
 
   private closing: Promise<void> | null = null;

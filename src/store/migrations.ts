@@ -162,6 +162,13 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await sql`insert into arena (id, created_at) values (${randomUUID()}, ${new Date().toISOString()})`.execute(db);
       },
     },
+    // The arena's policy (issue 35): what its bots may be and reach, written by the server at each start and read
+    // by every worker, so that no worker judges a bot by flags of its own.
+    '0006_arena_policy': {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable('arena').addColumn('policy', 'text').execute();
+      },
+    },
   };
 }
 

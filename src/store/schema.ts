@@ -49,6 +49,8 @@ export interface MatchesTable {
 export interface ArenaTable {
   id: string;
   created_at: string;
+  /** the server's policy (JSON of ArenaPolicy), null until a server started on this store (migration 0006) */
+  policy: string | null;
 }
 
 export interface MatchSeatsTable {

@@ -287,6 +287,21 @@ export interface MatchPage {
 }
 
 /** The store port. Every method is async; rows are plain objects, copies of what is kept. */
+/**
+ * What an arena lets its bots be and reach: one configuration, the server's, that every process playing its
+ * matches reads from the store (a worker's own flags say what it can do, not what bots may do).
+ */
+export interface ArenaPolicy {
+  /** bots may be at private, loopback and link-local addresses (the server's --allow-private-bots) */
+  allowPrivateBots: boolean;
+  /** bots may be commands run on the arena's machines (--allow-commands) */
+  allowCommands: boolean;
+  /** commands run in the sandbox (not --unsandboxed-commands); false when commands are not allowed */
+  sandboxedCommands: boolean;
+  /** when the server wrote it (ISO time) */
+  writtenAt: string;
+}
+
 export interface Store {
   /** what this store is, for logs: "SQLite /path/file" or "Postgres postgres://user@host:port/db" */
   describe(): string;
@@ -367,6 +382,10 @@ export interface Store {
 
   /** The arena's identity: made once, by the first process that opened the empty store, and kept. */
   arenaId(): Promise<string>;
+  /** The arena's policy as its server last wrote it, or null when no server has started on this store. */
+  arenaPolicy(): Promise<ArenaPolicy | null>;
+  /** Writes the arena's policy (the server, at each start). */
+  setArenaPolicy(policy: ArenaPolicy): Promise<void>;
 
   /** Closes the database (waits for queries under way). */
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import { UsageError } from '../core/errors.js';
 import { pino, type Level, type Logger } from 'pino';
 import { RedisLiveEvents, redactRedisUrl } from '../live/redis.js';
 import { DEFAULT_PREFIX, queueArena } from '../queue/bullmq.js';
-import { openStore, type Store } from '../store/index.js';
+import { openStore, type ArenaPolicy, type Store } from '../store/index.js';
 import { MatchWorker, type WorkerOptions } from './worker.js';
 
 /** How `botarena worker` (and tests) start a worker. */
@@ -44,6 +44,41 @@ async function checkArena(store: Store, o: StartWorkerOptions, log: Logger): Pro
     );
 }
 
+/** How often a worker reads the arena's policy again (a server restarted with other options). */
+const POLICY_REFRESH_MS = 15_000;
+
+/**
+ * The arena's policy (what its bots may be and reach), as its server wrote it in the store: a worker follows it,
+ * whatever its own flags, so that a bot the server accepted is not refused by the worker that plays it (a
+ * loopback HTTP bot on a server with --allow-private-bots). A worker's flags say what it can do: one started
+ * with --unsandboxed-commands on an arena that runs commands sandboxed does not start. Null when no server has
+ * written a policy yet (then the worker's flags rule).
+ */
+async function followPolicy(store: Store, o: StartWorkerOptions, log: Logger): Promise<ArenaPolicy | null> {
+  const policy = await store.arenaPolicy();
+  if (!policy) {
+    log.warn("no server has written this arena's policy to its store yet: this worker follows its own flags (--allow-private-bots) until one has");
+    return null;
+  }
+  if (o.allowCommands && policy.sandboxedCommands && !o.sandbox)
+    throw new UsageError(
+      'this arena runs commands sandboxed (its server was started with --allow-commands, without --unsandboxed-commands), but this worker was started with --unsandboxed-commands: start it as the server, sandboxed',
+    );
+  if (!!o.allowPrivateBots !== policy.allowPrivateBots)
+    log.warn(
+      `this worker follows the arena's policy, not its own --allow-private-bots: bots at private addresses are ${policy.allowPrivateBots ? 'allowed' : 'refused'} (the server's ${policy.allowPrivateBots ? '--allow-private-bots' : 'default'})`,
+    );
+  if (policy.allowCommands && !o.allowCommands)
+    log.warn(
+      "this arena's bots may be commands (the server's --allow-commands), and this worker runs none (no --allow-commands): it aborts matches of command bots",
+    );
+  log.info(
+    { policy },
+    `the arena's policy (its server's, written ${policy.writtenAt}): private bot addresses ${policy.allowPrivateBots ? 'allowed' : 'refused'}, commands ${policy.allowCommands ? (policy.sandboxedCommands ? 'allowed, sandboxed' : 'allowed, unsandboxed') : 'not allowed'}`,
+  );
+  return policy;
+}
+
 /** Opens the store and the live events, and starts taking matches from the queue. */
 export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker> {
   const logger = pino({ level: o.logLevel ?? 'info', base: undefined }, o.logStream as never);
@@ -55,14 +90,29 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
     await store.close();
     throw err;
   }
+  let policy: ArenaPolicy | null;
+  try {
+    policy = await followPolicy(store, o, logger);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const refresh = setInterval(() => {
+    store.arenaPolicy().then(
+      (p) => (policy = p ?? policy),
+      () => {}, // the store away: the policy last read holds
+    );
+  }, POLICY_REFRESH_MS);
+  refresh.unref();
   const live = new RedisLiveEvents({ url: o.url, prefix: o.prefix, log: (line: string) => logger.warn(line) });
-  const worker = new MatchWorker({ ...o, store, live, log: logger });
+  const worker = new MatchWorker({ ...o, store, live, log: logger, arenaPolicy: () => policy });
   worker.start();
   let closing: Promise<void> | null = null;
   return {
     worker,
     close(graceMs = 10_000) {
       closing ??= (async () => {
+        clearInterval(refresh);
         await worker.stop(graceMs);
         await live.close();
         await store.close();

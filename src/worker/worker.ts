@@ -1,5 +1,6 @@
 import type { Job } from 'bullmq';
 import type { SandboxOptions } from '../bots/sandbox-options.js';
+import type { ArenaPolicy } from '../store/index.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MatchJob } from '../arena/match-job.js';
 import { publicOnly, withFeed } from '../live/feed.js';
@@ -40,6 +41,8 @@ export interface WorkerOptions {
   botEnv?: Record<string, string>;
   /** how bot programs are confined (`--sandbox*`; on by default with --allow-commands unless --unsandboxed-commands) */
   sandbox?: SandboxOptions;
+  /** the arena's policy as the store holds it now (start.ts keeps it fresh); it rules over allowPrivateBots */
+  arenaPolicy?: () => ArenaPolicy | null;
 }
 
 /** Why a match is not played by a worker, or null when it may be. */
@@ -69,7 +72,11 @@ export class MatchWorker {
       live: withFeed(publicOnly(o.live)),
       log: o.log,
       node: this.name,
-      addressPolicy: o.allowPrivateBots ? 'any' : 'public-only',
+      // The arena's policy (the server's, from the store) when there is one, read at each match; else this worker's flag.
+      get addressPolicy() {
+        const policy = o.arenaPolicy?.();
+        return (policy ? policy.allowPrivateBots : o.allowPrivateBots) ? 'any' : 'public-only';
+      },
       botEnv: o.botEnv,
       sandbox: o.sandbox,
       maxTries: o.maxTries ?? 3,
