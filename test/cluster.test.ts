@@ -450,7 +450,7 @@ if (missing) {
         await until('the bot to pass its check', async () => (await api('GET', `/api/bots/${botId}`)).body!.status === 'active', 30_000);
         const id = (await api('POST', '/api/matches', { game: 'connect4', seats: [botId, 'random'], seed: 5 })).body!.id as string;
         const [m] = await allEnded(api, [id], 60_000);
-        const row = (await api('GET', `/api/matches/${id}`)).body as unknown as Match & { result: { players: { fault: unknown }[] } };
+        const row = (await api('GET', `/api/matches/${id}`)).body as unknown as { result: { players: { fault: unknown }[] } };
         assert.equal(m!.status, 'finished', m!.abortReason ?? '');
         assert.deepEqual(
           row.result.players.map((p) => p.fault),
