@@ -8,6 +8,7 @@ import { redactRedisUrl } from '../live/redis.js';
 import { matchHandler } from '../matches/handler.js';
 import { commandSeats, connectedSeats } from '../matches/play.js';
 import type { MatchJobData } from '../queue/bullmq.js';
+import type { MatchHandler } from '../queue/port.js';
 import { BullMatchConsumer } from '../queue/bullmq-consumer.js';
 import type { Store } from '../store/index.js';
 import { nodeName } from '../matches/node-name.js';
@@ -30,7 +31,10 @@ export interface WorkerOptions {
    * mid-match loses it that long after, and another worker plays it again from the start
    */
   lockMs?: number;
-  /** a match started this many times (by workers that died or stopped) is aborted instead (default 3) */
+  /**
+   * a match started this many times by workers that died (or could not hand it back) is aborted instead
+   * (default 3); the starts that workers stopping handed back do not count
+   */
   maxTries?: number;
   /** whether bots may be commands on this machine (stdio:, exec:), as the server's --allow-commands */
   allowCommands?: boolean;
@@ -64,22 +68,28 @@ export class MatchWorker {
   constructor(private readonly o: WorkerOptions) {
     this.name = o.name ?? nodeName('worker');
     const allowCommands = o.allowCommands ?? false;
-    const handler = matchHandler({
-      store: o.store,
-      live: withFeed(publicOnly(o.live)),
-      log: o.log,
-      node: this.name,
-      addressPolicy: o.allowPrivateBots ? 'any' : 'public-only',
-      botEnv: o.botEnv,
-      sandbox: o.sandbox,
-      maxTries: o.maxTries ?? 3,
-      cancelled: 'retry',
-      refuse: (job) => refusal(job, allowCommands),
-    });
+    const live = withFeed(publicOnly(o.live));
+    const maxTries = o.maxTries ?? 3;
+    // A match that stopping workers handed back unfinished (the consumer counts the hand-backs in its job) is
+    // allowed those starts on top of maxTries, so a rolling deploy never aborts it; only starts
+    // that ended otherwise (a worker killed, a machine lost) count against it.
+    const handlerFor = (handedBack: number): MatchHandler =>
+      matchHandler({
+        store: o.store,
+        live,
+        log: o.log,
+        node: this.name,
+        addressPolicy: o.allowPrivateBots ? 'any' : 'public-only',
+        botEnv: o.botEnv,
+        sandbox: o.sandbox,
+        maxTries: maxTries + handedBack,
+        cancelled: 'retry',
+        refuse: (job) => refusal(job, allowCommands),
+      });
     this.consumer = new BullMatchConsumer({
       url: o.url,
       prefix: o.prefix,
-      handler,
+      handler: (matchId, signal, handedBack) => handlerFor(handedBack)(matchId, signal),
       log: o.log,
       concurrency: o.concurrency,
       lockMs: o.lockMs,
@@ -101,7 +111,10 @@ export class MatchWorker {
     return this.consumer.active;
   }
 
-  /** Stops taking matches; those under way get `graceMs` to end, then go back to the queue for another worker. */
+  /**
+   * Stops taking matches; those under way get `graceMs` to end, then go back to the queue at once for another
+   * worker (not aborted, and not counted against their tries).
+   */
   stop(graceMs = 10_000): Promise<void> {
     return this.consumer.stop(graceMs);
   }
