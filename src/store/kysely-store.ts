@@ -55,6 +55,9 @@ export class KyselyStore implements Store {
   claimMatch(id: string, worker: string) {
     return matches.claimMatch(this.db, this.clock, id, worker);
   }
+  releaseMatch(id: string, worker: string) {
+    return matches.releaseMatch(this.db, id, worker);
+  }
   activeMatchCounts() {
     return matches.activeMatchCounts(this.db);
   }

@@ -89,7 +89,19 @@ export class MatchWorker {
     this.consumer = new BullMatchConsumer({
       url: o.url,
       prefix: o.prefix,
-      handler: (matchId, signal, handedBack) => handlerFor(handedBack)(matchId, signal),
+      handler: async (matchId, signal, handedBack) => {
+        try {
+          return await handlerFor(handedBack)(matchId, signal);
+        } catch (err) {
+          // Cancelled by the stop: the store says it waits for a worker again (queued), so the next claims it at
+          // once; the consumer then puts its job back. A failure here leaves it running: the next claims it all the same.
+          if (signal.aborted)
+            await o.store.releaseMatch(matchId, this.name).catch((e: unknown) => {
+              o.log.warn({ match: matchId, err: (e as Error).message }, 'the match handed back could not be marked queued in the store');
+            });
+          throw err;
+        }
+      },
       log: o.log,
       concurrency: o.concurrency,
       lockMs: o.lockMs,
