@@ -194,7 +194,7 @@ if (missing) {
         await until('the first worker to play it', async () => first.active.includes(id));
         await first.stop(300); // its grace is shorter than the match
         const row = (await store.getMatch(id))!;
-        assert.equal(row.status, 'running', 'not aborted: it goes back to the queue');
+        assert.equal(row.status, 'queued', 'not aborted: it goes back to the queue');
         const second = await startWorkerProcess(at, 'staying');
         const done = await until(
           'another worker to finish it',

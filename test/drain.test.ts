@@ -192,7 +192,11 @@ describe('SIGTERM drains the matches under way (queue mode)', () => {
           `the quick match ends within the grace, played once (${quick.abortReason ?? ''})`,
         );
         const long = (await store.getMatch(ids.long))!;
-        assert.deepEqual([long.status, long.tries], ['running', 1], 'the long match is not aborted: it goes back to the queue for another worker');
+        assert.deepEqual(
+          [long.status, long.worker, long.tries],
+          ['queued', null, 1],
+          'the long match is not aborted: it goes back to the queue for another worker',
+        );
       } finally {
         await store.close();
       }

@@ -1,6 +1,6 @@
 import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
-import { botEnvHelp, collectBotEnv, parsePositiveInt } from './options.js';
+import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
 import { withCommandsSandboxOptions, type CommandsSandboxFlags } from './sandbox-flags.js';
 
 interface WorkerCliOptions extends CommandsSandboxFlags {
@@ -10,6 +10,7 @@ interface WorkerCliOptions extends CommandsSandboxFlags {
   name?: string;
   lockMs: number;
   maxTries: number;
+  graceMs: number;
   allowCommands?: boolean;
   allowPrivateBots?: boolean;
   botEnv?: Record<string, string>;
@@ -44,6 +45,12 @@ export function registerWorker(program: Command): void {
       3,
     )
     .option(
+      '--grace-ms <ms>',
+      'on SIGTERM or Ctrl-C, how long the matches under way get to end; those still playing then go back to the queue at once, for another worker',
+      parseNonNegativeInt('--grace-ms', 3_600_000),
+      10_000,
+    )
+    .option(
       '--allow-commands',
       "run bots that are commands on this machine (stdio:, exec:), sandboxed unless --unsandboxed-commands, as the server's --allow-commands",
     )
@@ -75,14 +82,17 @@ export function registerWorker(program: Command): void {
         prefix: o.redisPrefix,
         logLevel: o.logLevel,
       });
-      // SIGINT/SIGTERM: take no more matches, let those under way end (10 s at most); the rest go back to the queue.
+      // SIGINT/SIGTERM: take no more matches, let those under way end (--grace-ms); the rest go back to the queue
+      // at once. A second signal stops at once (the bots' process groups are killed with the process).
       await new Promise<void>((resolve) => {
         const stop = (sig: NodeJS.Signals) => {
           process.off('SIGINT', stop);
           process.off('SIGTERM', stop);
-          process.stderr.write(`botarena worker: ${sig}: finishing the matches under way (10 s at most; the rest go back to the queue), then stopping\n`);
+          process.stderr.write(
+            `botarena worker: ${sig}: finishing the matches under way (${o.graceMs / 1000} s at most; the rest go back to the queue), then stopping\n`,
+          );
           // Connections left reconnecting to an unreachable Redis would keep the process alive: exit once closed.
-          void worker.close(10_000).then(() => (resolve(), process.exit(0)));
+          void worker.close(o.graceMs).then(() => (resolve(), process.exit(0)));
         };
         process.on('SIGINT', stop);
         process.on('SIGTERM', stop);

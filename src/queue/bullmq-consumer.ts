@@ -1,12 +1,18 @@
-import { Worker, type Job } from 'bullmq';
+import { WaitingError, Worker, type Job } from 'bullmq';
 import type { LogFn } from 'pino';
 import { redactRedisUrl } from '../live/redis.js';
 import { bullConnection, DEFAULT_PREFIX, QUEUE_NAME, type MatchJobData } from './bullmq.js';
-import type { MatchHandler } from './port.js';
 
 // The taking side of the BullMQ queue: what a `botarena worker` runs. It carries the match ids of the queue's
-// jobs to a MatchHandler (the application layer's, given by the worker's composition root), as the local
+// jobs to a match handler (the application layer's, given by the worker's composition root), as the local
 // queue does in the server's process.
+
+/**
+ * Plays the match of a job (see MatchHandler in port.ts). `handedBack` says how many times workers that stopped
+ * handed this match back unfinished (see `BullMatchConsumer.stop`): those starts were not the match's fault,
+ * and the handler allows for them in its tries.
+ */
+export type ConsumerHandler = (matchId: string, signal: AbortSignal, handedBack: number) => Promise<string>;
 
 /** How a consumer takes matches. */
 export interface ConsumerOptions {
@@ -14,7 +20,7 @@ export interface ConsumerOptions {
   url: string;
   prefix?: string;
   /** plays each match taken; a rejection fails the job (BullMQ gives it to a worker again) */
-  handler: MatchHandler;
+  handler: ConsumerHandler;
   log: { info: LogFn; warn: LogFn };
   /** matches played at once (default 1) */
   concurrency?: number;
@@ -29,24 +35,37 @@ export interface ConsumerOptions {
 
 /** The longest match id a job may carry (the store's ids are UUIDs; anything longer is not the server's). */
 const MAX_ID = 200;
+/** The most hand-backs a job's count is believed up to (the count is in Redis: whoever writes there could lie). */
+const MAX_HANDED_BACK = 1000;
+
+/** What a match job carries: its match id, and how many times stopping workers handed it back. */
+type CarriedData = MatchJobData & { handedBack?: number };
+
+/** The job a consumer is given: its data, and (from BullMQ) how to put it back in the queue. */
+type TakenJob = Pick<Job<MatchJobData>, 'data'> & Partial<Pick<Job<MatchJobData>, 'moveToWait' | 'updateData'>>;
 
 /**
  * A BullMQ worker on the match queue: takes jobs, hands each one's match id to the handler with a signal
- * that aborts when the consumer stops past its grace (the handler then rejects and the job goes back to the
- * queue). Jobs without a well-formed match id are dropped, saying why.
+ * that aborts when the consumer stops past its grace; the job of a match cancelled so is handed back to the
+ * queue at once (not when its lock runs out), for another worker. Jobs without a well-formed match id are
+ * dropped, saying why.
  */
 export class BullMatchConsumer {
   private worker: Worker<MatchJobData> | null = null;
   /** the worker's connection: BullMQ does not close a connection it was given */
   private connection: ReturnType<typeof bullConnection> | null = null;
   private readonly playing = new Map<string, AbortController>();
+  /** set once `stop` is called: no match is started after it */
+  private stopping = false;
+  /** matches handed back to the queue since the stop began */
+  private handedBack = 0;
 
   constructor(private readonly o: ConsumerOptions) {}
 
   /** Starts taking matches from the queue. */
   start(): void {
     const lockMs = this.o.lockMs ?? 30_000;
-    this.worker = new Worker<MatchJobData>(QUEUE_NAME, (job) => this.process(job), {
+    this.worker = new Worker<MatchJobData>(QUEUE_NAME, (job, token) => this.process(job, token), {
       connection: (this.connection = bullConnection(this.o.url)),
       prefix: this.o.prefix ?? DEFAULT_PREFIX,
       concurrency: this.o.concurrency ?? 1,
@@ -70,32 +89,78 @@ export class BullMatchConsumer {
     return [...this.playing.keys()];
   }
 
-  /** Plays one job's match; returns what became of it (BullMQ keeps it as the job's return value). */
-  async process(job: Pick<Job<MatchJobData>, 'data'>): Promise<string> {
+  /**
+   * Plays one job's match; returns what became of it (BullMQ keeps it as the job's return value). A match the
+   * stop cancelled is handed back to the queue (with `token`, the job's lock: BullMQ's jobs only).
+   */
+  async process(job: TakenJob, token?: string): Promise<string> {
     const data = job.data as unknown;
     const matchId = data && typeof data === 'object' && typeof (data as MatchJobData).matchId === 'string' ? (data as MatchJobData).matchId : null;
     if (!matchId) return `a job without a match id (${JSON.stringify(data)?.slice(0, 200)}): dropped`;
     if (matchId.length > MAX_ID)
       return `a job whose match id is ${matchId.length} characters long (${JSON.stringify(matchId.slice(0, 40))}…): no such match in the store: dropped`;
+    const given = (data as CarriedData).handedBack;
+    const handedBack = Number.isSafeInteger(given) && given! > 0 ? Math.min(given!, MAX_HANDED_BACK) : 0;
+    // Taken as the stop began (BullMQ was fetching it): it goes back unplayed, not started (no try counted).
+    if (this.stopping && token && (await this.handBack(job, token, matchId, handedBack, false))) throw new WaitingError();
     const controller = new AbortController();
     this.playing.set(matchId, controller);
     try {
-      return await this.o.handler(matchId, controller.signal);
+      return await this.o.handler(matchId, controller.signal, handedBack);
+    } catch (err) {
+      // Cancelled by the stop (past its grace): back to the queue now, for another worker, with its count.
+      if (controller.signal.aborted && token && (await this.handBack(job, token, matchId, handedBack, true))) throw new WaitingError();
+      throw err;
     } finally {
       if (this.playing.get(matchId) === controller) this.playing.delete(matchId);
     }
   }
 
   /**
+   * Puts a job this consumer holds back in the queue's waiting list at once (its lock released: another
+   * worker takes it now, not when the lock runs out), counting the hand-back in its data when the match was
+   * started here. False when that failed (Redis away, the lock lost): the job then takes the usual way back.
+   */
+  private async handBack(job: TakenJob, token: string, matchId: string, handedBack: number, started: boolean): Promise<boolean> {
+    if (!job.moveToWait || !job.updateData) return false;
+    try {
+      if (started) await job.updateData({ ...job.data, handedBack: handedBack + 1 } as CarriedData);
+      await job.moveToWait(token);
+    } catch (err) {
+      this.o.log.warn(
+        { match: matchId, err: (err as Error).message },
+        'the match could not be handed back to the queue now: it goes back when its lock runs out',
+      );
+      return false;
+    }
+    this.handedBack++;
+    this.o.log.info(
+      { match: matchId, handedBack: started ? handedBack + 1 : handedBack },
+      started
+        ? 'match handed back to the queue: this worker is stopping and the match outlasted its grace; another worker plays it from the start'
+        : 'match handed back to the queue unplayed: this worker is stopping',
+    );
+    return true;
+  }
+
+  /**
    * Stops taking matches; those under way get `graceMs` to end, then are cancelled: they go back to the
-   * queue for another worker (their job fails and is retried), not aborted.
+   * queue at once for another worker (their tries allow for it), not aborted. Says in the log what it does.
    */
   async stop(graceMs = 10_000): Promise<void> {
     if (!this.worker) return;
+    const t0 = performance.now();
+    this.stopping = true;
+    const under = this.playing.size;
+    this.o.log.info(
+      { matches: this.active, graceMs },
+      `stopping: no new match is taken; ${under} under way get ${graceMs / 1000} s to end, the rest go back to the queue`,
+    );
     const closing = this.worker.close();
     closing.catch(() => {});
     // The grace is for matches under way: with none, there is nothing to wait for.
     if (this.playing.size) await Promise.race([closing, after(graceMs)]);
+    const cancelled = this.playing.size;
     for (const c of this.playing.values()) c.abort();
     // Closing tells Redis the worker is gone; with Redis away that never ends: give up after a while (the
     // matches it held go back to the queue when their locks run out).
@@ -119,6 +184,10 @@ export class BullMatchConsumer {
       await Promise.race([connection.quit().catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
       connection.disconnect();
     }
+    this.o.log.info(
+      { ended: under - cancelled, handedBack: this.handedBack, ms: Math.round(performance.now() - t0) },
+      `stopped after ${((performance.now() - t0) / 1000).toFixed(1)} s: ${under - cancelled} match(es) ended within the grace, ${this.handedBack} handed back to the queue`,
+    );
   }
 }
 

@@ -71,6 +71,15 @@ export function matchesContract(stores: Stores): void {
     assert.equal(await store.startMatch(m.id, 'worker-3'), false, 'startMatch takes queued matches only');
     assert.equal(await store.claimMatch(m.id, 'worker-2'), 2, 'worker-1 died: worker-2 plays it again');
     assert.equal((await store.getMatch(m.id))!.worker, 'worker-2');
+    assert.equal(await store.releaseMatch(m.id, 'worker-1'), false, 'worker-1 no longer holds it: it cannot hand it back');
+    assert.equal(await store.releaseMatch(m.id, 'worker-2'), true, 'worker-2 stops and hands it back');
+    assert.deepEqual(
+      [(await store.getMatch(m.id))!.status, (await store.getMatch(m.id))!.worker, (await store.getMatch(m.id))!.tries],
+      ['queued', null, 2],
+      'queued again, its tries kept',
+    );
+    assert.equal(await store.releaseMatch(m.id, 'worker-2'), false, 'handed back once');
+    assert.equal(await store.claimMatch(m.id, 'worker-2'), 3, 'taken up again');
     const other = await queued(store, [a, a]);
     assert.equal(await store.startMatch(other.id, 'server-1'), true);
     assert.equal((await store.getMatch(other.id))!.worker, 'server-1');
@@ -84,6 +93,7 @@ export function matchesContract(stores: Stores): void {
     );
     assert.equal(await store.finishMatch(m.id, finishOf((await store.getMatch(m.id))!, [1, 2])), true);
     assert.equal(await store.claimMatch(m.id, 'worker-3'), null, 'a finished match is never played again');
+    assert.equal(await store.releaseMatch(m.id, 'worker-2'), false, 'nor handed back');
     assert.equal(await store.abortMatch(other.id, 'stop'), true);
     assert.equal(await store.claimMatch(other.id, 'worker-3'), null, 'nor an aborted one');
     assert.equal(await store.claimMatch('no-such-match', 'worker-3'), null);

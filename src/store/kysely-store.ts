@@ -61,6 +61,9 @@ export class KyselyStore implements Store {
   liveAttempt(id: string) {
     return matches.liveAttempt(this.db, this.clock, id);
   }
+  releaseMatch(id: string, worker: string) {
+    return matches.releaseMatch(this.db, id, worker);
+  }
   activeMatchCounts() {
     return matches.activeMatchCounts(this.db);
   }

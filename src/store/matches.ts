@@ -155,6 +155,19 @@ export async function beatMatch(db: Db, clock: () => Date, id: string, attempt: 
   return r.numUpdatedRows > 0n;
 }
 
+/** Store.releaseMatch: running by this worker → queued, no worker (a hand-back); false when it does not hold it. */
+export async function releaseMatch(db: Db, id: string, worker: string): Promise<boolean> {
+  if (!lookupable(id)) return false;
+  const r = await db
+    .updateTable('matches')
+    .set({ status: 'queued', worker: null })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where('worker', '=', lineText('worker', worker, 200))
+    .executeTakeFirst();
+  return r.numUpdatedRows > 0n;
+}
+
 /** Store.abortMatch and abortRunning: the matches in these statuses (one, or all) marked aborted; their ids. */
 export async function abortMatches(db: Db, clock: () => Date, reason: string, which: { id?: string; statuses: string[]; attempt?: number }): Promise<string[]> {
   if (which.id !== undefined && !lookupable(which.id)) return [];

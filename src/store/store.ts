@@ -344,6 +344,12 @@ export interface Store {
   /** The attempt playing a running match, while its heartbeat lives; null otherwise. */
   liveAttempt(id: string): Promise<LiveAttempt | null>;
   /**
+   * running by `worker` → queued, no worker: a stopping worker handed the match back to the queue, and the next
+   * claim starts it at once. Its tries stay (they count every start). False when `worker` does not hold it
+   * (another took it over) or it ended.
+   */
+  releaseMatch(id: string, worker: string): Promise<boolean>;
+  /**
    * Records a finished match in ONE transaction: result, seats, replay, logs, rating changes (ratings and
    * their history) and pair records, status 'finished'. A match that is not queued or running (finished or
    * aborted already) changes nothing: false. Whatever fails inside leaves nothing of it stored.

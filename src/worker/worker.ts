@@ -9,6 +9,7 @@ import { redactRedisUrl } from '../live/redis.js';
 import { matchHandler } from '../matches/handler.js';
 import { commandSeats, connectedSeats } from '../matches/play.js';
 import type { MatchJobData } from '../queue/bullmq.js';
+import type { MatchHandler } from '../queue/port.js';
 import { BullMatchConsumer } from '../queue/bullmq-consumer.js';
 import type { Store } from '../store/index.js';
 import { nodeName } from '../matches/node-name.js';
@@ -31,7 +32,10 @@ export interface WorkerOptions {
    * mid-match loses it that long after, and another worker plays it again from the start
    */
   lockMs?: number;
-  /** a match started this many times (by workers that died or stopped) is aborted instead (default 3) */
+  /**
+   * a match started this many times by workers that died (or could not hand it back) is aborted instead
+   * (default 3); the starts that workers stopping handed back do not count
+   */
   maxTries?: number;
   /** whether bots may be commands on this machine (stdio:, exec:), as the server's --allow-commands */
   allowCommands?: boolean;
@@ -67,28 +71,46 @@ export class MatchWorker {
   constructor(private readonly o: WorkerOptions) {
     this.name = o.name ?? nodeName('worker');
     const allowCommands = o.allowCommands ?? false;
-    const handler = matchHandler({
-      store: o.store,
-      live: withFeed(publicOnly(o.live)),
-      log: o.log,
-      node: this.name,
-      // The arena's policy (the server's, from the store) when there is one, read at each match; else this worker's flag.
-      get addressPolicy() {
-        const policy = o.arenaPolicy?.();
-        return (policy ? policy.allowPrivateBots : o.allowPrivateBots) ? 'any' : 'public-only';
-      },
-      botEnv: o.botEnv,
-      sandbox: o.sandbox,
-      maxTries: o.maxTries ?? 3,
-      // An attempt's heartbeat in the store lasts as long as the job's lock in Redis (fencing: handler.ts).
-      aliveMs: o.lockMs,
-      cancelled: 'retry',
-      refuse: (job) => refusal(job, allowCommands),
-    });
+    const live = withFeed(publicOnly(o.live));
+    const maxTries = o.maxTries ?? 3;
+    // A match that stopping workers handed back unfinished (the consumer counts the hand-backs in its job) is
+    // allowed those starts on top of maxTries, so a rolling deploy never aborts it; only starts
+    // that ended otherwise (a worker killed, a machine lost) count against it.
+    const handlerFor = (handedBack: number): MatchHandler =>
+      matchHandler({
+        store: o.store,
+        live,
+        log: o.log,
+        node: this.name,
+        // The arena's policy (the server's, from the store) when there is one, read at each match; else this worker's flag.
+        get addressPolicy() {
+          const policy = o.arenaPolicy?.();
+          return (policy ? policy.allowPrivateBots : o.allowPrivateBots) ? 'any' : 'public-only';
+        },
+        botEnv: o.botEnv,
+        sandbox: o.sandbox,
+        maxTries: maxTries + handedBack,
+        // An attempt's heartbeat in the store lasts as long as the job's lock in Redis (fencing: handler.ts).
+        aliveMs: o.lockMs,
+        cancelled: 'retry',
+        refuse: (job) => refusal(job, allowCommands),
+      });
     this.consumer = new BullMatchConsumer({
       url: o.url,
       prefix: o.prefix,
-      handler,
+      handler: async (matchId, signal, handedBack) => {
+        try {
+          return await handlerFor(handedBack)(matchId, signal);
+        } catch (err) {
+          // Cancelled by the stop: the store says it waits for a worker again (queued), so the next claims it at
+          // once; the consumer then puts its job back. A failure here leaves it running: the next claims it all the same.
+          if (signal.aborted)
+            await o.store.releaseMatch(matchId, this.name).catch((e: unknown) => {
+              o.log.warn({ match: matchId, err: (e as Error).message }, 'the match handed back could not be marked queued in the store');
+            });
+          throw err;
+        }
+      },
       log: o.log,
       concurrency: o.concurrency,
       lockMs: o.lockMs,
@@ -110,7 +132,10 @@ export class MatchWorker {
     return this.consumer.active;
   }
 
-  /** Stops taking matches; those under way get `graceMs` to end, then go back to the queue for another worker. */
+  /**
+   * Stops taking matches; those under way get `graceMs` to end, then go back to the queue at once for another
+   * worker (not aborted, and not counted against their tries).
+   */
   stop(graceMs = 10_000): Promise<void> {
     return this.consumer.stop(graceMs);
   }
