@@ -416,7 +416,9 @@ if (missing) {
       await rd.restart();
       const [m] = await allEnded(api, [id], 90_000);
       assert.equal(m!.status, 'finished', m!.abortReason ?? '');
-      await until('the viewer to see the end', async () => viewer.events.some((e) => e.type === 'ended'), 30_000);
+      await until('the viewer to see the end', async () => viewer.events.some((e) => e.type === 'ended'), 30_000).catch((err: Error) => {
+        throw new Error(`${err.message}; it saw: ${viewer.events.map((e) => (e.type === 'step' ? e.index : e.type)).join(' ')}`);
+      });
       viewer.close();
       // Steps in order, none twice; a jump only right after `truncated` naming it.
       let last = -1;

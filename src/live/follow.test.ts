@@ -102,3 +102,32 @@ describe('a viewer told about holes in its stream (issue 35: after a Redis outag
     await local.close();
   });
 });
+
+describe("a viewer whose live events lost the match's end (a Redis restart)", () => {
+  it('learns it from the store, once, and is not told again when the live end comes after all', async () => {
+    const local = new LocalLiveEvents();
+    local.publish('m', 'public', started);
+    const got: LiveEvent[] = [];
+    let over: LiveEvent | null = null;
+    let asked = 0;
+    const overInStore = async () => (asked++, over);
+    const followed = await followMatch(local, 'm', (e) => got.push(e), { overInStore, checkMs: 10 });
+    assert.ok(followed);
+    got.push(...followed.history);
+    followed.deliver();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.ok(asked >= 2, 'asked while the match plays');
+    assert.deepEqual(kinds(got), ['started'], 'nothing while the store has it playing');
+    over = { type: 'ended', matchId: 'm', result: null as never, durationMs: 1 };
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(kinds(got), ['started', 'ended']);
+    const after = asked;
+    local.publish('m', 'public', { type: 'ended', matchId: 'm', result: null as never, durationMs: 1 });
+    await local.drained();
+    await new Promise((r) => setTimeout(r, 50));
+    assert.deepEqual(kinds(got), ['started', 'ended'], 'the end once');
+    assert.equal(asked, after, 'no more asking once it is over');
+    followed.stop();
+    await local.close();
+  });
+});

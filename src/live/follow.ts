@@ -44,7 +44,16 @@ export async function followMatch(
   live: LiveEvents,
   matchId: string,
   send: (e: LiveEvent) => void,
-  opts: { waitForStart?: boolean } = {},
+  opts: {
+    waitForStart?: boolean;
+    /**
+     * how a viewer learns an end its live events lost (published while their link was down: a Redis restart):
+     * asked every `checkMs` once the history was sent, the match's `ended` or `stopped` as the store has it, or
+     * null while it plays on
+     */
+    overInStore?: () => Promise<LiveEvent | null>;
+    checkMs?: number;
+  } = {},
 ): Promise<FollowedMatch | null> {
   const early: LiveEvent[] = [];
   let onEvent: ((e: LiveEvent) => void) | null = null;
@@ -68,14 +77,36 @@ export async function followMatch(
   let sink: (e: LiveEvent) => void = (e) => out.push(e);
   const guard = gapGuard(matchId, (e) => sink(e));
   for (const e of sent) guard(e);
+  let over = sent.some((e) => e.type === 'ended' || e.type === 'stopped');
+  let watch: NodeJS.Timeout | null = null;
+  const guarded = (e: LiveEvent) => {
+    if (over) return;
+    if (e.type === 'ended' || e.type === 'stopped') {
+      over = true;
+      if (watch) clearInterval(watch);
+    }
+    guard(e);
+  };
   return {
     history: out,
-    stop,
+    stop: () => {
+      if (watch) clearInterval(watch);
+      stop();
+    },
     // Called once the history was sent: what came since, then everything straight to `send`.
     deliver: () => {
       sink = send;
-      for (const e of newSince(sent, early)) guard(e);
-      onEvent = guard;
+      for (const e of newSince(sent, early)) guarded(e);
+      onEvent = guarded;
+      const check = opts.overInStore;
+      if (!check || over) return;
+      watch = setInterval(() => {
+        check().then(
+          (e) => e && guarded(e),
+          () => {}, // the store away: asked again at the next check
+        );
+      }, opts.checkMs ?? 5_000);
+      watch.unref();
     },
   };
 }

@@ -7,6 +7,7 @@ import type { LiveEvent, LiveEvents } from '../live/events.js';
 import { FEED, withFeed } from '../live/feed.js';
 import { followFeed, followMatch, type FollowedMatch } from '../live/follow.js';
 import { matchHandler, type Settled } from '../matches/handler.js';
+import { EndsInStore } from '../matches/ended.js';
 import { Matches } from '../matches/launch.js';
 import type { OnDemandLimits } from '../matches/quota.js';
 import { PersonSeats } from '../matches/persons.js';
@@ -164,7 +165,12 @@ export class Arena {
         )
       : null;
     const running = async () => (await store.listMatches({ status: 'running', limit: 100 })).items.map((m) => m.id);
-    this.follow = { feed: (send) => followFeed(live, running, send), match: (matchId, send, opts) => followMatch(live, matchId, send, opts) };
+    // A viewer whose live events lost the match's end (a Redis restart) learns it from the store.
+    const ends = new EndsInStore(store);
+    this.follow = {
+      feed: (send) => followFeed(live, running, send),
+      match: (matchId, send, opts) => followMatch(live, matchId, send, { ...opts, overInStore: () => ends.of(matchId) }),
+    };
   }
 
   /** Who started each test match reads its logs with these. */
