@@ -29,6 +29,7 @@ interface ServeCliOptions extends CommandsSandboxFlags {
   maxQueued: number;
   maxMatchWork: number;
   onDemandConcurrency?: number;
+  metrics: boolean;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -132,6 +133,10 @@ export function registerServe(program: Command): void {
       'of the --concurrency places, how many on-demand and test matches may hold at once (default: --concurrency − 1, at least 1, so the ladder keeps a place however many are asked for; all of them with --no-ladder); the others wait, queued',
       parsePositiveInt('--on-demand-concurrency', 256),
     )
+    .option(
+      '--no-metrics',
+      'serve no Prometheus /metrics (by default anyone who reaches the server may read it; with $BOTARENA_METRICS_TOKEN set, only with "Authorization: Bearer" that token)',
+    )
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: ServeCliOptions) => {
       // --allow-commands runs commands sandboxed unless --unsandboxed-commands; a sandbox that cannot run here stops the start.
@@ -163,6 +168,7 @@ export function registerServe(program: Command): void {
         ladderBurst: o.ladderBurst,
         logLevel: o.logLevel,
         gateway: o.gateway ? { port: o.gatewayPort } : false,
+        metrics: o.metrics ? { token: process.env.BOTARENA_METRICS_TOKEN || undefined } : false,
         onDemand: { perAddress: o.maxMatchesPerAddress, maxQueued: o.maxQueued, maxWork: o.maxMatchWork, concurrency: o.onDemandConcurrency },
         streams: {
           perAddress: o.maxStreamsPerAddress,

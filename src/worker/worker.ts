@@ -5,7 +5,7 @@ import type { MatchJob } from '../arena/match-job.js';
 import { publicOnly, withFeed } from '../live/feed.js';
 import type { LiveEvents } from '../live/events.js';
 import { redactRedisUrl } from '../live/redis.js';
-import { matchHandler } from '../matches/handler.js';
+import { matchHandler, type MatchObserver } from '../matches/handler.js';
 import { commandSeats, connectedSeats } from '../matches/play.js';
 import type { MatchJobData } from '../queue/bullmq.js';
 import { BullMatchConsumer } from '../queue/bullmq-consumer.js';
@@ -40,6 +40,8 @@ export interface WorkerOptions {
   botEnv?: Record<string, string>;
   /** how bot programs are confined (`--sandbox*`; on by default with --allow-commands unless --unsandboxed-commands) */
   sandbox?: SandboxOptions;
+  /** told of the matches this worker plays (its metrics) */
+  observe?: MatchObserver;
 }
 
 /** Why a match is not played by a worker, or null when it may be. */
@@ -75,6 +77,7 @@ export class MatchWorker {
       maxTries: o.maxTries ?? 3,
       cancelled: 'retry',
       refuse: (job) => refusal(job, allowCommands),
+      observe: o.observe,
     });
     this.consumer = new BullMatchConsumer({
       url: o.url,
