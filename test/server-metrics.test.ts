@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, describe, it } from 'node:test';
+import { pino } from 'pino';
+import { LocalLiveEvents } from '../src/live/local.js';
+import { matchHandler } from '../src/matches/handler.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
+import { openStore } from '../src/store/index.js';
 import { testPostgres } from '../src/store/pg.kit.js';
 import { startWorker, type RunningWorker } from '../src/worker/start.js';
 import { redisMissing, testRedis } from './redis.kit.js';
@@ -125,13 +129,13 @@ const COMMON = [
 ];
 
 const pg = await testPostgres();
+after(async () => {
+  if (!('missing' in pg)) await pg.stop();
+});
 
 describe('readiness and metrics of a server on Postgres', () => {
   let server: RunningServer | null = null;
-  after(async () => {
-    await server?.close(2000);
-    if (!('missing' in pg)) await pg.stop();
-  });
+  after(() => server?.close(2000));
 
   it('/readyz says 503 naming the store while Postgres is stopped, 200 again once it is back; /healthz stays 200', async (t) => {
     if ('missing' in pg) {
@@ -182,6 +186,50 @@ describe('readiness and metrics of a server on Postgres', () => {
     assert.ok(valueOf(once, 'botarena_queue_wait_seconds_count') >= 1, 'its wait in the queue is measured');
     assert.equal(valueOf(once, 'botarena_slots_busy'), 0, 'no slot busy once it is over');
     assert.equal(valueOf(once, 'botarena_queue_depth'), 0);
+  });
+});
+
+describe("a worker's match handler while its Postgres is stopped", () => {
+  it('logs the first failure as an error, the next ones at debug, and says when matches are recorded again', async (t) => {
+    if ('missing' in pg) return t.skip(`Postgres is missing: ${pg.missing}`);
+    if (!pg.outage) return t.skip(`${pg.source} is not this test's to stop`);
+    const lines: { level: number; msg: string }[] = [];
+    const sink = new Writable({ write: (chunk: Buffer, _e, cb) => (lines.push(JSON.parse(chunk.toString()) as { level: number; msg: string }), cb()) });
+    const log = pino({ level: 'debug', base: undefined }, sink);
+    const store = await openStore(await pg.newDatabase(), { log });
+    const live = new LocalLiveEvents();
+    // As a worker builds it (src/worker/worker.ts): matches it cannot play go back to the queue.
+    const handler = matchHandler({ store, live, log, node: 'worker-t', addressPolicy: 'public-only', maxTries: 3, cancelled: 'retry' });
+    try {
+      await pg.outage.pause();
+      try {
+        for (const id of ['m-1', 'm-2', 'm-3']) await assert.rejects(handler(id, new AbortController().signal), /ECONNREFUSED|connect|terminat/i);
+      } finally {
+        await pg.outage.resume();
+      }
+      // The queue hands a job over again once the store is back: this one is in no store, and says so.
+      await until('a match handled with the store back', async () => {
+        try {
+          return (await handler('m-4', new AbortController().signal)) === 'no such match in the store: dropped';
+        } catch {
+          return false;
+        }
+      });
+    } finally {
+      await live.close();
+      await store.close();
+    }
+    const failures = lines.filter((l) => /could not be played or recorded/.test(l.msg));
+    assert.ok(failures.length >= 3, JSON.stringify(lines));
+    assert.deepEqual(
+      failures.map((l) => l.level),
+      [50, ...Array(failures.length - 1).fill(20)],
+      'the first failure at error level, the others at debug',
+    );
+    const back = lines.filter((l) => /played and recorded again/.test(l.msg));
+    assert.equal(back.length, 1, JSON.stringify(lines));
+    assert.equal(back[0]!.level, 30);
+    assert.match(back[0]!.msg, new RegExp(`\\(${failures.length} could not be, meanwhile\\)`));
   });
 });
 

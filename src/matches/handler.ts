@@ -213,8 +213,10 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
       if (await store.abortMatch(matchId, reason)) o.observe?.aborted(m.game);
       return [`aborted: ${reason}`, { reason }];
     }
+    // Marked aborted first: when the store is away that throws, and the caller says so once (matchHandler).
+    const said = await abort(`the arena failed: ${err instanceof Error ? err.message : String(err)}`);
     log.error({ match: matchId, err }, 'match failed');
-    return abort(`the arena failed: ${err instanceof Error ? err.message : String(err)}`);
+    return said;
   } finally {
     o.observe?.left();
   }

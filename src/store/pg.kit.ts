@@ -55,11 +55,26 @@ export async function testPostgres(): Promise<TestPostgres | NoPostgres> {
 
 /** Databases made on a server through one admin connection, dropped at the end. */
 async function onServer(adminUrl: string, source: string, stopServer: () => Promise<void>): Promise<TestPostgres> {
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
-  // A server stopped for a while (outage.pause) cuts this connection: its end is no error of the test's.
-  admin.on('error', () => {});
+  // A server stopped for a while (outage.pause) cuts the admin connection: it is made again when next needed.
+  let broken = false;
+  const connectAdmin = async () => {
+    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
+    client.on('error', () => void (broken = true));
+    client.on('end', () => void (broken = true));
+    await client.connect();
+    broken = false;
+    return client;
+  };
+  let admin: pg.Client;
+  const query = async (sql: string) => {
+    if (broken) {
+      await admin.end().catch(() => {});
+      admin = await connectAdmin();
+    }
+    return admin.query(sql);
+  };
   try {
-    await admin.connect();
+    admin = await connectAdmin();
   } catch (err) {
     await stopServer();
     throw new Error(`cannot reach the test Postgres at ${redactUrl(adminUrl)}: ${(err as Error).message}`, { cause: err });
@@ -69,7 +84,7 @@ async function onServer(adminUrl: string, source: string, stopServer: () => Prom
     source,
     async newDatabase() {
       const name = `botarena_test_${process.pid}_${made.length}_${randomBytes(3).toString('hex')}`;
-      await admin.query(`CREATE DATABASE "${name}"`); // a name we made: no user input in this statement
+      await query(`CREATE DATABASE "${name}"`); // a name we made: no user input in this statement
       made.push(name);
       const u = new URL(adminUrl);
       u.pathname = `/${name}`;
@@ -77,7 +92,7 @@ async function onServer(adminUrl: string, source: string, stopServer: () => Prom
     },
     async stop() {
       for (const name of made) {
-        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => admin.query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => {}));
+        await query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => {}));
       }
       await admin.end().catch(() => {});
       await stopServer();
