@@ -41,8 +41,8 @@ export class ArenaMetrics {
 
   /** `slots`: matches this process plays at once (the server's --concurrency, a worker's). */
   constructor(slots: number) {
+    processMetrics();
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry });
     this.startedC = new Counter({
       name: 'botarena_matches_started_total',
       help: 'matches started in this process (each try), by game',
@@ -130,10 +130,25 @@ export class ArenaMetrics {
     });
   }
 
-  /** The page Prometheus scrapes. */
+  /** The page Prometheus scrapes: the process's own metrics, then these. */
   async text(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const page = Registry.merge([processMetrics(), this.registry]);
+    return { contentType: page.contentType, body: await page.metrics() };
   }
+}
+
+let processRegistry: Registry | null = null;
+
+/**
+ * Node's own metrics (CPU, memory, heap, GC, handles, event-loop lag), once per process: they watch the
+ * process (a GC observer, an event-loop delay monitor that are never stopped), not one server of it.
+ */
+function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
 }
 
 /**
