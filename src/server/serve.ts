@@ -138,9 +138,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       limits,
       areas: [botRoutes(arena, limits), matchRoutes(arena, limits, streams), playRoutes(arena)],
       health: () => ({ eventLoopDelay: loop.read() }),
-      ready: () => readiness(store, queue, o.readyTimeoutMs ?? 2000),
+      // A flood of /readyz or /metrics costs the store one check at a time: the requests that come while it runs share it.
+      ready: whileRunning(() => readiness(store, queue, o.readyTimeoutMs ?? 2000)),
       metrics: metrics
-        ? { page: () => metrics.text(), allowed: (authorization) => metricsAllowed(o.metrics ? o.metrics.token : undefined, authorization) }
+        ? { page: whileRunning(() => metrics.text()), allowed: (authorization) => metricsAllowed(o.metrics ? o.metrics.token : undefined, authorization) }
         : undefined,
     });
     await arena.start();
@@ -191,6 +192,19 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await store.close().catch(() => {});
     throw err;
   }
+}
+
+/** `f`, whose answer is shared by the calls made while it runs. */
+function whileRunning<T>(f: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | null = null;
+  return () => {
+    if (running) return running;
+    const answer = f();
+    running = answer;
+    const done = () => void (running === answer && (running = null));
+    answer.then(done, done);
+    return answer;
+  };
 }
 
 /** A key no match has: the store's readiness check looks it up (one lookup by primary key). */
