@@ -33,6 +33,7 @@ interface ServeCliOptions extends CommandsSandboxFlags {
   matchRequestsPerMinute: number;
   registrationsPerMinute: number;
   trustProxy?: string[];
+  metrics: boolean;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -153,6 +154,10 @@ export function registerServe(program: Command): void {
       "the reverse proxy's addresses (comma-separated IPs, CIDR blocks, or loopback, linklocal, uniquelocal), whose X-Forwarded-For then names the client: every per-address limit counts the client, not the proxy (default: none; the header is ignored)",
       parseTrustProxyOption,
     )
+    .option(
+      '--no-metrics',
+      'serve no Prometheus /metrics (by default anyone who reaches the server may read it; with $BOTARENA_METRICS_TOKEN set, only with "Authorization: Bearer" that token)',
+    )
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: ServeCliOptions) => {
       // --allow-commands runs commands sandboxed unless --unsandboxed-commands; a sandbox that cannot run here stops the start.
@@ -186,6 +191,7 @@ export function registerServe(program: Command): void {
         gateway: o.gateway ? { port: o.gatewayPort } : false,
         limits: { registrations: o.registrationsPerMinute, matches: o.matchRequestsPerMinute },
         trustProxy: o.trustProxy,
+        metrics: o.metrics ? { token: process.env.BOTARENA_METRICS_TOKEN || undefined } : false,
         onDemand: { perAddress: o.maxMatchesPerAddress, maxQueued: o.maxQueued, maxWork: o.maxMatchWork, concurrency: o.onDemandConcurrency },
         streams: {
           perAddress: o.maxStreamsPerAddress,

@@ -15,6 +15,8 @@ interface WorkerCliOptions extends CommandsSandboxFlags {
   allowPrivateBots?: boolean;
   botEnv?: Record<string, string>;
   redisPrefix: string;
+  metricsPort?: number;
+  metricsHost: string;
   logLevel: 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'silent';
 }
 
@@ -57,6 +59,12 @@ export function registerWorker(program: Command): void {
     .option('--allow-private-bots', "let HTTP bots be at loopback, private or link-local addresses, as the server's --allow-private-bots")
     .option('--bot-env <NAME[=VALUE]>', botEnvHelp('a fresh private folder per bot process'), collectBotEnv)
     .option('--redis-prefix <prefix>', "the Redis key prefix (the server's --redis-prefix)", 'botarena')
+    .option(
+      '--metrics-port <n>',
+      'serve Prometheus text at http://HOST:N/metrics (off without it; 0: a free port, logged); with $BOTARENA_METRICS_TOKEN set, only with "Authorization: Bearer" that token',
+      parseNonNegativeInt('--metrics-port', 65535),
+    )
+    .option('--metrics-host <address>', 'with --metrics-port: the address it listens on (0.0.0.0 for every interface)', '127.0.0.1')
     .addOption(new Option('--log-level <level>', 'log detail').choices(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']).default('info'))
     .action(async (o: WorkerCliOptions) => {
       // --allow-commands runs commands sandboxed unless --unsandboxed-commands; a sandbox that cannot run here stops the start.
@@ -81,6 +89,7 @@ export function registerWorker(program: Command): void {
         sandbox,
         prefix: o.redisPrefix,
         logLevel: o.logLevel,
+        metrics: o.metricsPort === undefined ? undefined : { port: o.metricsPort, host: o.metricsHost, token: process.env.BOTARENA_METRICS_TOKEN || undefined },
       });
       // SIGINT/SIGTERM: take no more matches, let those under way end (--grace-ms); the rest go back to the queue
       // at once. A second signal stops at once (the bots' process groups are killed with the process).

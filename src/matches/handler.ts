@@ -56,6 +56,20 @@ export interface HandlerOptions {
   aliveMs?: number;
   /** told once a match it took is over: recorded, or not played */
   settled?: (matchId: string, outcome: Settled) => void;
+  /** told of the matches started, recorded and aborted here (the process's metrics: src/metrics/) */
+  observe?: MatchObserver;
+}
+
+/** What the metrics of the process hear of its matches (by game: the label of every match figure). */
+export interface MatchObserver {
+  /** a match starts here; `waitedMs` since it was queued, on its first start only (null on a later try) */
+  started(game: string, waitedMs: number | null): void;
+  /** a match started here no longer holds its slot (over, handed back, failed) */
+  left(): void;
+  /** a match played here was recorded (its replay: duration, faults) */
+  finished(game: string, replay: Replay): void;
+  /** a match was marked aborted here */
+  aborted(game: string): void;
 }
 
 /**
@@ -67,9 +81,16 @@ export interface HandlerOptions {
  * talk to their desks (which the HTTP routes hold here) over a MessagePort; without one, on this thread.
  */
 export function matchHandler(o: HandlerOptions): MatchHandler {
+  // A store that is away (Postgres stopped) fails every match the queue hands over, and the queue retries
+  // them: the first failure is logged as an error, the next ones at debug until a match gets through again.
+  let failing = 0;
   return async (matchId, signal) => {
     try {
       const [said, outcome] = await handle(o, matchId, signal);
+      if (failing) {
+        o.log.info(`matches are played and recorded again (${failing} could not be, meanwhile)`);
+        failing = 0;
+      }
       o.settled?.(matchId, outcome);
       return said;
     } catch (err) {
@@ -81,7 +102,12 @@ export function matchHandler(o: HandlerOptions): MatchHandler {
         o.log.error({ match: matchId, worker: o.node }, err.message);
         o.settled?.(matchId, { reason: err.message });
       } else if (!(err instanceof HandOver)) {
-        o.log.error({ match: matchId, err }, 'the match could not be played or recorded');
+        if (failing++ === 0)
+          o.log.error(
+            { match: matchId, err },
+            'the match could not be played or recorded (the next failures are logged at debug level until one is recorded again)',
+          );
+        else o.log.debug({ match: matchId, err }, 'the match could not be played or recorded');
         o.settled?.(matchId, { reason: err instanceof Error ? err.message : String(err) });
       }
       throw err;
@@ -128,6 +154,7 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
   let attempt = m.tries;
   const abort = async (reason: string): Promise<[string, Settled]> => {
     if (await store.abortMatch(matchId, reason, attempt)) {
+      o.observe?.aborted(m.game);
       log.warn({ match: matchId, worker: o.node }, `match aborted: ${reason}`);
       o.live.publish(matchId, 'public', { type: 'stopped', matchId, reason });
     }
@@ -212,6 +239,7 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
     Math.max(50, Math.floor(aliveMs / 3)),
   );
   heartbeat.unref();
+  o.observe?.started(m.game, tries === 1 ? Date.now() - Date.parse(m.createdAt) : null);
   try {
     const { replay, stored } = await playAndRecord(
       {
@@ -235,6 +263,7 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
       found.bots,
       m.rated,
     );
+    if (stored) o.observe?.finished(m.game, replay);
     return [stored ? 'finished' : 'finished, but it had been recorded already', { replay }];
   } catch (err) {
     if (superseded !== null) return [`stopped: ${superseded}`, { reason: `attempt ${tries} stopped: ${superseded}` }];
@@ -249,13 +278,16 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
       log.warn({ match: matchId }, 'match cancelled at shutdown');
       const reason = 'the server stopped before the match ended';
       // The match's own `stopped` event went out from the runner already.
-      await store.abortMatch(matchId, reason, tries);
+      if (await store.abortMatch(matchId, reason, tries)) o.observe?.aborted(m.game);
       return [`aborted: ${reason}`, { reason }];
     }
+    // Marked aborted first: when the store is away that throws, and the caller says so once (matchHandler).
+    const said = await abort(`the arena failed: ${err instanceof Error ? err.message : String(err)}`);
     log.error({ match: matchId, err }, 'match failed');
-    return abort(`the arena failed: ${err instanceof Error ? err.message : String(err)}`);
+    return said;
   } finally {
     clearInterval(heartbeat);
     signal.removeEventListener('abort', cancel);
+    o.observe?.left();
   }
 }

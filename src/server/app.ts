@@ -28,6 +28,10 @@ export interface AppOptions {
   areas?: ((app: FastifyInstance) => Promise<void>)[];
   /** what /healthz says beside `ok` and `version` (the server's event-loop delay) */
   health?: () => Record<string, unknown>;
+  /** readiness (/readyz): what is away now (the store, the queue), each a sentence; none when ready */
+  ready?: () => Promise<string[]>;
+  /** the Prometheus page (/metrics), and who may read it (by the request's Authorization header) */
+  metrics?: { page: () => Promise<{ contentType: string; body: string }>; allowed: (authorization: string | undefined) => boolean };
 }
 
 /** Query parameters whose values are secrets: `token`, `viewerToken`, `access_token`, `secret`, `password`, `key`, `api_key`… */
@@ -140,7 +144,29 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+  // Liveness: the process answers (a load balancer's or an orchestrator's restart check). Readiness: whether it can
+  // do its work now, its store and its queue answering; 503 naming what is away takes the node out of rotation.
   app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true, version: BOTARENA_VERSION, ...o.health?.() }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const reasons = (await o.ready?.()) ?? [];
+    void reply.header('cache-control', 'no-store');
+    return reasons.length ? reply.status(503).send({ ready: false, reasons }) : { ready: true };
+  });
+  const metrics = o.metrics;
+  if (metrics)
+    app.get('/metrics', { schema: { hide: true } }, async (req, reply) => {
+      void reply.header('cache-control', 'no-store');
+      if (!metrics.allowed(req.headers.authorization))
+        return reply.status(401).send({
+          error: {
+            status: 401,
+            code: 'unauthorized',
+            message: 'this /metrics needs "Authorization: Bearer TOKEN": the --metrics-token the server was started with',
+          },
+        });
+      const page = await metrics.page();
+      return reply.type(page.contentType).send(page.body);
+    });
   await app.register(gameRoutes);
   await app.register(webApp);
   for (const area of o.areas ?? []) await app.register(area);

@@ -6,7 +6,7 @@ import { LadderScheduler } from '../ladder/scheduler.js';
 import type { LiveEvent, LiveEvents } from '../live/events.js';
 import { FEED, withFeed } from '../live/feed.js';
 import { followFeed, followMatch, type FollowedMatch } from '../live/follow.js';
-import { matchHandler, type Settled } from '../matches/handler.js';
+import { matchHandler, type MatchObserver, type Settled } from '../matches/handler.js';
 import { EndsInStore } from '../matches/ended.js';
 import { Matches } from '../matches/launch.js';
 import type { OnDemandLimits } from '../matches/quota.js';
@@ -74,6 +74,8 @@ export interface ArenaOptions {
   node?: string;
   /** how often the queue's jobs are checked against the store (default 10 s) */
   reconcileMs?: number;
+  /** told of the matches played in this process (the server's metrics) */
+  observe?: MatchObserver;
 }
 
 /**
@@ -138,6 +140,7 @@ export class Arena {
       pool: this.pool,
       persons: { port: (matchId, slot) => this.persons.port(matchId, slot), limits: opts.person, pool: this.personPool },
       settled: (matchId, outcome) => this.settled(matchId, outcome),
+      observe: opts.observe,
     });
     this.here = new LocalMatchQueue({ handler, concurrency: opts.concurrency, node: this.node, unbounded: (matchId) => this.persons.has(matchId) });
     this.queue = opts.queue ?? this.here;

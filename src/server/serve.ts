@@ -3,7 +3,7 @@ import { pino, type Level } from 'pino';
 import type { LiveEvents } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
 import type { MatchQueue } from '../queue/port.js';
-import { openStore } from '../store/index.js';
+import { openStore, type Store } from '../store/index.js';
 import { buildApp, LOG_REDACTION } from './app.js';
 import { Arena, type ArenaOptions } from './arena.js';
 import { startGateway, type Gateway, type GatewayOptions } from './gateway.js';
@@ -12,9 +12,10 @@ import { matchRoutes } from './routes/matches.js';
 import { playRoutes } from './routes/play.js';
 import { Streams, type StreamOptions } from './sse.js';
 import { nodeName } from '../matches/node-name.js';
+import { ArenaMetrics, metricsAllowed } from '../metrics/metrics.js';
 
 /** How `botarena serve` (and tests) start a server. */
-export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' | 'queue'>> {
+export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' | 'queue' | 'observe'>> {
   port: number;
   host: string;
   /** a SQLite file path, or postgres://… (default: DATABASE_URL, else ./data/botarena.sqlite) */
@@ -46,6 +47,13 @@ export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' |
    * give the hubs and their gathering time.
    */
   gateway?: ({ port: number; host?: string } & Pick<GatewayOptions, 'hubs' | 'gatherMs'>) | false;
+  /**
+   * Prometheus text at /metrics: on by default and readable by anyone who reaches the server, unless `token`
+   * is given (then only with `Authorization: Bearer TOKEN`); false turns it off
+   */
+  metrics?: { token?: string } | false;
+  /** how long each readiness check (/readyz: the store, the queue) may take before it counts as away, ms (default 2000) */
+  readyTimeoutMs?: number;
 }
 
 /** A running server: its URL, its arena, its gateway's port, and how to stop it (matches get `graceMs` to end). */
@@ -89,6 +97,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   let app: Awaited<ReturnType<typeof buildApp>> | null = null;
   let arena: Arena | null = null;
   const loop = new LoopDelay();
+  const concurrency = o.concurrency ?? 2;
+  const metrics = o.metrics === false ? null : new ArenaMetrics(concurrency);
+  const streams = new Streams(o.streams);
   try {
     if (g) gateway = await startGateway(store, logger, { port: g.port, host: g.host ?? o.host, hubs: g.hubs, gatherMs: g.gatherMs, recordAfter, node });
     arena = new Arena(
@@ -96,7 +107,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       live,
       {
         onDemand: o.onDemand,
-        concurrency: o.concurrency ?? 2,
+        concurrency,
         allowCommands: o.allowCommands ?? false,
         allowPrivateBots,
         botEnv: o.botEnv,
@@ -113,9 +124,20 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         queue,
         node,
         reconcileMs: o.reconcileMs,
+        observe: metrics ?? undefined,
       },
       logger,
     );
+    if (metrics) {
+      // Read when scraped: the queue's depth as the store has it (every process's), the viewers of this one.
+      metrics.gauge('botarena_queue_depth', 'matches queued in the store, waiting for a slot (every process of the arena)', () =>
+        store.countMatches({ status: 'queued' }),
+      );
+      metrics.gauge('botarena_matches_running', 'matches running as the store has them (every process of the arena)', () =>
+        store.countMatches({ status: 'running' }),
+      );
+      metrics.gauge('botarena_live_viewers', "event streams open on this server (live matches' viewers, the feed)", () => streams.openStreams);
+    }
     const limits = o.limits ?? { registrations: 20, matches: 60 };
     app = await buildApp({
       logger,
@@ -123,8 +145,13 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       trustProxy: o.trustProxy,
       // With a queue, the request limits are counted in its Redis: every web node of the arena shares them.
       rateLimit: { redisUrl: o.queueUrl, prefix: o.redisPrefix },
-      areas: [botRoutes(arena, limits), matchRoutes(arena, limits, new Streams(o.streams)), playRoutes(arena)],
+      areas: [botRoutes(arena, limits), matchRoutes(arena, limits, streams), playRoutes(arena)],
       health: () => ({ eventLoopDelay: loop.read() }),
+      // A flood of /readyz or /metrics costs the store one check at a time: the requests that come while it runs share it.
+      ready: whileRunning(() => readiness(store, queue, o.readyTimeoutMs ?? 2000)),
+      metrics: metrics
+        ? { page: whileRunning(() => metrics.text()), allowed: (authorization) => metricsAllowed(o.metrics ? o.metrics.token : undefined, authorization) }
+        : undefined,
     });
     // The arena's policy, for every worker of its queue to read (one configuration, not each process's flags).
     await store.setArenaPolicy({
@@ -183,6 +210,52 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     await store.close().catch(() => {});
     throw err;
   }
+}
+
+/** `f`, whose answer is shared by the calls made while it runs. */
+function whileRunning<T>(f: () => Promise<T>): () => Promise<T> {
+  let running: Promise<T> | null = null;
+  return () => {
+    if (running) return running;
+    const answer = f();
+    running = answer;
+    const done = () => void (running === answer && (running = null));
+    answer.then(done, done);
+    return answer;
+  };
+}
+
+/** A key no match has: the store's readiness check looks it up (one lookup by primary key). */
+const PROBE_ID = 'readiness-probe';
+
+/**
+ * What keeps the server from doing its work now (/readyz), each a sentence naming it and why: its store (one
+ * lookup by key) and, with a shared queue, the queue's Redis (one command), each within `ms`.
+ */
+async function readiness(store: Store, queue: MatchQueue | null, ms: number): Promise<string[]> {
+  const check = async (what: string, probe: () => Promise<unknown>): Promise<string | null> => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer within ${ms} ms`), ms)));
+    try {
+      const said = await Promise.race([probe().then(() => null), late]);
+      return said && `${what}: ${said}`;
+    } catch (err) {
+      const e = err as { message?: string; code?: string; name?: string };
+      return `${what}: ${e?.message || e?.code || e?.name || String(err)}`;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  const reasons = await Promise.all([
+    check(`the store (${store.describe()})`, () => store.getMatch(PROBE_ID)),
+    queue?.shared
+      ? check(`the queue's Redis (${queue.describe()})`, async () => {
+          if (!(await queue.ready(Math.min(ms, 250)))) throw new Error('not connected (it refuses or does not answer; the server keeps retrying)');
+          await queue.alive(PROBE_ID);
+        })
+      : null,
+  ]);
+  return reasons.filter((r): r is string => r !== null);
 }
 
 /** The delays of one window, ms: the median, the 99th percentile and the longest. */

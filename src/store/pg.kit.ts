@@ -20,6 +20,11 @@ export interface TestPostgres {
   newDatabase(): Promise<string>;
   /** drops the databases made (or stops the private cluster and deletes its folder) */
   stop(): Promise<void>;
+  /**
+   * The private cluster only (not BOTARENA_TEST_DATABASE_URL's server): `pause` stops the server (a fast
+   * shutdown: clients are cut off, new ones refused), `resume` starts it again on the same port with its data.
+   */
+  outage?: { pause(): Promise<void>; resume(): Promise<void> };
 }
 
 /** Why no Postgres could be had (the tests then skip, or fail under CI). */
@@ -45,14 +50,31 @@ export async function testPostgres(): Promise<TestPostgres | NoPostgres> {
   if (runAs && !onPath('setpriv'))
     return { missing: 'running as root, and setpriv (util-linux) is not here to run the PostgreSQL server as an unprivileged user' };
   const cluster = await startCluster(bin, runAs);
-  return onServer(cluster.url, `a private PostgreSQL cluster (${bin})`, cluster.stop);
+  return { ...(await onServer(cluster.url, `a private PostgreSQL cluster (${bin})`, cluster.stop)), outage: { pause: cluster.pause, resume: cluster.resume } };
 }
 
 /** Databases made on a server through one admin connection, dropped at the end. */
 async function onServer(adminUrl: string, source: string, stopServer: () => Promise<void>): Promise<TestPostgres> {
-  const admin = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
+  // A server stopped for a while (outage.pause) cuts the admin connection: it is made again when next needed.
+  let broken = false;
+  const connectAdmin = async () => {
+    const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 10_000 });
+    client.on('error', () => void (broken = true));
+    client.on('end', () => void (broken = true));
+    await client.connect();
+    broken = false;
+    return client;
+  };
+  let admin: pg.Client;
+  const query = async (sql: string) => {
+    if (broken) {
+      await admin.end().catch(() => {});
+      admin = await connectAdmin();
+    }
+    return admin.query(sql);
+  };
   try {
-    await admin.connect();
+    admin = await connectAdmin();
   } catch (err) {
     await stopServer();
     throw new Error(`cannot reach the test Postgres at ${redactUrl(adminUrl)}: ${(err as Error).message}`, { cause: err });
@@ -62,7 +84,7 @@ async function onServer(adminUrl: string, source: string, stopServer: () => Prom
     source,
     async newDatabase() {
       const name = `botarena_test_${process.pid}_${made.length}_${randomBytes(3).toString('hex')}`;
-      await admin.query(`CREATE DATABASE "${name}"`); // a name we made: no user input in this statement
+      await query(`CREATE DATABASE "${name}"`); // a name we made: no user input in this statement
       made.push(name);
       const u = new URL(adminUrl);
       u.pathname = `/${name}`;
@@ -70,7 +92,7 @@ async function onServer(adminUrl: string, source: string, stopServer: () => Prom
     },
     async stop() {
       for (const name of made) {
-        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => admin.query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => {}));
+        await query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => query(`DROP DATABASE IF EXISTS "${name}"`).catch(() => {}));
       }
       await admin.end().catch(() => {});
       await stopServer();
@@ -136,7 +158,15 @@ process.on('exit', () => {
   }
 });
 
-async function startCluster(bin: string, runAs: { uid: number; gid: number } | null): Promise<{ url: string; stop: () => Promise<void> }> {
+/** A private cluster: its URL, and how to stop it for good, or for a while (same port, same data). */
+interface Cluster {
+  url: string;
+  stop: () => Promise<void>;
+  pause: () => Promise<void>;
+  resume: () => Promise<void>;
+}
+
+async function startCluster(bin: string, runAs: { uid: number; gid: number } | null): Promise<Cluster> {
   // The server's user must reach the folder: as root, under /tmp whatever TMPDIR says.
   const dir = mkdtempSync(join(runAs ? '/tmp' : tmpdir(), 'botarena-pg-'));
   if (runAs) chownSync(dir, runAs.uid, runAs.gid);
@@ -153,8 +183,8 @@ async function startCluster(bin: string, runAs: { uid: number; gid: number } | n
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`initdb failed (${init.error?.message ?? `exit ${init.status}`}): ${(init.stderr || init.stdout || '').slice(-2000)}`);
   }
-  for (let attempt = 1; ; attempt++) {
-    const port = await freePort();
+  // One run of the server on `port` (the first, or a restart on the same port and data after `pause`).
+  const launch = async (port: number) => {
     // Durability is of no use to a throwaway cluster: no fsync makes it start and write fast.
     const args = [
       '-D',
@@ -189,11 +219,27 @@ async function startCluster(bin: string, runAs: { uid: number; gid: number } | n
         clearTimeout(timer);
       }
     };
-    if (up) return { url, stop: async () => (await halt(), rmSync(dir, { recursive: true, force: true })) };
-    await halt();
-    if (!/could not bind|address already in use/i.test(log) || attempt >= 3) {
+    return { url, up, halt, log: () => log };
+  };
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    let run = await launch(port);
+    if (run.up) {
+      const { url } = run;
+      return {
+        url,
+        stop: async () => (await run.halt(), rmSync(dir, { recursive: true, force: true })),
+        pause: () => run.halt(),
+        resume: async () => {
+          run = await launch(port);
+          if (!run.up) throw new Error(`the private PostgreSQL server did not start again on port ${port}: ${run.log().trim() || 'no output'}`);
+        },
+      };
+    }
+    await run.halt();
+    if (!/could not bind|address already in use/i.test(run.log()) || attempt >= 3) {
       rmSync(dir, { recursive: true, force: true });
-      throw new Error(`the private PostgreSQL server did not start: ${log.trim() || 'no output'}`);
+      throw new Error(`the private PostgreSQL server did not start: ${run.log().trim() || 'no output'}`);
     }
   }
 }

@@ -1,21 +1,29 @@
 import { UsageError } from '../core/errors.js';
 import { pino, type Level, type Logger } from 'pino';
 import { RedisLiveEvents, redactRedisUrl } from '../live/redis.js';
+import { ArenaMetrics, serveMetrics, type MetricsServer } from '../metrics/metrics.js';
 import { DEFAULT_PREFIX, queueArena } from '../queue/bullmq.js';
 import { openStore, type ArenaPolicy, type Store } from '../store/index.js';
 import { MatchWorker, type WorkerOptions } from './worker.js';
 
 /** How `botarena worker` (and tests) start a worker. */
-export interface StartWorkerOptions extends Omit<WorkerOptions, 'store' | 'live' | 'log'> {
+export interface StartWorkerOptions extends Omit<WorkerOptions, 'store' | 'live' | 'log' | 'observe'> {
   /** a SQLite file path, or postgres://… (default: DATABASE_URL, else ./data/botarena.sqlite) */
   database?: string;
   logLevel?: Level | 'silent';
   logStream?: NodeJS.WritableStream;
+  /**
+   * Prometheus text at http://HOST:PORT/metrics (`--metrics-port`; off without it): host default 127.0.0.1,
+   * port 0 a free one; with `token`, only for `Authorization: Bearer TOKEN`
+   */
+  metrics?: { port: number; host?: string; token?: string };
 }
 
 /** A running worker: its name, and how to stop it (matches under way get `graceMs`, then go back to the queue). */
 export interface RunningWorker {
   worker: MatchWorker;
+  /** the port its /metrics listens on, or null when it serves none */
+  metricsPort: number | null;
   close(graceMs?: number): Promise<void>;
 }
 
@@ -105,15 +113,32 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
   }, POLICY_REFRESH_MS);
   refresh.unref();
   const live = new RedisLiveEvents({ url: o.url, prefix: o.prefix, log: (line: string) => logger.warn(line) });
-  const worker = new MatchWorker({ ...o, store, live, log: logger, arenaPolicy: () => policy });
+  const metrics = o.metrics ? new ArenaMetrics(o.concurrency ?? 1) : null;
+  let served: MetricsServer | null = null;
+  if (metrics && o.metrics) {
+    try {
+      served = await serveMetrics(metrics, { port: o.metrics.port, host: o.metrics.host ?? '127.0.0.1', token: o.metrics.token });
+    } catch (err) {
+      await live.close();
+      await store.close();
+      throw new Error(`--metrics-port ${o.metrics.port}: cannot listen on ${o.metrics.host ?? '127.0.0.1'}: ${(err as Error).message}`, { cause: err });
+    }
+    logger.info(
+      { metrics: `http://${o.metrics.host ?? '127.0.0.1'}:${served.port}/metrics` },
+      `metrics at http://${o.metrics.host ?? '127.0.0.1'}:${served.port}/metrics`,
+    );
+  }
+  const worker = new MatchWorker({ ...o, store, live, log: logger, arenaPolicy: () => policy, observe: metrics ?? undefined });
   worker.start();
   let closing: Promise<void> | null = null;
   return {
     worker,
+    metricsPort: served?.port ?? null,
     close(graceMs = 10_000) {
       closing ??= (async () => {
         clearInterval(refresh);
         await worker.stop(graceMs);
+        await served?.close();
         await live.close();
         await store.close();
       })();

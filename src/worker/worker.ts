@@ -6,7 +6,7 @@ import type { MatchJob } from '../arena/match-job.js';
 import { publicOnly, withFeed } from '../live/feed.js';
 import type { LiveEvents } from '../live/events.js';
 import { redactRedisUrl } from '../live/redis.js';
-import { matchHandler } from '../matches/handler.js';
+import { matchHandler, type MatchObserver } from '../matches/handler.js';
 import { commandSeats, connectedSeats } from '../matches/play.js';
 import type { MatchJobData } from '../queue/bullmq.js';
 import type { MatchHandler } from '../queue/port.js';
@@ -47,6 +47,8 @@ export interface WorkerOptions {
   sandbox?: SandboxOptions;
   /** the arena's policy as the store holds it now (start.ts keeps it fresh); it rules over allowPrivateBots */
   arenaPolicy?: () => ArenaPolicy | null;
+  /** told of the matches this worker plays (its metrics) */
+  observe?: MatchObserver;
 }
 
 /** Why a match is not played by a worker, or null when it may be. */
@@ -94,6 +96,7 @@ export class MatchWorker {
         aliveMs: o.lockMs,
         cancelled: 'retry',
         refuse: (job) => refusal(job, allowCommands),
+        observe: o.observe,
       });
     this.consumer = new BullMatchConsumer({
       url: o.url,
