@@ -207,12 +207,14 @@ describe("a worker's match handler while its Postgres is stopped", () => {
       } finally {
         await pg.outage.resume();
       }
-      // The queue hands a job over again once the store is back: this one is in no store, and says so.
+      // The queue hands a job over again once the store is back: this one is in no store, and is handed back saying so
+      // (never completed: issue 35's one arena), which is the store answering again.
       await until('a match handled with the store back', async () => {
         try {
-          return (await handler('m-4', new AbortController().signal)) === 'no such match in the store: dropped';
-        } catch {
+          await handler('m-4', new AbortController().signal);
           return false;
+        } catch (err) {
+          return /is not in this process's store/.test((err as Error).message);
         }
       });
     } finally {

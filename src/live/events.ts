@@ -36,7 +36,14 @@ export type LiveEvent =
   | { type: 'started'; matchId: string; header: ReplayHeader | PublicHeader }
   | { type: 'step'; matchId: string; index: number; record: TurnRecord | PublicRecord; frame?: unknown; delta?: unknown }
   | { type: 'message'; matchId: string; slot: number; entry: TranscriptEntry }
-  | { type: 'ended'; matchId: string; result: ReplayResult; durationMs: number }
+  | {
+      type: 'ended';
+      matchId: string;
+      result: ReplayResult;
+      durationMs: number;
+      /** the match's steps in all, when the end comes from the store to a viewer whose live events lost it */
+      steps?: number;
+    }
   | { type: 'stopped'; matchId: string; reason: string }
   | { type: 'truncated'; matchId: string; steps: number; reason: string }
   | { type: 'restarted'; matchId: string; reason: string };

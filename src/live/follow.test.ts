@@ -118,14 +118,18 @@ describe("a viewer whose live events lost the match's end (a Redis restart)", ()
     await new Promise((r) => setTimeout(r, 50));
     assert.ok(asked >= 2, 'asked while the match plays');
     assert.deepEqual(kinds(got), ['started'], 'nothing while the store has it playing');
-    over = { type: 'ended', matchId: 'm', result: null as never, durationMs: 1 };
+    local.publish('m', 'public', step(0));
+    await local.drained();
+    // The store's end says the match had 3 steps: the two this viewer never got are named before it.
+    over = { type: 'ended', matchId: 'm', result: null as never, durationMs: 1, steps: 3 };
     await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(kinds(got), ['started', 'ended']);
+    assert.deepEqual(kinds(got), ['started', 0, 'truncated', 'ended']);
+    assert.match((got[2] as Extract<LiveEvent, { type: 'truncated' }>).reason, /missed steps 1 to 2/);
     const after = asked;
     local.publish('m', 'public', { type: 'ended', matchId: 'm', result: null as never, durationMs: 1 });
     await local.drained();
     await new Promise((r) => setTimeout(r, 50));
-    assert.deepEqual(kinds(got), ['started', 'ended'], 'the end once');
+    assert.deepEqual(kinds(got), ['started', 0, 'truncated', 'ended'], 'the end once');
     assert.equal(asked, after, 'no more asking once it is over');
     followed.stop();
     await local.close();

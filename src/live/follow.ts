@@ -138,17 +138,24 @@ export function gapGuard(matchId: string, send: (e: LiveEvent) => void): (e: Liv
       if (e.index <= lastStep) return;
       if (e.index > lastStep + 1 && started && !holed) {
         holed = true;
-        const from = lastStep + 1;
-        const to = e.index - 1;
-        send({
-          type: 'truncated',
-          matchId,
-          steps: e.index - from,
-          reason: `the live stream missed step${from === to ? ` ${from}` : `s ${from} to ${to}`} (its link to the match's events was lost for a while); the replay has every step once the match ends`,
-        });
+        send(missed(matchId, lastStep + 1, e.index - 1));
       }
       lastStep = e.index;
+    } else if (e.type === 'ended' && e.steps !== undefined && started && !holed && lastStep + 1 < e.steps) {
+      // An end from the store after steps the live events lost: the viewer is told they are missing.
+      holed = true;
+      send(missed(matchId, lastStep + 1, e.steps - 1));
     }
     send(e);
+  };
+}
+
+/** The `truncated` event of steps `from`..`to` missed live. */
+function missed(matchId: string, from: number, to: number): LiveEvent {
+  return {
+    type: 'truncated',
+    matchId,
+    steps: to - from + 1,
+    reason: `the live stream missed step${from === to ? ` ${from}` : `s ${from} to ${to}`} (its link to the match's events was lost for a while); the replay has every step once the match ends`,
   };
 }

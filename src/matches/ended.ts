@@ -31,7 +31,7 @@ export class EndsInStore {
     if (m.status !== 'finished') return null;
     const gz = await this.store.getReplay(matchId);
     if (!gz) return null;
-    const { result, durationMs } = JSON.parse(gunzipSync(gz).toString('utf8')) as Replay;
-    return { type: 'ended', matchId, result, durationMs: durationMs ?? 0 };
+    const { result, durationMs, turns } = JSON.parse(gunzipSync(gz).toString('utf8')) as Replay;
+    return { type: 'ended', matchId, result, durationMs: durationMs ?? 0, steps: turns.length };
   }
 }

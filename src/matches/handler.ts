@@ -84,13 +84,15 @@ export function matchHandler(o: HandlerOptions): MatchHandler {
   // A store that is away (Postgres stopped) fails every match the queue hands over, and the queue retries
   // them: the first failure is logged as an error, the next ones at debug until a match gets through again.
   let failing = 0;
+  const storeAnswers = () => {
+    if (!failing) return;
+    o.log.info(`matches are played and recorded again (${failing} could not be, meanwhile)`);
+    failing = 0;
+  };
   return async (matchId, signal) => {
     try {
       const [said, outcome] = await handle(o, matchId, signal);
-      if (failing) {
-        o.log.info(`matches are played and recorded again (${failing} could not be, meanwhile)`);
-        failing = 0;
-      }
+      storeAnswers();
       o.settled?.(matchId, outcome);
       return said;
     } catch (err) {
@@ -99,6 +101,7 @@ export function matchHandler(o: HandlerOptions): MatchHandler {
         o.log.warn({ match: matchId }, `the match could not be played or recorded: ${err.message}`);
         o.settled?.(matchId, { reason: err.message });
       } else if (err instanceof UnknownMatchError) {
+        storeAnswers(); // the store answered: it has no such match
         o.log.error({ match: matchId, worker: o.node }, err.message);
         o.settled?.(matchId, { reason: err.message });
       } else if (!(err instanceof HandOver)) {
