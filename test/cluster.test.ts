@@ -1,3 +1,5 @@
+// One file on purpose (about 520 lines): the queue-mode scenarios share one private Postgres cluster and one
+// redis-server, each started once for the file (seconds each); split, every file would start its own.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// Bot processes and their process groups (about 370 lines, kept whole on purpose: the exit hooks, the sweep of
+// Bot processes and their process groups (about 420 lines, kept whole on purpose: the exit hooks, the sweep of
 // groups left behind and BotProcess share one registry of live groups and private HOMEs, which must be one
 // module's state). What a bot's environment holds is decided in bot-env.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
