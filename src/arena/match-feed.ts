@@ -62,7 +62,8 @@ export class MatchFeed {
   }
 
   ended(result: ReplayResult, durationMs: number): void {
-    const event = { type: 'ended' as const, matchId: this.header.matchId, result, durationMs };
+    // Its step count lets a viewer that lost steps just before the end be told so (live/follow.ts).
+    const event = { type: 'ended' as const, matchId: this.header.matchId, result, durationMs, steps: this.steps };
     this.send('full', event);
     this.send('public', event);
   }

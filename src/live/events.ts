@@ -41,7 +41,7 @@ export type LiveEvent =
       matchId: string;
       result: ReplayResult;
       durationMs: number;
-      /** the match's steps in all, when the end comes from the store to a viewer whose live events lost it */
+      /** the match's steps in all: a viewer that lost some just before the end is told (follow.ts) */
       steps?: number;
     }
   | { type: 'stopped'; matchId: string; reason: string }

@@ -74,6 +74,14 @@ describe('a viewer told about holes in its stream (issue 35: after a Redis outag
     assert.match(hole.reason, /missed steps 3 to 5/);
   });
 
+  it('steps lost just before the end: the end says how many steps the match had, and the missing ones are named before it', () => {
+    const got: LiveEvent[] = [];
+    const guard = gapGuard('m', (e) => got.push(e));
+    for (const e of [started, step(0), step(1), { type: 'ended', matchId: 'm', result: null as never, durationMs: 1, steps: 4 } as LiveEvent]) guard(e);
+    assert.deepEqual(kinds(got), ['started', 0, 1, 'truncated', 'ended']);
+    assert.match((got[3] as Extract<LiveEvent, { type: 'truncated' }>).reason, /missed steps 2 to 3/);
+  });
+
   it('a match started again (its worker stopped): `restarted` before the new start, and its steps count from 0 again', () => {
     const got: LiveEvent[] = [];
     const guard = gapGuard('m', (e) => got.push(e));

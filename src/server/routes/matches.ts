@@ -199,7 +199,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }, streams: 
       const { turns, result, durationMs, transcripts: _t, ...header } = JSON.parse(gunzipSync(gz).toString('utf8')) as Replay;
       const blocks: string[] = [sseBlock<LiveEvent>({ type: 'started', matchId: id, header })];
       turns.forEach((record, index) => blocks.push(sseBlock<LiveEvent>({ type: 'step', matchId: id, index, record })));
-      blocks.push(sseBlock<LiveEvent>({ type: 'ended', matchId: id, result, durationMs: durationMs ?? 0 }));
+      blocks.push(sseBlock<LiveEvent>({ type: 'ended', matchId: id, result, durationMs: durationMs ?? 0, steps: turns.length }));
       return Buffer.from(blocks.join(''), 'utf8');
     };
 
