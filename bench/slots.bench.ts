@@ -7,6 +7,7 @@
 //   SLOTS_BENCH_HTTP       1: the tic-tac-toe bot over HTTP keep-alive instead of stdio
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { FEED } from '../src/live/feed.js';
 import { startServer } from '../src/server/serve.js';
 import type { MatchRow, Store } from '../src/store/index.js';
 import { testPostgres } from '../src/store/pg.kit.js';
@@ -123,7 +124,41 @@ async function main(): Promise<void> {
     });
     if (!res.ok) throw new Error(`register: ${res.status} ${await res.text()}`);
     const store = server.arena.store;
+    // Where the server's time goes: each store call the ladder makes, timed (the bench wraps the methods of
+    // its own server's store; src/ is unchanged), and when each match's `ended` reaches the server on the feed.
+    const calls = new Map<string, { n: number; ms: number }>();
+    const timed = store as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+    for (const name of [
+      'countMatches',
+      'listBots',
+      'ratingsFor',
+      'recentMatchCounts',
+      'activeMatchCounts',
+      'createMatch',
+      'queueMatch',
+      'getMatch',
+      'getBot',
+    ]) {
+      const f = timed[name];
+      if (typeof f !== 'function') continue;
+      timed[name] = async (...a: unknown[]) => {
+        const t = performance.now();
+        try {
+          return await f.apply(store, a);
+        } finally {
+          const c = calls.get(name) ?? { n: 0, ms: 0 };
+          c.n++;
+          c.ms += performance.now() - t;
+          calls.set(name, c);
+        }
+      };
+    }
+    const endedSeen = new Map<string, number>();
+    server.arena.live.subscribe(FEED, 'public', (e) => {
+      if (e.type === 'ended') endedSeen.set(e.matchId, Date.now());
+    });
     await sleep(5000); // warm-up
+    calls.clear();
     const t0 = Date.now();
     await sleep(WINDOW_S * 1000);
     const t1 = Date.now();
@@ -137,6 +172,20 @@ async function main(): Promise<void> {
     line('match played (startedAt → finishedAt)', steady.play);
     line('idle gap on a worker (finishedAt → next startedAt)', steady.gap);
     line('  of which finishedAt → next match created (the ladder wakes and picks)', steady.pick);
+    // finishedAt → the end seen on the feed by the server → the next match created on that worker
+    const toFeed: number[] = [];
+    const feedToCreated: number[] = [];
+    for (const list of steady.byWorker.values())
+      for (const [i, m] of list.entries()) {
+        const next = list[i + 1];
+        const seen = endedSeen.get(m.id);
+        if (!next || seen === undefined || ms(m.finishedAt) < t0 || ms(next.startedAt) > t1) continue;
+        toFeed.push(seen - ms(m.finishedAt));
+        feedToCreated.push(ms(next.createdAt) - seen);
+      }
+    line('    finishedAt → its `ended` reaches the server (finish transaction, publish, pub/sub)', toFeed);
+    line('    `ended` at the server → next match created (the fill)', feedToCreated);
+    for (const [name, c] of calls) console.log(`  server store ${name}: ${c.n} calls (${(c.n / WINDOW_S).toFixed(1)}/s), mean ${(c.ms / c.n).toFixed(1)} ms`);
     line('  of which created → startedAt (enqueue, BullMQ hands it over, worker reads and claims)', steady.start);
 
     // kill -9 a worker that is playing a match
