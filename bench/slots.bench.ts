@@ -4,6 +4,7 @@
 // the built CLI):  node --import tsx bench/slots.bench.ts
 //   SLOTS_BENCH_WINDOW_S   seconds counted (default 60)
 //   SLOTS_BENCH_LOCK_MS    the workers' --lock-ms (default 30000, the workers' own default)
+//   SLOTS_BENCH_SERVER_CONCURRENCY  the server's --concurrency (default 2, the workers' slots)
 //   SLOTS_BENCH_HTTP       1: the tic-tac-toe bot over HTTP keep-alive instead of stdio
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -18,6 +19,8 @@ const WINDOW_S = Number(process.env.SLOTS_BENCH_WINDOW_S ?? 60);
 const LOCK_MS = Number(process.env.SLOTS_BENCH_LOCK_MS ?? 30_000);
 const HTTP = process.env.SLOTS_BENCH_HTTP === '1';
 const WORKERS = 2;
+/** the server's --concurrency: by default equal to the workers' slots (no backlog) */
+const SERVER_CONCURRENCY = Number(process.env.SLOTS_BENCH_SERVER_CONCURRENCY ?? WORKERS);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const spawned = new Set<ChildProcess>();
 process.on('exit', () => {
@@ -102,7 +105,7 @@ async function main(): Promise<void> {
     ladderBurst: 1e9,
     limits: { registrations: 1000, matches: 1e6 },
     logLevel: 'warn',
-    concurrency: WORKERS, // equal server and worker slots
+    concurrency: SERVER_CONCURRENCY,
     queueUrl: redis.url,
     redisPrefix: prefix,
   });
@@ -164,7 +167,7 @@ async function main(): Promise<void> {
     const t1 = Date.now();
     const steady = idleParts(t0, t1, await allMatches(store));
     const slots = WORKERS;
-    console.log(`steady: ${HTTP ? 'HTTP' : 'stdio'} tic-tac-toe, ${WORKERS} workers × 1, server --concurrency ${WORKERS}, ${WINDOW_S} s`);
+    console.log(`steady: ${HTTP ? 'HTTP' : 'stdio'} tic-tac-toe, ${WORKERS} workers × 1, server --concurrency ${SERVER_CONCURRENCY}, ${WINDOW_S} s`);
     console.log(`  matches played in window: ${steady.play.length}; by worker ${[...steady.byWorker].map(([w, l]) => `${w}:${l.length}`).join(' ')}`);
     console.log(`  slots busy: ${((100 * steady.busy) / (slots * (t1 - t0))).toFixed(1)} %`);
     const line = (name: string, xs: number[]) =>
