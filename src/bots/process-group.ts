@@ -1,6 +1,7 @@
-// Bot processes and their process groups (about 420 lines, kept whole on purpose: the exit hooks, the sweep of
-// groups left behind and BotProcess share one registry of live groups and private HOMEs, which must be one
-// module's state). What a bot's environment holds is decided in bot-env.ts.
+// Why this file stays whole at about 420 lines: the exit hooks, the sweep of groups left behind, the cgroups' cleanup
+// and BotProcess share one registry of live groups, private HOMEs and cgroups, which must be one module's state;
+// split, each part would reach into the others' maps. Bot processes and their process groups; what a bot's
+// environment holds is decided in bot-env.ts, its sandbox in sandbox*.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';

@@ -1,6 +1,6 @@
-// About 410 lines, one class, kept whole on purpose: the publisher's hold while subscriptions settle, the
-// subscriber's channels and the reconnect watch share one connection state and one ordering promise; split,
-// that state would be passed between files for every event.
+// Why this file stays whole at about 410 lines: it is one class whose parts (the publisher's hold while
+// subscriptions settle, the subscriber's channels, the reconnect watch) share one connection state and one
+// ordering promise; split, that state would be passed between files for every event.
 import { Redis, type RedisOptions } from 'ioredis';
 import {
   channelOf,
