@@ -139,7 +139,10 @@ export class LadderScheduler {
     const gameIds = Object.keys(games).filter((g) => !getGame(g).wire.lobby);
     let idleGames = 0;
     let turn = 0;
-    while (!this.stopping && (await this.busy()) < this.opts.concurrency && idleGames < gameIds.length) {
+    // Counted once, then again after each match launched: passing over games without free bots launches nothing
+    // and cannot raise it (a match ending meanwhile wakes another fill), so it is not counted again for them.
+    let busy = await this.busy();
+    while (!this.stopping && busy < this.opts.concurrency && idleGames < gameIds.length) {
       // Games in turn, starting from the one after the last served, so a game with few bots is not starved.
       const game = getGame(gameIds[(this.nextGame + turn++) % gameIds.length]!);
       const seats = await this.seats(game);
@@ -155,6 +158,7 @@ export class LadderScheduler {
         seed: ladderMatchSeed(this.rng(game.id)),
         config: this.opts.ladderConfig?.[game.id] ?? {},
       });
+      busy = await this.busy();
     }
     // With a shared queue, matches ending on workers wake the ladder through the feed; it also looks every
     // second (a worker's end event lost while Redis was away, a lead to renew).
