@@ -97,10 +97,24 @@ export async function startQueueServer(at: ClusterPlace, extra: string[] = []): 
   return { ...p, url: p.match[1]! };
 }
 
-/** `botarena worker` named `name`; resolves once it takes matches. */
-export async function startWorkerProcess(at: ClusterPlace, name: string, extra: string[] = []): Promise<ClusterProcess> {
+/** `botarena worker` named `name` (with --allow-commands unless `commands` is false); resolves once it takes matches. */
+export async function startWorkerProcess(at: ClusterPlace, name: string, extra: string[] = [], { commands = true } = {}): Promise<ClusterProcess> {
   return start(
-    ['worker', '--queue', at.redis, '--redis-prefix', at.prefix, '--database', at.database, '--allow-commands', '--name', name, '--lock-ms', '2000', ...extra],
+    [
+      'worker',
+      '--queue',
+      at.redis,
+      '--redis-prefix',
+      at.prefix,
+      '--database',
+      at.database,
+      ...(commands ? ['--allow-commands'] : []),
+      '--name',
+      name,
+      '--lock-ms',
+      '2000',
+      ...extra,
+    ],
     /takes matches from/,
   );
 }

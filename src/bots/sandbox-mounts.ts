@@ -80,7 +80,7 @@ export function commandWords(command: string): string[] {
 }
 
 /** The file `name` names as a program: a path (from `cwd`), or the first in PATH. */
-function findProgram(name: string, cwd: string, path: string): string | null {
+export function findProgram(name: string, cwd: string, path: string): string | null {
   if (name.includes('/')) {
     const p = resolve(cwd, name);
     return existsSync(p) ? p : null;

@@ -11,6 +11,7 @@ interface WorkerCliOptions extends CommandsSandboxFlags {
   lockMs: number;
   maxTries: number;
   graceMs: number;
+  unplayableMs: number;
   allowCommands?: boolean;
   allowPrivateBots?: boolean;
   botEnv?: Record<string, string>;
@@ -53,6 +54,12 @@ export function registerWorker(program: Command): void {
       10_000,
     )
     .option(
+      '--unplayable-ms <ms>',
+      'a match that no running worker can play (it needs --allow-commands, a program or a file none has) waits this long for one that can, then is aborted saying what each lacked',
+      parsePositiveInt('--unplayable-ms', 7 * 24 * 3_600_000),
+      600_000,
+    )
+    .option(
       '--allow-commands',
       "run bots that are commands on this machine (stdio:, exec:), sandboxed unless --unsandboxed-commands, as the server's --allow-commands",
     )
@@ -83,6 +90,7 @@ export function registerWorker(program: Command): void {
         name: o.name,
         lockMs: o.lockMs,
         maxTries: o.maxTries,
+        unplayableMs: o.unplayableMs,
         allowCommands: o.allowCommands ?? false,
         allowPrivateBots: o.allowPrivateBots ?? false,
         botEnv: o.botEnv,

@@ -8,7 +8,7 @@ import type { AddressPolicy } from '../bots/address-policy.js';
 import type { SandboxOptions } from '../bots/sandbox-options.js';
 import type { Replay } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
-import type { MatchHandler } from '../queue/port.js';
+import { NotHereError, type MatchHandler } from '../queue/port.js';
 import { StoreFullError, type Claim, type LiveAttempt, type Store } from '../store/index.js';
 import { botsOfMatch, connectedSeats, NoRoomError, playAndRecord, whenThereIsRoom } from './play.js';
 
@@ -40,8 +40,13 @@ export interface HandlerOptions {
   cancelled: 'abort' | 'retry';
   /** the match threads that play a match off this thread; without, matches play on this thread (a worker's) */
   pool?: MatchPool;
-  /** why this process does not play a match (a worker: players who connect to a server), or null */
+  /** why no process of this kind plays a match (a worker: players who connect to a server), or null: it is aborted */
   refuse?: (job: MatchJob) => string | null;
+  /**
+   * why this process cannot play a match that another could (a worker without a runtime a bot needs), or null:
+   * the handler rejects with NotHereError before starting it, and the queue passes it on
+   */
+  notHere?: (job: MatchJob) => string | null;
   /**
    * the person seats of the matches played here: each one's channel to its desk (matches/persons.ts), the
    * person's limits, and the threads a person's match plays in (default `pool`: a person's match holds its
@@ -103,6 +108,9 @@ export function matchHandler(o: HandlerOptions): MatchHandler {
       } else if (err instanceof UnknownMatchError) {
         storeAnswers(); // the store answered: it has no such match
         o.log.error({ match: matchId, worker: o.node }, err.message);
+        o.settled?.(matchId, { reason: err.message });
+      } else if (err instanceof NotHereError) {
+        storeAnswers(); // the store answered: the match is there, for another process
         o.settled?.(matchId, { reason: err.message });
       } else if (!(err instanceof HandOver)) {
         if (failing++ === 0)
@@ -181,6 +189,8 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
   };
   const refused = o.refuse?.(job);
   if (refused) return abort(refused);
+  const elsewhere = o.notHere?.(job);
+  if (elsewhere) throw new NotHereError(elsewhere);
   const found = await botsOfMatch(store, m);
   if ('missing' in found) return abort(found.missing);
   let tries: Claim;

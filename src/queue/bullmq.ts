@@ -40,6 +40,11 @@ export async function queueArena(url: string, prefix: string, ms = 3000): Promis
   }
 }
 
+/** The sorted set of the workers alive on a queue (name → until when, epoch ms): `PREFIX:workers`. */
+export function workersKey(prefix: string): string {
+  return `${prefix}:workers`;
+}
+
 /** What a match job carries. */
 export interface MatchJobData {
   matchId: string;

@@ -58,3 +58,15 @@ export interface MatchQueue {
   /** releases what the queue holds (connections, threads); after `stop` */
   close(): Promise<void>;
 }
+
+/**
+ * What a handler rejects with when this process cannot play a match that another could (a worker without
+ * --allow-commands, without a bot's runtime or file): a shared queue gives the match to another player and
+ * counts no try; a queue with no other player treats it as any failure.
+ */
+export class NotHereError extends Error {
+  constructor(readonly reason: string) {
+    super(`this process cannot play the match: ${reason}`);
+    this.name = 'NotHereError';
+  }
+}

@@ -78,7 +78,7 @@ async function followPolicy(store: Store, o: StartWorkerOptions, log: Logger): P
     );
   if (policy.allowCommands && !o.allowCommands)
     log.warn(
-      "this arena's bots may be commands (the server's --allow-commands), and this worker runs none (no --allow-commands): it aborts matches of command bots",
+      "this arena's bots may be commands (the server's --allow-commands), and this worker runs none (no --allow-commands): it passes matches of command bots on to workers that run them",
     );
   log.info(
     { policy },

@@ -8,6 +8,8 @@ import type { LiveEvents } from '../live/events.js';
 import { redactRedisUrl } from '../live/redis.js';
 import { matchHandler, type MatchObserver } from '../matches/handler.js';
 import { commandSeats, connectedSeats } from '../matches/play.js';
+import { commandMissing, parseBotSpec } from '../bots/index.js';
+import { games } from '../games/index.js';
 import type { MatchJobData } from '../queue/bullmq.js';
 import type { MatchHandler } from '../queue/port.js';
 import { BullMatchConsumer } from '../queue/bullmq-consumer.js';
@@ -47,16 +49,34 @@ export interface WorkerOptions {
   sandbox?: SandboxOptions;
   /** the arena's policy as the store holds it now (start.ts keeps it fresh); it rules over allowPrivateBots */
   arenaPolicy?: () => ArenaPolicy | null;
+  /**
+   * how long a match that no running worker can play (it needs commands, a runtime or a file none has) waits for
+   * one that can before it is aborted (default 10 min)
+   */
+  unplayableMs?: number;
   /** told of the matches this worker plays (its metrics) */
   observe?: MatchObserver;
 }
 
-/** Why a match is not played by a worker, or null when it may be. */
-function refusal(job: MatchJob, allowCommands: boolean): string | null {
+/** Why no worker plays a match (it is aborted), or null when a worker may. */
+function refusal(job: MatchJob): string | null {
   if (connectedSeats(job).length) return 'its players connect to a server (a person, smart-dog TCP bots), and a worker cannot seat them';
-  const cmds = commandSeats(job);
-  if (cmds.length && !allowCommands)
-    return `seat ${cmds[0]} is a command (stdio:/exec:) and this worker runs no commands: start the workers with --allow-commands, as the server`;
+  return null;
+}
+
+/**
+ * Why this worker cannot play a match that another worker could (it is passed on to one), or null when it can:
+ * a seat is a command and this worker runs none, or its program or a file it names is not on this machine.
+ */
+function notHere(job: MatchJob, allowCommands: boolean): string | null {
+  const game = games[job.game];
+  if (!game) return null;
+  for (const slot of commandSeats(job)) {
+    if (!allowCommands) return `seat ${slot} is a command (stdio:/exec:) and this worker runs no commands (start it with --allow-commands, as the server)`;
+    const spec = parseBotSpec(job.seats[slot]!.bot, game);
+    const missing = 'command' in spec ? commandMissing(spec.command, process.cwd(), process.env.PATH ?? '') : null;
+    if (missing) return `seat ${slot}'s command (${spec.raw.slice(0, 200)}): ${missing}`;
+  }
   return null;
 }
 
@@ -95,7 +115,8 @@ export class MatchWorker {
         // An attempt's heartbeat in the store lasts as long as the job's lock in Redis (fencing: handler.ts).
         aliveMs: o.lockMs,
         cancelled: 'retry',
-        refuse: (job) => refusal(job, allowCommands),
+        refuse: refusal,
+        notHere: (job) => notHere(job, allowCommands),
         observe: o.observe,
       });
     this.consumer = new BullMatchConsumer({
@@ -118,6 +139,18 @@ export class MatchWorker {
       concurrency: o.concurrency,
       lockMs: o.lockMs,
       maxTries: o.maxTries,
+      name: this.name,
+      unplayableMs: o.unplayableMs,
+      // No worker could play it for that long: aborted, saying what each lacked.
+      unplayable: async (matchId, reason) => {
+        const m = await o.store.getMatch(matchId);
+        if (!m || (m.status !== 'queued' && m.status !== 'running')) return;
+        if (await o.store.abortMatch(matchId, reason, m.tries)) {
+          o.observe?.aborted(m.game);
+          o.log.warn({ match: matchId, worker: this.name }, `match aborted: ${reason}`);
+          live.publish(matchId, 'public', { type: 'stopped', matchId, reason });
+        }
+      },
     });
   }
 
