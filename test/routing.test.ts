@@ -110,6 +110,29 @@ describe('a match a worker cannot play goes to one that can', () => {
     }
   });
 
+  it("a worker runs bots within the arena's sandbox limits (the server's --sandbox-tmp 8), not its own (64 MiB)", async () => {
+    const at = await place(db, rd, { filler: `stdio:python3 ${join(ROOT, 'test/fixtures/sandbox/tmpfill.py')}` });
+    const server = await startQueueServer(at, ['--no-ladder', '--sandbox-tmp', '8']);
+    const api = apiClient(() => server.url);
+    const w = await startWorkerProcess(at, 'w');
+    try {
+      assert.match(w.log(), /follows the arena's sandbox limits, not its own --sandbox-\* options: tmpMb 8 \(its own: 64\)/);
+      const r = await api('POST', '/api/matches', { game: 'tictactoe', seats: ['filler', 'random'] }, CLUSTER_ADMIN);
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      const id = r.body!.id as string;
+      await until('the match to finish', async () => (await api('GET', `/api/matches/${id}`)).body!.status === 'finished', 30_000);
+      const log = await api('GET', `/api/matches/${id}/logs/0`, undefined, CLUSTER_ADMIN);
+      assert.equal(log.status, 200, JSON.stringify(log.body));
+      const m = /tmp: wrote (\d+) MiB, stopped by (\w+)/.exec(JSON.stringify(log.body));
+      assert.ok(m, JSON.stringify(log.body).slice(0, 2000));
+      assert.equal(m[2], 'ENOSPC');
+      assert.ok(Number(m[1]) <= 8, `the bot's /tmp held ${m[1]} MiB: the arena's cap is 8`);
+    } finally {
+      await w.stop();
+      await server.stop();
+    }
+  });
+
   it('a match no worker alive can play waits --unplayable-ms, then is aborted saying what each worker lacked', async () => {
     const at = await place(db, rd, { ghost: 'stdio:botarena-no-such-runtime ghost.py' });
     const server = await startQueueServer(at, ['--no-ladder']);

@@ -15,6 +15,7 @@ export {
 } from './browser-transport.js';
 export * from './connect-in.js';
 export { checkSandbox, SANDBOX_DEFAULTS, type SandboxOptions } from './sandbox.js';
+export { sandboxLimits, withLimits } from './sandbox-options.js';
 export { commandMissing } from './command-check.js';
 export { BOT_ENV_ALLOWED, BOT_ENV_LIMITS, parseBotEnv, parseBotEnvEntry, type BotEnvOptions } from './bot-env.js';
 export {

@@ -45,3 +45,28 @@ export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 
   fileMb: 64,
   openFiles: 256,
 };
+
+/** The names of a sandbox's limits (what an arena's policy carries to its workers; folders stay each machine's). */
+const LIMIT_KEYS = ['memoryMb', 'cpuSeconds', 'cpus', 'processes', 'tmpMb', 'fileMb', 'openFiles'] as const;
+
+/** A sandbox's limits, as in effect (the defaults where none was given). */
+export function sandboxLimits(o: SandboxOptions): Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder'>> {
+  const out = { ...SANDBOX_DEFAULTS };
+  for (const k of LIMIT_KEYS) if (typeof o[k] === 'number') out[k] = o[k];
+  return out;
+}
+
+/**
+ * A sandbox with the limits `limits` says (an arena's policy: its server's --sandbox-* options), and this
+ * machine's folders (its binds, what it hides, which folder of a bot is visible). Limits that are not positive
+ * numbers are ignored (the policy is read from a store that anyone with its password could write).
+ */
+export function withLimits(o: SandboxOptions, limits: Partial<Record<(typeof LIMIT_KEYS)[number], unknown>> | undefined): SandboxOptions {
+  if (!limits || typeof limits !== 'object') return o;
+  const out: SandboxOptions = { ...o };
+  for (const k of LIMIT_KEYS) {
+    const v = limits[k];
+    if (typeof v === 'number' && Number.isFinite(v) && v > 0) out[k] = v;
+  }
+  return out;
+}

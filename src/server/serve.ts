@@ -4,6 +4,7 @@ import type { LiveEvents } from '../live/events.js';
 import { LocalLiveEvents } from '../live/local.js';
 import type { MatchQueue } from '../queue/port.js';
 import { openStore, type Store } from '../store/index.js';
+import { sandboxLimits } from '../bots/index.js';
 import { buildApp, LOG_REDACTION } from './app.js';
 import { Arena, type ArenaOptions } from './arena.js';
 import { startGateway, type Gateway, type GatewayOptions } from './gateway.js';
@@ -158,6 +159,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       allowPrivateBots,
       allowCommands: arena.opts.allowCommands,
       sandboxedCommands: arena.opts.allowCommands && !!arena.opts.sandbox,
+      sandboxLimits: arena.opts.allowCommands && arena.opts.sandbox ? sandboxLimits(arena.opts.sandbox) : undefined,
       writtenAt: new Date().toISOString(),
     });
     await arena.start();

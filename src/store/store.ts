@@ -291,6 +291,17 @@ export interface MatchPage {
  * What an arena lets its bots be and reach: one configuration, the server's, that every process playing its
  * matches reads from the store (a worker's own flags say what it can do, not what bots may do).
  */
+/** The limits a sandbox puts on each bot, as the arena's policy carries them (see SandboxOptions in src/bots/). */
+export interface SandboxLimits {
+  memoryMb?: number;
+  cpuSeconds?: number;
+  cpus?: number;
+  processes?: number;
+  tmpMb?: number;
+  fileMb?: number;
+  openFiles?: number;
+}
+
 export interface ArenaPolicy {
   /** bots may be at private, loopback and link-local addresses (the server's --allow-private-bots) */
   allowPrivateBots: boolean;
@@ -298,6 +309,11 @@ export interface ArenaPolicy {
   allowCommands: boolean;
   /** commands run in the sandbox (not --unsandboxed-commands); false when commands are not allowed */
   sandboxedCommands: boolean;
+  /**
+   * the sandbox's limits on each bot (the server's --sandbox-memory, --sandbox-tmp, …: MiB, seconds, counts),
+   * with sandboxed commands; absent in a policy written before they were part of it
+   */
+  sandboxLimits?: SandboxLimits;
   /** when the server wrote it (ISO time) */
   writtenAt: string;
 }

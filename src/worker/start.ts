@@ -1,3 +1,4 @@
+import { sandboxLimits, withLimits } from '../bots/index.js';
 import { UsageError } from '../core/errors.js';
 import { pino, type Level, type Logger } from 'pino';
 import { RedisLiveEvents, redactRedisUrl } from '../live/redis.js';
@@ -80,6 +81,16 @@ async function followPolicy(store: Store, o: StartWorkerOptions, log: Logger): P
     log.warn(
       "this arena's bots may be commands (the server's --allow-commands), and this worker runs none (no --allow-commands): it passes matches of command bots on to workers that run them",
     );
+  if (o.sandbox && policy.sandboxLimits) {
+    const mine = sandboxLimits(o.sandbox);
+    const theirs = sandboxLimits(withLimits(o.sandbox, policy.sandboxLimits));
+    const differ = (Object.keys(mine) as (keyof typeof mine)[]).filter((k) => mine[k] !== theirs[k]);
+    if (differ.length)
+      log.warn(
+        { worker: mine, arena: theirs },
+        `this worker follows the arena's sandbox limits, not its own --sandbox-* options: ${differ.map((k) => `${k} ${theirs[k]} (its own: ${mine[k]})`).join(', ')}`,
+      );
+  }
   log.info(
     { policy },
     `the arena's policy (its server's, written ${policy.writtenAt}): private bot addresses ${policy.allowPrivateBots ? 'allowed' : 'refused'}, commands ${policy.allowCommands ? (policy.sandboxedCommands ? 'allowed, sandboxed' : 'allowed, unsandboxed') : 'not allowed'}`,

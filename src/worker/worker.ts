@@ -8,7 +8,7 @@ import type { LiveEvents } from '../live/events.js';
 import { redactRedisUrl } from '../live/redis.js';
 import { matchHandler, type MatchObserver } from '../matches/handler.js';
 import { commandSeats, connectedSeats } from '../matches/play.js';
-import { commandMissing, parseBotSpec } from '../bots/index.js';
+import { commandMissing, parseBotSpec, withLimits } from '../bots/index.js';
 import { games } from '../games/index.js';
 import type { MatchJobData } from '../queue/bullmq.js';
 import type { MatchHandler } from '../queue/port.js';
@@ -110,7 +110,8 @@ export class MatchWorker {
           return (policy ? policy.allowPrivateBots : o.allowPrivateBots) ? 'any' : 'public-only';
         },
         botEnv: o.botEnv,
-        sandbox: o.sandbox,
+        // The arena's limits on each bot (its server's --sandbox-*), read at each match; this machine's folders.
+        sandbox: o.sandbox ? withLimits(o.sandbox, o.arenaPolicy?.()?.sandboxLimits) : undefined,
         maxTries: maxTries + handedBack,
         // An attempt's heartbeat in the store lasts as long as the job's lock in Redis (fencing: handler.ts).
         aliveMs: o.lockMs,
