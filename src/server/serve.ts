@@ -12,10 +12,13 @@ import { matchRoutes } from './routes/matches.js';
 import { playRoutes } from './routes/play.js';
 import { Streams, type StreamOptions } from './sse.js';
 import { nodeName } from '../matches/node-name.js';
+import { uploadsOf, type UploadSetup } from '../registry/upload/setup.js';
 import { ArenaMetrics, metricsAllowed } from '../metrics/metrics.js';
 
 /** How `botarena serve` (and tests) start a server. */
-export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' | 'queue' | 'observe'>> {
+export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' | 'queue' | 'observe' | 'uploads'>> {
+  /** uploaded code (`--uploads LANGUAGES`); none: the server takes no uploads */
+  uploads?: UploadSetup;
   port: number;
   host: string;
   /** a SQLite file path, or postgres://… (default: DATABASE_URL, else ./data/botarena.sqlite) */
@@ -102,10 +105,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const streams = new Streams(o.streams);
   try {
     if (g) gateway = await startGateway(store, logger, { port: g.port, host: g.host ?? o.host, hubs: g.hubs, gatherMs: g.gatherMs, recordAfter, node });
+    const uploads = o.uploads ? uploadsOf(store, o.uploads) : undefined;
     arena = new Arena(
       store,
       live,
       {
+        uploads,
         onDemand: o.onDemand,
         concurrency,
         allowCommands: o.allowCommands ?? false,

@@ -279,6 +279,8 @@ export interface LeaderboardRow extends RatingRow {
   name: string;
   builtin: boolean;
   status: BotStatus;
+  /** the version of its uploaded code that plays (null: not uploaded code) */
+  version: number | null;
 }
 
 /** One rating change of a bot's history. */
