@@ -13,6 +13,7 @@ import type { MatchHandler } from '../queue/port.js';
 import { BullMatchConsumer } from '../queue/bullmq-consumer.js';
 import type { Store } from '../store/index.js';
 import { nodeName } from '../matches/node-name.js';
+import { uploadRefusal, type UploadCache } from '../registry/upload/cache.js';
 
 /** How a worker runs. */
 export interface WorkerOptions {
@@ -49,6 +50,8 @@ export interface WorkerOptions {
   arenaPolicy?: () => ArenaPolicy | null;
   /** told of the matches this worker plays (its metrics) */
   observe?: MatchObserver;
+  /** uploaded code: this worker's cache (and the languages it runs); none: it runs no uploaded code */
+  uploads?: UploadCache;
 }
 
 /** Why a match is not played by a worker, or null when it may be. */
@@ -95,7 +98,9 @@ export class MatchWorker {
         // An attempt's heartbeat in the store lasts as long as the job's lock in Redis (fencing: handler.ts).
         aliveMs: o.lockMs,
         cancelled: 'retry',
-        refuse: (job) => refusal(job, allowCommands),
+        uploads: o.uploads,
+        // A seat's uploaded code in a language this worker lacks (uploadRefusal): the match is another worker's.
+        refuse: (job) => refusal(job, allowCommands) ?? uploadRefusal(job, o.uploads ? { languages: o.uploads.languages } : null),
         observe: o.observe,
       });
     this.consumer = new BullMatchConsumer({
