@@ -4,13 +4,14 @@
 // that tries the network, reads outside its folder or fills /tmp is bounded by the sandbox.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { tarGz } from './archives.kit.js';
+import { runCli } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
 
 const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
@@ -200,6 +201,36 @@ describe('uploaded bots on a real server', () => {
     assert.equal(up.status, 201, JSON.stringify(up.body));
     const v = await versionSettled((up.body.bot as Json).id as string, 1);
     assert.equal(v.state, 'active', `every probe was stopped, so it played its check: ${JSON.stringify(v.report).slice(0, 2000)}`);
+  });
+
+  it('botarena submit registers a folder as a new bot (its token printed once, kept in the token file) and adds a version with the token', async () => {
+    const folder = join(dir, 'paint-cli');
+    mkdirSync(join(folder, 'node_modules', 'greedy-paint'), { recursive: true });
+    writeFileSync(join(folder, 'index.mjs'), "import 'greedy-paint';\n");
+    writeFileSync(join(folder, 'node_modules', 'greedy-paint', 'package.json'), JSON.stringify({ name: 'greedy-paint', main: 'index.mjs' }));
+    writeFileSync(join(folder, 'node_modules', 'greedy-paint', 'index.mjs'), PAINT_BOT);
+    const tokenFile = join(dir, 'paint-cli.token');
+    const first = await runCli(['submit', 'paint', folder, '--server', server.url, '--token-file', tokenFile], {
+      timeoutMs: 120_000,
+      env: { BOTARENA_TOKEN: '' },
+    });
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /registered paint bot "paint-cli" \(([0-9a-f-]{36})\) from paint-cli\.tar\.gz\nowner token \(shown once, keep it\): bat_\S+/);
+    assert.match(first.stdout, /version 1 passed its check: it plays now/);
+    assert.equal(statSync(tokenFile).mode & 0o777, 0o600);
+    // With the token: a new version of the same bot (found by its name), checked before it plays.
+    writeFileSync(join(folder, 'index.mjs'), "import 'greedy-paint';\n// version 2\n");
+    const second = await runCli(['submit', 'paint', folder, '--server', server.url, '--token-file', tokenFile], { timeoutMs: 120_000 });
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(second.stdout, /uploaded version 2 of bot [0-9a-f-]{36}/);
+    assert.match(second.stdout, /version 2 passed its check: it plays now/);
+    // A broken version: refused, said, and a non-zero exit.
+    writeFileSync(join(folder, 'index.mjs'), 'process.exit(1);\n');
+    const broken = await runCli(['submit', 'paint', folder, '--server', server.url, '--token-file', tokenFile], { timeoutMs: 120_000 });
+    assert.notEqual(broken.code, 0);
+    assert.match(broken.stderr, /version 3 was refused: the doctor check failed/);
+    const id = /\(([0-9a-f-]{36})\)/.exec(first.stdout)![1]!;
+    assert.equal(((await api('GET', `/api/bots/${id}`)).body as Json).version, 2);
   });
 
   it('refuses hostile or unusable uploads with a message saying what is expected', async () => {

@@ -131,3 +131,19 @@ test('100 000 tiny files are refused at the file cap, having read no more than t
 test('the compressed size is capped before anything is read', async () => {
   await refused('big.py', Buffer.alloc(UPLOAD_LIMITS.compressedBytes + 1), /the upload is 10 MiB; at most 10 MiB/);
 });
+
+test("a folder packed from inside (tar czf - -C DIR .) reads as the folder's files", async () => {
+  const pkg = await readUpload(
+    'bot.tar.gz',
+    tarGz([
+      { path: './', type: 'Directory' },
+      { path: './main.js', data: 'x' },
+      { path: './lib/', type: 'Directory' },
+      { path: './lib/a.js', data: 'y' },
+    ]),
+  );
+  assert.deepEqual(
+    pkg.files.map((f) => f.path),
+    ['lib/a.js', 'main.js'],
+  );
+});

@@ -203,6 +203,8 @@ function readTarGz(bytes: Buffer, c: Collector): Promise<void> {
     parser.on('entry', (e: ReadEntry) => {
       if (failed) return e.resume();
       try {
+        // The archive's own root (tar -C DIR . writes "./"): nothing to keep.
+        if (e.type === 'Directory' && /^(\.\/)*\.?\/?$/.test(e.path)) return e.resume();
         const path = normalizePath(e.path, c.limits);
         switch (e.type) {
           case 'Directory':
