@@ -4,7 +4,6 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { create as tarCreate } from 'tar';
 import { UsageError } from '../core/errors.js';
 import { parsePositiveInt } from './options.js';
 
@@ -23,6 +22,8 @@ type Json = Record<string, unknown>;
 
 /** A folder as a .tar.gz in memory (its .git left out; links are kept as links, which the server refuses, saying so). */
 async function packFolder(dir: string): Promise<Buffer> {
+  // Loaded only here: listing the games or playing a match never loads tar (nor zlib).
+  const { create: tarCreate } = await import('tar');
   const chunks: Buffer[] = [];
   const stream = tarCreate({ gzip: true, cwd: dir, portable: true, filter: (p: string) => !/(^|\/)\.git(\/|$)/.test(p) }, ['.']);
   for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
