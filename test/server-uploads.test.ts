@@ -250,4 +250,68 @@ describe('uploaded bots on a real server', () => {
     const typed = await api('POST', '/api/bots', { game: 'lighthouses', name: 'typed', endpoint: pySpec });
     assert.equal(typed.status, 400, 'an upload: spec is never typed by a person');
   });
+
+  it('hostile multipart bodies are refused at their caps, saying what an upload is', async () => {
+    const send = async (body: FormData | string, headers: Record<string, string> = {}, method = 'POST', path = '/api/bots') => {
+      const res = await fetch(server.url + path, { method, body, headers });
+      return { status: res.status, message: ((await res.json()) as { error: { message: string } }).error?.message ?? '' };
+    };
+    const twoFiles = new FormData();
+    twoFiles.set('game', 'lighthouses');
+    twoFiles.append('code', new Blob(['print(1)']), 'bot.py');
+    twoFiles.append('code', new Blob(['print(2)']), 'main.py');
+    assert.deepEqual(await send(twoFiles), { status: 413, message: 'send one file, the part "code" (a file, a .tar.gz or a .zip)' });
+    const otherFile = new FormData();
+    otherFile.set('source', new Blob(['x']), 'bot.py');
+    assert.match((await send(otherFile)).message, /the file part is named "source"; send the bot's code as the part "code"/);
+    const unknown = new FormData();
+    unknown.set('endpoint', 'http://evil.example/');
+    assert.match((await send(unknown)).message, /unknown field "endpoint"; an upload's fields are code \(the file\), game, name/);
+    const longField = new FormData();
+    longField.set('description', 'x'.repeat(100_000));
+    longField.set('code', new Blob(['print(1)']), 'bot.py');
+    assert.equal((await send(longField)).status, 400);
+    const noFile = new FormData();
+    noFile.set('game', 'lighthouses');
+    noFile.set('name', 'nofile');
+    assert.match((await send(noFile)).message, /no file: send the bot's code as the multipart part "code"/);
+    const manyFields = new FormData();
+    for (let i = 0; i < 50; i++) manyFields.append('name', 'n');
+    assert.equal((await send(manyFields)).status, 413);
+    // A body cut short in the middle of its file.
+    const cut = '--b\r\ncontent-disposition: form-data; name="code"; filename="bot.py"\r\n\r\nprint(1)';
+    assert.equal((await send(cut, { 'content-type': 'multipart/form-data; boundary=b' })).status, 400);
+    // The code of another's bot needs its token; without multipart, PUT says what to send.
+    assert.equal((await send(new FormData(), {}, 'PUT', `/api/bots/${pyBot}/code`)).status, 401);
+    assert.match(
+      (await send('{}', { 'content-type': 'application/json', authorization: `Bearer ${pyToken}` }, 'PUT', `/api/bots/${pyBot}/code`)).message,
+      /send multipart\/form-data with the file "code"/,
+    );
+  });
+});
+
+describe('a server started without --uploads', () => {
+  let dir: string;
+  let server: RunningServer;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'botarena-no-uploads-'));
+    server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'a.sqlite'), logStream: quiet(), gateway: false, ladder: false });
+  });
+  after(async () => {
+    await server?.close(2000);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses uploaded code, saying how the operator enables it', async () => {
+    const body = new FormData();
+    body.set('game', 'lighthouses');
+    body.set('name', 'py');
+    body.set('code', new Blob([LIGHTHOUSES_BOT]), 'bot.py');
+    const res = await fetch(`${server.url}/api/bots`, { method: 'POST', body });
+    assert.equal(res.status, 403);
+    assert.match(
+      ((await res.json()) as { error: { message: string } }).error.message,
+      /this server takes no uploaded code: .*--uploads LANGUAGES \(e\.g\. --uploads python3,node\)/,
+    );
+  });
 });
