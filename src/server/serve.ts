@@ -180,6 +180,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         gatewayPort: gateway?.port ?? null,
         requestLimits: { ...limits, per: 'minute and client address', counted: o.queueUrl ? 'in Redis (every web node)' : 'in this process' },
         trustProxy: o.trustProxy ?? null,
+        uploads: uploads ? { languages: uploads.cache.languages, cache: uploads.cache.dir } : null,
       },
       `botarena server at ${address} (API docs at ${address}/docs)`,
     );

@@ -41,7 +41,8 @@ export function publicBot(b: BotRow): PublicBot {
     statusReason: b.statusReason,
     capacity: b.capacity,
     createdAt: b.createdAt,
-    ...(b.activeVersion !== null || b.endpoint.startsWith('upload:') ? { version: b.activeVersion } : {}),
+    // The version of its uploaded code that plays (a bot whose owner gave it a URL since has none).
+    ...(b.endpoint.startsWith('upload:') ? { version: b.activeVersion } : {}),
   };
 }
 
