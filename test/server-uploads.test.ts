@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../src/server/serve.js';
-import { tarGz } from './archives.kit.js';
+import { tarGz, zipBytes } from './archives.kit.js';
 import { runCli } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
 
@@ -231,6 +231,18 @@ describe('uploaded bots on a real server', () => {
     assert.match(broken.stderr, /version 3 was refused: the doctor check failed/);
     const id = /\(([0-9a-f-]{36})\)/.exec(first.stdout)![1]!;
     assert.equal(((await api('GET', `/api/bots/${id}`)).body as Json).version, 2);
+  });
+
+  it('a .zip whose botarena.json gives the run command passes its check and runs that command', async () => {
+    const zip = zipBytes([
+      { name: 'botarena.json', data: JSON.stringify({ language: 'python3', run: 'python3 -u src/play.py --quiet' }) },
+      { name: 'src/play.py', data: LIGHTHOUSES_BOT, deflate: true },
+    ]);
+    const up = await form('POST', '/api/bots', { game: 'lighthouses', name: 'zipped' }, { name: 'bot.zip', bytes: zip });
+    assert.equal(up.status, 201, JSON.stringify(up.body));
+    const v = await versionSettled((up.body.bot as Json).id as string, 1);
+    assert.equal(v.state, 'active', JSON.stringify(v.report).slice(0, 1500));
+    assert.match(v.spec as string, /^upload:python3:[0-9a-f]{64} run=python3 -u src\/play\.py --quiet$/);
   });
 
   it('refuses hostile or unusable uploads with a message saying what is expected', async () => {
