@@ -218,15 +218,16 @@ describe('botarena play', () => {
   });
 
   it('an unknown command is refused with exit 2 and the nearest command, --help or not', async () => {
-    // `botarena submit --help` used to print the main help and exit 0, as if submit were a command.
+    // `botarena submit --help` used to print the main help and exit 0, as if submit were a command (submit is one
+    // now, issue 36: the unknown command is another word).
     const cases: [string[], string][] = [
       [
-        ['submit', '--help'],
-        "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n",
+        ['upgrade', '--help'],
+        "botarena: unknown command 'upgrade'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker, submit (botarena --help says what each does)\n",
       ],
       [
-        ['--help', 'submit'],
-        "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n",
+        ['--help', 'upgrade'],
+        "botarena: unknown command 'upgrade'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker, submit (botarena --help says what each does)\n",
       ],
       [['plya', 'tictactoe', '--help'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
       [['Doctor', 'tron', 'x'], "botarena: unknown command 'Doctor'; did you mean doctor? (botarena --help says what each does)\n"],

@@ -32,6 +32,18 @@ function without2xx(doc: Doc): Doc {
   return copy;
 }
 
+/**
+ * The document without what later issues added on purpose: issue 36's uploads (PUT /api/bots/{id}/code,
+ * GET /api/bots/{id}/versions, and POST /api/bots's 413 for an upload over its cap).
+ */
+function withoutLaterRoutes(doc: Doc): Doc {
+  const copy = JSON.parse(JSON.stringify(doc)) as Doc;
+  delete copy.paths['/api/bots/{id}/code'];
+  delete copy.paths['/api/bots/{id}/versions'];
+  delete copy.paths['/api/bots']?.post?.responses['413'];
+  return copy;
+}
+
 /** A value as JSON carries it (what a client compares with). */
 const asJson = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 
@@ -94,7 +106,7 @@ describe('the HTTP API and its schemas', () => {
     const doc = served.body as unknown as Doc;
     const before = JSON.parse(readFileSync('test/fixtures/api/openapi-before.json', 'utf8')) as Doc;
     // The version is the engine's (it moves with releases); nothing else may differ but the 2xx answers.
-    assert.deepEqual(without2xx({ ...doc, info: { ...doc.info, version: before.info.version } }), without2xx(before));
+    assert.deepEqual(without2xx(withoutLaterRoutes({ ...doc, info: { ...doc.info, version: before.info.version } })), without2xx(before));
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(operations)) {
         const ok = Object.entries(op.responses).filter(([status]) => status.startsWith('2'));

@@ -73,6 +73,9 @@ const publicBotFields = {
   statusReason: Nullable(Type.String({ description: 'why it is paused or was refused, in words its owner reads' })),
   capacity: Type.Integer(),
   createdAt: Type.String({ description: 'ISO 8601, UTC' }),
+  version: Type.Optional(
+    Nullable(Type.Integer({ description: 'the version of its uploaded code that plays (null: none passed its check yet, or not uploaded code)' })),
+  ),
 };
 
 /** A bot as the API shows it to anyone (no token hash, no owner contact). */
@@ -131,7 +134,31 @@ export const BotDetail = Type.Object({ ...publicBotFields, ratings: Type.Array(R
 export type BotDetail = Static<typeof BotDetail>;
 
 /** `POST /api/bots` (201): the bot and its owner token, shown only here. */
-export const NewBotAnswer = Type.Object({ bot: PublicBot, token: Type.String(), note: Type.String() });
+/** One upload of a bot's code (`GET /api/bots/:id/versions`, `PUT /api/bots/:id/code`). */
+export const BotVersion = Type.Object({
+  version: Type.Integer({ description: '1, 2, … per bot' }),
+  sha256: Type.String({ description: "the sha256 of the version's canonical bytes" }),
+  size: Type.Integer({ description: 'its canonical bytes, bytes' }),
+  expanded: Type.Integer({ description: 'its files together, bytes' }),
+  language: Type.String(),
+  spec: Type.String({ description: 'what its seats run: upload:LANGUAGE:SHA256 entry=FILE | run=COMMAND' }),
+  state: Type.Enum(['checking', 'active', 'refused'], {
+    description: 'checking until its check ends; active once it passed (the bot’s `version` says which plays); refused, with the report',
+  }),
+  report: Type.Unknown({ description: "the check's report, or why it was refused ({reason, report}); null while checking" }),
+  createdAt: Type.String(),
+});
+export type BotVersion = Static<typeof BotVersion>;
+
+/** `GET /api/bots/:id/versions`: newest first. */
+export const BotVersionList = Type.Array(BotVersion);
+export type BotVersionList = Static<typeof BotVersionList>;
+
+/** `PUT /api/bots/:id/code`: the version, checking, and the bot. */
+export const NewVersionAnswer = Type.Object({ version: BotVersion, bot: PublicBot, note: Type.String() });
+export type NewVersionAnswer = Static<typeof NewVersionAnswer>;
+
+export const NewBotAnswer = Type.Object({ bot: PublicBot, token: Type.String(), note: Type.String(), version: Type.Optional(BotVersion) });
 export type NewBotAnswer = Static<typeof NewBotAnswer>;
 
 /** `POST /api/bots/:id/check`: the new report (null when the bot could not be checked) and the bot after it. */

@@ -171,6 +171,7 @@ export const LeaderboardRow = Type.Object({
   name: Type.String(),
   builtin: Type.Boolean(),
   status: BotStatus,
+  version: Type.Optional(Nullable(Type.Integer({ description: 'the version of its uploaded code that plays (null: not uploaded code)' }))),
 });
 export type LeaderboardRow = Static<typeof LeaderboardRow>;
 

@@ -1,7 +1,16 @@
 // The doctor: one check-up that feeds a canned match to a bot and turns what it did into checks with advice.
 // This file feeds the match and judges the answers (fault, speed and latency checks); what the checks share is
 // doctor-report.ts, the output and exit checks doctor-lines.ts, the HTTP checks doctor-http.ts.
-import { capabilitiesOf, parseBotSpec, PUBLIC_ONLY, type AddressPolicy, type BotEnvOptions, type BotSpec, type SandboxOptions } from '../bots/index.js';
+import {
+  capabilitiesOf,
+  parseBotSpec,
+  PUBLIC_ONLY,
+  type AddressPolicy,
+  type BotEnvOptions,
+  type BotSpec,
+  type SandboxOptions,
+  type UploadRunOptions,
+} from '../bots/index.js';
 import { MatchEngine } from '../core/engine.js';
 import type { AnyGame, Fault } from '../core/game.js';
 import type { Replay, TranscriptEntry } from '../core/replay.js';
@@ -36,6 +45,8 @@ export interface DoctorOptions {
   botEnv?: BotEnvOptions;
   /** how the bot program is confined (see `SandboxOptions`); none: unconfined */
   sandbox?: SandboxOptions;
+  /** where uploaded code is and how it runs here (an upload: bot, always sandboxed) */
+  uploads?: UploadRunOptions;
   /** every line of every feed as it happens, labelled with the seat fed */
   log?: (seat: number, entry: TranscriptEntry) => void;
 }
@@ -216,7 +227,7 @@ async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, 
   const ctx = seatContext(
     game,
     { slot: seat, players: replay.seats.length, config: engine.config, seed: replay.seed, name: `doctor (seat ${seat})`, log: sink },
-    { addressPolicy: opts.addressPolicy, botEnv: opts.botEnv, sandbox: opts.sandbox },
+    { addressPolicy: opts.addressPolicy, botEnv: opts.botEnv, sandbox: opts.sandbox, uploads: opts.uploads },
   );
   const connection = opts.connect ? await opts.connect() : undefined;
   const open = OpenSeat.open(game, spec, ctx, { connection, echo: true });

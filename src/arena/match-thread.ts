@@ -21,7 +21,7 @@ export type WorkerRequest =
       type: 'run';
       id: number;
       job: MatchJob;
-      opts: Pick<RunOptions, 'sandbox' | 'botEnv' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>;
+      opts: Pick<RunOptions, 'sandbox' | 'uploads' | 'botEnv' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>;
       forward?: boolean;
       publicOnly?: boolean;
       pack?: boolean;

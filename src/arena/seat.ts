@@ -12,6 +12,7 @@ import type {
   SeatContext,
   TranscriptSink,
   TransportCapabilities,
+  UploadRunOptions,
 } from '../bots/index.js';
 import type { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
@@ -28,6 +29,8 @@ export interface SeatLimits {
   botEnv?: BotEnvOptions;
   /** which addresses HTTP(S) bots may be called at: 'public-only' for an arena open to anyone's URLs; default 'any' */
   addressPolicy?: AddressPolicy;
+  /** where uploaded code is and how it runs here (upload: seats); none: no uploaded code runs here */
+  uploads?: UploadRunOptions;
 }
 
 /**
@@ -59,6 +62,7 @@ export function seatContext(
     sandbox: caps.sandbox,
     env: caps.botEnv,
     addressPolicy: caps.addressPolicy,
+    uploads: caps.uploads,
   };
 }
 

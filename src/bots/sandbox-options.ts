@@ -17,6 +17,8 @@ export interface SandboxOptions {
    * the folders of the files the bot's command names (`python3 /srv/bots/a/bot.py`: /srv/bots/a)
    */
   folder?: 'workdir' | 'command';
+  /** the bot's working folder (default: this process's); with folder 'workdir', the folder it sees (an upload's version folder) */
+  cwd?: string;
   /** folders never visible to a bot, even inside a bound one (a server's database folder) */
   hide?: string[];
   /** memory of the bot's whole process tree (its cgroup, /tmp included), MiB; without a cgroup: address space per process */
@@ -36,7 +38,7 @@ export interface SandboxOptions {
 }
 
 /** The limits a sandbox has when none are given. */
-export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder'>> = {
+export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd'>> = {
   memoryMb: 1024,
   cpuSeconds: 600,
   cpus: 1,
@@ -50,7 +52,7 @@ export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 
 const LIMIT_KEYS = ['memoryMb', 'cpuSeconds', 'cpus', 'processes', 'tmpMb', 'fileMb', 'openFiles'] as const;
 
 /** A sandbox's limits, as in effect (the defaults where none was given). */
-export function sandboxLimits(o: SandboxOptions): Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder'>> {
+export function sandboxLimits(o: SandboxOptions): typeof SANDBOX_DEFAULTS {
   const out = { ...SANDBOX_DEFAULTS };
   for (const k of LIMIT_KEYS) if (typeof o[k] === 'number') out[k] = o[k];
   return out;

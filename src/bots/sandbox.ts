@@ -33,9 +33,9 @@ export interface SandboxReport {
   fallback: string | null;
 }
 
-function resolved(opts: SandboxOptions): Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder'>> {
+function resolved(opts: SandboxOptions): Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd'>> {
   const given = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
-  return { ...SANDBOX_DEFAULTS, ...given } as Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder'>>;
+  return { ...SANDBOX_DEFAULTS, ...given } as Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd'>>;
 }
 
 /** What the sandbox's limits are on this machine (see SandboxReport). */
@@ -116,7 +116,7 @@ export function sandboxPlan(command: string, args: readonly string[], opts: Sand
   const o = resolved(opts);
   const root = process.getuid?.() === 0;
   const uid = root ? 2_000_000 + (process.pid % 1000) * 1000 + (nextUid++ % 1000) : (process.getuid?.() ?? 0);
-  const cwd = process.cwd();
+  const cwd = opts.cwd ?? process.cwd();
   const support = cgroupSupport();
   let cgroup: BotCgroup | null = null;
   let note: string | undefined;

@@ -14,6 +14,7 @@ import {
   humanForm,
   stdioForm,
   tcpForm,
+  uploadForm,
   type BotSpec,
   type SpecForm,
   type TransportName,
@@ -22,6 +23,7 @@ import {
 export { BOT_SPEC_HELP } from './spec.js';
 import { StdioTransport } from './stdio-transport.js';
 import { TcpTransport } from './tcp-transport.js';
+import { UploadTransport } from './upload-transport.js';
 import type { BotTransport, SeatContext, TransportCapabilities } from './transport.js';
 
 /** One kind of transport: how its spec is read, how a seat of it is opened, and what it can do. */
@@ -34,6 +36,8 @@ export interface TransportScheme<S extends BotSpec = BotSpec> extends SpecForm<S
   fromConnection?: boolean;
   /** its seats run a program on this machine (stdio, exec): a server, a worker or a replay file's seats run it only when allowed */
   runsCommand?: boolean;
+  /** its seats run uploaded code (always sandboxed, from the cache): only where uploads are enabled, never typed by a person */
+  runsUpload?: boolean;
 }
 
 const scheme = <S extends BotSpec>(
@@ -75,6 +79,7 @@ export const SCHEMES: readonly TransportScheme[] = [
   scheme('http', httpForm, HttpTransport.capabilities, (spec, ctx) => new HttpTransport(spec.url, ctx)),
   { ...scheme('exec', execForm, ExecTransport.capabilities, (spec, ctx) => new ExecTransport(spec.command, ctx)), runsCommand: true },
   { ...scheme('stdio', stdioForm, StdioTransport.capabilities, (spec, ctx) => new StdioTransport(spec.command, ctx)), runsCommand: true },
+  { ...scheme('upload', uploadForm, UploadTransport.capabilities, (spec, ctx) => new UploadTransport(spec, ctx)), runsUpload: true },
   scheme('builtin', builtinForm, BuiltinTransport.capabilities, (spec, ctx) => new BuiltinTransport(spec.name, ctx)),
 ] as TransportScheme[];
 
@@ -107,6 +112,11 @@ export function defaultBotName(spec: BotSpec): string {
 /** Whether a seat of this spec runs a program on this machine (stdio:, exec:, file://). */
 export function runsCommand(spec: BotSpec): boolean {
   return schemeOf(spec).runsCommand === true;
+}
+
+/** Whether a seat of this spec runs uploaded code (upload:…). */
+export function runsUpload(spec: BotSpec): boolean {
+  return schemeOf(spec).runsUpload === true;
 }
 
 /** What a seat of this spec can do, before it is opened. */

@@ -7,6 +7,7 @@ export type BotSpec =
   | { transport: 'http'; url: string; dialect: string; raw: string }
   | { transport: 'stdio'; command: string; dialect: string; raw: string }
   | { transport: 'exec'; command: string; dialect: string; raw: string }
+  | { transport: 'upload'; language: string; sha256: string; entry?: string; run?: string; dialect: string; raw: string }
   | { transport: 'builtin'; name: string; raw: string }
   | { transport: 'human'; raw: string }
   | { transport: 'tcp'; raw: string }
@@ -99,6 +100,29 @@ export const execForm: SpecForm<Extract<BotSpec, { transport: 'exec' }>> = {
     return commandSpec('exec', s, raw, game);
   },
   defaultName: (spec) => programName(spec.command),
+};
+
+/**
+ * `upload:LANGUAGE:SHA256 entry=FILE` or `… run=COMMAND`: a version of a bot's uploaded code, kept by the arena
+ * (never typed by a person: the registry writes it), run in the sandbox from the cache of the process that plays it.
+ */
+export const uploadForm: SpecForm<Extract<BotSpec, { transport: 'upload' }>> = {
+  help: [['upload:LANGUAGE:SHA256 …', "a bot's uploaded code, as the server keeps it (POST /api/bots with code, botarena submit)"]],
+  parse(s, raw, game) {
+    if (!s.startsWith('upload:')) return null;
+    const m = /^upload:([a-z][a-z0-9_+-]{0,31}):([0-9a-f]{64}) (?:entry=([A-Za-z0-9_][A-Za-z0-9._/-]{0,239})|run=(.+))$/s.exec(s);
+    if (!m || (m[3] !== undefined && m[3].split('/').includes('..')))
+      throw new UsageError(`bot spec ${JSON.stringify(raw)}: an upload is written upload:LANGUAGE:SHA256 entry=FILE or upload:LANGUAGE:SHA256 run=COMMAND`);
+    return {
+      transport: 'upload',
+      language: m[1]!,
+      sha256: m[2]!,
+      ...(m[3] !== undefined ? { entry: m[3] } : { run: m[4]! }),
+      dialect: game.wire.defaultDialect ?? 'json',
+      raw,
+    };
+  },
+  defaultName: (spec) => `${spec.language} upload ${spec.sha256.slice(0, 8)}`,
 };
 
 /** `builtin:NAME` or a bare `NAME`: a built-in bot of the game. */

@@ -60,6 +60,18 @@ export interface ByteSeatContext {
   env?: BotEnvOptions;
   /** which addresses HTTP(S) bots may be called at (see `AddressPolicy`); default 'any'. Other transports ignore it. */
   addressPolicy?: AddressPolicy;
+  /** where uploaded code is and how it runs here (see `UploadRunOptions`); none: this process runs no uploaded code */
+  uploads?: UploadRunOptions;
+}
+
+/** How this process runs uploaded code (`upload:` seats): always in the sandbox, whatever it does with commands. */
+export interface UploadRunOptions {
+  /** the cache: CACHE/SHA256/ is a version's folder, unpacked (by the application layer) before its match plays */
+  cache: string;
+  /** the command of each language this process runs, `{entry}` for the entry file (run in the version's folder) */
+  commands: Record<string, string>;
+  /** the sandbox's limits for uploaded bots (its folder and working folder are the version's; nothing else bound) */
+  sandbox?: SandboxOptions;
 }
 
 /** What an in-process seat (a built-in bot, a person) knows besides: the game, to run its bot or show its board. */

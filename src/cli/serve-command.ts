@@ -3,8 +3,9 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
 import { withCommandsSandboxOptions, type CommandsSandboxFlags } from './sandbox-flags.js';
+import { uploadSetup, withUploadOptions, type UploadFlags } from './upload-flags.js';
 
-interface ServeCliOptions extends CommandsSandboxFlags {
+interface ServeCliOptions extends CommandsSandboxFlags, UploadFlags {
   port: number;
   host: string;
   database?: string;
@@ -40,7 +41,7 @@ interface ServeCliOptions extends CommandsSandboxFlags {
 /** `botarena serve`: the arena server (bots, ladder, matches, API). */
 export function registerServe(program: Command): void {
   // The sandbox's options (--sandbox*, --unsandboxed-commands): one block, added first, read in the action.
-  withCommandsSandboxOptions(program.command('serve'))
+  withUploadOptions(withCommandsSandboxOptions(program.command('serve')), 'serve')
     .description(
       'run an arena server: a bot registry with doctor checks, a rated ladder, on-demand and test matches, replays, live events, a REST API (OpenAPI at /docs) and the smart-dog TCP gateway (port 3002); SQLite under ./data by default, Postgres with DATABASE_URL',
     )
@@ -184,6 +185,7 @@ export function registerServe(program: Command): void {
         allowPrivateBots: o.allowPrivateBots ?? false,
         botEnv: o.botEnv,
         sandbox,
+        uploads: uploadSetup(o, sandbox),
         ladder: o.ladder,
         perBotPerHour: o.perBotPerHour,
         ladderBurst: o.ladderBurst,

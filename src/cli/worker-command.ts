@@ -2,8 +2,9 @@ import { Option, type Command } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
 import { withCommandsSandboxOptions, type CommandsSandboxFlags } from './sandbox-flags.js';
+import { uploadSetup, withUploadOptions, type UploadFlags } from './upload-flags.js';
 
-interface WorkerCliOptions extends CommandsSandboxFlags {
+interface WorkerCliOptions extends CommandsSandboxFlags, UploadFlags {
   queue: string;
   database?: string;
   concurrency: number;
@@ -24,7 +25,7 @@ interface WorkerCliOptions extends CommandsSandboxFlags {
 /** `botarena worker`: plays the matches a `botarena serve --queue` enqueues. */
 export function registerWorker(program: Command): void {
   // The sandbox's options (--sandbox*, --unsandboxed-commands): one block, added first, read in the action.
-  withCommandsSandboxOptions(program.command('worker'))
+  withUploadOptions(withCommandsSandboxOptions(program.command('worker')), 'worker')
     .description(
       "play the matches of an arena server started with --queue: take them from its Redis queue (BullMQ), record results, replays and ratings in its database (DATABASE_URL: the same as the server's), stream them live through Redis",
     )
@@ -95,6 +96,7 @@ export function registerWorker(program: Command): void {
         allowPrivateBots: o.allowPrivateBots ?? false,
         botEnv: o.botEnv,
         sandbox,
+        uploads: uploadSetup(o, sandbox),
         prefix: o.redisPrefix,
         logLevel: o.logLevel,
         metrics: o.metricsPort === undefined ? undefined : { port: o.metricsPort, host: o.metricsHost, token: process.env.BOTARENA_METRICS_TOKEN || undefined },

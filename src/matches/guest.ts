@@ -35,5 +35,6 @@ export function guestBot(game: string, url: string): BotRow {
     capacity: 1,
     createdAt: now,
     updatedAt: now,
+    activeVersion: null,
   };
 }

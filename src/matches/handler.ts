@@ -10,6 +10,7 @@ import type { Replay } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
 import { NotHereError, type MatchHandler } from '../queue/port.js';
 import { StoreFullError, type Claim, type LiveAttempt, type Store } from '../store/index.js';
+import type { UploadCache } from '../registry/upload/cache.js';
 import { botsOfMatch, connectedSeats, NoRoomError, playAndRecord, whenThereIsRoom } from './play.js';
 
 /** What a match that was taken became: recorded (its replay), or not played (why). */
@@ -40,6 +41,11 @@ export interface HandlerOptions {
   cancelled: 'abort' | 'retry';
   /** the match threads that play a match off this thread; without, matches play on this thread (a worker's) */
   pool?: MatchPool;
+  /**
+   * the cache of uploaded code here: a match's upload seats are placed in it (fetched from the store when
+   * missing) after the claim and held until the match is over; none: upload seats fault ("runs no uploaded code")
+   */
+  uploads?: Pick<UploadCache, 'holdJob' | 'runOptions'>;
   /** why no process of this kind plays a match (a worker: players who connect to a server), or null: it is aborted */
   refuse?: (job: MatchJob) => string | null;
   /**
@@ -211,6 +217,16 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         ? `it was started ${o.maxTries} times and no worker finished it (each stopped or died mid-match)`
         : `it was started ${o.maxTries} times and never finished`,
     );
+  // Uploaded code is placed here now (its bytes fetched from the store when this process lacks them) and held
+  // until the match is over; code that cannot be placed (missing, its hash wrong) ends the match, saying why.
+  let release: (() => void) | undefined;
+  if (o.uploads) {
+    try {
+      release = await o.uploads.holdJob(job);
+    } catch (err) {
+      return abort(`a seat's uploaded code could not be placed on ${o.node}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   log.info(
     { match: matchId, game: m.game, worker: o.node, try: tries, bots: found.bots.map((b) => b.name) },
     tries > 1 ? `match started again (try ${tries}): it was stopped mid-match before` : 'match started',
@@ -262,6 +278,7 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         addressPolicy: o.addressPolicy,
         botEnv: { pass: o.botEnv, home: 'private' },
         sandbox: o.sandbox,
+        uploads: o.uploads?.runOptions(),
         signal: own.signal,
         attempt: tries,
         // Only the public events come back from a thread: a server streams nothing else. And the replay comes
@@ -299,6 +316,7 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
     log.error({ match: matchId, err }, 'match failed');
     return said;
   } finally {
+    release?.();
     clearInterval(heartbeat);
     signal.removeEventListener('abort', cancel);
     o.observe?.left();

@@ -7,6 +7,7 @@ import { parseBotSpec, runsCommand, schemeOf } from '../bots/index.js';
 import type { AddressPolicy } from '../bots/address-policy.js';
 import type { BotEnvOptions } from '../bots/bot-env.js';
 import type { SandboxOptions } from '../bots/sandbox-options.js';
+import type { UploadRunOptions } from '../bots/transport.js';
 import type { Replay } from '../core/replay.js';
 import { resultLine } from '../core/replay.js';
 import { games } from '../games/index.js';
@@ -128,6 +129,8 @@ export interface PlayContext {
   botEnv?: BotEnvOptions;
   /** how bot programs are confined (see `SandboxOptions`); none: unconfined */
   sandbox?: SandboxOptions;
+  /** where uploaded code is and how it runs, played here (a pool has its own) */
+  uploads?: UploadRunOptions;
   signal: AbortSignal;
   /** the attempt playing it (the tries its claim returned): its finish is refused once another attempt holds the match */
   attempt?: number;
@@ -186,6 +189,7 @@ export async function playAndRecord(ctx: PlayContext, job: MatchJob, bots: BotRo
               addressPolicy: ctx.addressPolicy,
               botEnv: ctx.botEnv,
               sandbox: ctx.sandbox,
+              uploads: ctx.uploads,
             })
           ).replay,
           packed: undefined,

@@ -34,6 +34,10 @@ export async function checkEndpoint(game: AnyGame, endpoint: string, policy: End
     throw forbidden(
       'endpoint: this server runs no commands for bots (stdio:, exec:); give an http(s):// URL, or ask the operator to start the server with --allow-commands',
     );
+  if (kind === 'upload')
+    throw badRequest(
+      'endpoint: uploaded code is sent as a file (multipart POST /api/bots with a "code" file, or `botarena submit`), and a bot\'s own code is seated by its id, not by its upload: spec',
+    );
   if (kind === 'builtin') throw badRequest(`endpoint: "${endpoint}" is a built-in bot, registered already; give your bot's http(s):// URL`);
   if (kind === 'tcp') throw badRequest('endpoint: tcp bots connect in: join the smart-dog gateway instead of registering a URL');
   if (kind === 'human' || kind === 'browser')

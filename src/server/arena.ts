@@ -16,7 +16,7 @@ import type { ViewerTokens } from '../matches/viewers.js';
 import { LocalMatchQueue } from '../queue/local.js';
 import type { MatchQueue } from '../queue/port.js';
 import { ensureBuiltins } from '../registry/builtins.js';
-import { BotRegistry } from '../registry/registry.js';
+import { BotRegistry, type RegistryUploads } from '../registry/registry.js';
 import type { Store } from '../store/index.js';
 import { nodeName } from '../matches/node-name.js';
 
@@ -76,6 +76,8 @@ export interface ArenaOptions {
   reconcileMs?: number;
   /** told of the matches played in this process (the server's metrics) */
   observe?: MatchObserver;
+  /** uploaded code (`--uploads`): its cache here (its languages) and the caps on an upload; none: no uploads */
+  uploads?: RegistryUploads;
 }
 
 /**
@@ -124,9 +126,11 @@ export class Arena {
     const botEnv = { pass: opts.botEnv, home: 'private' } as const;
     this.persons = new PersonSeats();
     // Threads start when a match first needs one: a server whose matches all play on workers starts none.
-    this.pool = new MatchPool(opts.concurrency, { addressPolicy, botEnv, sandbox: opts.sandbox }, undefined, true);
+    // Uploaded code runs from this process's cache, always in the sandbox (upload-transport.ts).
+    const uploads = opts.uploads?.cache.runOptions();
+    this.pool = new MatchPool(opts.concurrency, { addressPolicy, botEnv, sandbox: opts.sandbox, uploads }, undefined, true);
     // A person's match is outside --concurrency (it mostly waits for the person): it gets threads of its own.
-    this.personPool = new MatchPool(PERSON_THREADS, { addressPolicy, botEnv, sandbox: opts.sandbox }, undefined, true);
+    this.personPool = new MatchPool(PERSON_THREADS, { addressPolicy, botEnv, sandbox: opts.sandbox, uploads }, undefined, true);
     const handler = matchHandler({
       store,
       live: this.publish,
@@ -135,6 +139,7 @@ export class Arena {
       addressPolicy,
       botEnv: opts.botEnv,
       sandbox: opts.sandbox,
+      uploads: opts.uploads?.cache,
       maxTries: 3,
       cancelled: 'abort',
       pool: this.pool,
@@ -145,7 +150,11 @@ export class Arena {
     this.here = new LocalMatchQueue({ handler, concurrency: opts.concurrency, node: this.node, unbounded: (matchId) => this.persons.has(matchId) });
     this.queue = opts.queue ?? this.here;
     const policy = { allowCommands: opts.allowCommands, allowPrivateBots: opts.allowPrivateBots };
-    this.bots = new BotRegistry(store, { ...policy, adminToken: opts.adminToken, checkBots: opts.checkBots, botEnv: opts.botEnv, sandbox: opts.sandbox }, log);
+    this.bots = new BotRegistry(
+      store,
+      { ...policy, adminToken: opts.adminToken, checkBots: opts.checkBots, botEnv: opts.botEnv, sandbox: opts.sandbox, uploads: opts.uploads },
+      log,
+    );
     this.matches = new Matches(
       store,
       this.queue,

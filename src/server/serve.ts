@@ -13,10 +13,13 @@ import { matchRoutes } from './routes/matches.js';
 import { playRoutes } from './routes/play.js';
 import { Streams, type StreamOptions } from './sse.js';
 import { nodeName } from '../matches/node-name.js';
+import { uploadsOf, type UploadSetup } from '../registry/upload/setup.js';
 import { ArenaMetrics, metricsAllowed } from '../metrics/metrics.js';
 
 /** How `botarena serve` (and tests) start a server. */
-export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' | 'queue' | 'observe'>> {
+export interface ServeOptions extends Partial<Omit<ArenaOptions, 'gatewayPort' | 'queue' | 'observe' | 'uploads'>> {
+  /** uploaded code (`--uploads LANGUAGES`); none: the server takes no uploads */
+  uploads?: UploadSetup;
   port: number;
   host: string;
   /** a SQLite file path, or postgres://… (default: DATABASE_URL, else ./data/botarena.sqlite) */
@@ -103,10 +106,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const streams = new Streams(o.streams);
   try {
     if (g) gateway = await startGateway(store, logger, { port: g.port, host: g.host ?? o.host, hubs: g.hubs, gatherMs: g.gatherMs, recordAfter, node });
+    const uploads = o.uploads ? uploadsOf(store, o.uploads) : undefined;
     arena = new Arena(
       store,
       live,
       {
+        uploads,
         onDemand: o.onDemand,
         concurrency,
         allowCommands: o.allowCommands ?? false,
@@ -177,6 +182,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         gatewayPort: gateway?.port ?? null,
         requestLimits: { ...limits, per: 'minute and client address', counted: o.queueUrl ? 'in Redis (every web node)' : 'in this process' },
         trustProxy: o.trustProxy ?? null,
+        uploads: uploads ? { languages: uploads.cache.languages, cache: uploads.cache.dir } : null,
       },
       `botarena server at ${address} (API docs at ${address}/docs)`,
     );

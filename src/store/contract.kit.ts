@@ -3,6 +3,7 @@ import { botsContract } from './contract-bots.kit.js';
 import { finishContract } from './contract-finish.kit.js';
 import { matchesContract } from './contract-matches.kit.js';
 import { ratingsContract } from './contract-ratings.kit.js';
+import { versionsContract } from './contract-versions.kit.js';
 import { Stores, type StoreTarget } from './fixtures.kit.js';
 
 export type { StoreTarget } from './fixtures.kit.js';
@@ -20,4 +21,5 @@ export function storeContract(target: StoreTarget): void {
   matchesContract(stores);
   finishContract(stores, target);
   ratingsContract(stores);
+  versionsContract(stores);
 }

@@ -4,9 +4,22 @@ import { finishMatch } from './finish.js';
 import * as matches from './matches.js';
 import type { Dialect } from './migrations.js';
 import * as ratings from './ratings.js';
+import * as versions from './versions.js';
 import { isoNow } from './rows.js';
 import type { Database } from './schema.js';
-import type { ArenaPolicy, BotPatch, BotStatus, BuiltinBot, MatchFilter, MatchFinish, NewBotRow, NewMatchRow, RatingSystem, Store } from './store.js';
+import type {
+  ArenaPolicy,
+  BotPatch,
+  BotStatus,
+  BuiltinBot,
+  MatchFilter,
+  MatchFinish,
+  NewBotRow,
+  NewBotVersion,
+  NewMatchRow,
+  RatingSystem,
+  Store,
+} from './store.js';
 
 /**
  * The store on a Kysely database: the same queries on SQLite and on Postgres (`openStore` picks the dialect
@@ -44,6 +57,25 @@ export class KyselyStore implements Store {
   }
   ensureBuiltinBots(list: readonly BuiltinBot[]) {
     return bots.ensureBuiltinBots(this.db, this.clock, list);
+  }
+
+  addBotVersion(botId: string, version: NewBotVersion) {
+    return versions.addBotVersion(this.db, this.clock, botId, version);
+  }
+  listBotVersions(botId: string) {
+    return versions.listBotVersions(this.db, botId);
+  }
+  getBotVersion(botId: string, version: number) {
+    return versions.getBotVersion(this.db, botId, version);
+  }
+  refuseBotVersion(botId: string, version: number, report: string) {
+    return versions.refuseBotVersion(this.db, botId, version, report);
+  }
+  activateBotVersion(botId: string, version: number, report: string | null) {
+    return versions.activateBotVersion(this.db, this.clock, botId, version, report);
+  }
+  versionCode(sha256: string) {
+    return versions.versionCode(this.db, sha256);
   }
 
   createMatch(match: NewMatchRow) {

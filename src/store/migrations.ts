@@ -169,6 +169,29 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('arena').addColumn('policy', 'text').execute();
       },
     },
+    // Uploaded code (issue 36): each upload is a version of its bot, kept with its canonical bytes and sha256;
+    // it is checked before it becomes the bot's active version, and a refused one keeps its report.
+    '0007_bot_versions': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('bot_versions')
+          .addColumn('bot_id', 'text', (c) => c.notNull().references('bots.id'))
+          .addColumn('version', 'integer', (c) => c.notNull())
+          .addColumn('sha256', 'text', (c) => c.notNull())
+          .addColumn('size', 'integer', (c) => c.notNull())
+          .addColumn('expanded', 'integer', (c) => c.notNull())
+          .addColumn('code', blob, (c) => c.notNull())
+          .addColumn('language', 'text', (c) => c.notNull())
+          .addColumn('spec', 'text', (c) => c.notNull())
+          .addColumn('state', 'text', (c) => c.notNull())
+          .addColumn('report', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addPrimaryKeyConstraint('bot_versions_pk', ['bot_id', 'version'])
+          .execute();
+        await db.schema.createIndex('bot_versions_sha256').on('bot_versions').column('sha256').execute();
+        await db.schema.alterTable('bots').addColumn('active_version', 'integer').execute();
+      },
+    },
   };
 }
 

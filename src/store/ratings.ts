@@ -16,7 +16,7 @@ export async function leaderboard(db: Db, game: string, system: RatingSystem, li
     .selectFrom('ratings')
     .innerJoin('bots', 'bots.id', 'ratings.bot_id')
     .selectAll('ratings')
-    .select(['bots.name', 'bots.builtin', 'bots.status'])
+    .select(['bots.name', 'bots.builtin', 'bots.status', 'bots.active_version', 'bots.endpoint'])
     .where('ratings.game', '=', game)
     .where('ratings.system', '=', sys)
     .where('bots.status', '<>', 'deleted')
@@ -31,6 +31,8 @@ export async function leaderboard(db: Db, game: string, system: RatingSystem, li
     name: r.name,
     builtin: Number(r.builtin) === 1,
     status: r.status as LeaderboardRow['status'],
+    // The version of its uploaded code that plays; null for a bot that is not uploaded code (now).
+    version: r.active_version === null || r.active_version === undefined || !r.endpoint.startsWith('upload:') ? null : Number(r.active_version),
   }));
 }
 

@@ -116,6 +116,7 @@ export function botFromRow(r: BotsTable): BotRow {
     capacity: Number(r.capacity),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    activeVersion: r.active_version === null || r.active_version === undefined ? null : Number(r.active_version),
   };
 }
 

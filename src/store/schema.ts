@@ -19,6 +19,29 @@ export interface BotsTable {
   capacity: number;
   created_at: string;
   updated_at: string;
+  /** the version of its uploaded code that plays (migration 0007); null for a bot that is a URL or a command */
+  active_version?: number | null;
+}
+
+/** One upload of a bot's code (migration 0007). */
+export interface BotVersionsTable {
+  bot_id: string;
+  version: number;
+  sha256: string;
+  /** the canonical bytes' size */
+  size: number;
+  /** the files' size together */
+  expanded: number;
+  /** the canonical bytes (src/registry/upload/intake.ts) */
+  code: Buffer;
+  language: string;
+  /** the bot spec its seats get: upload:LANGUAGE:SHA256 entry=… | run=… */
+  spec: string;
+  /** checking, active (it passed its check; the bot's active_version says which plays), refused */
+  state: string;
+  /** the check's report (JSON) or why it was refused */
+  report: string | null;
+  created_at: string;
 }
 
 export interface MatchesTable {
@@ -104,6 +127,7 @@ export interface PairResultsTable {
 
 export interface Database {
   bots: BotsTable;
+  bot_versions: BotVersionsTable;
   matches: MatchesTable;
   arena: ArenaTable;
   match_seats: MatchSeatsTable;

@@ -34,6 +34,7 @@ describe('SQLite specifics', () => {
         tables.filter((t) => !/^sqlite_stat/.test(t as string)),
         [
           'arena',
+          'bot_versions',
           'botarena_migrations',
           'botarena_migrations_lock',
           'bots',

@@ -50,6 +50,40 @@ export interface BotRow {
   capacity: number;
   createdAt: string;
   updatedAt: string;
+  /** the version of its uploaded code that plays; null for a bot that is a URL or a command (or none passed its check yet) */
+  activeVersion: number | null;
+}
+
+export type VersionState = 'checking' | 'active' | 'refused';
+
+/** One upload of a bot's code, without its bytes (`versionCode` reads them). */
+export interface BotVersionRow {
+  botId: string;
+  /** 1, 2, … per bot */
+  version: number;
+  sha256: string;
+  /** its canonical bytes' size */
+  size: number;
+  /** its files' size together */
+  expanded: number;
+  language: string;
+  /** the bot spec its seats get (upload:LANGUAGE:SHA256 entry=… | run=…) */
+  spec: string;
+  /** checking until its check ends; active once it passed (the bot's activeVersion says which one plays); refused */
+  state: VersionState;
+  /** its check's report (JSON), or why it was refused */
+  report: string | null;
+  createdAt: string;
+}
+
+/** What an upload adds. */
+export interface NewBotVersion {
+  sha256: string;
+  expanded: number;
+  /** the canonical bytes */
+  code: Uint8Array;
+  language: string;
+  spec: string;
 }
 
 /** What registering a bot gives. */
@@ -245,6 +279,8 @@ export interface LeaderboardRow extends RatingRow {
   name: string;
   builtin: boolean;
   status: BotStatus;
+  /** the version of its uploaded code that plays (null: not uploaded code) */
+  version: number | null;
 }
 
 /** One rating change of a bot's history. */
@@ -341,6 +377,22 @@ export interface Store {
    * reported in `conflicts`.
    */
   ensureBuiltinBots(bots: readonly BuiltinBot[]): Promise<{ bots: BotRow[]; conflicts: string[] }>;
+
+  // ——— uploaded code (bot versions) ———
+  /** Adds a version of a bot's code (numbered after its last one), state 'checking'. NotFoundError for no bot. */
+  addBotVersion(botId: string, version: NewBotVersion): Promise<BotVersionRow>;
+  /** A bot's versions, newest first (without their bytes). */
+  listBotVersions(botId: string): Promise<BotVersionRow[]>;
+  getBotVersion(botId: string, version: number): Promise<BotVersionRow | null>;
+  /** A version that did not pass: state 'refused' with its report; the bot's active version stays. */
+  refuseBotVersion(botId: string, version: number, report: string): Promise<void>;
+  /**
+   * In one transaction: the version becomes 'active' (with its report) and the bot's active version, and the
+   * bot's endpoint becomes the version's spec. False when the bot was deleted meanwhile.
+   */
+  activateBotVersion(botId: string, version: number, report: string | null): Promise<boolean>;
+  /** The canonical bytes kept for a sha256 (any bot's version with it), or null. */
+  versionCode(sha256: string): Promise<Buffer | null>;
 
   // ——— matches ———
   /** Queues a match. */

@@ -5,10 +5,14 @@ import { RedisLiveEvents, redactRedisUrl } from '../live/redis.js';
 import { ArenaMetrics, serveMetrics, type MetricsServer } from '../metrics/metrics.js';
 import { DEFAULT_PREFIX, queueArena } from '../queue/bullmq.js';
 import { openStore, type ArenaPolicy, type Store } from '../store/index.js';
+import type { UploadCache } from '../registry/upload/cache.js';
+import { uploadsOf, type UploadSetup } from '../registry/upload/setup.js';
 import { MatchWorker, type WorkerOptions } from './worker.js';
 
 /** How `botarena worker` (and tests) start a worker. */
-export interface StartWorkerOptions extends Omit<WorkerOptions, 'store' | 'live' | 'log' | 'observe'> {
+export interface StartWorkerOptions extends Omit<WorkerOptions, 'store' | 'live' | 'log' | 'observe' | 'uploads'> {
+  /** uploaded code (`--uploads LANGUAGES`): the languages this worker runs and its cache; none: it runs none */
+  uploads?: UploadSetup;
   /** a SQLite file path, or postgres://… (default: DATABASE_URL, else ./data/botarena.sqlite) */
   database?: string;
   logLevel?: Level | 'silent';
@@ -110,8 +114,10 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
     throw err;
   }
   let policy: ArenaPolicy | null;
+  let uploads: UploadCache | undefined;
   try {
     policy = await followPolicy(store, o, logger);
+    uploads = o.uploads ? uploadsOf(store, o.uploads).cache : undefined;
   } catch (err) {
     await store.close();
     throw err;
@@ -139,7 +145,7 @@ export async function startWorker(o: StartWorkerOptions): Promise<RunningWorker>
       `metrics at http://${o.metrics.host ?? '127.0.0.1'}:${served.port}/metrics`,
     );
   }
-  const worker = new MatchWorker({ ...o, store, live, log: logger, arenaPolicy: () => policy, observe: metrics ?? undefined });
+  const worker = new MatchWorker({ ...o, store, live, log: logger, arenaPolicy: () => policy, observe: metrics ?? undefined, uploads });
   worker.start();
   let closing: Promise<void> | null = null;
   return {

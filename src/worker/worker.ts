@@ -15,6 +15,7 @@ import type { MatchHandler } from '../queue/port.js';
 import { BullMatchConsumer } from '../queue/bullmq-consumer.js';
 import type { Store } from '../store/index.js';
 import { nodeName } from '../matches/node-name.js';
+import { uploadRefusal, type UploadCache } from '../registry/upload/cache.js';
 
 /** How a worker runs. */
 export interface WorkerOptions {
@@ -56,6 +57,8 @@ export interface WorkerOptions {
   unplayableMs?: number;
   /** told of the matches this worker plays (its metrics) */
   observe?: MatchObserver;
+  /** uploaded code: this worker's cache (and the languages it runs); none: it runs no uploaded code */
+  uploads?: UploadCache;
 }
 
 /** Why no worker plays a match (it is aborted), or null when a worker may. */
@@ -116,8 +119,10 @@ export class MatchWorker {
         // An attempt's heartbeat in the store lasts as long as the job's lock in Redis (fencing: handler.ts).
         aliveMs: o.lockMs,
         cancelled: 'retry',
+        uploads: o.uploads,
         refuse: refusal,
-        notHere: (job) => notHere(job, allowCommands),
+        // A seat's uploaded code in a language this worker lacks (uploadRefusal): the match is another worker's.
+        notHere: (job) => notHere(job, allowCommands) ?? uploadRefusal(job, o.uploads ? { languages: o.uploads.languages } : null),
         observe: o.observe,
       });
     this.consumer = new BullMatchConsumer({
