@@ -58,8 +58,11 @@ export type BotListQuery = Static<typeof BotListQuery>;
 
 // Answers. Their enums are `enum` lists, their nullables `type` lists: the serialiser reads both with plain tests (a union of literals or with null is an `anyOf`, which it checks branch by branch with a validator).
 
-/** A bot's status: checked by the doctor first, active on the ladder, paused (by its owner or a rule), deleted. */
-export const BotStatus = Type.Enum(['checking', 'active', 'paused', 'deleted']);
+/**
+ * A bot's status: checked by the doctor first, active on the ladder, away (a bot linked from its author's machine,
+ * `connect:`, while it is not connected), paused (by its owner or a rule), deleted.
+ */
+export const BotStatus = Type.Enum(['checking', 'active', 'away', 'paused', 'deleted']);
 export type BotStatus = Static<typeof BotStatus>;
 
 const publicBotFields = {

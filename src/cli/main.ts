@@ -13,6 +13,7 @@ import { registerRate } from './rate-command.js';
 import { registerSmartdog } from './smartdog-command.js';
 import { registerServe } from './serve-command.js';
 import { registerWorker } from './worker-command.js';
+import { registerConnect } from './connect-command.js';
 
 /** Builds the `botarena` command line. */
 export function buildProgram(): Command {
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerRate(program);
   registerServe(program);
   registerWorker(program);
+  registerConnect(program);
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
   // Every command and subcommand (replay show, smartdog serve…) reports usage errors to main, which exits 2.
   const override = (c: Command): void => {

@@ -85,6 +85,20 @@ export function connectedSeats(job: MatchJob): string[] {
     : [];
 }
 
+/** The seats of a job whose bot is linked to a server from its author's machine (`connect:`), by slot. */
+export function linkedSeats(job: MatchJob): number[] {
+  const game = games[job.game];
+  return game
+    ? job.seats.flatMap((s, slot) => {
+        try {
+          return parseBotSpec(s.bot, game).transport === 'connect' ? [slot] : [];
+        } catch {
+          return [];
+        }
+      })
+    : [];
+}
+
 /** The seats of a job that run a command on this machine (stdio:, exec:), by slot. */
 export function commandSeats(job: MatchJob): number[] {
   const game = games[job.game];
