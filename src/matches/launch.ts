@@ -265,6 +265,14 @@ export class Matches {
       throw conflict(
         `seats[${i}]: ${bot.name} is away: it is a bot its author links from their own machine (\`botarena connect\`), and it is not linked to this server now; it plays once it is`,
       );
+    if (isLinkEndpoint(bot.endpoint)) {
+      // Its author's side runs at most its capacity at once: a match past it would be refused there.
+      const busy = (await this.store.activeMatchCounts()).get(bot.id) ?? 0;
+      if (busy >= bot.capacity)
+        throw conflict(
+          `seats[${i}]: ${bot.name} plays ${busy} matches now, its capacity (${bot.capacity}) over its link from its author's machine; try again when one has ended`,
+        );
+    }
     if (req.rated && bot.status !== 'active')
       throw conflict(`seats[${i}]: ${bot.name} is ${bot.status}${bot.statusReason ? ` (${bot.statusReason})` : ''}: it plays rated matches once active`);
     return bot;
