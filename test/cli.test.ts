@@ -222,11 +222,11 @@ describe('botarena play', () => {
     const cases: [string[], string][] = [
       [
         ['submit', '--help'],
-        "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n",
+        "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker, connect (botarena --help says what each does)\n",
       ],
       [
         ['--help', 'submit'],
-        "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker (botarena --help says what each does)\n",
+        "botarena: unknown command 'submit'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker, connect (botarena --help says what each does)\n",
       ],
       [['plya', 'tictactoe', '--help'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
       [['Doctor', 'tron', 'x'], "botarena: unknown command 'Doctor'; did you mean doctor? (botarena --help says what each does)\n"],
