@@ -104,9 +104,10 @@ function linkOnce(url: string, o: ConnectOptions): Promise<{ why: string; helloe
     let said: string | null = null;
     let fatal: string | undefined;
     let settled = false;
+    const maxPayload = o.maxMessageBytes ?? 16 * 1024 * 1024;
     const ws = new WebSocket(url, {
       headers: { authorization: `Bearer ${o.token}` },
-      maxPayload: o.maxMessageBytes ?? 16 * 1024 * 1024,
+      maxPayload,
       handshakeTimeout: 15_000,
     });
     // The server pings every pingMs; silence for twice that and more means the link is dead (a cut network).
@@ -153,9 +154,18 @@ function linkOnce(url: string, o: ConnectOptions): Promise<{ why: string; helloe
         ws.terminate();
       });
     });
-    ws.on('open', heard);
+    let opened = false;
+    ws.on('open', () => ((opened = true), heard()));
     ws.on('ping', heard);
-    ws.on('error', (err) => finish(`cannot reach ${url}: ${err.message}`));
+    ws.on('error', (err: Error & { code?: string }) =>
+      finish(
+        err.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+          ? `the server sent a message over ${maxPayload} bytes, the most this client takes`
+          : opened
+            ? `link error: ${err.message}`
+            : `cannot reach ${url}: ${err.message}`,
+      ),
+    );
     ws.on('close', (code, reason) => finish(`closed by the server: ${code}${reason.length ? ` ${reason.toString()}` : ''}`));
     ws.on('message', (data, isBinary) => {
       heard();
