@@ -8,6 +8,9 @@ import type { AskMessage, BotTransport, ByteSeatContext, OutgoingMessage, Reply,
 // carries the seat's wire messages to the author's machine and brings the answers back. As a person's seat
 // talks to its desk (arena/desk-bridge.ts).
 
+/** How a linked seat's fault begins when its link was lost (the author's side stopped or its network dropped): not the bot's play. */
+export const LINK_LOST = "the link to the bot's machine was lost";
+
 /** From the match thread to the link. */
 export type SeatToLink =
   | { type: 'ask'; n: number; phase: string; turn: number; text: string; timeoutMs: number }

@@ -1,5 +1,5 @@
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
-import type { LinkToSeat, SeatToLink } from '../bots/link-transport.js';
+import { LINK_LOST, type LinkToSeat, type SeatToLink } from '../bots/link-transport.js';
 import type { FaultKind } from '../core/moves.js';
 import type { ResultLine } from '../core/replay-result.js';
 import type { BotRow } from '../store/index.js';
@@ -201,7 +201,7 @@ export class Link {
     if (this.gone) return;
     this.gone = why;
     clearInterval(this.pinger);
-    for (const seat of this.seats.values()) if (!seat.ended) seat.toThread({ type: 'gone', why: `the link to the bot's machine was lost: ${why}` });
+    for (const seat of this.seats.values()) if (!seat.ended) seat.toThread({ type: 'gone', why: `${LINK_LOST}: ${why}` });
     this.links.dropped(this, why);
   }
 }
