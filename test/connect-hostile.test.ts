@@ -184,6 +184,22 @@ describe("the server's side of a link", () => {
     assert.equal((await sleepy.closed).code, 1006, 'cut without a close frame');
   });
 
+  it('closes the link of a bot deleted, or made an HTTP bot, while linked (4410, saying which)', async () => {
+    const b = await linkedBot();
+    const c = client(b.id, b.token);
+    await c.next('hello');
+    assert.equal((await api('DELETE', `/api/bots/${b.id}`, undefined, b.token)).status, 204);
+    assert.match((await c.next('cut')).message as string, /the bot was deleted/);
+    assert.deepEqual(await c.closed, { code: 4410, reason: 'the bot is not linkable now' });
+    const h = await linkedBot();
+    const d = client(h.id, h.token);
+    await d.next('hello');
+    const patched = await api('PATCH', `/api/bots/${h.id}`, { endpoint: 'http://127.0.0.1:9/' }, h.token);
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.match((await d.next('cut')).message as string, /endpoint is "http:\/\/127\.0\.0\.1:9\/" now, not "connect:"/);
+    assert.equal((await d.closed).code, 4410);
+  });
+
   it("plays a match by the seat's deadline: no answer is a timeout, garbage text is the game's fault, a reported crash is a crash", async () => {
     const b = await linkedBot();
     const c = client(b.id, b.token);

@@ -49,6 +49,8 @@ export const LINK_CLOSE = {
   flood: 4429,
   /** the server is stopping */
   stopping: 1001,
+  /** the bot was deleted, or is no longer a `connect:` bot */
+  gone: 4410,
 } as const;
 
 /** How long a seat whose match thread closed waits for the match's end (its result) before it is told the end without one. */
@@ -124,6 +126,11 @@ export class Link {
       } catch {
         this.cut('the connection failed');
       }
+      // A bot deleted, or no longer `connect:`, since it linked: its link is closed, saying so.
+      void links.unwanted(bot.id).then(
+        (why) => why && !this.gone && this.refuse(LINK_CLOSE.gone, 'the bot is not linkable now', why),
+        () => {},
+      );
     }, limits.pingMs);
     this.pinger.unref();
   }
@@ -223,6 +230,8 @@ export class BotLinks {
   constructor(
     limits: Partial<LinkLimits> = {},
     private readonly changed: (bot: Pick<BotRow, 'id' | 'name'>, connected: boolean, why: string) => void = () => {},
+    /** why a linked bot may not stay linked now (deleted, no longer `connect:`), or null; asked at every ping */
+    readonly unwanted: (botId: string) => Promise<string | null> = () => Promise.resolve(null),
   ) {
     this.limits = { ...LINK_DEFAULTS, ...limits };
   }

@@ -133,7 +133,15 @@ export class Arena {
     // Bot programs are other people's: a HOME of their own each, not the server's.
     const botEnv = { pass: opts.botEnv, home: 'private' } as const;
     this.persons = new PersonSeats();
-    this.links = new BotLinks(opts.links, (bot, connected, why) => this.linkChanged(bot, connected, why));
+    this.links = new BotLinks(
+      opts.links,
+      (bot, connected, why) => this.linkChanged(bot, connected, why),
+      async (botId) => {
+        const b = await store.getBot(botId);
+        if (!b || b.status === 'deleted') return 'the bot was deleted';
+        return isLinkEndpoint(b.endpoint) ? null : `the bot's endpoint is ${JSON.stringify(b.endpoint.split(' ')[0])} now, not "connect:"`;
+      },
+    );
     // Threads start when a match first needs one: a server whose matches all play on workers starts none.
     this.pool = new MatchPool(opts.concurrency, { addressPolicy, botEnv, sandbox: opts.sandbox }, undefined, true);
     // A person's match is outside --concurrency (it mostly waits for the person): it gets threads of its own.
