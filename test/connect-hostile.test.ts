@@ -237,6 +237,45 @@ describe("the server's side of a link", () => {
   });
 });
 
+describe('every game but smart-dog over the link', () => {
+  it("plays a test match of each with a built-in bot as BOT (the message object read from the wire's JSON, its answer written back)", async () => {
+    const cases: [string, string, string, Record<string, unknown>][] = [
+      ['connect4', 'minimax', 'random', {}],
+      ['tron', 'voronoi', 'stupid', { width: 16, height: 16 }],
+      ['battleship', 'random', 'random', {}],
+      ['lighthouses', 'planner', 'random', {}],
+      ['paint', 'painter', 'random', {}],
+    ];
+    for (const [game, local, opponent, config] of cases) {
+      const r = await api('POST', '/api/bots', { game, name: `every-${game}`, endpoint: 'connect:' });
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      const id = (r.body!.bot as { id: string }).id;
+      const cli = spawn(process.execPath, ['bin/botarena', 'connect', server.url, '--bot-id', id, local], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, BOTARENA_TOKEN: r.body!.token as string },
+      });
+      let out = '';
+      cli.stdout.on('data', (d: Buffer) => (out += d));
+      cli.stderr.on('data', (d: Buffer) => (out += d));
+      try {
+        await until(`${game}: linked (${out})`, async () => /linked as /.test(out));
+        const m = await api('POST', '/api/matches', { game, seats: [id, opponent], test: true, config });
+        assert.equal(m.status, 201, JSON.stringify(m.body));
+        const done = await until(`${game}: the match finished`, async () => {
+          const row = (await api('GET', `/api/matches/${m.body!.id as string}`)).body as { status: string; seats: { fault: unknown }[] };
+          return row.status === 'finished' ? row : null;
+        });
+        assert.equal(done.seats[0]!.fault, null, `${game}: ${JSON.stringify(done.seats[0])}`);
+        await until(`${game}: the CLI printing the end`, async () => /ended: (won|lost|draw)/.test(out));
+      } finally {
+        cli.kill('SIGINT');
+        await new Promise((resolve) => cli.on('close', resolve));
+      }
+    }
+  });
+});
+
 describe("the client's side (botarena connect against a hostile server)", () => {
   it('a wrong token: the CLI says what the server said and exits 2, without retrying', async () => {
     const b = await linkedBot();
