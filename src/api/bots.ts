@@ -12,7 +12,8 @@ const Name = Type.String({
 const Endpoint = Type.String({
   minLength: 1,
   maxLength: 2048,
-  description: 'http(s)://… (http+form://… for Battleship’s 2015 form dialect); stdio:/exec: commands only on servers started with --allow-commands',
+  description:
+    'http(s)://… (http+form://… for Battleship’s 2015 form dialect); stdio:/exec: commands only on servers started with --allow-commands; "connect:" for a bot its author links from their own machine (`botarena connect`: docs/connect.md)',
 });
 const Description = Type.String({ maxLength: 2000 });
 const Owner = Type.String({ maxLength: 200, description: 'how to reach the owner (shown to the admin only)' });
