@@ -19,7 +19,7 @@ import { apiClient, until } from './server.kit.js';
 const dir = mkdtempSync(join(tmpdir(), 'botarena-connect-hostile-'));
 const quiet = () => (process.env.SERVER_LOG ? process.stderr : new Writable({ write: (_c, _e, cb) => cb() }));
 const MAX_MESSAGE = 64 * 1024;
-const PING_MS = 400;
+const PING_MS = 1000;
 let server: RunningServer;
 const api = apiClient(() => server.url);
 
