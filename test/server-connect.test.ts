@@ -27,7 +27,6 @@ before(async () => {
     database: join(dir, 'connect.sqlite'),
     logStream: quiet(),
     gateway: false,
-    checkBots: false,
     // Two ladder matches at once, then one a minute: the ladder plays, and leaves the bot's capacity free after.
     perBotPerHour: 120,
     ladderBurst: 2,
