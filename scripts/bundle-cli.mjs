@@ -41,7 +41,7 @@ await build({
   supported: { 'dynamic-import': false },
   // The server's packages stay outside too: loaded only by `serve` (better-sqlite3 is a native addon; typebox,
   // an ES module only, is required as Node 20.19+ and 22.12+ allow), and out of what every start compiles.
-  external: ['undici', 'fastify', '@fastify/*', 'pino', 'typebox', 'kysely', 'better-sqlite3', 'pg', 'bullmq', 'ioredis'],
+  external: ['undici', 'fastify', '@fastify/*', 'pino', 'typebox', 'kysely', 'better-sqlite3', 'pg', 'bullmq', 'ioredis', 'ws'],
   // The modules find their files (the package root, the match worker) from import.meta.url: the bundle's own.
   define: { 'import.meta.url': '__botarenaBundleUrl' },
   // The banner comes before esbuild's own "use strict", which would then be a mere string: it says it first.

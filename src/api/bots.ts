@@ -12,7 +12,8 @@ const Name = Type.String({
 const Endpoint = Type.String({
   minLength: 1,
   maxLength: 2048,
-  description: 'http(s)://… (http+form://… for Battleship’s 2015 form dialect); stdio:/exec: commands only on servers started with --allow-commands',
+  description:
+    'http(s)://… (http+form://… for Battleship’s 2015 form dialect); stdio:/exec: commands only on servers started with --allow-commands; "connect:" for a bot its author links from their own machine (`botarena connect`: docs/connect.md)',
 });
 const Description = Type.String({ maxLength: 2000 });
 const Owner = Type.String({ maxLength: 200, description: 'how to reach the owner (shown to the admin only)' });
@@ -58,8 +59,11 @@ export type BotListQuery = Static<typeof BotListQuery>;
 
 // Answers. Their enums are `enum` lists, their nullables `type` lists: the serialiser reads both with plain tests (a union of literals or with null is an `anyOf`, which it checks branch by branch with a validator).
 
-/** A bot's status: checked by the doctor first, active on the ladder, paused (by its owner or a rule), deleted. */
-export const BotStatus = Type.Enum(['checking', 'active', 'paused', 'deleted']);
+/**
+ * A bot's status: checked by the doctor first, active on the ladder, away (a bot linked from its author's machine,
+ * `connect:`, while it is not connected), paused (by its owner or a rule), deleted.
+ */
+export const BotStatus = Type.Enum(['checking', 'active', 'away', 'paused', 'deleted']);
 export type BotStatus = Static<typeof BotStatus>;
 
 const publicBotFields = {

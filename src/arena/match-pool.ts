@@ -35,6 +35,8 @@ export interface RunHooks {
   /** a person's seats, by slot: the match thread's ends of their desks' channels (desk-bridge.ts), moved to the thread */
   persons?: { slot: number; port: MessagePort }[];
   personLimits?: PersonLimits;
+  /** a linked bot's seats (`botarena connect`), by slot: the match thread's ends of their links' channels, moved to the thread */
+  links?: { slot: number; port: MessagePort }[];
 }
 
 /**
@@ -137,6 +139,7 @@ export class MatchPool {
         return new Promise<Finished>((resolve, reject) => {
           s.busy = { id, resolve, reject, hooks };
           const persons = hooks?.persons;
+          const links = hooks?.links;
           s.worker.postMessage(
             {
               type: 'run',
@@ -148,8 +151,9 @@ export class MatchPool {
               pack: hooks?.pack,
               persons,
               personLimits: hooks?.personLimits,
+              links,
             } satisfies WorkerRequest,
-            persons?.map((p) => p.port),
+            [...(persons ?? []), ...(links ?? [])].map((p) => p.port),
           );
           signal?.addEventListener('abort', onAbort, { once: true });
         }).finally(() => signal?.removeEventListener('abort', onAbort));

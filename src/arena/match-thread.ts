@@ -1,5 +1,6 @@
 import { parentPort, type MessagePort } from 'node:worker_threads';
 import { BrowserTransport, type PersonLimits } from '../bots/browser-transport.js';
+import { LinkTransport } from '../bots/link-transport.js';
 import type { SeatContext } from '../bots/transport.js';
 import { PortDesk } from './desk-bridge.js';
 import type { SeatConnection } from './seat.js';
@@ -28,6 +29,8 @@ export type WorkerRequest =
       /** a person's seats: each slot's end of the channel to its desk on the thread that serves the pages (desk-bridge.ts) */
       persons?: { slot: number; port: MessagePort }[];
       personLimits?: PersonLimits;
+      /** a linked bot's seats (`botarena connect`): each slot's end of the channel to its link on the server's main thread (matches/links.ts) */
+      links?: { slot: number; port: MessagePort }[];
     }
   | { type: 'cancel' };
 export type WorkerReply =
@@ -67,6 +70,10 @@ port.on('message', (msg: WorkerRequest) => {
   for (const { slot, port: deskPort } of msg.persons ?? []) {
     connections ??= [];
     connections[slot] = { open: (ctx) => new BrowserTransport(ctx as SeatContext, new PortDesk(deskPort), msg.personLimits) };
+  }
+  for (const { slot, port: linkPort } of msg.links ?? []) {
+    connections ??= [];
+    connections[slot] = { open: (ctx) => new LinkTransport(linkPort, ctx) };
   }
   runMatch(msg.job, { ...msg.opts, signal: controller.signal, live, log, connections })
     .then(

@@ -2,6 +2,7 @@ export * from './spec.js';
 export * from './transport.js';
 export * from './schemes.js';
 export { TcpTransport } from './tcp-transport.js';
+export { LINK_LOST, LinkTransport, type LinkToSeat, type SeatToLink } from './link-transport.js';
 export {
   BrowserTransport,
   PersonDesk,

@@ -9,6 +9,7 @@ import {
   BOT_SPEC_HELP,
   browserForm,
   builtinForm,
+  connectForm,
   execForm,
   httpForm,
   humanForm,
@@ -24,6 +25,7 @@ export { BOT_SPEC_HELP } from './spec.js';
 import { StdioTransport } from './stdio-transport.js';
 import { TcpTransport } from './tcp-transport.js';
 import { UploadTransport } from './upload-transport.js';
+import { LinkTransport } from './link-transport.js';
 import type { BotTransport, SeatContext, TransportCapabilities } from './transport.js';
 
 /** One kind of transport: how its spec is read, how a seat of it is opened, and what it can do. */
@@ -76,6 +78,11 @@ export const SCHEMES: readonly TransportScheme[] = [
     },
     true,
   ),
+  scheme('connect', connectForm, LinkTransport.capabilities, () => {
+    throw new UsageError(
+      'a connect: seat is a bot its author links to a server with `botarena connect`: it is played by that server only; here, give the bot itself (stdio:, http://, a built-in)',
+    );
+  }),
   scheme('http', httpForm, HttpTransport.capabilities, (spec, ctx) => new HttpTransport(spec.url, ctx)),
   { ...scheme('exec', execForm, ExecTransport.capabilities, (spec, ctx) => new ExecTransport(spec.command, ctx)), runsCommand: true },
   { ...scheme('stdio', stdioForm, StdioTransport.capabilities, (spec, ctx) => new StdioTransport(spec.command, ctx)), runsCommand: true },

@@ -11,7 +11,8 @@ export type BotSpec =
   | { transport: 'builtin'; name: string; raw: string }
   | { transport: 'human'; raw: string }
   | { transport: 'tcp'; raw: string }
-  | { transport: 'browser'; raw: string };
+  | { transport: 'browser'; raw: string }
+  | { transport: 'connect'; dialect: string; raw: string };
 
 /** The name of a kind of transport. */
 export type TransportName = BotSpec['transport'];
@@ -59,6 +60,24 @@ export const browserForm: SpecForm<Extract<BotSpec, { transport: 'browser' }>> =
     return { transport: 'browser', raw };
   },
   defaultName: () => 'person',
+};
+
+/**
+ * `connect:` (and `connect+DIALECT:`): a registered bot that its author runs on their own machine and links to
+ * the server (`botarena connect`): its seats are opened from that link, never from the spec.
+ */
+export const connectForm: SpecForm<Extract<BotSpec, { transport: 'connect' }>> = {
+  help: [['connect:', "a server's bot whose author links it from their own machine (`botarena connect`)"]],
+  parse(s, raw, game) {
+    const m = /^connect(?:\+([a-z0-9-]+))?:(.*)$/is.exec(s);
+    if (!m) return null;
+    if (m[2]!.trim())
+      throw new UsageError(`bot spec ${JSON.stringify(raw)}: write just "connect:" (the bot is the one its author links with \`botarena connect\`)`);
+    if (game.wire.lobby)
+      throw new UsageError(`${game.id} bots connect in over TCP to the server's gateway (smart-dog's own protocol), not with \`botarena connect\``);
+    return { transport: 'connect', dialect: checkDialect(m[1] ?? game.wire.defaultDialect ?? 'json', raw, game), raw };
+  },
+  defaultName: () => 'connected',
 };
 
 /** `http://…`, `https://…`, `http+DIALECT://…`. */
@@ -181,7 +200,7 @@ function programName(command: string): string {
 }
 
 /** The help text listing every spec form. */
-export const BOT_SPEC_HELP = `bot specs:\n${[humanForm, browserForm, tcpForm, httpForm, execForm, stdioForm, builtinForm]
+export const BOT_SPEC_HELP = `bot specs:\n${[humanForm, browserForm, tcpForm, connectForm, httpForm, execForm, stdioForm, builtinForm]
   .flatMap((s) => s.help)
   .sort(([a], [b]) => helpOrder(a) - helpOrder(b))
   .map(([form, what]) => `  ${form.padEnd(26)}${what}`)
@@ -189,5 +208,5 @@ export const BOT_SPEC_HELP = `bot specs:\n${[humanForm, browserForm, tcpForm, ht
 
 /** Help lists the forms people use most first. */
 function helpOrder(form: string): number {
-  return ['http', 'stdio', 'exec', 'builtin', 'human', 'browser', 'tcp'].findIndex((p) => form.startsWith(p));
+  return ['http', 'stdio', 'exec', 'builtin', 'human', 'browser', 'tcp', 'connect'].findIndex((p) => form.startsWith(p));
 }

@@ -14,6 +14,7 @@ import { registerSmartdog } from './smartdog-command.js';
 import { registerServe } from './serve-command.js';
 import { registerWorker } from './worker-command.js';
 import { registerSubmit } from './submit-command.js';
+import { registerConnect } from './connect-command.js';
 
 /** Builds the `botarena` command line. */
 export function buildProgram(): Command {
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   registerServe(program);
   registerWorker(program);
   registerSubmit(program);
+  registerConnect(program);
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
   // Every command and subcommand (replay show, smartdog serve…) reports usage errors to main, which exits 2.
   const override = (c: Command): void => {

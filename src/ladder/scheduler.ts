@@ -36,6 +36,8 @@ export interface LadderContext {
    * person), and on-demand ones waiting for their share of the places (matches/quota.ts, OnDemandGate)
    */
   leavesPlace: () => number;
+  /** whether a bot may be picked now besides its status (a bot linked from its author's machine: only while linked to this server) */
+  available?: (bot: BotRow) => boolean;
 }
 
 /**
@@ -198,7 +200,7 @@ export class LadderScheduler {
     // A bot's matches queued or under way count against its capacity (every worker's, with a shared queue).
     const busy = await store.activeMatchCounts();
     const ladderBots: LadderBot[] = active
-      .filter((b) => !isPersonBot(b))
+      .filter((b) => !isPersonBot(b) && (this.c.available?.(b) ?? true))
       .filter((b) => b.builtin || ((recent.get(b.id) ?? 0) < limit && (lately.get(b.id) ?? 0) < burst))
       .map((b) => ({
         id: b.id,

@@ -8,10 +8,11 @@ import type { AddressPolicy } from '../bots/address-policy.js';
 import type { SandboxOptions } from '../bots/sandbox-options.js';
 import type { Replay } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
+import { games } from '../games/index.js';
 import { NotHereError, type MatchHandler } from '../queue/port.js';
-import { StoreFullError, type Claim, type LiveAttempt, type Store } from '../store/index.js';
+import { StoreFullError, type BotRow, type Claim, type LiveAttempt, type Store } from '../store/index.js';
 import type { UploadCache } from '../registry/upload/cache.js';
-import { botsOfMatch, connectedSeats, NoRoomError, playAndRecord, whenThereIsRoom } from './play.js';
+import { botsOfMatch, connectedSeats, linkedSeats, NoRoomError, playAndRecord, whenThereIsRoom } from './play.js';
 
 /** What a match that was taken became: recorded (its replay), or not played (why). */
 export type Settled = { replay: Replay } | { reason: string };
@@ -59,6 +60,19 @@ export interface HandlerOptions {
    * thread for as long as the person thinks, so the server gives them threads of their own)
    */
   persons?: { port: (matchId: string, slot: number) => MessagePort | undefined; limits?: PersonLimits; pool?: MatchPool };
+  /**
+   * the bots linked to this server from their authors' machines (`botarena connect`, matches/links.ts): a seat's
+   * channel to its bot's link, or why it cannot be opened (the bot is not linked, or at its capacity): then the
+   * match is aborted with that reason
+   */
+  links?: {
+    open: (
+      matchId: string,
+      slot: number,
+      bot: BotRow,
+      seat: { game: string; players: number; config: Record<string, unknown>; dialect: string },
+    ) => MessagePort | string;
+  };
   /**
    * how long an attempt's heartbeat in the store keeps the match its own (default ALIVE_MS; a worker: its lock
    * time): it is renewed three times as often while the match plays, and while it lives nobody starts the
@@ -240,6 +254,22 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         })
       : undefined;
   const threads = personPorts?.length ? (o.persons?.pool ?? pool) : pool;
+  // A linked bot's seat (`connect:`): its channel to the bot's link here; a bot that is not linked now (or at its capacity) aborts the match.
+  let linkPorts: { slot: number; port: MessagePort }[] | undefined;
+  for (const slot of pool ? linkedSeats(job) : []) {
+    const opened =
+      o.links?.open(matchId, slot, found.bots[slot]!, {
+        game: job.game,
+        players: job.seats.length,
+        config: job.config,
+        dialect: /^connect\+([a-z0-9-]+):/i.exec(job.seats[slot]!.bot.trim())?.[1]?.toLowerCase() ?? games[job.game]?.wire.defaultDialect ?? 'json',
+      }) ?? 'linked bots play on the server they are linked to';
+    if (typeof opened === 'string') {
+      for (const l of linkPorts ?? []) l.port.close();
+      return abort(opened);
+    }
+    (linkPorts ??= []).push({ slot, port: opened });
+  }
   const lines = (line: string) => log.warn({ match: matchId }, line);
   // The attempt's heartbeat: renewed while it plays; refused once another attempt holds the match (this one
   // was taken for dead: a frozen process, a cut network), and then this attempt stops, its result unwanted.
@@ -286,7 +316,16 @@ async function handle(o: HandlerOptions, matchId: string, signal: AbortSignal): 
         // server's (a 6 000-lap Tron match held the server's thread for half a second).
         run: threads
           ? (j, held, s) =>
-              threads.play(j, { live: held, log: lines, publicOnly: true, pack: true, signal: s, persons: personPorts, personLimits: o.persons?.limits })
+              threads.play(j, {
+                live: held,
+                log: lines,
+                publicOnly: true,
+                pack: true,
+                signal: s,
+                persons: personPorts,
+                personLimits: o.persons?.limits,
+                links: linkPorts,
+              })
           : undefined,
       },
       job,

@@ -6,7 +6,7 @@ import type { AnyGame } from '../core/game.js';
 import { ApiError, badRequest, conflict, forbidden } from '../core/request-errors.js';
 import type { MatchQueue } from '../queue/port.js';
 import { isPersonBot, PERSON } from '../registry/builtins.js';
-import { checkEndpoint, requireGame, type EndpointPolicy } from '../registry/endpoints.js';
+import { checkEndpoint, isLinkEndpoint, requireGame, type EndpointPolicy } from '../registry/endpoints.js';
 import type { BotRow, MatchKind, MatchRow, MatchSeatRow, Store } from '../store/index.js';
 import { guestBot, isBotUrl } from './guest.js';
 import type { PersonSeats } from './persons.js';
@@ -41,6 +41,8 @@ export interface MatchesOptions extends EndpointPolicy {
   ladder?: boolean;
   /** limits on on-demand and test matches (quota.ts; each has its default) */
   onDemand?: Partial<OnDemandLimits>;
+  /** whether a bot is linked to this server now (`botarena connect`): its matches are played here, and only while it is */
+  isLinked?: (botId: string) => boolean;
 }
 
 /** What a match is launched with besides its game and bots. */
@@ -69,6 +71,8 @@ export class Matches {
   readonly gate: OnDemandGate;
   /** requests past the queue-depth check whose match is not created yet */
   private creating = 0;
+  /** the matches not over yet that seat a bot linked to this server (`connect:`): played here, whatever the queue */
+  private readonly linked = new Set<string>();
 
   constructor(
     private readonly store: Store,
@@ -94,7 +98,7 @@ export class Matches {
     this.gate = new OnDemandGate({
       share: this.limits.concurrency,
       concurrency,
-      enqueue: (matchId) => this.queue.enqueue(matchId),
+      enqueue: (matchId) => (this.linked.has(matchId) ? this.here : this.queue).enqueue(matchId),
       isOver,
       warn: (matchId, message) => this.log.warn({ match: matchId }, message),
     });
@@ -106,6 +110,7 @@ export class Matches {
    * `ended`/`stopped` (a worker's matches); an id that holds no place is ignored.
    */
   ended(matchId: string): void {
+    this.linked.delete(matchId);
     this.quota.ended(matchId);
     this.gate.ended(matchId);
   }
@@ -115,9 +120,12 @@ export class Matches {
     return this.gate.leavesLadder;
   }
 
-  /** Whether a match waits for its share here, queued in the store and not in the queue (a reconciler leaves it). */
+  /**
+   * Whether this server holds a match not over yet that a reconciler must leave alone: an on-demand one waiting
+   * for its share (queued in the store, not in the queue), or one of a bot linked here (queued in this server's own queue).
+   */
   holds(matchId: string): boolean {
-    return this.gate.holds(matchId);
+    return this.gate.holds(matchId) || this.linked.has(matchId);
   }
 
   /**
@@ -253,6 +261,18 @@ export class Matches {
       throw conflict(
         `seats[${i}]: ${bot.name} is paused${bot.statusReason ? ` (${bot.statusReason})` : ''}: a paused bot plays no match until its owner makes it active again (PATCH /api/bots/${bot.id} {"status":"active"})${isBotUrl(bot.endpoint) ? '; to try it meanwhile, seat its URL in a test match' : ''}`,
       );
+    if (isLinkEndpoint(bot.endpoint) && (bot.status === 'away' || !this.opts.isLinked?.(bot.id)))
+      throw conflict(
+        `seats[${i}]: ${bot.name} is away: it is a bot its author links from their own machine (\`botarena connect\`), and it is not linked to this server now; it plays once it is`,
+      );
+    if (isLinkEndpoint(bot.endpoint)) {
+      // Its author's side runs at most its capacity at once: a match past it would be refused there.
+      const busy = (await this.store.activeMatchCounts()).get(bot.id) ?? 0;
+      if (busy >= bot.capacity)
+        throw conflict(
+          `seats[${i}]: ${bot.name} plays ${busy} matches now, its capacity (${bot.capacity}) over its link from its author's machine; try again when one has ended`,
+        );
+    }
     if (req.rated && bot.status !== 'active')
       throw conflict(`seats[${i}]: ${bot.name} is ${bot.status}${bot.statusReason ? ` (${bot.statusReason})` : ''}: it plays rated matches once active`);
     return bot;
@@ -282,13 +302,15 @@ export class Matches {
       seats: bots.map((b) => b.id || { botId: null, name: b.name }),
     });
     // A person's seat is a desk this process holds: that match is played here, whatever the queue (outside
-    // --concurrency: it has threads of its own). Another on-demand or test match takes its share of the places
+    // --concurrency: it has threads of its own). So is a match of a bot linked to this server (`connect:`: its
+    // link is here), within --concurrency. Another on-demand or test match takes its share of the places
     // through the gate; the ladder's (and the gateway's) go straight to the queue.
+    if (bots.some((b) => isLinkEndpoint(b.endpoint))) this.linked.add(matchId);
     if (!this.persons.has(matchId) && (o.kind === 'challenge' || o.kind === 'test')) {
       this.gate.add(matchId);
       return row;
     }
-    const queue = this.persons.has(matchId) ? this.here : this.queue;
+    const queue = this.persons.has(matchId) || this.linked.has(matchId) ? this.here : this.queue;
     // If the queue is away (Redis), the match stays queued in the store and the reconciler enqueues it when it is back.
     await queue
       .enqueue(matchId)

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MatchJob } from '../arena/match-job.js';
 import { runMatch } from '../arena/run-match.js';
 import type { SeatConnection } from '../arena/seat.js';
-import { parseBotSpec, runsCommand, schemeOf } from '../bots/index.js';
+import { LINK_LOST, parseBotSpec, runsCommand, schemeOf } from '../bots/index.js';
 import type { AddressPolicy } from '../bots/address-policy.js';
 import type { BotEnvOptions } from '../bots/bot-env.js';
 import type { SandboxOptions } from '../bots/sandbox-options.js';
@@ -11,7 +11,7 @@ import type { UploadRunOptions } from '../bots/transport.js';
 import type { Replay } from '../core/replay.js';
 import { resultLine } from '../core/replay.js';
 import { games } from '../games/index.js';
-import { pauseReason } from '../ladder/pick.js';
+import { pauseReason, type RecentOutcome } from '../ladder/pick.js';
 import { rateFinishedMatch } from '../ladder/rating-update.js';
 import type { Audience, LiveEvent, LiveEvents } from '../live/events.js';
 import { StoreFullError, type BotRow, type MatchRow, type SeatResult, type Store } from '../store/index.js';
@@ -79,6 +79,20 @@ export function connectedSeats(job: MatchJob): string[] {
         try {
           const spec = parseBotSpec(s.bot, game);
           return schemeOf(spec).fromConnection ? [spec.transport] : [];
+        } catch {
+          return [];
+        }
+      })
+    : [];
+}
+
+/** The seats of a job whose bot is linked to a server from its author's machine (`connect:`), by slot. */
+export function linkedSeats(job: MatchJob): number[] {
+  const game = games[job.game];
+  return game
+    ? job.seats.flatMap((s, slot) => {
+        try {
+          return parseBotSpec(s.bot, game).transport === 'connect' ? [slot] : [];
         } catch {
           return [];
         }
@@ -317,10 +331,19 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/** Pauses bots whose recent ladder matches fault too often, with the reason their owner reads. */
+/** The outcomes the pause rule reads: those of matches the bot played, not those a linked bot's link was lost in. */
+export function playedOutcomes<T extends RecentOutcome>(recent: T[]): T[] {
+  return recent.filter((r) => !(r.fault?.kind === 'transport' && r.fault.detail.startsWith(LINK_LOST)));
+}
+
+/**
+ * Pauses bots whose recent ladder matches fault too often, with the reason their owner reads. A match a linked
+ * bot's link was lost in does not count: the bot is away for that (its owner's `botarena connect` stopped or
+ * its network dropped), not paused.
+ */
 async function pauseFaulty(store: Store, log: FastifyBaseLogger, botIds: string[]): Promise<void> {
   for (const id of botIds) {
-    const reason = pauseReason(await store.recentOutcomes(id, 10));
+    const reason = pauseReason(playedOutcomes(await store.recentOutcomes(id, 30)));
     if (reason) {
       await store.updateBot(id, { status: 'paused', statusReason: reason });
       log.warn({ bot: id }, reason);

@@ -43,7 +43,11 @@ export async function recoverOwnQueue(
     const gone = connectedSeats(m.job as MatchJob);
     if (gone.length) {
       // Its players came for it (smart-dog bots over TCP, people at a page) and are gone: it cannot be played again.
-      const who = gone.includes('browser') ? 'a person played in it from a web page, and the page is gone' : 'its bots connected in over TCP for it';
+      const who = gone.includes('browser')
+        ? 'a person played in it from a web page, and the page is gone'
+        : gone.includes('connect')
+          ? "a bot in it was linked to the server from its author's machine (`botarena connect`), and the link is gone"
+          : 'its bots connected in over TCP for it';
       await store.abortMatch(m.id, `${who}: it cannot be started again`);
       continue;
     }

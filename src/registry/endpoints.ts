@@ -13,6 +13,11 @@ export interface EndpointPolicy {
   allowPrivateBots: boolean;
 }
 
+/** Whether an endpoint is a bot its author links from their own machine (`connect:`, `connect+DIALECT:`): it plays only while linked. */
+export function isLinkEndpoint(endpoint: string): boolean {
+  return /^connect(\+[a-z0-9-]+)?:\s*$/i.test(endpoint.trim());
+}
+
 /** A game by its id, or a 400 naming the games there are. */
 export function requireGame(id: string): AnyGame {
   // Own keys only: `__proto__`, `constructor` or `hasOwnProperty` name no game (a plain lookup finds Object's own members).

@@ -8,7 +8,7 @@ import type { BotRow, BotVersionRow, Store } from '../store/index.js';
 import { readUpload, UploadError, UPLOAD_LIMITS } from './upload/intake.js';
 import type { RegistryUploads } from './upload/setup.js';
 import { planRun, uploadSpec } from './upload/languages.js';
-import { checkEndpoint, requireGame, type EndpointPolicy } from './endpoints.js';
+import { checkEndpoint, isLinkEndpoint, requireGame, type EndpointPolicy } from './endpoints.js';
 import { AuthThrottle, type AuthThrottleOptions } from './throttle.js';
 import { hashToken, isAdminToken, newToken, verifyToken } from './tokens.js';
 
@@ -49,11 +49,16 @@ export interface RegistryOptions extends EndpointPolicy {
   authThrottle?: AuthThrottleOptions;
   /** uploaded code (`--uploads`); none: this server takes no uploads */
   uploads?: RegistryUploads;
+  /** whether a bot is linked to this server now (`botarena connect`): a `connect:` bot is active while it is, away otherwise */
+  isLinked?: (botId: string) => boolean;
 }
 
 /** What an uploader is told when the server takes no uploaded code. */
 export const UPLOADS_OFF =
   "this server takes no uploaded code: give your bot's http(s):// URL, or ask the operator to start the server with --uploads LANGUAGES (e.g. --uploads python3,node)";
+
+/** Why a `connect:` bot is away, for its owner. */
+export const AWAY_REASON = "not connected: its author's `botarena connect` is not linked to the server (it plays once it is)";
 
 /**
  * The bot registry: registering a bot (its endpoint checked against what the server allows, its owner
@@ -79,6 +84,8 @@ export class BotRegistry {
     const game = requireGame(input.game);
     await checkEndpoint(game, input.endpoint, this.opts);
     const token = newToken();
+    // A bot linked from its author's machine cannot be checked here: it is away until it connects, then plays.
+    const linked = isLinkEndpoint(input.endpoint);
     const bot = await this.store.createBot({
       game: game.id,
       name: input.name,
@@ -86,10 +93,12 @@ export class BotRegistry {
       description: input.description ?? '',
       ownerContact: input.owner ?? '',
       tokenHash: await hashToken(token),
-      status: this.opts.checkBots === false ? 'active' : 'checking',
+      status: linked ? 'away' : this.opts.checkBots === false ? 'active' : 'checking',
       capacity: input.capacity ?? 2,
     });
+    if (linked) await this.store.updateBot(bot.id, { statusReason: AWAY_REASON });
     this.log.info({ bot: bot.id, game: bot.game, name: bot.name }, 'bot registered');
+    if (linked) return { bot: { ...bot, statusReason: AWAY_REASON }, token };
     if (this.opts.checkBots !== false) this.checkLater(bot.id);
     return { bot, token };
   }
@@ -282,14 +291,20 @@ export class BotRegistry {
     if (patch.owner !== undefined) changes.ownerContact = patch.owner;
     if (patch.capacity !== undefined) changes.capacity = patch.capacity;
     let recheck = false;
+    const endpoint = patch.endpoint ?? bot.endpoint;
+    // A `connect:` bot is never checked here: it is active while linked, away otherwise.
+    const linkedNow = () =>
+      Object.assign(changes, this.opts.isLinked?.(bot.id) ? { status: 'active', statusReason: null } : { status: 'away', statusReason: AWAY_REASON });
     if (patch.endpoint !== undefined && patch.endpoint !== bot.endpoint) {
       await checkEndpoint(game, patch.endpoint, this.opts);
       changes.endpoint = patch.endpoint;
-      recheck = this.opts.checkBots !== false;
+      recheck = this.opts.checkBots !== false && !isLinkEndpoint(endpoint);
       if (recheck) Object.assign(changes, { status: 'checking', statusReason: null });
+      else if (isLinkEndpoint(endpoint) && bot.status !== 'paused') linkedNow();
     }
     if (patch.status === 'paused') Object.assign(changes, { status: 'paused', statusReason: 'paused by its owner' });
-    if (patch.status === 'active' && !recheck) {
+    if (patch.status === 'active' && isLinkEndpoint(endpoint)) linkedNow();
+    else if (patch.status === 'active' && !recheck) {
       if (this.opts.checkBots === false) Object.assign(changes, { status: 'active', statusReason: null });
       else {
         // Re-activating goes through the check again: the reason it was paused may be fixed or not.

@@ -11,6 +11,10 @@ import { EndsInStore } from '../matches/ended.js';
 import { Matches } from '../matches/launch.js';
 import type { OnDemandLimits } from '../matches/quota.js';
 import { PersonSeats } from '../matches/persons.js';
+import { BotLinks, type LinkLimits } from '../matches/links.js';
+import { isLinkEndpoint } from '../registry/endpoints.js';
+import { AWAY_REASON } from '../registry/registry.js';
+import type { BotRow } from '../store/index.js';
 import { QueueUpkeep, recoverOwnQueue } from '../matches/reconcile.js';
 import type { ViewerTokens } from '../matches/viewers.js';
 import { LocalMatchQueue } from '../queue/local.js';
@@ -78,6 +82,8 @@ export interface ArenaOptions {
   observe?: MatchObserver;
   /** uploaded code (`--uploads`): its cache here (its languages) and the caps on an upload; none: no uploads */
   uploads?: RegistryUploads;
+  /** the bounds of the links of bots connected from their authors' machines (`botarena connect`; matches/links.ts) */
+  links?: Partial<LinkLimits>;
 }
 
 /**
@@ -93,6 +99,10 @@ export class Arena {
   readonly bots: BotRegistry;
   readonly matches: Matches;
   readonly persons: PersonSeats;
+  /** the bots linked to this server from their authors' machines (`botarena connect`) */
+  readonly links: BotLinks;
+  /** the bots' status changes as their links come and go, one after the other */
+  private linkStatus: Promise<void> = Promise.resolve();
   /** following the live matches from their start, as the SSE routes do */
   readonly follow: {
     feed: (send: (e: LiveEvent) => void) => Promise<() => void>;
@@ -125,6 +135,15 @@ export class Arena {
     // Bot programs are other people's: a HOME of their own each, not the server's.
     const botEnv = { pass: opts.botEnv, home: 'private' } as const;
     this.persons = new PersonSeats();
+    this.links = new BotLinks(
+      opts.links,
+      (bot, connected, why) => this.linkChanged(bot, connected, why),
+      async (botId) => {
+        const b = await store.getBot(botId);
+        if (!b || b.status === 'deleted') return 'the bot was deleted';
+        return isLinkEndpoint(b.endpoint) ? null : `the bot's endpoint is ${JSON.stringify(b.endpoint.split(' ')[0])} now, not "connect:"`;
+      },
+    );
     // Threads start when a match first needs one: a server whose matches all play on workers starts none.
     // Uploaded code runs from this process's cache, always in the sandbox (upload-transport.ts).
     const uploads = opts.uploads?.cache.runOptions();
@@ -144,15 +163,17 @@ export class Arena {
       cancelled: 'abort',
       pool: this.pool,
       persons: { port: (matchId, slot) => this.persons.port(matchId, slot), limits: opts.person, pool: this.personPool },
+      links: { open: (matchId, slot, bot, seat) => this.links.open(matchId, slot, bot, seat) },
       settled: (matchId, outcome) => this.settled(matchId, outcome),
       observe: opts.observe,
     });
     this.here = new LocalMatchQueue({ handler, concurrency: opts.concurrency, node: this.node, unbounded: (matchId) => this.persons.has(matchId) });
     this.queue = opts.queue ?? this.here;
     const policy = { allowCommands: opts.allowCommands, allowPrivateBots: opts.allowPrivateBots };
+    const isLinked = (botId: string) => this.links.connected(botId);
     this.bots = new BotRegistry(
       store,
-      { ...policy, adminToken: opts.adminToken, checkBots: opts.checkBots, botEnv: opts.botEnv, sandbox: opts.sandbox, uploads: opts.uploads },
+      { ...policy, isLinked, adminToken: opts.adminToken, checkBots: opts.checkBots, botEnv: opts.botEnv, sandbox: opts.sandbox, uploads: opts.uploads },
       log,
     );
     this.matches = new Matches(
@@ -160,7 +181,15 @@ export class Arena {
       this.queue,
       this.here,
       this.persons,
-      { ...policy, timeouts: opts.timeouts, gatewayPort: opts.gatewayPort, concurrency: opts.concurrency, ladder: opts.ladder, onDemand: opts.onDemand },
+      {
+        ...policy,
+        isLinked,
+        timeouts: opts.timeouts,
+        gatewayPort: opts.gatewayPort,
+        concurrency: opts.concurrency,
+        ladder: opts.ladder,
+        onDemand: opts.onDemand,
+      },
       log,
     );
     this.ladder = opts.ladder
@@ -172,6 +201,8 @@ export class Arena {
             log,
             launch: (game, bots, o) => this.matches.launch(game, bots, o),
             leavesPlace: () => this.persons.size + this.matches.leavesLadder(),
+            // A bot linked from its author's machine plays while it is linked to this server (its link is here).
+            available: (b) => !isLinkEndpoint(b.endpoint) || this.links.connected(b.id),
           },
           opts,
         )
@@ -212,7 +243,13 @@ export class Arena {
         this.opts.reconcileMs,
       );
       await this.upkeep.start();
-    } else await recoverOwnQueue(this.store, this.queue, this.log, (m) => this.matches.resume(m));
+    } else {
+      await recoverOwnQueue(this.store, this.queue, this.log, (m) => this.matches.resume(m));
+      // Alone on its store, this server held every link there was: none is there now.
+      for (const status of ['active', 'checking'] as const)
+        for (const b of await this.store.listBots({ status, limit: 100_000 }))
+          if (isLinkEndpoint(b.endpoint)) await this.store.updateBot(b.id, { status: 'away', statusReason: AWAY_REASON });
+    }
     await ensureBuiltins(this.store, this.log);
     if (!this.stopping) this.ladder?.start();
   }
@@ -234,14 +271,42 @@ export class Arena {
     const left = Math.max(0, graceMs - (Date.now() - t0));
     await Promise.all([this.here.stop(left), this.queue === this.here ? null : this.queue.stop(left)]);
     await this.here.close();
+    this.links.closeAll();
+    await this.linkStatus;
     await Promise.all([this.pool.close(), this.personPool.close()]);
+  }
+
+  /**
+   * A bot's link came or went: a `connect:` bot is active while linked, away otherwise (a paused one stays paused:
+   * its owner or the fault rule paused it). One change after the other, each reading the bot again.
+   */
+  private linkChanged(bot: Pick<BotRow, 'id' | 'name'>, connected: boolean, why: string): void {
+    this.log.info({ bot: bot.id }, connected ? `bot ${bot.name} linked` : `bot ${bot.name}'s link ended: ${why}`);
+    this.linkStatus = this.linkStatus
+      .then(async () => {
+        const now = await this.store.getBot(bot.id);
+        if (!now || now.status === 'deleted' || !isLinkEndpoint(now.endpoint)) return;
+        const linked = this.links.connected(bot.id);
+        if (linked && (now.status === 'away' || now.status === 'checking')) {
+          await this.store.updateBot(bot.id, { status: 'active', statusReason: null });
+          if (!this.stopping) this.ladder?.wake();
+        } else if (!linked && (now.status === 'active' || now.status === 'checking'))
+          await this.store.updateBot(bot.id, { status: 'away', statusReason: `${AWAY_REASON}; its last link ended: ${why}` });
+      })
+      .catch((err: unknown) => this.log.warn({ bot: bot.id, err }, `the status of bot ${bot.name} could not be written: ${(err as Error).message}`));
   }
 
   /** A match played here is over (recorded, or not played): its people are told, and the ladder looks again. */
   private settled(matchId: string, outcome: Settled): void {
     this.matches.ended(matchId);
-    if ('replay' in outcome) this.persons.end(matchId, { reason: 'the match is over', result: resultLine(outcome.replay) });
-    else this.persons.end(matchId, { reason: `the match was stopped: ${outcome.reason}` });
+    if ('replay' in outcome) {
+      const result = resultLine(outcome.replay);
+      this.persons.end(matchId, { reason: 'the match is over', result });
+      this.links.end(matchId, { reason: 'the match is over', result });
+    } else {
+      this.persons.end(matchId, { reason: `the match was stopped: ${outcome.reason}` });
+      this.links.end(matchId, { reason: `the match was stopped: ${outcome.reason}` });
+    }
     if (!this.stopping) this.ladder?.wake();
   }
 }

@@ -32,7 +32,7 @@ export async function createBot(db: Db, clock: () => Date, bot: NewBotRow): Prom
     description: text('description', bot.description ?? '', LIMITS.description),
     owner_contact: text('ownerContact', bot.ownerContact ?? '', LIMITS.ownerContact),
     token_hash: bot.tokenHash === undefined || bot.tokenHash === null ? null : text('tokenHash', bot.tokenHash, HASH_MAX),
-    status: oneOf<BotStatus>('status', bot.status ?? 'checking', ['checking', 'active', 'paused']),
+    status: oneOf<BotStatus>('status', bot.status ?? 'checking', ['checking', 'active', 'away', 'paused']),
     status_reason: reasonText(bot.statusReason),
     doctor_report: null,
     capacity: int('capacity', bot.capacity ?? 1, 1, CAPACITY_MAX),

@@ -7,7 +7,7 @@ import type { ResultLine } from '../core/replay.js';
 // and blobs (replays, logs) are stored as given: their size is the caller's business (the server caps what it
 // accepts and what a match may log); the texts a person types are checked here against `LIMITS`.
 
-export type BotStatus = 'checking' | 'active' | 'paused' | 'deleted';
+export type BotStatus = 'checking' | 'active' | 'away' | 'paused' | 'deleted';
 export type MatchKind = 'ladder' | 'challenge' | 'test';
 export type MatchStatus = 'queued' | 'running' | 'finished' | 'aborted';
 export type RatingSystem = 'elo' | 'openskill';

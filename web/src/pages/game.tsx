@@ -77,6 +77,8 @@ export function GamePage(p: { id: string }) {
                 <td>{i + 1}</td>
                 <td>
                   <a href={href('bots', l.botId)}>{l.name}</a>
+                  {/* A bot linked from its author's machine (`botarena connect`) that is not linked now. */}
+                  {l.status === 'away' ? <span class="muted"> · away</span> : null}
                 </td>
                 <td>{system === 'elo' ? Math.round(l.rating) : l.rating.toFixed(2)}</td>
                 <td>{l.games}</td>
