@@ -41,7 +41,10 @@ function withoutLaterRoutes(doc: Doc): Doc {
   delete copy.paths['/api/bots/{id}/code'];
   delete copy.paths['/api/bots/{id}/versions'];
   delete copy.paths['/api/bots']?.post?.responses['413'];
-  return copy;
+  // Issue 36's connect: a bot's endpoint may be "connect:", said in its description.
+  return JSON.parse(
+    JSON.stringify(copy).replaceAll('; \\"connect:\\" for a bot its author links from their own machine (`botarena connect`: docs/connect.md)', ''),
+  ) as Doc;
 }
 
 /** A value as JSON carries it (what a client compares with). */

@@ -184,7 +184,7 @@ export function botsContract(stores: Stores): void {
     );
     await refused(
       store.createBot({ game: 'tictactoe', name: 'st', endpoint: 'http://x', status: 'deleted' }),
-      /^status: "deleted" is not one of checking, active, paused$/,
+      /^status: "deleted" is not one of checking, active, away, paused$/,
     );
     const ok = await activeBot(store, 'ok');
     await refused(store.updateBot(ok.id, { description: tenMegabytes }), /^description: 10485760 characters is too long/);
