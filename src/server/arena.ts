@@ -214,6 +214,8 @@ export class Arena {
       await this.upkeep.start();
     } else await recoverOwnQueue(this.store, this.queue, this.log, (m) => this.matches.resume(m));
     await ensureBuiltins(this.store, this.log);
+    // Uploaded versions whose check a stop cut off are checked again (in the background).
+    await this.bots.resumeChecks();
     if (!this.stopping) this.ladder?.start();
   }
 
