@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
+import { readUpload } from '../src/registry/upload/intake.js';
+import { uploadSpec } from '../src/registry/upload/languages.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
+import { openStore } from '../src/store/index.js';
 import { tarGz, zipBytes } from './archives.kit.js';
 import { runCli } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
@@ -325,5 +328,51 @@ describe('a server started without --uploads', () => {
       ((await res.json()) as { error: { message: string } }).error.message,
       /this server takes no uploaded code: .*--uploads LANGUAGES \(e\.g\. --uploads python3,node\)/,
     );
+  });
+});
+
+describe('a version whose check was cut off', () => {
+  it('is checked again when the server starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'botarena-resume-check-'));
+    const database = join(dir, 'a.sqlite');
+    try {
+      // What a server killed mid-check leaves: a bot and its version 1, both checking.
+      const store = await openStore(database);
+      const pkg = await readUpload('bot.py', Buffer.from(LIGHTHOUSES_BOT));
+      const bot = await store.createBot({
+        game: 'lighthouses',
+        name: 'cut-off',
+        endpoint: uploadSpec(pkg.sha256, { language: 'python3', entry: 'bot.py' }),
+        tokenHash: 'x',
+        capacity: 1,
+      });
+      await store.addBotVersion(bot.id, { sha256: pkg.sha256, code: pkg.bytes, expanded: pkg.expandedBytes, language: 'python3', spec: bot.endpoint });
+      await store.close();
+      const server = await startServer({
+        port: 0,
+        host: '127.0.0.1',
+        database,
+        logStream: quiet(),
+        gateway: false,
+        ladder: false,
+        uploads: { languages: ['python3'], cacheDir: join(dir, 'cache') },
+      });
+      try {
+        const api = apiClient(() => server.url);
+        const b = await until(
+          'the version checked again',
+          async () => {
+            const got = (await api('GET', `/api/bots/${bot.id}`)).body as Json;
+            return got.version === 1 ? got : null;
+          },
+          60_000,
+        );
+        assert.equal(b.status, 'active');
+      } finally {
+        await server.close(2000);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

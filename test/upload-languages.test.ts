@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { UsageError } from '../src/core/errors.js';
 import { UploadError, type PackageFile } from '../src/registry/upload/intake.js';
 import { enabledLanguages, planRun, uploadSpec } from '../src/registry/upload/languages.js';
+import { runCli } from './run-cli.js';
 
 const files = (...paths: [string, string?][]): PackageFile[] => paths.map(([path, data]) => ({ path, exec: false, data: Buffer.from(data ?? '') }));
 const langs = enabledLanguages(['python3', 'node']);
@@ -55,4 +56,11 @@ test('an operator adds a language with a file; one whose program is missing is r
     (e: unknown) => e instanceof UsageError && /its program no-such-cobol is not installed here/.test(e.message),
   );
   assert.throws(() => enabledLanguages(['ruby']), /no language "ruby"; the known ones are python3, node/);
+});
+
+test('serve --uploads where the sandbox cannot run (no bwrap in PATH) does not start, saying uploads run only in it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'no-bwrap-'));
+  const r = await runCli(['serve', '--uploads', 'python3', '--port', '0', '--no-gateway', '--database', join(dir, 'a.sqlite')], { env: { PATH: dir } });
+  assert.equal(r.code, 2, r.stderr);
+  assert.match(r.stderr, /--uploads runs uploaded code only in the sandbox, which cannot run here: needs bwrap \(Debian package bubblewrap/);
 });

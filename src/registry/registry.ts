@@ -251,6 +251,18 @@ export class BotRegistry {
     return this.store.getBotVersion(botId, n);
   }
 
+  /**
+   * Checks again the versions whose check was cut off (the server stopped mid-check): at start, so that no
+   * version stays 'checking' for ever. Without uploads here, they wait for a server that has them.
+   */
+  async resumeChecks(): Promise<number> {
+    if (!this.opts.uploads) return 0;
+    const pending = await this.store.checkingVersions();
+    for (const v of pending) this.checkVersionLater(v.botId, v.version);
+    if (pending.length) this.log.info(`${pending.length} uploaded version(s) whose check was cut off are checked again`);
+    return pending.length;
+  }
+
   private checkVersionLater(botId: string, n: number): void {
     const p = this.checkVersion(botId, n)
       .catch((err: unknown) => this.log.error({ bot: botId, version: n, err }, 'the version check could not finish'))

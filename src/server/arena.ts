@@ -251,6 +251,8 @@ export class Arena {
           if (isLinkEndpoint(b.endpoint)) await this.store.updateBot(b.id, { status: 'away', statusReason: AWAY_REASON });
     }
     await ensureBuiltins(this.store, this.log);
+    // Uploaded versions whose check a stop cut off are checked again (in the background).
+    await this.bots.resumeChecks();
     if (!this.stopping) this.ladder?.start();
   }
 

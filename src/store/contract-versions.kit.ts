@@ -38,7 +38,13 @@ export function versionsContract(stores: Stores): void {
     assert.equal(now.endpoint, v1.spec, "the bot's seats are its active version's");
     assert.equal((await store.getBotVersion(bot.id, 1))!.state, 'active');
 
+    assert.deepEqual(
+      (await store.checkingVersions()).map((v) => v.version),
+      [2],
+      'only version 2 is still checking',
+    );
     await store.refuseBotVersion(bot.id, 2, 'the doctor check failed: hello: crashed');
+    assert.deepEqual(await store.checkingVersions(), [], 'a refused version is checked no more');
     now = (await store.getBot(bot.id))!;
     assert.equal(now.activeVersion, 1, 'a refused version never replaces the active one');
     assert.equal(now.endpoint, v1.spec);
@@ -62,5 +68,6 @@ export function versionsContract(stores: Stores): void {
     await assert.rejects(store.addBotVersion(bot.id, version('y')), NotFoundError);
     assert.equal(await store.activateBotVersion(bot.id, v.version, null), false);
     assert.equal((await store.getBotVersion(bot.id, v.version))!.state, 'checking');
+    assert.deepEqual(await store.checkingVersions(), [], "a deleted bot's versions are checked no more");
   });
 }

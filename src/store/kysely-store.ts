@@ -74,6 +74,9 @@ export class KyselyStore implements Store {
   activateBotVersion(botId: string, version: number, report: string | null) {
     return versions.activateBotVersion(this.db, this.clock, botId, version, report);
   }
+  checkingVersions(limit?: number) {
+    return versions.checkingVersions(this.db, limit);
+  }
   versionCode(sha256: string) {
     return versions.versionCode(this.db, sha256);
   }

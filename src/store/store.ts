@@ -391,6 +391,8 @@ export interface Store {
    * bot's endpoint becomes the version's spec. False when the bot was deleted meanwhile.
    */
   activateBotVersion(botId: string, version: number, report: string | null): Promise<boolean>;
+  /** Versions still 'checking' (their check was cut off: a server stopped mid-check), oldest first, at most `limit`. */
+  checkingVersions(limit?: number): Promise<BotVersionRow[]>;
   /** The canonical bytes kept for a sha256 (any bot's version with it), or null. */
   versionCode(sha256: string): Promise<Buffer | null>;
 

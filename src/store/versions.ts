@@ -112,6 +112,22 @@ export async function activateBotVersion(db: Db, clock: () => Date, botId: strin
   });
 }
 
+/** Store.checkingVersions: oldest first (their bots not deleted). */
+export async function checkingVersions(db: Db, limit?: number): Promise<BotVersionRow[]> {
+  const rows = await db
+    .selectFrom('bot_versions')
+    .innerJoin('bots', 'bots.id', 'bot_versions.bot_id')
+    .select(COLUMNS.map((c) => `bot_versions.${c}` as const))
+    .where('bot_versions.state', '=', 'checking')
+    .where('bots.status', '<>', 'deleted')
+    .orderBy('bot_versions.created_at')
+    .orderBy('bot_versions.bot_id')
+    .orderBy('bot_versions.version')
+    .limit(Math.max(1, Math.min(limit ?? 1000, LIMITS.rows)))
+    .execute();
+  return rows.map(versionFromRow);
+}
+
 /** Store.versionCode: the bytes of any version with this sha256. */
 export async function versionCode(db: Db, sha256: string): Promise<Buffer | null> {
   if (!SHA256.test(sha256)) return null;

@@ -1,6 +1,7 @@
 // How a process (a server, a worker) sets up uploaded code from its options: the sandbox checked, the languages
 // enabled (their programs found), the cache of unpacked versions made.
 import { checkSandbox, type SandboxOptions } from '../../bots/index.js';
+import { UsageError } from '../../core/errors.js';
 import type { Store } from '../../store/index.js';
 import { UploadCache } from './cache.js';
 import { UPLOAD_LIMITS, type UploadLimits } from './intake.js';
@@ -30,7 +31,13 @@ export interface UploadSetup {
 
 /** The upload cache and caps a process runs with (a server's, a worker's), checked now: the sandbox must run here. */
 export function uploadsOf(store: Store, u: UploadSetup): RegistryUploads {
-  checkSandbox(u.sandbox ?? {});
+  try {
+    checkSandbox(u.sandbox ?? {});
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    // Uploaded code never runs unconfined: without the sandbox, no uploads.
+    throw new UsageError(`--uploads runs uploaded code only in the sandbox, which cannot run here: ${err.message.replace(/^--sandbox:? ?/, '')}`);
+  }
   const languages = enabledLanguages(u.languages, u.languagesFile);
   const cache = new UploadCache(store, {
     dir: u.cacheDir ?? 'data/uploads',
