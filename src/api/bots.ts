@@ -137,7 +137,6 @@ export type DoctorReport = Static<typeof DoctorReport>;
 export const BotDetail = Type.Object({ ...publicBotFields, ratings: Type.Array(RatingRow), doctor: Nullable(DoctorReport) });
 export type BotDetail = Static<typeof BotDetail>;
 
-/** `POST /api/bots` (201): the bot and its owner token, shown only here. */
 /** One upload of a bot's code (`GET /api/bots/:id/versions`, `PUT /api/bots/:id/code`). */
 export const BotVersion = Type.Object({
   version: Type.Integer({ description: '1, 2, … per bot' }),
@@ -162,6 +161,7 @@ export type BotVersionList = Static<typeof BotVersionList>;
 export const NewVersionAnswer = Type.Object({ version: BotVersion, bot: PublicBot, note: Type.String() });
 export type NewVersionAnswer = Static<typeof NewVersionAnswer>;
 
+/** `POST /api/bots` (201): the bot and its owner token, shown only here. */
 export const NewBotAnswer = Type.Object({ bot: PublicBot, token: Type.String(), note: Type.String(), version: Type.Optional(BotVersion) });
 export type NewBotAnswer = Static<typeof NewBotAnswer>;
 
@@ -190,3 +190,19 @@ export type HeadToHeadRow = Static<typeof HeadToHeadRow>;
 /** `GET /api/bots/:id/head-to-head`: most games first. */
 export const HeadToHead = Type.Array(HeadToHeadRow);
 export type HeadToHead = Static<typeof HeadToHead>;
+
+/** `GET /api/uploads`: whether this server takes uploaded code, in which languages, and how big an upload may be. */
+export const UploadInfo = Type.Object({
+  enabled: Type.Boolean({ description: 'false: the server was started without --uploads; bots enter as URLs (or linked with botarena connect)' }),
+  languages: Type.Array(
+    Type.Object({
+      id: Type.String({ description: 'the name to give as `language`' }),
+      entries: Type.Array(Type.String(), { description: 'the entry files looked for, in order, when none is given' }),
+      extensions: Type.Array(Type.String(), { description: 'file endings that say a single file is in this language' }),
+    }),
+  ),
+  maxBytes: Type.Integer({ description: 'the largest upload (the file or the archive as sent), bytes' }),
+  maxExpandedBytes: Type.Integer({ description: "the largest an archive's files may be together once expanded, bytes" }),
+  maxFiles: Type.Integer(),
+});
+export type UploadInfo = Static<typeof UploadInfo>;

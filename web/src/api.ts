@@ -18,10 +18,19 @@ export class ApiError extends Error {
 export async function api<T = unknown>(method: string, path: string, o: { body?: unknown; token?: string } = {}): Promise<T> {
   const headers: Record<string, string> = {};
   if (o.body !== undefined) headers['content-type'] = 'application/json';
-  if (o.token) headers.authorization = `Bearer ${o.token}`;
+  return send<T>(method, path, headers, o.body === undefined ? undefined : JSON.stringify(o.body), o.token);
+}
+
+/** Calls the API with a multipart form (a bot's code and its fields): the browser sets the content type and its boundary. */
+export function apiForm<T = unknown>(method: string, path: string, form: FormData, token?: string): Promise<T> {
+  return send<T>(method, path, {}, form, token);
+}
+
+async function send<T>(method: string, path: string, headers: Record<string, string>, body: string | FormData | undefined, token?: string): Promise<T> {
+  if (token) headers.authorization = `Bearer ${token}`;
   let res: Response;
   try {
-    res = await fetch(path, { method, headers, body: o.body === undefined ? undefined : JSON.stringify(o.body) });
+    res = await fetch(path, { method, headers, body });
   } catch (err) {
     throw new ApiError(0, `the server could not be reached (${err instanceof Error ? err.message : String(err)})`);
   }

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   BotVersionList,
+  UploadInfo,
   NewVersionAnswer,
   type BotVersion,
   BotDetail,
@@ -279,6 +280,28 @@ export function botRoutes(arena: Arena, limits: { registrations: number }) {
           version: publicVersion(version),
           bot: publicBot((await arena.store.getBot(bot.id))!),
           note: `version ${version.version} is being checked (GET /api/bots/${bot.id}/versions); it plays once it passes, and until then version ${bot.activeVersion ?? 'none'} plays`,
+        };
+      },
+    );
+
+    app.get(
+      '/api/uploads',
+      {
+        schema: {
+          tags: ['bots'],
+          summary: 'whether this server takes bots as uploaded code (--uploads), in which languages, and the caps on an upload',
+          response: { 200: UploadInfo },
+        },
+      },
+      async () => {
+        const u = arena.opts.uploads;
+        const limits = u?.limits ?? UPLOAD_LIMITS;
+        return {
+          enabled: !!u,
+          languages: Object.entries(u?.cache.opts.languages ?? {}).map(([id, l]) => ({ id, entries: l.entries, extensions: l.extensions })),
+          maxBytes: limits.compressedBytes,
+          maxExpandedBytes: limits.expandedBytes,
+          maxFiles: limits.files,
         };
       },
     );

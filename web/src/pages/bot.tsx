@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { BotDetail, HeadToHead, MatchPage, RatingHistory, RatingHistoryRow } from '../../../src/api/index.js';
+import type { BotDetail, BotVersionList, HeadToHead, MatchPage, RatingHistory, RatingHistoryRow } from '../../../src/api/index.js';
 import { api, ApiError } from '../api.js';
 import { href } from '../router.js';
 import { MatchList } from './match-list.js';
@@ -10,9 +10,11 @@ export function BotPage(p: { id: string }) {
   const [history, setHistory] = useState<RatingHistory>({ elo: [], openskill: [] });
   const [h2h, setH2h] = useState<HeadToHead>([]);
   const [recent, setRecent] = useState<MatchPage['items']>([]);
+  const [versions, setVersions] = useState<BotVersionList>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     const id = encodeURIComponent(p.id);
+    void api<BotVersionList>('GET', `/api/bots/${id}/versions`).then(setVersions, () => {});
     void api<BotDetail>('GET', `/api/bots/${id}`).then(setBot, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
     void api<RatingHistory>('GET', `/api/bots/${id}/ratings`).then(setHistory, () => {});
     void api<HeadToHead>('GET', `/api/bots/${id}/head-to-head`).then(setH2h, () => {});
@@ -40,6 +42,39 @@ export function BotPage(p: { id: string }) {
         {bot.statusReason ? `: ${bot.statusReason}` : ''} · <a href={href('games', bot.game)}>{bot.game} leaderboard</a> ·{' '}
         <a href={`${href('test')}?game=${bot.game}&bot=${bot.id}`}>test it</a>
       </p>
+      {versions.length ? (
+        <>
+          <h2>Versions of its code</h2>
+          <table data-testid="versions">
+            <thead>
+              <tr>
+                <th>version</th>
+                <th>uploaded</th>
+                <th>language</th>
+                <th>size</th>
+                <th>state</th>
+              </tr>
+            </thead>
+            <tbody>
+              {versions.map((v) => (
+                <tr>
+                  <td>
+                    v{String(v.version)} <code class="muted">{v.sha256.slice(0, 12)}</code>
+                  </td>
+                  <td>{v.createdAt.slice(0, 16).replace('T', ' ')}</td>
+                  <td>{v.language}</td>
+                  <td>{String(Math.ceil(v.size / 1024))} KiB</td>
+                  <td>
+                    {v.state}
+                    {v.version === bot.version ? ' (plays)' : ''}
+                    {v.state === 'refused' && v.report ? <span class="muted">: {reportLine(v.report)}</span> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      ) : null}
       <h2>Rating over time</h2>
       <RatingChart rows={history.elo} label="ELO" />
       {(bot.ratings ?? []).map((r) => (
@@ -129,4 +164,14 @@ export function RatingChart(p: { rows: RatingHistoryRow[]; label: string }) {
       <polyline points={points} fill="none" stroke="#56B4E9" stroke-width="2" />
     </svg>
   );
+}
+
+/** A refused version's check report in one line: its first failed check's words. */
+function reportLine(report: unknown): string {
+  const reason = (report as { reason?: unknown } | null)?.reason;
+  if (typeof reason === 'string') return reason.slice(0, 300);
+  const checks = (report as { checks?: { ok?: boolean; name?: string; detail?: string }[] } | null)?.checks;
+  const failed = Array.isArray(checks) ? checks.find((c) => c && c.ok === false) : undefined;
+  if (failed) return `${failed.name ?? 'a check'} failed${failed.detail ? `: ${failed.detail}` : ''}`.slice(0, 300);
+  return typeof report === 'string' ? report.slice(0, 300) : 'its check failed';
 }

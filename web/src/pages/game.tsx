@@ -79,6 +79,13 @@ export function GamePage(p: { id: string }) {
                   <a href={href('bots', l.botId)}>{l.name}</a>
                   {/* A bot linked from its author's machine (`botarena connect`) that is not linked now. */}
                   {l.status === 'away' ? <span class="muted"> · away</span> : null}
+                  {/* Uploaded code: the version that plays. */}
+                  {l.version ? (
+                    <span class="muted" data-testid="version">
+                      {' '}
+                      v{String(l.version)}
+                    </span>
+                  ) : null}
                 </td>
                 <td>{system === 'elo' ? Math.round(l.rating) : l.rating.toFixed(2)}</td>
                 <td>{l.games}</td>
