@@ -1,7 +1,8 @@
+// Why this file stays whole (about 470 lines): the store port is one interface with the row types it speaks, so
+// its contract reads in one place.
 import type { ResultLine } from '../core/replay.js';
 
-// The store port (about 345 lines, whole on purpose: the port is one interface with the row types it speaks, so
-// its contract reads in one place): what an arena server keeps (bots, matches, replays, owners' logs, ratings) behind one
+// The store port: what an arena server keeps (bots, matches, replays, owners' logs, ratings) behind one
 // interface. One implementation (`KyselyStore`) runs on SQLite by default and on Postgres when the URL says
 // so; `contract.kit.ts` is the behaviour both must have. JSON columns (configs, jobs, results, doctor reports)
 // and blobs (replays, logs) are stored as given: their size is the caller's business (the server caps what it

@@ -1,3 +1,5 @@
+// Why this file stays whole (about 400 lines): the readers of the three kinds of upload and the canonical form
+// share one Collector that enforces every cap, and a reviewer checks a hostile-input path best in one place.
 // A bot's uploaded code, read as hostile input: a single file, a .tar.gz or a .zip (bytes and the file's name)
 // becomes a normalized package (files with their paths and exec bits) and its canonical bytes with their sha256,
 // or an UploadError saying what was wrong and what is expected. Archives are read entry by entry, in memory,
