@@ -40,6 +40,7 @@ function withoutLaterRoutes(doc: Doc): Doc {
   const copy = JSON.parse(JSON.stringify(doc)) as Doc;
   delete copy.paths['/api/bots/{id}/code'];
   delete copy.paths['/api/bots/{id}/versions'];
+  delete copy.paths['/api/uploads'];
   delete copy.paths['/api/bots']?.post?.responses['413'];
   // Issue 36's connect: a bot's endpoint may be "connect:", said in its description.
   return JSON.parse(
