@@ -37,7 +37,7 @@ function start(args: string[]) {
 }
 
 describe('uploaded code on a real worker', () => {
-  it('the worker fetches the version from the store into its cache and plays the ladder matches, sandboxed', async (t: TestContext) => {
+  it('a worker without --uploads passes the uploaded bot’s matches on; a worker with python3 fetches the version from the store into its cache and plays them, sandboxed', async (t: TestContext) => {
     const redis = await testRedis();
     if ('missing' in redis) return redisMissing(redis.missing, t);
     const database = join(tmp, 'arena.sqlite');
@@ -59,10 +59,11 @@ describe('uploaded code on a real worker', () => {
     ]);
     const workerCache = join(tmp, 'worker-cache');
     let worker: ReturnType<typeof start> | null = null;
+    // A worker that runs no uploaded code, alone at first: it takes the uploaded bot's matches and passes them on.
+    const plain = start(['worker', ...queue, '--database', database, '--name', 'plain']);
     try {
       const url = (await server.ready(/botarena server at (http:\/\/[\d.:]+)/))[1]!;
-      worker = start(['worker', ...queue, '--database', database, '--name', 'upworker', '--uploads', 'python3', '--upload-cache', workerCache]);
-      await worker.ready(/takes matches from/);
+      await plain.ready(/takes matches from/);
       const api = apiClient(() => url);
       const body = new FormData();
       body.set('game', 'lighthouses');
@@ -77,6 +78,11 @@ describe('uploaded code on a real worker', () => {
         async () => ((await api('GET', `/api/bots/${id}`)).body?.version === 1 ? true : null),
         90_000,
       );
+      // The ladder's first match of the bot: the plain worker cannot play it and nobody else can yet, so it waits.
+      await until('the plain worker to say nobody can play it', async () => (/no worker running can play match/.test(plain.out()) ? true : null), 60_000);
+      assert.match(plain.out(), /is uploaded python3 code and this process runs no uploaded code/);
+      worker = start(['worker', ...queue, '--database', database, '--name', 'upworker', '--uploads', 'python3', '--upload-cache', workerCache]);
+      await worker.ready(/takes matches from/);
       const played = await until(
         'a ladder match of the uploaded bot played on the worker',
         async () => {
@@ -88,7 +94,14 @@ describe('uploaded code on a real worker', () => {
       const m = (await api('GET', `/api/matches/${played.id}`)).body as { seats: { botId: string | null; fault: unknown }[] };
       assert.equal(m.seats.find((s) => s.botId === id)!.fault, null, 'the uploaded bot played its match on the worker without a fault');
       assert.ok(existsSync(join(workerCache, created.version.sha256, 'bot.py')), 'the worker placed the version in its own cache');
+      // Every match of the bot went to the worker that runs Python uploads; none was aborted for the plain one.
+      const mine = (await api('GET', `/api/matches?bot=${id}&limit=100`)).body as { items: { id: string; status: string; worker: string | null }[] };
+      assert.deepEqual(
+        mine.items.filter((x) => x.status === 'aborted' || (x.status === 'finished' && x.worker !== 'upworker')).map((x) => `${x.id} ${x.status} ${x.worker}`),
+        [],
+      );
     } finally {
+      await plain.stop();
       await worker?.stop();
       await server.stop();
       await redis.stop();
