@@ -3,8 +3,8 @@
 // pass their check and play ladder matches; a broken new version is refused and the old one keeps playing; a bot
 // that tries the network, reads outside its folder or fills /tmp is bounded by the sandbox.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -14,7 +14,7 @@ import { uploadSpec } from '../src/registry/upload/languages.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { openStore } from '../src/store/index.js';
 import { tarGz, zipBytes } from './archives.kit.js';
-import { runCli } from './run-cli.js';
+import { ROOT, runCli } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
 
 const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
@@ -372,6 +372,37 @@ describe('a version whose check was cut off', () => {
         await server.close(2000);
       }
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('botarena serve --uploads as a user starts it (no --upload-cache, run from its own folder)', () => {
+  it('checks an upload sent with botarena submit, in the default ./data/uploads cache', async () => {
+    // Found by hand: the default cache folder was relative, and the sandbox walked its parents up to "/" for
+    // ever (dirname of "data" is "."), so the first check held the server's thread at 100 % CPU and every
+    // request after it timed out. The tests above give an absolute --upload-cache.
+    const dir = mkdtempSync(join(tmpdir(), 'botarena-serve-uploads-'));
+    const serve = spawn(process.execPath, [join(ROOT, 'bin/botarena'), 'serve', '--port', '0', '--no-gateway', '--no-ladder', '--uploads', 'python3'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    serve.stdout.on('data', (d: Buffer) => (out += d));
+    serve.stderr.on('data', (d: Buffer) => (out += d));
+    try {
+      const url = await until('the server to listen', async () => /botarena server at (http:\/\/[\d.:]+)/.exec(out)?.[1] ?? null, 20_000);
+      writeFileSync(join(dir, 'bot.py'), readFileSync(join(ROOT, 'examples/tictactoe-python/bot.py')));
+      const run = await runCli(['submit', 'tictactoe', join(dir, 'bot.py'), '--server', url, '--name', 'default-cache', '--token-file', join(dir, 'tok')], {
+        timeoutMs: 90_000,
+      });
+      assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}\n${out.slice(-2000)}`);
+      assert.match(run.stdout + run.stderr, /version 1 passed its check/);
+      assert.ok(existsSync(join(dir, 'data', 'uploads')), 'the cache is ./data/uploads of the folder the server runs in');
+      const health = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(10_000) });
+      assert.equal(health.status, 200, 'the server still answers');
+    } finally {
+      serve.kill('SIGKILL');
       rmSync(dir, { recursive: true, force: true });
     }
   });

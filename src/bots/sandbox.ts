@@ -116,7 +116,8 @@ export function sandboxPlan(command: string, args: readonly string[], opts: Sand
   const o = resolved(opts);
   const root = process.getuid?.() === 0;
   const uid = root ? 2_000_000 + (process.pid % 1000) * 1000 + (nextUid++ % 1000) : (process.getuid?.() ?? 0);
-  const cwd = opts.cwd ?? process.cwd();
+  // Absolute: its parents are walked up to / below (a relative folder never gets there).
+  const cwd = resolve(opts.cwd ?? process.cwd());
   const support = cgroupSupport();
   let cgroup: BotCgroup | null = null;
   let note: string | undefined;

@@ -1,5 +1,6 @@
 // How a process (a server, a worker) sets up uploaded code from its options: the sandbox checked, the languages
 // enabled (their programs found), the cache of unpacked versions made.
+import { resolve } from 'node:path';
 import { checkSandbox, type SandboxOptions } from '../../bots/index.js';
 import { UsageError } from '../../core/errors.js';
 import type { Store } from '../../store/index.js';
@@ -40,7 +41,7 @@ export function uploadsOf(store: Store, u: UploadSetup): RegistryUploads {
   }
   const languages = enabledLanguages(u.languages, u.languagesFile);
   const cache = new UploadCache(store, {
-    dir: u.cacheDir ?? 'data/uploads',
+    dir: resolve(u.cacheDir ?? 'data/uploads'),
     maxBytes: (u.cacheMb ?? 1024) * 1024 * 1024,
     languages,
     sandbox: u.sandbox,
