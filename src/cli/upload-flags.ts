@@ -1,5 +1,5 @@
 // The `--uploads*` options of `serve` and `worker`: which languages of uploaded code this process runs, and its cache.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { SandboxOptions } from '../bots/sandbox-options.js';
 import type { UploadSetup } from '../registry/upload/setup.js';
 import { parsePositiveInt } from './options.js';
@@ -10,10 +10,20 @@ export interface UploadFlags {
   uploadLanguages?: string;
   uploadCache?: string;
   uploadCacheMb?: number;
+  uploadRatings?: 'carry' | 'restart';
 }
 
 /** Adds the `--uploads*` options; `who` says what takes uploads here (a server, a worker). */
 export function withUploadOptions(command: Command, who: 'serve' | 'worker'): Command {
+  if (who === 'serve')
+    command.addOption(
+      new Option(
+        '--upload-ratings <what>',
+        "with --uploads: when a new version of a bot's code passes its check, its ratings carry on, or restart from the starting rating (its history stays)",
+      )
+        .choices(['carry', 'restart'])
+        .default('carry'),
+    );
   return command
     .option(
       '--uploads <languages>',
@@ -50,5 +60,5 @@ export function uploadSetup(o: UploadFlags, sandbox: SandboxOptions | undefined)
         cpuSeconds: sandbox.cpuSeconds,
       }
     : {};
-  return { languages, languagesFile: o.uploadLanguages, cacheDir: o.uploadCache, cacheMb: o.uploadCacheMb, sandbox: limits };
+  return { languages, languagesFile: o.uploadLanguages, cacheDir: o.uploadCache, cacheMb: o.uploadCacheMb, sandbox: limits, ratings: o.uploadRatings };
 }

@@ -239,7 +239,8 @@ export class BotRegistry {
         });
       this.log.info({ bot: botId, version: n }, `version ${n} refused: ${reason.slice(0, 300)}`);
     } else {
-      if (!(await this.store.activateBotVersion(botId, n, JSON.stringify(report)))) return this.store.getBotVersion(botId, n);
+      const restartRatings = this.opts.uploads?.ratings === 'restart';
+      if (!(await this.store.activateBotVersion(botId, n, JSON.stringify(report), { restartRatings }))) return this.store.getBotVersion(botId, n);
       const current = (await this.store.getBot(botId))!;
       await this.store.updateBot(botId, {
         status: current.status === 'checking' || (current.status === 'paused' && current.statusReason?.startsWith('version ')) ? 'active' : current.status,

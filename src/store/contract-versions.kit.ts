@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { it } from 'node:test';
 import { NotFoundError } from './errors.js';
-import { activeBot, steppingClock, type Stores } from './fixtures.kit.js';
+import { rateFinishedMatch } from '../ladder/rating-update.js';
+import { activeBot, finishOf, running, steppingClock, type Stores } from './fixtures.kit.js';
 
 const code = (text: string) => {
   const bytes = Buffer.from(`botarena-code 1\n- ${text.length} bot.py\n${text}\n`);
@@ -57,6 +58,31 @@ export function versionsContract(stores: Stores): void {
     assert.ok(back && back.equals(code('print(2)').code));
     assert.equal(await store.versionCode('0'.repeat(64)), null);
     assert.equal(await store.versionCode('not a hash'), null);
+  });
+
+  it("a new version's activation keeps the bot's ratings, or restarts them when asked (the first version's never does)", async () => {
+    const { store } = await stores.fresh();
+    const [a, b] = [await activeBot(store, 'rated-a'), await activeBot(store, 'rated-b')];
+    for (const bot of [a, b]) await store.addBotVersion(bot.id, version(`print("${bot.name}")`));
+    assert.equal(await store.activateBotVersion(a.id, 1, null, { restartRatings: true }), true);
+    const m = await running(store, [a, b]);
+    const seats = [
+      { botId: a.id, rank: 1 },
+      { botId: b.id, rank: 2 },
+    ];
+    assert.equal(await store.finishMatch(m.id, finishOf(m, [1, 2], { rate: (kept) => rateFinishedMatch('tictactoe', seats, kept) })), true);
+    const rated = async () => (await store.leaderboard('tictactoe', 'elo')).map((r) => r.botId).sort();
+    assert.deepEqual(await rated(), [a.id, b.id].sort());
+    // Carry (the default): version 2 plays on with version 1's ratings.
+    await store.addBotVersion(a.id, version('print("a2")'));
+    assert.equal(await store.activateBotVersion(a.id, 2, null), true);
+    assert.deepEqual(await rated(), [a.id, b.id].sort(), 'ratings carry on by default');
+    // Restart: version 3 starts unrated; the opponent's ratings and the history stay.
+    await store.addBotVersion(a.id, version('print("a3")'));
+    assert.equal(await store.activateBotVersion(a.id, 3, null, { restartRatings: true }), true);
+    assert.deepEqual(await rated(), [b.id], "a's ratings restarted: it is off the leaderboard until its next rated match");
+    assert.equal((await store.ratingHistory(a.id, 'elo')).length, 1, 'its history stays');
+    assert.equal((await store.getBot(a.id))!.activeVersion, 3);
   });
 
   it('refuses a version of a bot that is not there; a deleted bot is not activated', async () => {

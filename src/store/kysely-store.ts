@@ -71,8 +71,8 @@ export class KyselyStore implements Store {
   refuseBotVersion(botId: string, version: number, report: string) {
     return versions.refuseBotVersion(this.db, botId, version, report);
   }
-  activateBotVersion(botId: string, version: number, report: string | null) {
-    return versions.activateBotVersion(this.db, this.clock, botId, version, report);
+  activateBotVersion(botId: string, version: number, report: string | null, opts?: { restartRatings?: boolean }) {
+    return versions.activateBotVersion(this.db, this.clock, botId, version, report, opts);
   }
   checkingVersions(limit?: number) {
     return versions.checkingVersions(this.db, limit);

@@ -389,9 +389,11 @@ export interface Store {
   refuseBotVersion(botId: string, version: number, report: string): Promise<void>;
   /**
    * In one transaction: the version becomes 'active' (with its report) and the bot's active version, and the
-   * bot's endpoint becomes the version's spec. False when the bot was deleted meanwhile.
+   * bot's endpoint becomes the version's spec. False when the bot was deleted meanwhile. With `restartRatings`,
+   * a bot that had another version active loses its ratings (every system, its game): it is rated anew from its
+   * next rated match, from the starting rating; its history and results stay.
    */
-  activateBotVersion(botId: string, version: number, report: string | null): Promise<boolean>;
+  activateBotVersion(botId: string, version: number, report: string | null, opts?: { restartRatings?: boolean }): Promise<boolean>;
   /** Versions still 'checking' (their check was cut off: a server stopped mid-check), oldest first, at most `limit`. */
   checkingVersions(limit?: number): Promise<BotVersionRow[]>;
   /** The canonical bytes kept for a sha256 (any bot's version with it), or null. */

@@ -95,11 +95,21 @@ export async function refuseBotVersion(db: Db, botId: string, version: number, r
     .execute();
 }
 
-/** Store.activateBotVersion: the version, the bot's active version and its endpoint, in one transaction. */
-export async function activateBotVersion(db: Db, clock: () => Date, botId: string, version: number, report: string | null): Promise<boolean> {
+/** Store.activateBotVersion: the version, the bot's active version and its endpoint (and its ratings restarted, when asked), in one transaction. */
+export async function activateBotVersion(
+  db: Db,
+  clock: () => Date,
+  botId: string,
+  version: number,
+  report: string | null,
+  opts: { restartRatings?: boolean } = {},
+): Promise<boolean> {
   return db.transaction().execute(async (tx) => {
     const v = await tx.selectFrom('bot_versions').select(['spec']).where('bot_id', '=', botId).where('version', '=', version).executeTakeFirst();
     if (!v) throw new NotFoundError(`bot ${botId} has no version ${version}`);
+    const before = await tx.selectFrom('bots').select(['active_version']).where('id', '=', botId).executeTakeFirst();
+    const replaced = before?.active_version !== null && before?.active_version !== undefined && Number(before.active_version) !== version;
+    if (opts.restartRatings && replaced) await tx.deleteFrom('ratings').where('bot_id', '=', botId).execute();
     const r = await tx
       .updateTable('bots')
       .set({ active_version: version, endpoint: v.spec, updated_at: isoNow(clock) })

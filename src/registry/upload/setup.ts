@@ -12,6 +12,8 @@ import { enabledLanguages } from './languages.js';
 export interface RegistryUploads {
   cache: UploadCache;
   limits?: UploadLimits;
+  /** what a bot's ratings do when a new version of its code passes its check: carry on (default), or restart */
+  ratings?: 'carry' | 'restart';
 }
 
 /** Uploaded code on a server or a worker (`--uploads`): the languages it takes, where it keeps the versions it plays. */
@@ -28,6 +30,8 @@ export interface UploadSetup {
   sandbox?: SandboxOptions;
   /** caps on one upload (the defaults of UPLOAD_LIMITS for those not given) */
   limits?: Partial<UploadLimits>;
+  /** a server's: what a bot's ratings do when a new version becomes active (default 'carry') */
+  ratings?: 'carry' | 'restart';
 }
 
 /** The upload cache and caps a process runs with (a server's, a worker's), checked now: the sandbox must run here. */
@@ -46,5 +50,5 @@ export function uploadsOf(store: Store, u: UploadSetup): RegistryUploads {
     languages,
     sandbox: u.sandbox,
   });
-  return { cache, limits: { ...UPLOAD_LIMITS, ...u.limits } };
+  return { cache, limits: { ...UPLOAD_LIMITS, ...u.limits }, ratings: u.ratings ?? 'carry' };
 }
