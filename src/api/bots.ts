@@ -80,9 +80,10 @@ const publicBotFields = {
   version: Type.Optional(
     Nullable(Type.Integer({ description: 'the version of its uploaded code that plays (null: none passed its check yet, or not uploaded code)' })),
   ),
+  owner: Type.Optional(Type.String({ description: 'how to reach its owner, as given at registration ("" when none was): only in answers to the admin token' })),
 };
 
-/** A bot as the API shows it to anyone (no token hash, no owner contact). */
+/** A bot as the API shows it to anyone (no token hash; its owner contact only to the admin). */
 export const PublicBot = Type.Object(publicBotFields);
 export type PublicBot = Static<typeof PublicBot>;
 

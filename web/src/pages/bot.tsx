@@ -3,6 +3,7 @@ import type { BotDetail, BotVersionList, HeadToHead, MatchPage, RatingHistory, R
 import { api, ApiError } from '../api.js';
 import { href } from '../router.js';
 import { MatchList } from './match-list.js';
+import { adminToken, OwnerPanel } from './owner.js';
 
 /** A bot: its status, doctor report, ratings over time, record against each opponent, recent matches. */
 export function BotPage(p: { id: string }) {
@@ -12,10 +13,18 @@ export function BotPage(p: { id: string }) {
   const [recent, setRecent] = useState<MatchPage['items']>([]);
   const [versions, setVersions] = useState<BotVersionList>([]);
   const [error, setError] = useState<string | null>(null);
+  const [deleted, setDeleted] = useState(false);
+  // With the admin token kept in this browser, the bot comes with its owner's contact.
+  const reload = () =>
+    api<BotDetail>('GET', `/api/bots/${encodeURIComponent(p.id)}`, { token: adminToken() || undefined }).then(
+      (b) => (setBot(b), b),
+      (err: unknown) => (setError(err instanceof ApiError ? err.message : String(err)), null),
+    );
   useEffect(() => {
     const id = encodeURIComponent(p.id);
+    setDeleted(false);
     void api<BotVersionList>('GET', `/api/bots/${id}/versions`).then(setVersions, () => {});
-    void api<BotDetail>('GET', `/api/bots/${id}`).then(setBot, (err: unknown) => setError(err instanceof ApiError ? err.message : String(err)));
+    void reload();
     void api<RatingHistory>('GET', `/api/bots/${id}/ratings`).then(setHistory, () => {});
     void api<HeadToHead>('GET', `/api/bots/${id}/head-to-head`).then(setH2h, () => {});
     void api<MatchPage>('GET', `/api/matches?bot=${id}&limit=15`).then(
@@ -23,6 +32,13 @@ export function BotPage(p: { id: string }) {
       () => {},
     );
   }, [p.id]);
+  if (deleted && bot)
+    return (
+      <p role="status" data-testid="bot-deleted">
+        {bot.name} was deleted: it plays no more; its matches and ratings stay in the history. Back to the <a href={href('games', bot.game)}>{bot.game} page</a>
+        .
+      </p>
+    );
   if (error)
     return (
       <p class="error" role="alert">
@@ -42,6 +58,7 @@ export function BotPage(p: { id: string }) {
         {bot.statusReason ? `: ${bot.statusReason}` : ''} · <a href={href('games', bot.game)}>{bot.game} leaderboard</a> ·{' '}
         <a href={`${href('test')}?game=${bot.game}&bot=${bot.id}`}>test it</a>
       </p>
+      <OwnerPanel bot={bot} recent={recent} reload={reload} deleted={() => setDeleted(true)} key={bot.id} />
       {versions.length ? (
         <>
           <h2>Versions of its code</h2>
