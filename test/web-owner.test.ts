@@ -160,6 +160,11 @@ describe("a bot's owner and the admin run bots from the bot's page, in Chromium"
     const other = await register('third', 'hopper@example.org');
     await page.goto(`${server.url}/#/bots/${other.id}`);
     await page.getByTestId('owner-contact').filter({ hasText: 'hopper@example.org' }).waitFor();
+    // The list of bots shows the admin every owner's contact.
+    await page.goto(`${server.url}/#/bots?game=tron`);
+    await page.getByTestId('bot-owner').filter({ hasText: 'hopper@example.org' }).waitFor();
+    await page.getByTestId('bot-owner').filter({ hasText: 'grace@example.org' }).waitFor();
+    await page.goto(`${server.url}/#/bots/${other.id}`);
     await page.getByTestId('delete').click();
     await page.getByTestId('delete-yes').click();
     await page.getByTestId('bot-deleted').waitFor();

@@ -3,6 +3,7 @@ import { href, useRoute } from './router.js';
 import { BotPage } from './pages/bot.js';
 import { GamePage } from './pages/game.js';
 import { HomePage } from './pages/home.js';
+import { BotsPage, GamesPage, MatchesPage } from './pages/lists.js';
 import { MatchPage } from './pages/match.js';
 import { RegisterPage } from './pages/register.js';
 import { TestPage } from './pages/test.js';
@@ -17,6 +18,9 @@ function App() {
   if (page === 'games' && id) body = <GamePage id={id} />;
   else if (page === 'matches' && id) body = <MatchPage id={id} start={step !== null ? Number(step) : undefined} key={id} />;
   else if (page === 'bots' && id) body = <BotPage id={id} />;
+  else if (page === 'games' && !id) body = <GamesPage />;
+  else if (page === 'matches' && !id) body = <MatchesPage route={route} />;
+  else if (page === 'bots' && !id) body = <BotsPage route={route} />;
   else if (page === 'register') body = <RegisterPage />;
   else if (page === 'test') body = <TestPage route={route} />;
   else if (!page) body = <HomePage />;
@@ -33,6 +37,9 @@ function App() {
           Botarena
         </a>
         <nav>
+          <a href={href('games')}>games</a>
+          <a href={href('matches')}>matches</a>
+          <a href={href('bots')}>bots</a>
           <a href={href('test')}>test a bot</a>
           <a href={href('register')}>register a bot</a>
           <a href="/docs">API</a>
