@@ -13,7 +13,7 @@ import { gameFacts, gamePage } from '../src/arena/game-page.js';
 import { games } from '../src/games/index.js';
 import { publicBot } from '../src/server/routes/bots.js';
 import { rulesOf } from '../src/server/routes/games.js';
-import { publicMatch } from '../src/server/routes/matches.js';
+import { publicMatch, withEloMargin } from '../src/server/routes/matches.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { openStore, type Store } from '../src/store/index.js';
 import { apiClient, until } from './server.kit.js';
@@ -233,7 +233,8 @@ describe('the HTTP API and its schemas', () => {
     const h2h = await api('GET', `/api/bots/${minimax.id}/head-to-head`);
     assert.deepEqual(h2h.body, asJson(await store.headToHead(minimax.id)));
     assert.equal((h2h.body as unknown as unknown[]).length, 1);
-    assert.deepEqual((await api('GET', '/api/leaderboards/tictactoe')).body, asJson(await store.leaderboard('tictactoe', 'elo', 100)));
+    // ELO lines come with their ± (the tournament table's).
+    assert.deepEqual((await api('GET', '/api/leaderboards/tictactoe')).body, asJson((await store.leaderboard('tictactoe', 'elo', 100)).map(withEloMargin)));
     const skill = await api('GET', '/api/leaderboards/tictactoe?system=openskill&limit=1');
     assert.deepEqual(skill.body, asJson(await store.leaderboard('tictactoe', 'openskill', 1)));
     assert.equal(typeof (skill.body as unknown as { mu: number }[])[0]!.mu, 'number');

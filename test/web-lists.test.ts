@@ -15,6 +15,7 @@ import { browserSkip, launchBrowser, newPage, shot } from './web.kit.js';
 
 const skip = browserSkip();
 const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
+const ADMIN = 'admin-token-of-the-list-pages-test-0123456789';
 
 describe('the list pages (#/games, #/matches, #/bots), in Chromium', { skip }, () => {
   let dir: string;
@@ -38,7 +39,15 @@ describe('the list pages (#/games, #/matches, #/bots), in Chromium', { skip }, (
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'botarena-web-lists-'));
-    server = await startServer({ port: 0, host: '127.0.0.1', database: join(dir, 'db.sqlite'), logStream: quiet(), gateway: false, ladder: false });
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database: join(dir, 'db.sqlite'),
+      logStream: quiet(),
+      gateway: false,
+      ladder: false,
+      adminToken: ADMIN, // rated matches on demand, for the leaderboard
+    });
     b = await launchBrowser();
     browser = b.browser;
     const builtins = async (game: string) =>
@@ -169,6 +178,64 @@ describe('the list pages (#/games, #/matches, #/bots), in Chromium', { skip }, (
     // The bot's name links to its page.
     await page.getByTestId('bot-row').first().locator('a').click();
     await page.getByTestId('bot-status').waitFor();
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it("a game's leaderboard shows each bot's ELO with its ± and its OpenSkill μ and σ, as the tournament table", async () => {
+    const tron = ((await api('GET', '/api/bots?game=tron')).body as unknown as { id: string; builtin: boolean; endpoint: string }[]).filter(
+      (x) => x.builtin && x.endpoint !== 'built-in: browser',
+    );
+    assert.ok(tron.length >= 2, 'two built-in Tron bots');
+    // Rated matches (the admin's), seat order and seeds varied so that the results are mixed.
+    for (let seed = 1; seed <= 8; seed++) {
+      const seats = seed % 2 ? [tron[0]!.id, tron[1]!.id] : [tron[1]!.id, tron[0]!.id];
+      const r = await api('POST', '/api/matches', { game: 'tron', seats, seed, rated: true, config: { width: 8, height: 8 } }, ADMIN);
+      assert.equal(r.status, 201, JSON.stringify(r.body));
+      const id = r.body!.id as string;
+      await until(`rated match ${id} to finish`, async () => ((await api('GET', `/api/matches/${id}`)).body!.status === 'finished' ? true : null), 30_000);
+    }
+    type Line = {
+      botId: string;
+      rating: number;
+      mu: number | null;
+      sigma: number | null;
+      games: number;
+      wins: number;
+      draws: number;
+      eloMargin?: number | null;
+    };
+    const elo = (await api('GET', '/api/leaderboards/tron?system=elo')).body as unknown as Line[];
+    const skill = (await api('GET', '/api/leaderboards/tron?system=openskill')).body as unknown as Line[];
+    assert.equal(elo.length, 2);
+    // The API's ± is the tournament table's: 1.96 · 400 / ln 10 / √(games · share · (1 − share)), one decimal.
+    for (const l of elo) {
+      const share = (l.wins + l.draws / 2) / l.games;
+      const want = share > 0 && share < 1 ? Math.round(((1.96 * 400) / Math.LN10 / Math.sqrt(l.games * share * (1 - share))) * 10) / 10 : null;
+      assert.equal(l.eloMargin, want, JSON.stringify(l));
+    }
+    assert.ok(
+      elo.some((l) => l.eloMargin != null),
+      `mixed results give a ± (${JSON.stringify(elo)})`,
+    );
+
+    const { page, errors } = await newPage(browser);
+    await page.goto(`${server.url}/#/games/tron`);
+    await page.getByTestId('leaderboard').waitFor();
+    const cells = async (id: string) => page.getByTestId('elo').nth(elo.findIndex((l) => l.botId === id));
+    for (const l of elo) {
+      const s = skill.find((x) => x.botId === l.botId)!;
+      await page
+        .getByTestId('openskill')
+        .filter({ hasText: `μ ${s.mu!.toFixed(1)}, σ ${s.sigma!.toFixed(1)}` })
+        .first()
+        .waitFor();
+      assert.equal(await (await cells(l.botId)).textContent(), `${Math.round(l.rating)}${l.eloMargin != null ? ` ±${Math.round(l.eloMargin)}` : ''}`);
+    }
+    const row0 = await page.getByTestId('leaderboard').locator('tbody tr').first().textContent();
+    const s0 = skill.find((x) => x.botId === elo[0]!.botId)!;
+    assert.match(row0 ?? '', new RegExp(`${s0.rating.toFixed(1)} \\(μ ${s0.mu!.toFixed(1)}, σ ${s0.sigma!.toFixed(1)}\\)`));
+    await shot(page, 'leaderboard-elo-openskill');
     assert.deepEqual(errors, []);
     await page.close();
   });

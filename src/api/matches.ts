@@ -172,6 +172,14 @@ export const LeaderboardRow = Type.Object({
   builtin: Type.Boolean(),
   status: BotStatus,
   version: Type.Optional(Nullable(Type.Integer({ description: 'the version of its uploaded code that plays (null: not uploaded code)' }))),
+  eloMargin: Type.Optional(
+    Nullable(
+      Type.Number({
+        description:
+          "ELO lines: the 95 % half-width (±) of the Elo its score share over its games stands for, as botarena tournament's table shows; null at a share of 0 or 1",
+      }),
+    ),
+  ),
 });
 export type LeaderboardRow = Static<typeof LeaderboardRow>;
 

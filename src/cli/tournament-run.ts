@@ -8,7 +8,7 @@ import { defaultBotName, parseBotSpec } from '../bots/index.js';
 import { MatchEngine } from '../core/engine.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
-import { EloLadder, outcomeFromJsonResult, SkillLadder } from '../ratings/index.js';
+import { EloLadder, eloMargin, outcomeFromJsonResult, SkillLadder } from '../ratings/index.js';
 import { COPY_RUN, playAb, type AbReport, type AbSpec } from '../tournament/ab.js';
 import { MatchPool } from '../arena/match-pool.js';
 import { copiesOf, errorsOf, headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
@@ -211,7 +211,7 @@ export function tournamentReport(spec: TournamentSpec, lines: MatchLine[], t: To
       score: share,
       elo: e ? round1(e.rating) : 1500,
       // The 95 % half-width of the Elo a score share over this many games stands for (none at 0 % or 100 %).
-      eloMargin: share !== null && share > 0 && share < 1 ? round1((1.96 * 400) / Math.LN10 / Math.sqrt(s.games * share * (1 - share))) : null,
+      eloMargin: share === null ? null : ((m) => (m === null ? null : round1(m)))(eloMargin(s.games, share)),
       openskill: sk ? { mu: round2(sk.mu), sigma: round2(sk.sigma), ordinal: round2(sk.ordinal) } : null,
     };
   });

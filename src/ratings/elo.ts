@@ -61,6 +61,16 @@ export function eloDuels(ranks: readonly number[]): Duel[] {
   return duels;
 }
 
+/**
+ * The 95 % half-width of the Elo difference that a score share (points per game: a win 1, a draw ½) over `games`
+ * games stands for: 1.96 · 400 / ln 10 / √(games · share · (1 − share)). None (null) before any game and at a
+ * share of 0 or 1, where the interval has no end. The tournament table's ELO ± and the leaderboards' are this.
+ */
+export function eloMargin(games: number, share: number): number | null {
+  if (!(games > 0) || !(share > 0 && share < 1)) return null;
+  return (1.96 * 400) / Math.LN10 / Math.sqrt(games * share * (1 - share));
+}
+
 /** A bot's line in a game's ELO table. */
 export interface EloRow {
   name: string;

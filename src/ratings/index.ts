@@ -12,5 +12,5 @@ export {
   type NameResult,
   type RatedPlayer,
 } from './results.js';
-export { ELO_START, eloDuels, eloK, EloLadder, expectedScore, type Duel, type EloRow, type PairRecord } from './elo.js';
+export { ELO_START, eloDuels, eloK, EloLadder, eloMargin, expectedScore, type Duel, type EloRow, type PairRecord } from './elo.js';
 export { SkillLadder, type SkillRow } from './openskill.js';

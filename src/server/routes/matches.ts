@@ -18,6 +18,7 @@ import {
   ReplayPage,
   SeatLog,
 } from '../../api/index.js';
+import { eloMargin } from '../../ratings/index.js';
 import { replayHtml } from '../../arena/replay-html.js';
 import type { Replay, TranscriptEntry } from '../../core/replay.js';
 import { games } from '../../games/index.js';
@@ -39,6 +40,11 @@ const bearerOf = (header: string | undefined) => /^Bearer\s+(\S+)$/i.exec(header
 /** A match's live stream ends with the match. */
 const matchOver = (e: LiveEvent) => e.type === 'ended' || e.type === 'stopped';
 
+/** An ELO leaderboard line with its ± as the tournament table computes it, from its score share (a win 1, a draw ½). */
+export function withEloMargin<R extends { games: number; wins: number; draws: number }>(r: R): R & { eloMargin: number | null } {
+  const m = r.games ? eloMargin(r.games, (r.wins + r.draws / 2) / r.games) : null;
+  return { ...r, eloMargin: m === null ? null : Math.round(m * 10) / 10 };
+}
 /** Matches: start (on-demand or test), list, read, download replays and owners' logs, watch live (SSE); leaderboards. */
 export function matchRoutes(arena: Arena, limits: { matches: number }, streams: Streams = new Streams()) {
   return async (fastify: FastifyInstance): Promise<void> => {
@@ -308,7 +314,10 @@ export function matchRoutes(arena: Arena, limits: { matches: number }, streams: 
         const { game } = req.params;
         const q = req.query;
         if (!Object.hasOwn(games, game)) throw notFound(`no game "${game}" on this server; the games are ${Object.keys(games).join(', ')}`);
-        return arena.store.leaderboard(game, q.system ?? 'elo', q.limit ?? 100);
+        const system = q.system ?? 'elo';
+        const rows = await arena.store.leaderboard(game, system, q.limit ?? 100);
+        if (system !== 'elo') return rows;
+        return rows.map(withEloMargin);
       },
     );
   };

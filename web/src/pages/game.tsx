@@ -22,6 +22,8 @@ export function GamePage(p: { id: string }) {
   const [facts, setFacts] = useState<GamePageAnswer | null>(null);
   const [system, setSystem] = useState<'elo' | 'openskill'>('elo');
   const [board, setBoard] = useState<Leaderboard>([]);
+  // The other system's lines, shown beside (a bot's ELO with its ± and its OpenSkill μ and σ, as the tournament table).
+  const [other, setOther] = useState<Leaderboard>([]);
   const [bots, setBots] = useState<BotList>([]);
   const [recent, setRecent] = useState<MatchPage['items']>([]);
   const [error, setError] = useState<string | null>(null);
@@ -36,6 +38,8 @@ export function GamePage(p: { id: string }) {
   }, [p.id]);
   useEffect(() => {
     void api<Leaderboard>('GET', `/api/leaderboards/${encodeURIComponent(p.id)}?system=${system}`).then(setBoard, () => setBoard([]));
+    const otherSystem = system === 'elo' ? 'openskill' : 'elo';
+    void api<Leaderboard>('GET', `/api/leaderboards/${encodeURIComponent(p.id)}?system=${otherSystem}`).then(setOther, () => setOther([]));
   }, [p.id, system]);
   if (error)
     return (
@@ -44,6 +48,7 @@ export function GamePage(p: { id: string }) {
       </p>
     );
   if (!facts) return <p class="muted">loading…</p>;
+  const beside = new Map(other.map((o) => [o.botId, o]));
   return (
     <main>
       <h1>{facts.title}</h1>
@@ -66,7 +71,8 @@ export function GamePage(p: { id: string }) {
             <tr>
               <th>#</th>
               <th>bot</th>
-              <th>rating</th>
+              <th>ELO ± (95 %)</th>
+              <th>OpenSkill μ − 3σ (μ, σ)</th>
               <th>games</th>
               <th>won / drawn / lost</th>
             </tr>
@@ -87,7 +93,8 @@ export function GamePage(p: { id: string }) {
                     </span>
                   ) : null}
                 </td>
-                <td>{system === 'elo' ? Math.round(l.rating) : l.rating.toFixed(2)}</td>
+                <td data-testid="elo">{eloText(system === 'elo' ? l : beside.get(l.botId))}</td>
+                <td data-testid="openskill">{skillText(system === 'openskill' ? l : beside.get(l.botId))}</td>
                 <td>{l.games}</td>
                 <td>
                   {String(l.wins)} / {String(l.draws)} / {String(l.losses)}
@@ -105,6 +112,12 @@ export function GamePage(p: { id: string }) {
     </main>
   );
 }
+
+/** A bot's ELO with its 95 % ± (none at a score share of 0 or 1), as the tournament table shows it. */
+const eloText = (l: Leaderboard[number] | undefined) => (l ? `${Math.round(l.rating)}${l.eloMargin != null ? ` ±${Math.round(l.eloMargin)}` : ''}` : '–');
+
+/** A bot's OpenSkill ordinal μ − 3σ, with μ and σ, as the tournament table shows it. */
+const skillText = (l: Leaderboard[number] | undefined) => (l ? `${l.rating.toFixed(1)} (μ ${l.mu?.toFixed(1) ?? '?'}, σ ${l.sigma?.toFixed(1) ?? '?'})` : '–');
 
 /** "Fight!": pick a bot per seat and start a match (unrated: rated matches are the ladder's). */
 function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
