@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { PACKAGE_ROOT } from '../arena/package-root.js';
@@ -23,6 +24,9 @@ export async function webApp(app: FastifyInstance): Promise<void> {
     );
     return;
   }
+  // The app's files go compressed to a browser that takes it (brotli or gzip: the 250 KB script is ~80 KB).
+  // Registered here, it covers this plugin's routes only: the API's event streams stay as they are.
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(fastifyStatic, {
     root: WEB_DIR,
     prefix: '/',
