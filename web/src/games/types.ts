@@ -79,4 +79,15 @@ export interface WebGame {
   id: string;
   createRenderer(): Renderer;
   play: PlayInput;
+  /**
+   * optional: whether a seat is out of the game in this frame (Tron's dead bots), with when (`lap 36`, in the
+   * game's words) and why (`hit its own trail at 43,30`), as the rules recorded it; null while it plays
+   */
+  out?(frame: Frame, slot: number): SeatOut | null;
+}
+
+/** A seat out of the game: when, in the game's words, and why, as the rules recorded it. */
+export interface SeatOut {
+  at: string;
+  cause: string;
 }

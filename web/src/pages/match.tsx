@@ -125,6 +125,11 @@ export function MatchPage(p: { id: string; start?: number }) {
           : ''}
         {match.abortReason ? ` · aborted: ${match.abortReason}` : ''}
       </p>
+      {match.result?.reason ? (
+        <p class="end-reason" data-testid="end-reason">
+          Why it ended: {match.result.reason}
+        </p>
+      ) : null}
       {timeline?.stopped ? <p class="error">The match stopped: {timeline.stopped}</p> : null}
       {notice ? (
         <p class="muted" role="status" data-testid="stream-notice">

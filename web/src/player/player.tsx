@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Cell, Renderer, WebGame } from '../games/types.js';
 import { seatColour } from '../games/draw.js';
 import type { Timeline } from '../timeline.js';
-import { seatStatus } from './seat-status.js';
+import { seatStatus, type SeatStatus } from './seat-status.js';
 
 /** Speeds offered, as multiples of BASE_STEPS_PER_S. */
 const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64];
@@ -124,7 +124,7 @@ export function Player(p: PlayerProps) {
 
   // The step shown (its record only: the frame itself is built once, by the drawing effect).
   const shown = index > 0 ? timeline.records[index - 1] : undefined;
-  const status = seatStatus(timeline, index);
+  const status = seatStatus(timeline, index, p.web);
   const onClick = (e: MouseEvent) => {
     const r = renderer.current;
     if (!r?.cellAt || !p.onCell) return;
@@ -208,8 +208,8 @@ export function Player(p: PlayerProps) {
                   <span class="swatch" style={{ background: seatColour(slot) }} /> {timeline.game.presentation.seatLabel?.(slot) ?? slot}
                 </td>
                 <td>{s.name}</td>
-                <td class={st.fault ? 'fault' : ''}>
-                  {st.fault ? `${st.fault.kind} on turn ${st.fault.turn}: ${st.fault.detail}` : st.text}
+                <td class={st.fault ? 'fault' : st.out ? 'out' : ''} data-testid={`seat-${slot}`}>
+                  {stateText(st)}
                   {st.note ? (
                     <span class="note" title="the rules ignore it: it cost nothing">{` (ignored by the rules: ${st.note.kind} on turn ${st.note.turn})`}</span>
                   ) : null}
@@ -225,6 +225,19 @@ export function Player(p: PlayerProps) {
       </table>
     </section>
   );
+}
+
+/**
+ * A seat's state in words at the step shown: playing, out (when and why, as the rules say), stopped, or its
+ * place at the end; and its fault with the rule's text. A cause that only repeats the fault (Tron's bot killed
+ * by its timeout) is said once.
+ */
+export function stateText(st: SeatStatus): string {
+  const fault = st.fault ? `faulted: ${st.fault.kind} on turn ${st.fault.turn}: ${st.fault.detail}` : null;
+  const repeats = st.fault && st.out && st.out.cause === `${st.fault.kind}: ${st.fault.detail}`;
+  const out = st.out ? `out on ${st.out.at}${repeats ? '' : `: ${st.out.cause}`}` : null;
+  const parts = st.text === 'out' ? [out] : st.text === 'playing' && fault ? [] : [st.text, out];
+  return [...parts, fault].filter((x): x is string => !!x).join(' · ');
 }
 
 /** A control's picture: one SVG path on a 20×20 box, in the text's colour (no icon font to download). */

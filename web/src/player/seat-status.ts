@@ -1,5 +1,6 @@
 import { continuesGone } from '../../../src/core/engine.js';
 import type { Fault } from '../../../src/core/game.js';
+import type { SeatOut, WebGame } from '../games/types.js';
 import type { Timeline } from '../timeline.js';
 
 /** What the player shows of one seat at one step. */
@@ -13,6 +14,8 @@ export interface SeatStatus {
   medianMs: number | null;
   /** playing, stopped, or its place once the match is over */
   text: string;
+  /** out of the game at this step (Tron's dead bot), when and why; null while it plays or for games without it */
+  out: SeatOut | null;
 }
 
 /**
@@ -21,7 +24,7 @@ export interface SeatStatus {
  * that only continues the one before it (a dead process asked again) leaves that one in place; once the match
  * is over, its result says.
  */
-export function seatStatus(timeline: Timeline, index: number): SeatStatus[] {
+export function seatStatus(timeline: Timeline, index: number, web?: Pick<WebGame, 'out'>): SeatStatus[] {
   const n = timeline.header.seats.length;
   const faults: SeatStatus['fault'][] = Array.from({ length: n }, () => null);
   const notes: SeatStatus['note'][] = Array.from({ length: n }, () => null);
@@ -48,7 +51,10 @@ export function seatStatus(timeline: Timeline, index: number): SeatStatus[] {
   // A stopped match's result is nobody's (every seat first): it has no places to show.
   const over = timeline.result && end && !timeline.stopped;
   const result = timeline.result;
+  // Who is out at this step, from the frame's own state (the timeline's cursor is there already: the player draws it).
+  const frame = web?.out && !timeline.hidden && !timeline.mismatch ? timeline.frame(upto) : null;
   return times.map((t, slot) => {
+    const out = frame ? web!.out!(frame, slot) : null;
     const sorted = t.slice().sort((a, b) => a - b);
     const rank = result?.ranks[slot];
     const score = result?.scores?.[slot];
@@ -60,10 +66,12 @@ export function seatStatus(timeline: Timeline, index: number): SeatStatus[] {
           ? `${rank === 1 ? (result!.draw ? 'draw' : 'won') : `rank ${rank}`}${score != null ? `, score ${score}` : ''}`
           : timeline.stopped && end
             ? 'stopped'
-            : 'playing';
+            : out
+              ? 'out'
+              : 'playing';
     // At the end, the result's own faults and notes (a replay may come from rules that kept them otherwise).
     const fault = result && end ? (result.faults[slot] ?? null) : faults[slot]!;
     const note = result && end ? (result.notes?.[slot] ?? null) : notes[slot]!;
-    return { fault, note, lastMs: last[slot]!, medianMs: sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null, text };
+    return { fault, note, lastMs: last[slot]!, medianMs: sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null, text, out };
   });
 }

@@ -1,0 +1,120 @@
+/// <reference lib="dom" />
+// The match page explains the match (issue 37), on a real server in Debian's Chromium: why a match ended (in the
+// API and on the page), each seat's state at the step shown (a dead Tron bot is out from the lap it died, with
+// the rules' cause, in the app and in the offline HTML player).
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { after, before, describe, it } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { ReplayFollower, type Replay } from '../src/core/replay.js';
+import { games } from '../src/games/index.js';
+import type { TronState } from '../src/games/tron/rules.js';
+import { startServer, type RunningServer } from '../src/server/serve.js';
+import { apiClient, until } from './server.kit.js';
+import { browserSkip, launchBrowser, newPage, shot } from './web.kit.js';
+
+const skip = browserSkip();
+const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
+
+/** The first death of a Tron replay: its slot, the step (1-based, as the player counts) and the state's record of it. */
+function firstDeath(replay: Replay): { slot: number; step: number; lap: number; cause: string; lastStep: number } {
+  const { turns, result: _r, transcripts: _t, ...header } = replay;
+  const follower = new ReplayFollower(games.tron!, header);
+  for (let i = 0; i < turns.length; i++) {
+    follower.step(turns[i]!);
+    const state = follower.engine.state as TronState;
+    const slot = state.death.findIndex((d) => d !== null);
+    if (slot >= 0) return { slot, step: i + 1, lap: state.death[slot]!.lap, cause: state.death[slot]!.cause, lastStep: turns.length };
+  }
+  throw new Error('nobody died in this replay');
+}
+
+/** The seat table's cell of a slot's state, as the page shows it now. */
+const seatText = async (page: Page, slot: number) => ((await page.getByTestId(`seat-${slot}`).textContent()) ?? '').trim();
+
+describe('the match page explains the match, in Chromium', { skip }, () => {
+  let dir: string;
+  let server: RunningServer;
+  let b: Awaited<ReturnType<typeof launchBrowser>>;
+  let browser: Browser;
+  const api = apiClient(() => server.url);
+  let matchId: string;
+  let replay: Replay;
+  let death: ReturnType<typeof firstDeath>;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'botarena-web-match-'));
+    server = await startServer({
+      port: 0,
+      host: '127.0.0.1',
+      database: join(dir, 'db.sqlite'),
+      logStream: quiet(),
+      gateway: false,
+      concurrency: 2,
+      ladder: false,
+    });
+    b = await launchBrowser();
+    browser = b.browser;
+    // Three built-in bots on 16×16: the random one dies first, well before the other two end the match.
+    const created = await api('POST', '/api/matches', { game: 'tron', seats: ['random', 'stupid', 'voronoi'], seed: 7, config: { width: 16, height: 16 } });
+    assert.equal(created.status, 201, JSON.stringify(created.body));
+    matchId = created.body!.id as string;
+    await until('the match to finish', async () => ((await api('GET', `/api/matches/${matchId}`)).body!.status === 'finished' ? true : null));
+    replay = (await (await fetch(`${server.url}/api/matches/${matchId}/replay`)).json()) as Replay;
+    death = firstDeath(replay);
+    assert.ok(death.step < death.lastStep, `a bot dies before the end (step ${death.step} of ${death.lastStep})`);
+  });
+  after(async () => {
+    await b?.close();
+    await server?.close(2000);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('GET /api/matches/ID says why the match ended, as its replay does', async () => {
+    const m = await api('GET', `/api/matches/${matchId}`);
+    const result = m.body!.result as { reason?: string };
+    assert.ok(replay.result.reason.length > 0);
+    assert.equal(result.reason, replay.result.reason);
+  });
+
+  it('a dead Tron bot shows playing until the lap it died, then out with its cause; the page says why the match ended', async () => {
+    const { page, errors } = await newPage(browser, { width: 1280, height: 800 });
+    await page.goto(`${server.url}/#/matches/${matchId}?step=${death.step - 1}`);
+    await page.getByTestId('seats').waitFor();
+    assert.equal(await page.getByTestId('step').textContent(), String(death.step - 1));
+    assert.equal(await seatText(page, death.slot), 'playing');
+    // One step on: out, on the lap and with the cause the rules recorded.
+    await page.getByTestId('board').click();
+    await page.keyboard.press('ArrowRight');
+    await until('the step to move on', async () => ((await page.getByTestId('step').textContent()) === String(death.step) ? true : null), 5_000);
+    assert.equal(await seatText(page, death.slot), `out on lap ${death.lap}: ${death.cause}`);
+    await shot(page, 'match-tron-out');
+    // The others still play at that step; at the end the dead bot keeps its cause beside its place.
+    const others = [0, 1, 2].filter((s) => s !== death.slot);
+    for (const s of others) assert.equal(await seatText(page, s), 'playing');
+    await page.keyboard.press('End');
+    await until('the last step', async () => ((await page.getByTestId('step').textContent()) === String(death.lastStep) ? true : null), 5_000);
+    assert.match(await seatText(page, death.slot), new RegExp(`^rank \\d+, score \\d+ · out on lap ${death.lap}: `));
+    // Why the match ended: the replay's reason, in words on the page.
+    assert.equal(((await page.getByTestId('end-reason').textContent()) ?? '').trim(), `Why it ended: ${replay.result.reason}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('the offline HTML player shows the dead bot out at its step, not playing', async () => {
+    const html = await (await fetch(`${server.url}/api/matches/${matchId}/replay.html`)).text();
+    const file = join(dir, 'match.html');
+    writeFileSync(file, html);
+    const { page, errors } = await newPage(browser, { width: 1280, height: 800 });
+    await page.goto(`file://${file}`);
+    await page.getByTestId('scrub').fill(String(death.step - 1));
+    assert.equal(await seatText(page, death.slot), 'playing');
+    await page.getByTestId('scrub').fill(String(death.step));
+    assert.equal(await seatText(page, death.slot), `out on lap ${death.lap}: ${death.cause}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+});
