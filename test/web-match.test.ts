@@ -14,6 +14,7 @@ import { games } from '../src/games/index.js';
 import type { TronState } from '../src/games/tron/rules.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { apiClient, until } from './server.kit.js';
+import { readSse } from './sse.kit.js';
 import { browserSkip, launchBrowser, newPage, shot } from './web.kit.js';
 
 const skip = browserSkip();
@@ -44,6 +45,9 @@ describe('the match page explains the match, in Chromium', { skip }, () => {
   let matchId: string;
   let replay: Replay;
   let death: ReturnType<typeof firstDeath>;
+  /** the global feed's events, heard from before the match was made */
+  const feed: { type?: string; matchId?: string; reason?: string }[] = [];
+  let feedStream: ReturnType<typeof readSse>;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'botarena-web-match-'));
@@ -58,6 +62,8 @@ describe('the match page explains the match, in Chromium', { skip }, () => {
     });
     b = await launchBrowser();
     browser = b.browser;
+    feedStream = readSse(`${server.url}/api/events`, (d) => feed.push(d as (typeof feed)[number]));
+    await feedStream.connected;
     // Three built-in bots on 16×16: the random one dies first, well before the other two end the match.
     const created = await api('POST', '/api/matches', { game: 'tron', seats: ['random', 'stupid', 'voronoi'], seed: 7, config: { width: 16, height: 16 } });
     assert.equal(created.status, 201, JSON.stringify(created.body));
@@ -68,16 +74,32 @@ describe('the match page explains the match, in Chromium', { skip }, () => {
     assert.ok(death.step < death.lastStep, `a bot dies before the end (step ${death.step} of ${death.lastStep})`);
   });
   after(async () => {
+    feedStream?.close();
     await b?.close();
     await server?.close(2000);
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('GET /api/matches/ID says why the match ended, as its replay does', async () => {
+  it('says why the match ended in one field, `reason`, as its replay does: GET /api/matches/ID, the list, the live feed and the match stream', async () => {
+    const why = replay.result.reason;
+    assert.match(why, /survives after \d+ laps; died: /);
     const m = await api('GET', `/api/matches/${matchId}`);
-    const result = m.body!.result as { reason?: string };
-    assert.ok(replay.result.reason.length > 0);
-    assert.equal(result.reason, replay.result.reason);
+    assert.equal(m.body!.reason, why);
+    assert.equal((m.body!.result as { reason?: string }).reason, why);
+    const list = await api('GET', '/api/matches?game=tron');
+    assert.equal((list.body!.items as { id: string; reason: string | null }[]).find((x) => x.id === matchId)?.reason, why);
+    // The live feed's `ended`, as the match was played.
+    const ended = await until('the feed to tell the end', async () => feed.find((e) => e.type === 'ended' && e.matchId === matchId), 5_000);
+    assert.equal(ended.reason, why);
+    // A finished match's stream (its replay as events) ends the same way.
+    const events: { type?: string; reason?: string }[] = [];
+    await readSse(`${server.url}/api/matches/${matchId}/events`, (d) => events.push(d as (typeof events)[number])).done;
+    assert.equal(events.at(-1)?.type, 'ended');
+    assert.equal(events.at(-1)?.reason, why);
+    // Before its end a match has no reason: a queued one says null.
+    const queued = await api('POST', '/api/matches', { game: 'tron', seats: ['random', 'random'], config: { width: 60, height: 60 } });
+    assert.equal(queued.status, 201, JSON.stringify(queued.body));
+    assert.equal(queued.body!.reason, null);
   });
 
   it('a dead Tron bot shows playing until the lap it died, then out with its cause; the page says why the match ended', async () => {
