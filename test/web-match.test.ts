@@ -33,6 +33,14 @@ function firstDeath(replay: Replay): { slot: number; step: number; lap: number; 
   throw new Error('nobody died in this replay');
 }
 
+/** The Tron state after `steps` steps of a replay, rebuilt by the rules. */
+function tronAfter(replay: Replay, steps: number): TronState {
+  const { turns, result: _r, transcripts: _t, ...header } = replay;
+  const follower = new ReplayFollower(games.tron!, header);
+  for (let i = 0; i < steps; i++) follower.step(turns[i]!);
+  return structuredClone(follower.engine.state as TronState);
+}
+
 /** The seat table's cell of a slot's state, as the page shows it now. */
 const seatText = async (page: Page, slot: number) => ((await page.getByTestId(`seat-${slot}`).textContent()) ?? '').trim();
 
@@ -122,6 +130,35 @@ describe('the match page explains the match, in Chromium', { skip }, () => {
     assert.match(await seatText(page, death.slot), new RegExp(`^rank \\d+, score \\d+ · out on lap ${death.lap}: `));
     // Why the match ended: the replay's reason, in words on the page.
     assert.equal(((await page.getByTestId('end-reason').textContent()) ?? '').trim(), `Why it ended: ${replay.result.reason}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('the per-step panel shows what each seat did at the step, its answer time and its score, as the replay has them', async () => {
+    const { page, errors } = await newPage(browser, { width: 1280, height: 800 });
+    const text = async (id: string) => ((await page.getByTestId(id).textContent()) ?? '').trim();
+    // The step the first bot died at, one before it, and the last: each seat's move, answer time and score.
+    for (const step of [death.step - 1, death.step, death.lastStep]) {
+      await page.goto(`${server.url}/#/matches/${matchId}?step=${step}`);
+      await page.reload();
+      await page.getByTestId('seats').waitFor();
+      assert.equal(await text('step'), String(step));
+      const record = replay.turns[step - 1]!;
+      const state = tronAfter(replay, step);
+      for (let slot = 0; slot < 3; slot++) {
+        const move = record.moves.find((m) => m.slot === slot);
+        const where = `slot ${slot} at step ${step}`;
+        if (!move) assert.equal(await text(`move-${slot}`), '–', `${where}: not asked`);
+        else if (move.fault) assert.equal(await text(`move-${slot}`), `failed: ${move.fault.kind}: ${move.fault.detail}`, where);
+        else assert.equal(await text(`move-${slot}`), String(move.action), where);
+        if (move && typeof move.ms === 'number')
+          assert.ok((await text(`ms-${slot}`)).startsWith(`${move.ms.toFixed(1)} (median `), `${where}: ${await text(`ms-${slot}`)}`);
+        // Tron's score: the lap a bot died on, or the laps played + 1 while it lives (the rules' outcome).
+        const d = state.death[slot];
+        assert.equal(await text(`score-${slot}`), String(d ? d.lap : state.lap + 1), where);
+        if (step === death.lastStep) assert.equal(await text(`score-${slot}`), String(replay.result.scores![slot]), `${where}: the result's score`);
+      }
+    }
     assert.deepEqual(errors, []);
     await page.close();
   });

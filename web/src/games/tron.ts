@@ -211,4 +211,4 @@ function out(frame: Frame, slot: number): SeatOut | null {
   return death ? { at: `lap ${death.lap}`, cause: death.cause } : null;
 }
 
-export const tron: WebGame = { id: 'tron', createRenderer, play: { choices }, out };
+export const tron: WebGame = { id: 'tron', createRenderer, play: { choices }, out, scoreEachStep: true };

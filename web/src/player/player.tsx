@@ -196,7 +196,9 @@ export function Player(p: PlayerProps) {
             <th>seat</th>
             <th>bot</th>
             <th>status</th>
+            <th title="what it answered in this step">move</th>
             <th title="this step's answer time, and the median so far">answer ms</th>
+            <th title="its score after this step">score</th>
           </tr>
         </thead>
         <tbody>
@@ -214,10 +216,14 @@ export function Player(p: PlayerProps) {
                     <span class="note" title="the rules ignore it: it cost nothing">{` (ignored by the rules: ${st.note.kind} on turn ${st.note.turn})`}</span>
                   ) : null}
                 </td>
-                <td>
+                <td data-testid={`move-${slot}`} class={st.move?.fault ? 'fault' : ''}>
+                  {moveText(st, p.web.commands === true)}
+                </td>
+                <td data-testid={`ms-${slot}`}>
                   {st.lastMs === null ? '–' : st.lastMs.toFixed(1)}
                   {st.medianMs === null ? '' : ` (median ${st.medianMs.toFixed(1)})`}
                 </td>
+                <td data-testid={`score-${slot}`}>{st.score === null ? '–' : String(st.score)}</td>
               </tr>
             );
           })}
@@ -238,6 +244,17 @@ export function stateText(st: SeatStatus): string {
   const out = st.out ? `out on ${st.out.at}${repeats ? '' : `: ${st.out.cause}`}` : null;
   const parts = st.text === 'out' ? [out] : st.text === 'playing' && fault ? [] : [st.text, out];
   return [...parts, fault].filter((x): x is string => !!x).join(' · ');
+}
+
+/**
+ * What a seat answered in the step shown: its move; for a game of commands, whether it was carried out; a failed
+ * answer with the rule's words. `–` for a seat not asked in this step.
+ */
+export function moveText(st: SeatStatus, commands: boolean): string {
+  const m = st.move;
+  if (!m) return '–';
+  if (m.fault) return `${m.action ? `${m.action} · ` : ''}failed: ${m.fault.kind}: ${m.fault.detail}`;
+  return `${m.action ?? 'nothing'}${commands ? ' · done' : ''}`;
 }
 
 /** A control's picture: one SVG path on a 20×20 box, in the text's colour (no icon font to download). */
