@@ -163,6 +163,35 @@ describe('the match page explains the match, in Chromium', { skip }, () => {
     await page.close();
   });
 
+  it('at 1280×800 the controls and the seat table are on screen without scrolling; the address follows the step, and a link opens at it', async () => {
+    const { page, errors } = await newPage(browser, { width: 1280, height: 800 });
+    await page.goto(`${server.url}/#/matches/${matchId}`);
+    await page.getByTestId('seats').waitFor();
+    for (const id of ['scrub', 'play', 'seats', 'end-reason']) {
+      const box = (await page.getByTestId(id).boundingBox())!;
+      assert.ok(box.y >= 0 && box.y + box.height <= 800, `${id} is on screen: top ${box.y}, bottom ${box.y + box.height} of 800`);
+    }
+    assert.equal(await page.evaluate(() => scrollY), 0);
+    await shot(page, 'match-tron-1280x800');
+    // Scrubbing: the address follows (replaced, not a new history entry for each step).
+    const entries = await page.evaluate(() => history.length);
+    await page.getByTestId('scrub').fill(String(death.step));
+    await until('the address to follow the step', async () => (page.url().endsWith(`#/matches/${matchId}?step=${death.step}`) ? true : null), 5_000);
+    await page.getByTestId('scrub').fill('3');
+    await page.getByTestId('scrub').fill(String(death.step - 1));
+    await until('the address to follow the last step', async () => (page.url().endsWith(`?step=${death.step - 1}`) ? true : null), 5_000);
+    assert.equal(await page.evaluate(() => history.length), entries, 'no history entry per step');
+    // The link shares the moment: another page opens at that step, with the seat's state there.
+    const shared = await newPage(browser, { width: 1280, height: 800 });
+    await shared.page.goto(page.url());
+    await shared.page.getByTestId('seats').waitFor();
+    assert.equal(await shared.page.getByTestId('step').textContent(), String(death.step - 1));
+    assert.equal(await seatText(shared.page, death.slot), 'playing');
+    assert.deepEqual([...errors, ...shared.errors], []);
+    await shared.page.close();
+    await page.close();
+  });
+
   it('the offline HTML player shows the dead bot out at its step, not playing', async () => {
     const html = await (await fetch(`${server.url}/api/matches/${matchId}/replay.html`)).text();
     const file = join(dir, 'match.html');
