@@ -10,12 +10,15 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { ReplayFollower, type Replay } from '../src/core/replay.js';
+import { replayHtml } from '../src/arena/replay-html.js';
 import { games } from '../src/games/index.js';
+import type { LighthousesState } from '../src/games/lighthouses/rules.js';
 import type { TronState } from '../src/games/tron/rules.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { apiClient, until } from './server.kit.js';
 import { readSse } from './sse.kit.js';
 import { browserSkip, launchBrowser, newPage, shot } from './web.kit.js';
+import { builtinReplay } from './web.replays.kit.js';
 
 const skip = browserSkip();
 const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
@@ -202,6 +205,41 @@ describe('the match page explains the match, in Chromium', { skip }, () => {
     assert.equal(await seatText(page, death.slot), 'playing');
     await page.getByTestId('scrub').fill(String(death.step));
     assert.equal(await seatText(page, death.slot), `out on lap ${death.lap}: ${death.cause}`);
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('lighthouses: the step panel says each command and whether it was carried out, and the score, as the replay has them', async () => {
+    // Seed 3: the random bot's connect across another connection is refused by the rules at step 258.
+    const lh = builtinReplay(games.lighthouses!, 3);
+    const failedAt = lh.turns.findIndex((t) => t.moves.some((m) => m.fault)) + 1;
+    assert.ok(failedAt > 1, 'a refused command in the replay');
+    const file = join(dir, 'lighthouses.html');
+    writeFileSync(file, replayHtml(lh));
+    const { page, errors } = await newPage(browser, { width: 1280, height: 800 });
+    await page.goto(`file://${file}`);
+    const { turns, result: _r, transcripts: _t, ...header } = lh;
+    const follower = new ReplayFollower(games.lighthouses!, header);
+    let checked = 0;
+    for (let step = 1; step <= failedAt; step++) {
+      follower.step(turns[step - 1]!);
+      if (step < failedAt - 6) continue;
+      await page.getByTestId('scrub').fill(String(step));
+      const state = follower.engine.state as LighthousesState;
+      for (let slot = 0; slot < 2; slot++) {
+        const move = turns[step - 1]!.moves.find((m) => m.slot === slot);
+        const cell = ((await page.getByTestId(`move-${slot}`).textContent()) ?? '').trim();
+        const where = `slot ${slot} at step ${step}: ${cell}`;
+        if (!move) assert.equal(cell, '–', where);
+        else if (move.fault) assert.equal(cell, `failed: ${move.fault.kind}: ${move.fault.detail}`, where);
+        else if (move.action !== null && typeof move.action === 'object') {
+          assert.ok(cell.startsWith(String((move.action as { command: string }).command)) && cell.endsWith(' · done'), where);
+          checked++;
+        }
+        assert.equal(((await page.getByTestId(`score-${slot}`).textContent()) ?? '').trim(), String(state.players[slot]!.score), where);
+      }
+    }
+    assert.ok(checked > 0, 'some commands carried out were checked');
     assert.deepEqual(errors, []);
     await page.close();
   });
