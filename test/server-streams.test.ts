@@ -77,7 +77,7 @@ test(`${VIEWERS} viewers of a finished ~1 MB Tron replay that never read: the sa
   const expected = [
     block({ type: 'started', matchId: id, header }),
     ...turns.map((record, index) => block({ type: 'step', matchId: id, index, record })),
-    block({ type: 'ended', matchId: id, result, durationMs: durationMs ?? 0, steps: turns.length }),
+    block({ type: 'ended', matchId: id, reason: (result as { reason: string }).reason, result, durationMs: durationMs ?? 0, steps: turns.length }),
   ].join('');
   assert.ok(replayText.length > 700_000, `the replay is ~1 MB (${replayText.length} bytes)`);
   const first = await (await fetch(server.url + path)).text();

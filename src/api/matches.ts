@@ -124,6 +124,12 @@ const publicMatchFields = {
   finishedAt: Nullable(Type.String()),
   result: Nullable(MatchResult),
   abortReason: Nullable(Type.String()),
+  reason: Nullable(
+    Type.String({
+      description:
+        "why the match ended: once finished, the rules' words (result.reason, and the `ended` event's reason); once aborted, why (abortReason, and the `stopped` event's reason); null while queued or running",
+    }),
+  ),
   tries: Type.Integer({ description: 'how many times a worker started it' }),
   worker: Nullable(Type.String({ description: 'the worker (or server) that started it last' })),
   seats: Type.Array(MatchSeat),

@@ -63,7 +63,7 @@ export class MatchFeed {
 
   ended(result: ReplayResult, durationMs: number): void {
     // Its step count lets a viewer that lost steps just before the end be told so (live/follow.ts).
-    const event = { type: 'ended' as const, matchId: this.header.matchId, result, durationMs, steps: this.steps };
+    const event = { type: 'ended' as const, matchId: this.header.matchId, reason: result.reason, result, durationMs, steps: this.steps };
     this.send('full', event);
     this.send('public', event);
   }

@@ -39,6 +39,8 @@ export type LiveEvent =
   | {
       type: 'ended';
       matchId: string;
+      /** why it ended, the rules' words (= result.reason; as `stopped` and the match API's `reason` say it) */
+      reason?: string;
       result: ReplayResult;
       durationMs: number;
       /** the match's steps in all: a viewer that lost some just before the end is told (follow.ts) */

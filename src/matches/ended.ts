@@ -32,6 +32,6 @@ export class EndsInStore {
     const gz = await this.store.getReplay(matchId);
     if (!gz) return null;
     const { result, durationMs, turns } = JSON.parse(gunzipSync(gz).toString('utf8')) as Replay;
-    return { type: 'ended', matchId, result, durationMs: durationMs ?? 0, steps: turns.length };
+    return { type: 'ended', matchId, reason: result.reason, result, durationMs: durationMs ?? 0, steps: turns.length };
   }
 }

@@ -31,7 +31,17 @@ import { sse, sseBlock, sseEncoded, Streams } from '../sse.js';
 /** A match as the API shows it. */
 export function publicMatch(m: MatchRow): PublicMatch {
   const { job: _job, ...rest } = m;
-  return rest;
+  return { ...rest, reason: endReason(m) };
+}
+
+/**
+ * Why a match ended, as its events say it (`ended` and `stopped` carry the same `reason`): the rules' words once
+ * finished, why once aborted, null before its end.
+ */
+export function endReason(m: Pick<MatchRow, 'status' | 'result' | 'abortReason'>): string | null {
+  if (m.status === 'finished') return m.result?.reason ?? null;
+  if (m.status === 'aborted') return m.abortReason ?? 'aborted';
+  return null;
 }
 
 /** The token of an `Authorization: Bearer TOKEN` header. */
@@ -205,7 +215,7 @@ export function matchRoutes(arena: Arena, limits: { matches: number }, streams: 
       const { turns, result, durationMs, transcripts: _t, ...header } = JSON.parse(gunzipSync(gz).toString('utf8')) as Replay;
       const blocks: string[] = [sseBlock<LiveEvent>({ type: 'started', matchId: id, header })];
       turns.forEach((record, index) => blocks.push(sseBlock<LiveEvent>({ type: 'step', matchId: id, index, record })));
-      blocks.push(sseBlock<LiveEvent>({ type: 'ended', matchId: id, result, durationMs: durationMs ?? 0, steps: turns.length }));
+      blocks.push(sseBlock<LiveEvent>({ type: 'ended', matchId: id, reason: result.reason, result, durationMs: durationMs ?? 0, steps: turns.length }));
       return Buffer.from(blocks.join(''), 'utf8');
     };
 

@@ -95,4 +95,6 @@ export const lighthouses: WebGame = {
     choices: lighthousesChoices,
     text: (view, phase) => (phase === 'play' && view && typeof view === 'object' && 'view' in view ? { placeholder: `${SYNTAX} (y up), e.g. move 1 0` } : null),
   },
+  scoreEachStep: true,
+  commands: true,
 };

@@ -61,4 +61,6 @@ export const paint: WebGame = {
   id: 'paint',
   createRenderer: createPaintRenderer,
   play: { choices: paintChoices },
+  scoreEachStep: true,
+  commands: true,
 };

@@ -3,7 +3,7 @@ import type { AskPhase } from '../../../src/core/game.js';
 import type { Direction, TronState } from '../../../src/games/tron/rules.js';
 import type { TronMessage } from '../../../src/games/tron/wire.js';
 import { cellOfPoint, fitCanvas, gridLayout, seatColour, THEME } from './draw.js';
-import type { Cell, Choice, Frame, MatchSetupInfo, Renderer, SeatInfo, WebGame } from './types.js';
+import type { Cell, Choice, Frame, MatchSetupInfo, Renderer, SeatInfo, SeatOut, WebGame } from './types.js';
 
 /** The four moves as a person sees them; y grows downwards, so y- is up. */
 const MOVES: readonly { dir: Direction; word: string; key: string; dx: number; dy: number }[] = [
@@ -205,4 +205,10 @@ function choices(view: unknown, phase: AskPhase, seat: SeatInfo): Choice[] {
 }
 
 /** Tron's renderer and human play for the browser. */
-export const tron: WebGame = { id: 'tron', createRenderer, play: { choices } };
+/** A dead bot's lap and cause, as the rules recorded them in the state. */
+function out(frame: Frame, slot: number): SeatOut | null {
+  const death = (frame.state as TronState | undefined)?.death?.[slot];
+  return death ? { at: `lap ${death.lap}`, cause: death.cause } : null;
+}
+
+export const tron: WebGame = { id: 'tron', createRenderer, play: { choices }, out, scoreEachStep: true };

@@ -79,4 +79,19 @@ export interface WebGame {
   id: string;
   createRenderer(): Renderer;
   play: PlayInput;
+  /**
+   * optional: whether a seat is out of the game in this frame (Tron's dead bots), with when (`lap 36`, in the
+   * game's words) and why (`hit its own trail at 43,30`), as the rules recorded it; null while it plays
+   */
+  out?(frame: Frame, slot: number): SeatOut | null;
+  /** true: the rules' outcome of any state is the score so far (Tron's laps, lighthouses' points, paint's squares), shown at each step */
+  scoreEachStep?: true;
+  /** true: a turn's answer is a command that succeeds or fails (lighthouses, paint): the step panel says which */
+  commands?: true;
+}
+
+/** A seat out of the game: when, in the game's words, and why, as the rules recorded it. */
+export interface SeatOut {
+  at: string;
+  cause: string;
 }

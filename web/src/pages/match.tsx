@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { TurnRecord } from '../../../src/core/engine.js';
 import type { Replay, ReplayHeader, ReplayResult } from '../../../src/core/replay.js';
 import { games } from '../../../src/games/index.js';
@@ -25,6 +25,7 @@ export function MatchPage(p: { id: string; start?: number }) {
   const seats = personSeats(p.id);
   const web = match ? (webGames[match.game] ?? null) : null;
   const person = usePerson(p.id, seats[0] ?? null, web);
+  const follow = useAddressStep(p.id);
 
   useEffect(() => {
     let stop = () => {};
@@ -125,6 +126,11 @@ export function MatchPage(p: { id: string; start?: number }) {
           : ''}
         {match.abortReason ? ` · aborted: ${match.abortReason}` : ''}
       </p>
+      {match.result?.reason ? (
+        <p class="end-reason" data-testid="end-reason">
+          Why it ended: {match.result.reason}
+        </p>
+      ) : null}
       {timeline?.stopped ? <p class="error">The match stopped: {timeline.stopped}</p> : null}
       {notice ? (
         <p class="muted" role="status" data-testid="stream-notice">
@@ -141,6 +147,7 @@ export function MatchPage(p: { id: string; start?: number }) {
             start={p.start ?? (live ? undefined : Number.MAX_SAFE_INTEGER)}
             highlight={person.ask ? person.highlight : undefined}
             onCell={person.ask ? person.onCell : undefined}
+            onStep={(i) => follow(live && !timeline.result && !timeline.stopped && i === timeline.steps ? null : i)}
           />
         ) : (
           <p class="muted">
@@ -169,4 +176,32 @@ export function MatchPage(p: { id: string; start?: number }) {
       <Logs match={match} tokens={seats} />
     </main>
   );
+}
+
+/**
+ * The address follows the step shown (`#/matches/ID?step=N`), so a link shares the moment; a live match followed
+ * at its newest step has no step in its address (opening it follows the match). The address is replaced, not
+ * pushed (the back button leaves the match, not each step), at most every 200 ms while scrubbing or playing
+ * (browsers refuse floods of address changes), and the last step always lands.
+ */
+function useAddressStep(id: string): (step: number | null) => void {
+  const pending = useRef<{ step: number | null; timer: ReturnType<typeof setTimeout> | null }>({ step: null, timer: null });
+  useEffect(
+    () => () => {
+      if (pending.current.timer) clearTimeout(pending.current.timer);
+    },
+    [],
+  );
+  return (step) => {
+    pending.current.step = step;
+    if (pending.current.timer) return;
+    pending.current.timer = setTimeout(() => {
+      pending.current.timer = null;
+      const s = pending.current.step;
+      const to = `${href('matches', id)}${s === null ? '' : `?step=${s}`}`;
+      // Only while this match's page is shown (a step drawn just as the person left must not bring it back).
+      const base = href('matches', id);
+      if ((location.hash === base || location.hash.startsWith(`${base}?`)) && location.hash !== to) history.replaceState(history.state, '', to);
+    }, 200);
+  };
 }

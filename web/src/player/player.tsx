@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Cell, Renderer, WebGame } from '../games/types.js';
 import { seatColour } from '../games/draw.js';
 import type { Timeline } from '../timeline.js';
-import { seatStatus } from './seat-status.js';
+import { seatStatus, type SeatStatus } from './seat-status.js';
 
 /** Speeds offered, as multiples of BASE_STEPS_PER_S. */
 const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64];
@@ -124,7 +124,7 @@ export function Player(p: PlayerProps) {
 
   // The step shown (its record only: the frame itself is built once, by the drawing effect).
   const shown = index > 0 ? timeline.records[index - 1] : undefined;
-  const status = seatStatus(timeline, index);
+  const status = seatStatus(timeline, index, p.web);
   const onClick = (e: MouseEvent) => {
     const r = renderer.current;
     if (!r?.cellAt || !p.onCell) return;
@@ -196,7 +196,9 @@ export function Player(p: PlayerProps) {
             <th>seat</th>
             <th>bot</th>
             <th>status</th>
+            <th title="what it answered in this step">move</th>
             <th title="this step's answer time, and the median so far">answer ms</th>
+            <th title="its score after this step">score</th>
           </tr>
         </thead>
         <tbody>
@@ -208,16 +210,20 @@ export function Player(p: PlayerProps) {
                   <span class="swatch" style={{ background: seatColour(slot) }} /> {timeline.game.presentation.seatLabel?.(slot) ?? slot}
                 </td>
                 <td>{s.name}</td>
-                <td class={st.fault ? 'fault' : ''}>
-                  {st.fault ? `${st.fault.kind} on turn ${st.fault.turn}: ${st.fault.detail}` : st.text}
+                <td class={st.fault ? 'fault' : st.out ? 'out' : ''} data-testid={`seat-${slot}`}>
+                  {stateText(st)}
                   {st.note ? (
                     <span class="note" title="the rules ignore it: it cost nothing">{` (ignored by the rules: ${st.note.kind} on turn ${st.note.turn})`}</span>
                   ) : null}
                 </td>
-                <td>
+                <td data-testid={`move-${slot}`} class={st.move?.fault ? 'fault' : ''}>
+                  {moveText(st, p.web.commands === true)}
+                </td>
+                <td data-testid={`ms-${slot}`}>
                   {st.lastMs === null ? '–' : st.lastMs.toFixed(1)}
                   {st.medianMs === null ? '' : ` (median ${st.medianMs.toFixed(1)})`}
                 </td>
+                <td data-testid={`score-${slot}`}>{st.score === null ? '–' : String(st.score)}</td>
               </tr>
             );
           })}
@@ -225,6 +231,30 @@ export function Player(p: PlayerProps) {
       </table>
     </section>
   );
+}
+
+/**
+ * A seat's state in words at the step shown: playing, out (when and why, as the rules say), stopped, or its
+ * place at the end; and its fault with the rule's text. A cause that only repeats the fault (Tron's bot killed
+ * by its timeout) is said once.
+ */
+export function stateText(st: SeatStatus): string {
+  const fault = st.fault ? `faulted: ${st.fault.kind} on turn ${st.fault.turn}: ${st.fault.detail}` : null;
+  const repeats = st.fault && st.out && st.out.cause === `${st.fault.kind}: ${st.fault.detail}`;
+  const out = st.out ? `out on ${st.out.at}${repeats ? '' : `: ${st.out.cause}`}` : null;
+  const parts = st.text === 'out' ? [out] : st.text === 'playing' && fault ? [] : [st.text, out];
+  return [...parts, fault].filter((x): x is string => !!x).join(' · ');
+}
+
+/**
+ * What a seat answered in the step shown: its move; for a game of commands, whether it was carried out; a failed
+ * answer with the rule's words. `–` for a seat not asked in this step.
+ */
+export function moveText(st: SeatStatus, commands: boolean): string {
+  const m = st.move;
+  if (!m) return '–';
+  if (m.fault) return `${m.action ? `${m.action} · ` : ''}failed: ${m.fault.kind}: ${m.fault.detail}`;
+  return `${m.action ?? 'nothing'}${commands ? ' · done' : ''}`;
 }
 
 /** A control's picture: one SVG path on a 20×20 box, in the text's colour (no icon font to download). */

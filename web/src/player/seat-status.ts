@@ -1,5 +1,6 @@
 import { continuesGone } from '../../../src/core/engine.js';
 import type { Fault } from '../../../src/core/game.js';
+import type { SeatOut, WebGame } from '../games/types.js';
 import type { Timeline } from '../timeline.js';
 
 /** What the player shows of one seat at one step. */
@@ -13,6 +14,25 @@ export interface SeatStatus {
   medianMs: number | null;
   /** playing, stopped, or its place once the match is over */
   text: string;
+  /** out of the game at this step (Tron's dead bot), when and why; null while it plays or for games without it */
+  out: SeatOut | null;
+  /** what it answered in this step, as recorded (null: it was not asked in this step) */
+  move: { action: string | null; fault: Fault | null } | null;
+  /** its score after this step, by the rules' outcome of the step's state (games that keep one as they go), else null */
+  score: number | null;
+}
+
+/** An action in a few words: a string as it is; a command with its arguments (`attack 30`, `shoot -1,0`); else JSON. */
+export function actionText(action: unknown): string | null {
+  if (action === undefined || action === null) return null;
+  if (typeof action !== 'object') return String(action);
+  const o = action as Record<string, unknown>;
+  const head = typeof o.command === 'string' ? o.command : typeof o.type === 'string' ? o.type : null;
+  if (head === null) return JSON.stringify(action).slice(0, 120);
+  const args = Object.entries(o)
+    .filter(([k]) => k !== 'command' && k !== 'type' && k !== 'float' && k !== 'repr')
+    .map(([, v]) => (Array.isArray(v) ? v.join(',') : typeof v === 'object' ? JSON.stringify(v) : String(v)));
+  return [head, ...args].join(' ').slice(0, 120);
 }
 
 /**
@@ -21,12 +41,13 @@ export interface SeatStatus {
  * that only continues the one before it (a dead process asked again) leaves that one in place; once the match
  * is over, its result says.
  */
-export function seatStatus(timeline: Timeline, index: number): SeatStatus[] {
+export function seatStatus(timeline: Timeline, index: number, web?: Pick<WebGame, 'out' | 'scoreEachStep'>): SeatStatus[] {
   const n = timeline.header.seats.length;
   const faults: SeatStatus['fault'][] = Array.from({ length: n }, () => null);
   const notes: SeatStatus['note'][] = Array.from({ length: n }, () => null);
   const lastFault: (Fault | null)[] = Array.from({ length: n }, () => null);
   const times: number[][] = Array.from({ length: n }, () => []);
+  const moves: SeatStatus['move'][] = Array.from({ length: n }, () => null);
   const last: (number | null)[] = Array.from({ length: n }, () => null);
   const upto = Math.min(index, timeline.records.length);
   const helloIgnored = timeline.game.rules.init?.faultsIgnored === true;
@@ -41,14 +62,28 @@ export function seatStatus(timeline: Timeline, index: number): SeatStatus[] {
         lastFault[m.slot] = m.fault;
       } else lastFault[m.slot] = null;
       if (typeof m.ms === 'number') times[m.slot]!.push(m.ms);
-      if (i === upto - 1) last[m.slot] = typeof m.ms === 'number' ? m.ms : null;
+      if (i === upto - 1) {
+        last[m.slot] = typeof m.ms === 'number' ? m.ms : null;
+        moves[m.slot] = { action: actionText(m.action), fault: m.fault ?? null };
+      }
     }
   }
   const end = upto === timeline.records.length;
   // A stopped match's result is nobody's (every seat first): it has no places to show.
   const over = timeline.result && end && !timeline.stopped;
   const result = timeline.result;
+  // Who is out at this step, from the frame's own state (the timeline's cursor is there already: the player draws it).
+  const frame = (web?.out || web?.scoreEachStep) && !timeline.hidden && !timeline.mismatch ? timeline.frame(upto) : null;
+  let scores: readonly (number | null)[] | null = null;
+  if (frame && web?.scoreEachStep) {
+    try {
+      scores = timeline.game.rules.outcome(frame.state).scores;
+    } catch {
+      scores = null;
+    }
+  }
   return times.map((t, slot) => {
+    const out = frame && web?.out ? web.out(frame, slot) : null;
     const sorted = t.slice().sort((a, b) => a - b);
     const rank = result?.ranks[slot];
     const score = result?.scores?.[slot];
@@ -60,10 +95,21 @@ export function seatStatus(timeline: Timeline, index: number): SeatStatus[] {
           ? `${rank === 1 ? (result!.draw ? 'draw' : 'won') : `rank ${rank}`}${score != null ? `, score ${score}` : ''}`
           : timeline.stopped && end
             ? 'stopped'
-            : 'playing';
+            : out
+              ? 'out'
+              : 'playing';
     // At the end, the result's own faults and notes (a replay may come from rules that kept them otherwise).
     const fault = result && end ? (result.faults[slot] ?? null) : faults[slot]!;
     const note = result && end ? (result.notes?.[slot] ?? null) : notes[slot]!;
-    return { fault, note, lastMs: last[slot]!, medianMs: sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null, text };
+    return {
+      fault,
+      note,
+      lastMs: last[slot]!,
+      medianMs: sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null,
+      text,
+      out,
+      move: moves[slot]!,
+      score: scores?.[slot] ?? null,
+    };
   });
 }
