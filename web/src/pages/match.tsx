@@ -185,7 +185,7 @@ export function MatchPage(p: { id: string; start?: number }) {
  * (browsers refuse floods of address changes), and the last step always lands.
  */
 function useAddressStep(id: string): (step: number | null) => void {
-  const pending = useRef<{ step: number | null; timer: ReturnType<typeof setTimeout> | null }>({ step: null, timer: null });
+  const pending = useRef<{ step: number | null; timer: ReturnType<typeof setTimeout> | null; from: string }>({ step: null, timer: null, from: '' });
   useEffect(
     () => () => {
       if (pending.current.timer) clearTimeout(pending.current.timer);
@@ -195,8 +195,11 @@ function useAddressStep(id: string): (step: number | null) => void {
   return (step) => {
     pending.current.step = step;
     if (pending.current.timer) return;
+    pending.current.from = location.hash;
     pending.current.timer = setTimeout(() => {
       pending.current.timer = null;
+      // The address changed meanwhile by a navigation (a link to another step, the person typing one): it wins.
+      if (location.hash !== pending.current.from) return;
       const s = pending.current.step;
       const to = `${href('matches', id)}${s === null ? '' : `?step=${s}`}`;
       // Only while this match's page is shown (a step drawn just as the person left must not bring it back).
