@@ -3,10 +3,16 @@ import { Nullable } from './common.js';
 
 // Requests: exactly the schemas the routes validated with before they moved here (the OpenAPI document is unchanged).
 
+/** What a bot's name may hold, as a pattern and in words (the API's refusal says the words, not the pattern). */
+export const NAME_RULE = {
+  pattern: '^[A-Za-z0-9][A-Za-z0-9 ._+-]*$',
+  words: 'must start with a letter or a digit and hold only letters, digits, spaces and . _ + -',
+} as const;
+
 const Name = Type.String({
   minLength: 1,
   maxLength: 64,
-  pattern: '^[A-Za-z0-9][A-Za-z0-9 ._+-]*$',
+  pattern: NAME_RULE.pattern,
   description: 'letters, digits, space, . _ + -; unique in its game',
 });
 const Endpoint = Type.String({
