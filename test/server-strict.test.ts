@@ -53,11 +53,11 @@ describe('strict requests on a real server', () => {
 
   it('takes a JSON body as sent: a string seed, a string "rated" or a game in an array is refused, and no match is created', async () => {
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ game: 'tictactoe', seats: ['random', 'random'], seed: '42' }, /body\.seed: must be integer/],
-      [{ game: 'tictactoe', seats: ['random', 'random'], rated: 'true' }, /body\.rated: must be boolean/],
-      [{ game: ['tictactoe'], seats: ['random', 'random'] }, /body\.game: must be string/],
-      [{ game: 'tictactoe', seats: 'random' }, /body\.seats: must be array/],
-      [{ game: 'tictactoe', seats: ['random', 'random'], test: 1 }, /body\.test: must be boolean/],
+      [{ game: 'tictactoe', seats: ['random', 'random'], seed: '42' }, /body\.seed: must be an integer, got "42"/],
+      [{ game: 'tictactoe', seats: ['random', 'random'], rated: 'true' }, /body\.rated: must be a boolean, got "true"/],
+      [{ game: ['tictactoe'], seats: ['random', 'random'] }, /body\.game: must be a string, got \["tictactoe"\]/],
+      [{ game: 'tictactoe', seats: 'random' }, /body\.seats: must be an array, got "random"/],
+      [{ game: 'tictactoe', seats: ['random', 'random'], test: 1 }, /body\.test: must be a boolean, got 1/],
     ];
     for (const [body, message] of cases) refused(await api('POST', '/api/matches', body), 400, message);
     assert.equal(await store.countMatches(), 0);
