@@ -101,7 +101,7 @@ export function errorHandler(err: FastifyError | ApiError | StoreError, req: Fas
   if (err instanceof StoreError) {
     const status = err.kind === 'conflict' ? 409 : err.kind === 'not-found' ? 404 : err.kind === 'invalid' ? 400 : 503;
     if (status === 503) req.log.error({ err }, 'store unavailable');
-    void reply.status(status).send({ error: { status, code: err.kind, message: err.message } });
+    void reply.status(status).send({ error: { status, code: err.kind === 'invalid' ? 'bad-request' : err.kind, message: err.message } });
     return;
   }
   if (err.validation) {
