@@ -115,4 +115,68 @@ describe('the web app on a 390×844 phone, in Chromium', { skip }, () => {
     assert.deepEqual(wide, [], 'pages wider than the 390 px screen');
     assert.deepEqual(errors, []);
   });
+
+  it('Tron on a touch phone: the board and the move buttons on screen together, big enough to tap, and the panel says tap', async () => {
+    const context = await browser.newContext({ viewport: PHONE, hasTouch: true, isMobile: true, deviceScaleFactor: 2 });
+    const { page, errors } = await newPage(context, PHONE);
+    await page.goto(`${server.url}/#/test`);
+    await page.getByTestId('test-game').selectOption('tron');
+    await page.getByTestId('against-weak').check();
+    await page.getByTestId('test-start').tap();
+    await page.getByTestId('your-turn').waitFor({ timeout: 15_000 });
+    await page.locator('canvas.board').waitFor();
+    // As the page opens, with no scrolling: the whole board and every move button inside the screen.
+    const inside = async (what: string, box: { x: number; y: number; width: number; height: number } | null) => {
+      assert.ok(box, `${what} is shown`);
+      assert.ok(
+        box.x >= 0 && box.y >= 0 && box.x + box.width <= PHONE.width + 0.5 && box.y + box.height <= PHONE.height + 0.5,
+        `${what} is on the 390×844 screen: ${JSON.stringify(box)}`,
+      );
+      return box;
+    };
+    const o = await overflow(page);
+    assert.ok(o.scrollWidth <= PHONE.width, `the page is ${o.scrollWidth} px wide: ${o.wide.join(', ')}`);
+    const board = await inside('the board', await page.locator('canvas.board').boundingBox());
+    assert.ok(board.width >= 300, `the board takes the screen's width: ${board.width} px`);
+    const buttons = page.locator('[data-testid=person] .choices button');
+    assert.equal(await buttons.count(), 4, 'up, left, down, right');
+    for (const button of await buttons.all()) {
+      const box = await inside(`the button ${await button.textContent()}`, await button.boundingBox());
+      // 44 px: the smallest target a finger hits reliably (Apple's and the W3C's guidance).
+      assert.ok(box.width >= 44 && box.height >= 44, `the button ${await button.textContent()} is ${box.width}×${box.height} px`);
+      // Not hidden under another element: the centre of the button is the button.
+      const hit = await page.evaluate(
+        ([x, y]) => document.elementFromPoint(x!, y!)?.closest('button')?.textContent ?? null,
+        [box.x + box.width / 2, box.y + box.height / 2],
+      );
+      assert.equal(hit, await button.textContent());
+    }
+    // The panel (it stays at the bottom of the screen) covers no part of the board.
+    const panel = await inside('the panel', await page.getByTestId('person').boundingBox());
+    assert.ok(board.y + board.height <= panel.y + 0.5, `the board (${board.y}–${board.y + board.height}) ends above the panel (from ${panel.y})`);
+    const text = (await page.getByTestId('your-turn').textContent()) ?? '';
+    assert.match(text, /\btap\b/, `the panel says tap on a touch screen: ${text}`);
+    assert.doesNotMatch(text, /arrow key|click/, `no keys and no clicks on a touch screen: ${text}`);
+    await shot(page, 'phone-tron-person');
+    // A tap on a button plays the move.
+    const before = Number(await page.getByTestId('steps').textContent());
+    await buttons.filter({ hasNotText: 'crash' }).first().tap();
+    await until('the move to be applied', async () => (Number(await page.getByTestId('steps').textContent()) > before ? true : null), 15_000);
+    assert.deepEqual(
+      errors.filter((e) => !/status of 409/.test(e)),
+      [],
+    );
+    await context.close();
+  });
+
+  it('keeps the arrow keys in the text with a mouse and a keyboard', async () => {
+    const { page } = await newPage(browser, { width: 1280, height: 800 });
+    await page.goto(`${server.url}/#/test`);
+    await page.getByTestId('test-game').selectOption('tron');
+    await page.getByTestId('against-weak').check();
+    await page.getByTestId('test-start').click();
+    await page.getByTestId('your-turn').waitFor({ timeout: 15_000 });
+    assert.match((await page.getByTestId('your-turn').textContent()) ?? '', /click a highlighted cell, press an arrow key/);
+    await page.close();
+  });
 });
