@@ -6,7 +6,7 @@
 // docs/screenshots/ (the screenshots docs/web.md shows).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -16,11 +16,14 @@ import { defaultHubs } from '../src/games/smartdog/hubs.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { ROOT } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
-import { browserSkip, launchBrowser, newPage, shot } from './web.kit.js';
+import { browserSkip, launchBrowser, newPage, shot, SHOTS } from './web.kit.js';
 
 const skip = browserSkip();
 const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
 const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+/** Where each game's match page is pictured: docs/screenshots/ when asked for (BOTARENA_DOC_SHOTS=1), else the test's output. */
+const MATCH_SHOTS = process.env.BOTARENA_DOC_SHOTS ? join(process.cwd(), 'docs', 'screenshots') : SHOTS;
 /** Small boards, so that every game's match ends in a few seconds. */
 const CONFIG: Record<string, Record<string, unknown>> = { tron: { width: 16, height: 16 } };
 
@@ -65,7 +68,9 @@ describe('the web app on a 390×844 phone, in Chromium', { skip }, () => {
         continue;
       }
       const names = Object.keys(g.bots);
-      const seats = Array.from({ length: Math.max(2, g.players.min) }, (_, i) => names[i % names.length]!);
+      // The strongest built-in bots (the last listed), for matches worth a picture.
+      const strong = names.slice(-Math.max(2, g.players.min));
+      const seats = Array.from({ length: Math.max(2, g.players.min) }, (_, i) => strong[i % strong.length]!);
       const r = await api('POST', '/api/matches', { game: g.id, seats, seed: 5, ...(CONFIG[g.id] ? { config: CONFIG[g.id] } : {}) });
       assert.equal(r.status, 201, `${g.id}: ${JSON.stringify(r.body)}`);
       const id = (finished[g.id] = r.body!.id as string);
@@ -178,5 +183,27 @@ describe('the web app on a 390×844 phone, in Chromium', { skip }, () => {
     await page.getByTestId('your-turn').waitFor({ timeout: 15_000 });
     assert.match((await page.getByTestId('your-turn').textContent()) ?? '', /click a highlighted cell, press an arrow key/);
     await page.close();
+  });
+
+  it("pictures each game's finished match page at 1280×800 and at 390×844", async () => {
+    mkdirSync(MATCH_SHOTS, { recursive: true });
+    for (const [size, viewport] of [
+      ['desktop', DESKTOP],
+      ['phone', PHONE],
+    ] as const) {
+      const { page, errors } = await newPage(browser, viewport);
+      for (const g of games) {
+        await page.goto(`${server.url}/#/matches/${finished[g.id]}`);
+        await page.getByTestId('end-reason').waitFor();
+        await page.locator('canvas.board').waitFor();
+        await page.waitForLoadState('networkidle');
+        const path = join(MATCH_SHOTS, `match-${g.id}-${size}.png`);
+        await page.screenshot({ path, fullPage: false });
+        assert.ok(statSync(path).size < 200_000, `${path} is ${statSync(path).size} bytes`);
+        assert.ok((await page.evaluate(() => document.documentElement.scrollWidth)) <= viewport.width, `${g.id}'s match page fits ${viewport.width} px`);
+      }
+      assert.deepEqual(errors, []);
+      await page.close();
+    }
   });
 });
