@@ -20,6 +20,7 @@ import { browserSkip, launchBrowser, newPage, shot, SHOTS } from './web.kit.js';
 
 const skip = browserSkip();
 const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
+const ADMIN = 'admin-token-of-the-phone-test-0123456789';
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
 /** Where each game's match page is pictured: docs/screenshots/ when asked for (BOTARENA_DOC_SHOTS=1), else the test's output. */
@@ -49,6 +50,7 @@ describe('the web app on a 390×844 phone, in Chromium', { skip }, () => {
       gateway: { port: 0, hubs: defaultHubs(['meadow'], { turnsLimit: 6 }), gatherMs: 300 },
       concurrency: 2,
       ladder: false,
+      adminToken: ADMIN,
     });
     b = await launchBrowser();
     browser = b.browser;
@@ -115,6 +117,15 @@ describe('the web app on a 390×844 phone, in Chromium', { skip }, () => {
         wide.push(`${route}: ${o.scrollWidth} px (${o.wide.join(', ')})`);
         await shot(page, `phone-wide-${route.replace(/[^a-z0-9]+/gi, '-')}`);
       }
+    }
+    // The admin's view: a bot's page with the owner's panel (its buttons and forms), the bots with their owners.
+    await page.evaluate((token) => localStorage.setItem('botarena.admin', token), ADMIN);
+    for (const route of [`#/bots/${botId}`, '#/bots']) {
+      await page.goto(`${server.url}/${route}`);
+      await page.waitForLoadState('networkidle');
+      if (route !== '#/bots') await page.getByTestId('owner').waitFor();
+      const o = await overflow(page);
+      if (o.scrollWidth > PHONE.width) wide.push(`${route} (admin): ${o.scrollWidth} px (${o.wide.join(', ')})`);
     }
     await page.close();
     assert.deepEqual(wide, [], 'pages wider than the 390 px screen');
