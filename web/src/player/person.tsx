@@ -108,6 +108,11 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
   return { ask, choices, error, notice, send, highlight, onCell, sending };
 }
 
+/** Whether this screen is touched rather than clicked (a phone, a tablet): the panel then says "tap". */
+function touchScreen(): boolean {
+  return (typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches) || 'ontouchstart' in window;
+}
+
 /**
  * The person's panel: the question, the legal moves as buttons (and keys), a text box where the game takes typed
  * commands. `showPrompt` opens the seat's own view at once: in a game with hidden information the board shows
@@ -145,8 +150,10 @@ export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePers
       {ask ? (
         <>
           <p data-testid="your-turn">
-            <b>Your move</b> ({ask.phase === 'init' ? 'hello' : `turn ${ask.turn}`}): click a highlighted cell
-            {choices.some((c) => c.key) ? ', press an arrow key' : ''} or pick below.
+            <b>Your move</b> ({ask.phase === 'init' ? 'hello' : `turn ${ask.turn}`}):{' '}
+            {touchScreen()
+              ? 'tap a highlighted cell or a button below.'
+              : `click a highlighted cell${choices.some((c) => c.key) ? ', press an arrow key' : ''} or pick below.`}
           </p>
           <details open={p.showPrompt}>
             <summary>what your seat sees (the message it was sent)</summary>
