@@ -191,4 +191,19 @@ describe('game settings where a match is made, in Chromium', { skip }, () => {
     assert.deepEqual(errors, []);
     await page.close();
   });
+
+  it('the settings fit a 390 px phone: no key, text box or description wider than the screen', async () => {
+    const { page, errors } = await newPage(browser, { width: 390, height: 844 });
+    for (const game of ['tron', 'battleship', 'lighthouses', 'paint', 'smartdog']) {
+      await page.goto(`${server.url}/#/test`);
+      await page.getByTestId('test-game').selectOption(game);
+      await page.getByTestId('settings').waitFor();
+      const box = (await page.getByTestId('settings').boundingBox())!;
+      const inner = await page.getByTestId('settings').evaluate((el) => [el.scrollWidth, el.clientWidth]);
+      assert.ok(box.x >= 0 && box.x + box.width <= 390, `${game}: the settings span ${box.x}..${box.x + box.width} px of 390`);
+      assert.ok(inner[0]! <= inner[1]!, `${game}: the settings' content is ${inner[0]} px wide in ${inner[1]} px`);
+    }
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
 });
