@@ -107,7 +107,7 @@ export function GamePage(p: { id: string }) {
       ) : (
         <p class="muted">No rated matches yet.</p>
       )}
-      <StartMatch facts={facts} bots={bots} />
+      <StartMatch key={facts.id} facts={facts} bots={bots} />
       <h2>Recent matches</h2>
       <MatchList items={recent} />
     </main>
