@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { newJob, randomSeed } from '../arena/match-job.js';
+import { configProblem } from '../core/config-check.js';
 import { resolveConfig } from '../core/config.js';
-import { describeValue } from '../core/describe.js';
 import type { AnyGame } from '../core/game.js';
 import { ApiError, badRequest, conflict, forbidden } from '../core/request-errors.js';
 import type { MatchQueue } from '../queue/port.js';
@@ -322,38 +322,13 @@ export class Matches {
 }
 
 /**
- * A match request's configuration, checked as `botarena play --set` checks it (the game's keys, their types and
- * bounds, `resolveConfig`; then the game's own rule, `validateConfig`, as the match engine runs them) before any
- * match is created, so that a bad one is a 400 naming the key and what it expects, not a match aborted later.
- * A JSON body says what it means: a number key takes a number, not the text of one. The server reads no files:
- * a key that holds a map or a board takes its text, never a path.
+ * A match request's configuration, checked as `botarena play --set` checks it, before any match is created: a bad
+ * one is a 400 naming the key and what it expects (`configProblem`, which the web app's settings form runs too),
+ * not a match aborted later.
  */
 export function checkConfig(game: AnyGame, config: Record<string, unknown>, players: number): void {
-  for (const [key, value] of Object.entries(config)) {
-    const field = Object.hasOwn(game.config, key) ? game.config[key] : undefined;
-    if (!field) continue; // resolveConfig names the unknown key and the known ones
-    const want = field.type === 'int' ? 'number' : field.type === 'bool' ? 'boolean' : 'string';
-    if (typeof value !== want) {
-      const bounds = field.type === 'int' && (field.min !== undefined || field.max !== undefined) ? ` in ${field.min ?? '…'}..${field.max ?? '…'}` : '';
-      const what = field.type === 'int' ? `an integer${bounds}` : field.type === 'bool' ? 'true or false' : 'a string';
-      throw badRequest(`config.${key}: ${game.id}'s "${key}" must be ${what} (JSON ${want}), got ${describeValue(value, 60)}`);
-    }
-  }
-  let problem: string | null;
-  try {
-    const full = resolveConfig(game.id, game.config, config);
-    problem = game.rules.validateConfig?.(full as never, players) ?? null;
-  } catch (err) {
-    throw badRequest(`config: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  if (problem) {
-    const files = Object.entries(config).filter(
-      ([k, v]) =>
-        game.config[k]?.type === 'string' && (game.config[k] as { file?: boolean }).file && typeof v === 'string' && !v.includes('\n') && /[/\\]/.test(v),
-    );
-    const hint = files.length ? `; this server reads no files: give "${files[0]![0]}" the ${files[0]![0]}'s text itself, not a path` : '';
-    throw badRequest(`config: bad config for ${game.id} (${Object.keys(config).join(', ') || 'its defaults'}) with ${players} players: ${problem}${hint}`);
-  }
+  const problem = configProblem(game, config, players);
+  if (problem) throw badRequest(problem);
 }
 
 /**

@@ -13,6 +13,7 @@ import { api, ApiError } from '../api.js';
 import { href, navigate } from '../router.js';
 import { MatchList } from './match-list.js';
 import { Rules } from './rules.js';
+import { draftConfig, Settings, settingsProblem, type SettingsDraft } from './settings.js';
 
 /** How the API shows the seat a person takes from a page: not a bot a match can be started with. */
 export const PERSON_ENDPOINT = 'built-in: browser';
@@ -106,7 +107,7 @@ export function GamePage(p: { id: string }) {
       ) : (
         <p class="muted">No rated matches yet.</p>
       )}
-      <StartMatch facts={facts} bots={bots} />
+      <StartMatch key={facts.id} facts={facts} bots={bots} />
       <h2>Recent matches</h2>
       <MatchList items={recent} />
     </main>
@@ -124,17 +125,25 @@ function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
   const [count, setCount] = useState(p.facts.players.min);
   const [seats, setSeats] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [draft, setDraft] = useState<SettingsDraft>({});
   if (p.facts.lobby)
     return (
       <p class="muted">Smart-dog bots connect in over TCP to the server's gateway and play when their hub fills; a person can play one on the test page.</p>
     );
   const pick = (i: number) => seats[i] ?? p.bots[i % Math.max(1, p.bots.length)]?.id ?? '';
+  const problem = settingsProblem(p.facts, draft, count);
   const start = async (e: Event) => {
     e.preventDefault();
+    if (problem) return;
     setError(null);
+    const config = draftConfig(p.facts.config, draft);
     try {
       const m = await api<NewMatchAnswer>('POST', '/api/matches', {
-        body: { game: p.facts.id, seats: Array.from({ length: count }, (_, i) => pick(i)) } satisfies NewMatchBody,
+        body: {
+          game: p.facts.id,
+          seats: Array.from({ length: count }, (_, i) => pick(i)),
+          ...(Object.keys(config).length ? { config } : {}),
+        } satisfies NewMatchBody,
       });
       navigate(href('matches', m.id));
     } catch (err) {
@@ -173,11 +182,12 @@ function StartMatch(p: { facts: GameFacts; bots: PublicBot[] }) {
           </select>
         </label>
       ))}
-      <button type="submit" data-testid="fight">
+      <Settings facts={p.facts} draft={draft} onChange={setDraft} problem={problem} />
+      <button type="submit" disabled={problem !== null} data-testid="fight">
         Fight!
       </button>
       {error ? (
-        <p class="error" role="alert">
+        <p class="error" role="alert" data-testid="start-error">
           {error}
         </p>
       ) : null}

@@ -4,6 +4,7 @@ import { api, ApiError } from '../api.js';
 import { keepPersonSeats } from '../player/person.js';
 import { href, navigate, type Route } from '../router.js';
 import { PERSON_ENDPOINT } from './game.js';
+import { draftConfig, Settings, settingsProblem, type SettingsDraft } from './settings.js';
 
 type Opponent = 'itself' | 'weak' | 'strong' | 'you';
 
@@ -26,20 +27,33 @@ export function TestPage(p: { route: Route }) {
   const [url, setUrl] = useState('');
   const [opponent, setOpponent] = useState<Opponent>('strong');
   const [error, setError] = useState<string | null>(null);
+  // The settings typed for the game chosen (a new game starts from its defaults).
+  const [draft, setDraft] = useState<SettingsDraft>({});
+  useEffect(() => setDraft({}), [game]);
   useEffect(() => void api<GameList>('GET', '/api/games').then(setGames), []);
   useEffect(() => void api<BotList>('GET', `/api/bots?game=${encodeURIComponent(game)}`).then(setBots, () => setBots([])), [game]);
   const facts = games.find((g) => g.id === game);
-  const start = async (e: Event) => {
-    e.preventDefault();
-    if (!facts) return;
-    setError(null);
+  /** The seats of the match the form describes now. */
+  const seatsOf = (facts: GameFacts) => {
     const pair = builtinPair(facts);
     const subject = url.trim() || bot || (opponent === 'you' ? pair.strong : 'person');
     const other = opponent === 'itself' ? subject : opponent === 'you' ? 'person' : pair[opponent];
     const seats = facts.lobby ? [other === 'person' || subject === 'person' ? 'person' : subject] : [subject, other];
     while (seats.length < facts.players.min) seats.push(pair.weak);
+    return seats;
+  };
+  // Checked for the seats asked for, as the server checks a match request.
+  const problem = facts ? settingsProblem(facts, draft, seatsOf(facts).length) : null;
+  const start = async (e: Event) => {
+    e.preventDefault();
+    if (!facts || problem) return;
+    setError(null);
+    const seats = seatsOf(facts);
+    const config = draftConfig(facts.config, draft);
     try {
-      const m = await api<NewMatchAnswer>('POST', '/api/matches', { body: { game, test: true, seats } satisfies NewMatchBody });
+      const m = await api<NewMatchAnswer>('POST', '/api/matches', {
+        body: { game, test: true, seats, ...(Object.keys(config).length ? { config } : {}) } satisfies NewMatchBody,
+      });
       if (m.persons?.length) keepPersonSeats(m.id, m.persons);
       if (m.viewerToken) localStorage.setItem(`botarena.viewer.${m.id}`, m.viewerToken);
       navigate(href('matches', m.id));
@@ -96,7 +110,8 @@ export function TestPage(p: { route: Route }) {
             </label>
           ))}
         </fieldset>
-        <button type="submit" data-testid="test-start">
+        {facts ? <Settings facts={facts} draft={draft} onChange={setDraft} problem={problem} /> : null}
+        <button type="submit" disabled={problem !== null} data-testid="test-start">
           start the test match
         </button>
         {error ? (
