@@ -36,7 +36,6 @@ export function Player(p: PlayerProps) {
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(2);
   const [follow, setFollow] = useState(p.live && p.start === undefined);
-  const [drawMs, setDrawMs] = useState(0);
   const steps = timeline.steps;
 
   // Mount the renderer once per timeline.
@@ -61,7 +60,8 @@ export function Player(p: PlayerProps) {
     if (!r) return;
     const t0 = performance.now();
     r.draw(timeline.frame(index), p.highlight);
-    setDrawMs(performance.now() - t0);
+    // How long the frame took to draw is for developers (the canvas's data-draw-ms), not shown to spectators.
+    canvas.current?.setAttribute('data-draw-ms', (performance.now() - t0).toFixed(1));
     p.onStep?.(index);
   }, [index, p.version, p.highlight, timeline]);
 
@@ -183,7 +183,6 @@ export function Player(p: PlayerProps) {
         step <b data-testid="step">{index}</b> of <span data-testid="steps">{steps}</span>
         {shown ? ` · ${shown.phase === 'init' ? 'hello' : `turn ${shown.turn}`}` : ' · start'}
         {p.live && !timeline.result && !timeline.stopped ? <span class="badge live"> live</span> : null}
-        <span class="muted"> · frame {drawMs.toFixed(1)} ms</span>
       </p>
       {timeline.mismatch ? (
         <p class="error" role="alert">
