@@ -65,7 +65,7 @@ export function MatchPage(p: { id: string; start?: number }) {
         if (type === 'started') {
           const game = games[e.header!.game];
           if (!game) return setError(`this server plays a game this page does not know: ${e.header!.game}`);
-          current = new Timeline(game, e.header!);
+          current = new Timeline(game, e.header!, e.frame);
           setLive(true);
           setTimeline(current);
         } else if (type === 'restarted') {
@@ -148,6 +148,7 @@ export function MatchPage(p: { id: string; start?: number }) {
             start={p.start ?? (live ? undefined : Number.MAX_SAFE_INTEGER)}
             highlight={person.ask ? person.highlight : undefined}
             onCell={person.ask ? person.onCell : undefined}
+            seatView={person.seen}
             onStep={(i) => follow(live && !timeline.result && !timeline.stopped && i === timeline.steps ? null : i)}
           />
         ) : (

@@ -51,6 +51,8 @@ export interface PersonEnd {
 export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame | null, playing = true) {
   const [ask, setAsk] = useState<Ask | null>(null);
   const [ended, setEnded] = useState<PersonEnd | null>(null);
+  /** what the seat was last told (kept after its answer: the board shows it until the next ask) */
+  const [seen, setSeen] = useState<{ slot: number; view: unknown } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   // The ask shown and the ask whose answer is on its way, as refs beside the state: `send` reads them when it is
@@ -73,6 +75,7 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
       (type, data) => {
         if (type === 'ask') {
           show(data as Ask);
+          setSeen({ slot: (data as Ask).slot, view: (data as Ask).view });
           setError(null);
         } else if (type === 'accepted') {
           // In a stream turn the same ask stays open until the line that ends the turn.
@@ -82,6 +85,7 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
           setNotice(typeof view === 'string' ? view : JSON.stringify(view));
         } else if (type === 'ended') {
           show(null);
+          setSeen(null);
           setEnded(data as PersonEnd);
           // The last event: closed here, or the browser would reconnect to a seat the server forgets (404).
           stop();
@@ -123,7 +127,7 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
     const c = choices.find((x) => x.cell && x.cell[0] === cell[0] && x.cell[1] === cell[1]);
     if (c) void send(c.line);
   };
-  return { ask, choices, error, notice, send, highlight, onCell, sending, ended };
+  return { ask, choices, error, notice, send, highlight, onCell, sending, ended, seen };
 }
 
 /** The result in words for the person in `slot`: who won (you or the seat's name), and why it ended. */
