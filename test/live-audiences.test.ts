@@ -3,7 +3,11 @@ import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
 import type { LiveEvent } from '../src/live/events.js';
 import { LocalLiveEvents } from '../src/live/local.js';
+import { MatchEngine } from '../src/core/engine.js';
+import type { AnyGame } from '../src/core/game.js';
 import { battleship } from '../src/games/battleship/index.js';
+import { lighthouses } from '../src/games/lighthouses/index.js';
+import type { LighthousesInit } from '../src/games/lighthouses/wire.js';
 
 /** Plays a match of built-in bots and collects what each audience got. */
 async function watch(game: string, bots: string[], config: Record<string, unknown> = {}) {
@@ -68,6 +72,47 @@ describe('live audiences', () => {
     }
     assert.ok(!JSON.stringify(sd.public).includes(' do '), 'no dog commands for spectators');
     assert.ok(JSON.stringify(sd.full).includes('do '), 'the full feed has them');
+  });
+
+  it("the public start has the board before the first step: lighthouses' island as every player's hello has it, smart-dog's land", async () => {
+    const lh = await watch('lighthouses', ['random', 'random', 'random'], { rounds: 5, map: 'bay' });
+    const started = lh.public[0] as Extract<LiveEvent, { type: 'started' }>;
+    assert.equal(started.type, 'started');
+    assert.ok('hidden' in started.header && !('config' in started.header), 'the header stays without config and seed');
+    const frame = started.frame as {
+      round: number;
+      width: number;
+      height: number;
+      island: number[][];
+      lighthouses: { owner: unknown }[];
+      connections: unknown[];
+    };
+    assert.ok(frame, 'the started event carries the frame of step 0');
+    // The island each player's hello gives (the same rules, config and seed as the match).
+    const { config, seed } = lh.report.replay;
+    const engine = new MatchEngine(lighthouses as AnyGame, { config, seed, players: 3 });
+    for (let slot = 0; slot < 3; slot++) {
+      const hello = engine.view(slot, { phase: 'init', matchId: 'w1', names: ['random', 'random', 'random'] }) as LighthousesInit;
+      assert.deepEqual(frame.island, hello.map, `seat ${slot}'s hello has the island of the public start`);
+      assert.equal(frame.lighthouses.length, hello.lighthouses.length);
+    }
+    assert.deepEqual([frame.width, frame.height], [frame.island[0]!.length, frame.island.length]);
+    assert.deepEqual(frame.connections, []);
+    assert.ok(
+      frame.lighthouses.every((l) => l.owner === null || l.owner === -1),
+      'no lighthouse is owned before the first step',
+    );
+    assert.ok(!JSON.stringify(started).includes('"energy":[') && !/"players"/.test(JSON.stringify(started)), 'no player place or energy');
+
+    const sd = await watch('smartdog', ['random', 'herder'], { options: '{"turnsLimit":5}' });
+    const sdStart = sd.public[0] as Extract<LiveEvent, { type: 'started' }>;
+    const land = sdStart.frame as { turn: number; rows: number; cols: number; terrain: string[]; territories: unknown[] };
+    assert.ok(land && land.terrain.length === land.rows && land.terrain[0]!.length === land.cols, 'the land of step 0');
+    const firstFrame = steps(sd.public)[0]!.frame as typeof land;
+    assert.deepEqual([land.terrain, land.territories], [firstFrame.terrain, firstFrame.territories], 'the land as the steps show it');
+    assert.doesNotMatch(JSON.stringify(sdStart), /Sheep|Dog/, 'no dog or sheep in the public start');
+    // The organisers' feed starts as before: the full header, no frame.
+    assert.equal((sd.full[0] as { frame?: unknown }).frame, undefined);
   });
 
   it('a game without hidden information is public as it is', async () => {

@@ -22,14 +22,19 @@ export class MatchFeed {
     private readonly log: (line: string) => void = () => {},
   ) {}
 
-  started(): void {
+  /**
+   * The match starts from `state` (as set up, before any step): spectators of a game with hidden information get
+   * its public frame with the header, so the board (lighthouses' island, smart-dog's land) is drawn at step 0,
+   * not only from the first step on.
+   */
+  started(state: unknown): void {
     const { matchId } = this.header;
+    if (!this.live) return;
     this.send('full', { type: 'started', matchId, header: this.header });
     const spectator = this.game.presentation.spectator;
-    const header = spectator
-      ? { game: this.header.game, matchId, seats: this.header.seats, timeouts: this.header.timeouts, hidden: true as const }
-      : this.header;
-    this.send('public', { type: 'started', matchId, header });
+    if (!spectator) return this.send('public', { type: 'started', matchId, header: this.header });
+    const header = { game: this.header.game, matchId, seats: this.header.seats, timeouts: this.header.timeouts, hidden: true as const };
+    this.send('public', { type: 'started', matchId, header, frame: spectator.frame(state) });
   }
 
   step(record: TurnRecord, state: unknown): void {

@@ -137,7 +137,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await Promise.all(seats.map((s) => s.transport.start()));
-    feed.started();
+    feed.started(engine.state);
     for (let d = engine.decision(); d; d = engine.decision()) {
       if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${d.turn}`);
       const decision = d;

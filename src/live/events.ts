@@ -33,7 +33,13 @@ export type PublicRecord = Omit<TurnRecord, 'hash'>;
  * and a `started` follows. Both are a viewer's (`followMatch`), never a match's own events.
  */
 export type LiveEvent =
-  | { type: 'started'; matchId: string; header: ReplayHeader | PublicHeader }
+  | {
+      type: 'started';
+      matchId: string;
+      header: ReplayHeader | PublicHeader;
+      /** with a public header: the frame to draw before the first step (lighthouses' island, smart-dog's land) */
+      frame?: unknown;
+    }
   | { type: 'step'; matchId: string; index: number; record: TurnRecord | PublicRecord; frame?: unknown; delta?: unknown }
   | { type: 'message'; matchId: string; slot: number; entry: TranscriptEntry }
   | {

@@ -40,13 +40,16 @@ export class Timeline {
   /** the state of frame `cursorIndex`, owned by the timeline (a copy), to step forward from cheaply */
   private cursor: { index: number; state: unknown } | null = null;
 
+  /** `startFrame`: with a public header, the frame before the first step (the `started` event's), when it came */
   constructor(
     readonly game: AnyGame,
     readonly header: ReplayHeader | PublicHeader,
+    startFrame?: unknown,
   ) {
     if ('hidden' in header) {
       this.follower = null;
-      this.publicFrames.push({ frame: null });
+      this.publicFrames.push({ frame: startFrame ?? null });
+      this.head = startFrame === undefined || startFrame === null ? null : structuredClone(startFrame);
     } else {
       this.follower = new ReplayFollower(game, header);
       this.checkpoints.push(JSON.stringify(this.follower.engine.state));

@@ -27,6 +27,43 @@ interface Land {
   territories: (Territory | undefined)[];
 }
 
+/** One object a seat's dogs see (an `obj` line of its turn message). */
+interface SeenObject {
+  id?: number;
+  type?: string;
+  x: number;
+  y: number;
+  owner?: number;
+  action?: string;
+}
+
+/**
+ * What a person's seat was told last, read from its lines: who it is (the `start` line, else its slot) and the
+ * dogs and sheep its dogs see (`obj` lines; a line that is not JSON is skipped).
+ */
+export function seatSees(seat: { slot: number; view: unknown }): { you: number; objects: SeenObject[] } {
+  const lines = Array.isArray(seat.view) ? seat.view.filter((l): l is string => typeof l === 'string') : [];
+  let you = seat.slot + 1;
+  const objects: SeenObject[] = [];
+  const arg = (line: string, word: string): unknown => {
+    try {
+      return JSON.parse(`{${line.slice(word.length)}}`);
+    } catch {
+      return null;
+    }
+  };
+  for (const line of lines) {
+    if (line.startsWith('start ')) {
+      const a = arg(line, 'start') as { you?: unknown } | null;
+      if (typeof a?.you === 'number') you = a.you;
+    } else if (line.startsWith('obj ')) {
+      const o = arg(line, 'obj') as SeenObject | null;
+      if (o && Number.isInteger(o.x) && Number.isInteger(o.y) && (o.type === 'Dog' || o.type === 'Sheep')) objects.push(o);
+    }
+  }
+  return { you, objects };
+}
+
 const LEGEND_ROW = 18;
 const GRASS = '#1d2a1f';
 const FENCE = '#8a7a5c';
@@ -221,7 +258,15 @@ export function createSmartDogRenderer(): Renderer {
    * The public frame: the land, the barks and who is out, with a note that dogs and sheep are not shown (the
    * players' own views hold them). A frame without the land (an older server) is said in words.
    */
-  function drawPublic(ctx: CanvasRenderingContext2D, width: number, height: number, f: SmartDogPublicFrame): void {
+  function drawPublic(
+    ctx: CanvasRenderingContext2D,
+    width: number,
+    height: number,
+    f: SmartDogPublicFrame,
+    seat?: Frame['seat'],
+    highlight: readonly Cell[] = [],
+  ): void {
+    canvas?.removeAttribute('data-seat-sees');
     const seats = setup?.seats ?? [];
     const n = Math.max(f.out.length, seats.length);
     const line = (k: number) => `${seats[k]?.name ?? `player ${k + 1}`}${f.out[k] ? ' (out)' : ''}`;
@@ -231,12 +276,23 @@ export function createSmartDogRenderer(): Renderer {
       // One more row under the board for the note, in small type.
       const g = drawLand(ctx, width, height, LEGEND_ROW * (legendRows + 2) + 4, land);
       drawBarks(ctx, g, land, f.barking, f.dogBarkingR ?? 0);
+      const sees = seat ? seatSees(seat) : null;
+      if (sees) drawSeen(ctx, g, sees);
+      // The cells a person may click now (their dogs' steps and barks).
+      ctx.strokeStyle = THEME.highlight;
+      ctx.lineWidth = 2;
+      for (const [x, y] of highlight) ctx.strokeRect(g.left + x * g.size + 1, g.top + y * g.size + 1, g.size - 2, g.size - 2);
       const below = g.top + g.size * f.rows + 6;
       const head = `turn ${f.turn}${f.turnsLimit ? ` of ${f.turnsLimit}` : ''} · ${f.cols}×${f.rows}`;
       legend(ctx, g.left, below, width, legendRows, head, line, n);
       ctx.font = '11px system-ui, sans-serif';
       ctx.fillStyle = THEME.muted;
-      ctx.fillText('dogs and sheep are hidden until the match ends', g.left, below + LEGEND_ROW * (legendRows + 1) + LEGEND_ROW / 2, width - 2 * g.left);
+      ctx.fillText(
+        sees ? 'you see your dogs and what they see; the rest is hidden until the match ends' : 'dogs and sheep are hidden until the match ends',
+        g.left,
+        below + LEGEND_ROW * (legendRows + 1) + LEGEND_ROW / 2,
+        width - 2 * g.left,
+      );
       return;
     }
     layout = null;
@@ -255,6 +311,44 @@ export function createSmartDogRenderer(): Renderer {
     legend(ctx, left, top + boxH + 6, width, legendRows, `turn ${f.turn}`, line, n);
   }
 
+  /**
+   * A person's own view over the public frame: the sheep and dogs its dogs see, its own dogs outlined in white.
+   * The canvas says what it drew in `data-seat-sees` (its own dogs by id and cell, then the others seen).
+   */
+  function drawSeen(ctx: CanvasRenderingContext2D, g: { size: number; left: number; top: number }, sees: ReturnType<typeof seatSees>): void {
+    const { size, left, top } = g;
+    const cx = (x: number) => left + (x + 0.5) * size;
+    const cy = (y: number) => top + (y + 0.5) * size;
+    const mine: string[] = [];
+    const others: string[] = [];
+    for (const o of sees.objects) {
+      if (o.type === 'Sheep') {
+        ctx.beginPath();
+        ctx.arc(cx(o.x), cy(o.y), Math.max(2, size * 0.3), 0, 2 * Math.PI);
+        ctx.fillStyle = '#f2f2f2';
+        ctx.fill();
+        others.push(`sheep at ${o.x},${o.y}`);
+        continue;
+      }
+      const h = Math.max(3, size * 0.4);
+      const own = o.owner === sees.you;
+      ctx.fillStyle = ownerColour(o.owner ?? 0);
+      ctx.fillRect(cx(o.x) - h, cy(o.y) - h, 2 * h, 2 * h);
+      ctx.lineWidth = Math.max(1, size * (own ? 0.12 : 0.07));
+      ctx.strokeStyle = own ? '#ffffff' : '#000';
+      ctx.strokeRect(cx(o.x) - h, cy(o.y) - h, 2 * h, 2 * h);
+      if (size >= 14 && o.id !== undefined) {
+        ctx.fillStyle = '#000';
+        ctx.font = `bold ${Math.round(size * 0.45)}px system-ui, sans-serif`;
+        ctx.textAlign = 'center';
+        ctx.textBaseline = 'middle';
+        ctx.fillText(String(o.id), cx(o.x), cy(o.y) + 1, 2 * h);
+      }
+      (own ? mine : others).push(`dog ${o.id ?? '?'} at ${o.x},${o.y}${own ? '' : ` (player ${o.owner ?? '?'})`}`);
+    }
+    canvas?.setAttribute('data-seat-sees', [`your dogs: ${mine.join(', ') || 'none'}`, ...(others.length ? [`seen: ${others.join(', ')}`] : [])].join('; '));
+  }
+
   return {
     mount(c, info) {
       canvas = c;
@@ -266,7 +360,7 @@ export function createSmartDogRenderer(): Renderer {
       ctx.fillStyle = THEME.background;
       ctx.fillRect(0, 0, width, height);
       if (frame.state) drawState(ctx, width, height, frame.state as SmartDogState, highlight);
-      else if (frame.publicFrame) drawPublic(ctx, width, height, frame.publicFrame as SmartDogPublicFrame);
+      else if (frame.publicFrame) drawPublic(ctx, width, height, frame.publicFrame as SmartDogPublicFrame, frame.seat, highlight);
     },
     // Cells are [x, y] with y down, as on the wire.
     cellAt: (x, y) => (layout ? cellOfPoint(layout, layout.cols, layout.rows, x, y) : null),

@@ -12,6 +12,12 @@ import type { ReplaySeat } from '../../../src/core/replay.js';
 export interface Frame {
   state?: unknown;
   publicFrame?: unknown;
+  /**
+   * with a public frame at the newest step of a match a person plays here: what that person's seat was last told
+   * (its own view, as the play stream's `ask` gave it), for the renderer to draw what the seat sees (smart-dog's
+   * dogs and sheep) over what spectators see
+   */
+  seat?: { slot: number; view: unknown };
   /** the step that led here (its moves, actions and faults); null for the position before the first step */
   record: TurnRecord | null;
   /** the step's number in the match (0 before the first step) and how many steps there are so far */

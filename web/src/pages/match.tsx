@@ -24,7 +24,8 @@ export function MatchPage(p: { id: string; start?: number }) {
   const [notice, setNotice] = useState<string | null>(null);
   const seats = personSeats(p.id);
   const web = match ? (webGames[match.game] ?? null) : null;
-  const person = usePerson(p.id, seats[0] ?? null, web);
+  // The play stream is listened to while the match is queued or under way (known once the match is read).
+  const person = usePerson(p.id, seats[0] ?? null, web, match?.status === 'queued' || match?.status === 'running');
   const follow = useAddressStep(p.id);
 
   useEffect(() => {
@@ -64,7 +65,7 @@ export function MatchPage(p: { id: string; start?: number }) {
         if (type === 'started') {
           const game = games[e.header!.game];
           if (!game) return setError(`this server plays a game this page does not know: ${e.header!.game}`);
-          current = new Timeline(game, e.header!);
+          current = new Timeline(game, e.header!, e.frame);
           setLive(true);
           setTimeline(current);
         } else if (type === 'restarted') {
@@ -147,6 +148,7 @@ export function MatchPage(p: { id: string; start?: number }) {
             start={p.start ?? (live ? undefined : Number.MAX_SAFE_INTEGER)}
             highlight={person.ask ? person.highlight : undefined}
             onCell={person.ask ? person.onCell : undefined}
+            seatView={person.seen}
             onStep={(i) => follow(live && !timeline.result && !timeline.stopped && i === timeline.steps ? null : i)}
           />
         ) : (
@@ -160,7 +162,15 @@ export function MatchPage(p: { id: string; start?: number }) {
                   : 'waiting for the match…'}
           </p>
         )}
-        {seats[0] && web ? <PersonPanel web={web} person={person} slot={seats[0].slot} showPrompt={timeline?.hidden} /> : null}
+        {seats[0] && web ? (
+          <PersonPanel
+            web={web}
+            person={person}
+            slot={seats[0].slot}
+            showPrompt={timeline?.hidden}
+            over={match.status === 'finished' || match.status === 'aborted' ? { result: match.result, reason: match.abortReason } : null}
+          />
+        ) : null}
       </div>
       {match.status === 'finished' ? (
         <p class="downloads">

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { MoveAnswer, MoveBody } from '../../../src/api/index.js';
+import type { MatchResult, MoveAnswer, MoveBody } from '../../../src/api/index.js';
 import type { AskPhase } from '../../../src/core/game.js';
 import { api, ApiError, listen } from '../api.js';
 import type { Cell, Choice, SeatInfo, WebGame } from '../games/types.js';
@@ -37,9 +37,22 @@ export function keepPersonSeats(matchId: string, seats: PersonSeat[]): void {
   localStorage.setItem(`botarena.person.${matchId}`, JSON.stringify(seats));
 }
 
-/** A person at the table: listens to the seat's asks, and sends a chosen or typed line. */
-export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame | null) {
+/** The end of a person's match, as its play stream's `ended` says it (the result when the match was played out). */
+export interface PersonEnd {
+  reason: string;
+  result?: MatchResult;
+}
+
+/**
+ * A person at the table: listens to the seat's asks, and sends a chosen or typed line. `playing`: the match is
+ * queued or under way (a finished match's seat has no play stream to listen to: the server forgets it soon after
+ * the end, and a page opened later would be answered 404).
+ */
+export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame | null, playing = true) {
   const [ask, setAsk] = useState<Ask | null>(null);
+  const [ended, setEnded] = useState<PersonEnd | null>(null);
+  /** what the seat was last told (kept after its answer: the board shows it until the next ask) */
+  const [seen, setSeen] = useState<{ slot: number; view: unknown } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   // The ask shown and the ask whose answer is on its way, as refs beside the state: `send` reads them when it is
@@ -54,13 +67,15 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
     setAsk(a);
   };
   useEffect(() => {
-    if (!seat) return;
-    return listen(
+    if (!seat || !playing) return;
+    let stop = () => {};
+    stop = listen(
       `/api/matches/${encodeURIComponent(matchId)}/seats/${seat.slot}/play?token=${encodeURIComponent(seat.token)}`,
       ['ask', 'told', 'accepted', 'ended'],
       (type, data) => {
         if (type === 'ask') {
           show(data as Ask);
+          setSeen({ slot: (data as Ask).slot, view: (data as Ask).view });
           setError(null);
         } else if (type === 'accepted') {
           // In a stream turn the same ask stays open until the line that ends the turn.
@@ -68,10 +83,17 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
         } else if (type === 'told') {
           const view = (data as { view: unknown }).view;
           setNotice(typeof view === 'string' ? view : JSON.stringify(view));
-        } else if (type === 'ended') show(null);
+        } else if (type === 'ended') {
+          show(null);
+          setSeen(null);
+          setEnded(data as PersonEnd);
+          // The last event: closed here, or the browser would reconnect to a seat the server forgets (404).
+          stop();
+        }
       },
     );
-  }, [matchId, seat?.slot, seat?.token]);
+    return () => stop();
+  }, [matchId, seat?.slot, seat?.token, playing]);
   const choices: Choice[] = useMemo(() => (ask && web ? web.play.choices(ask.view, ask.phase, { ...ask.seat, slot: ask.slot }) : []), [ask, web]);
   const send = useCallback(
     async (line: string) => {
@@ -105,7 +127,29 @@ export function usePerson(matchId: string, seat: PersonSeat | null, web: WebGame
     const c = choices.find((x) => x.cell && x.cell[0] === cell[0] && x.cell[1] === cell[1]);
     if (c) void send(c.line);
   };
-  return { ask, choices, error, notice, send, highlight, onCell, sending };
+  return { ask, choices, error, notice, send, highlight, onCell, sending, ended, seen };
+}
+
+/** The result in words for the person in `slot`: who won (you or the seat's name), and why it ended. */
+export function personOutcome(result: MatchResult, slot: number): { headline: string; reason: string | null } {
+  const name = (s: number) => result.players.find((pl) => pl.slot === s)?.name ?? `seat ${s}`;
+  const mine = result.players.find((pl) => pl.slot === slot);
+  const headline = result.draw
+    ? mine?.rank === 1
+      ? 'A draw: you share first place.'
+      : `A draw between ${result.players
+          .filter((pl) => pl.rank === 1)
+          .map((pl) => pl.name)
+          .join(' and ')}.`
+    : result.winner === null
+      ? 'Nobody won.'
+      : result.winner === slot
+        ? 'You won!'
+        : `${name(result.winner)} won.`;
+  const why = [result.reason ?? null, mine?.fault ? `your seat faulted on turn ${mine.fault.turn}: ${mine.fault.kind} (${mine.fault.detail})` : null].filter(
+    (x): x is string => !!x,
+  );
+  return { headline: `${headline} After ${result.turns} turns.`, reason: why.length ? why.join('; ') : null };
 }
 
 /** Whether this screen is touched rather than clicked (a phone, a tablet): the panel then says "tap". */
@@ -118,8 +162,18 @@ function touchScreen(): boolean {
  * commands. `showPrompt` opens the seat's own view at once: in a game with hidden information the board shows
  * only what spectators see, so the person's fleet, energy or dogs are there.
  */
-export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePerson>; slot: number; showPrompt?: boolean }) {
-  const { ask, choices, error, notice, send, sending } = p.person;
+export function PersonPanel(p: {
+  web: WebGame;
+  person: ReturnType<typeof usePerson>;
+  slot: number;
+  showPrompt?: boolean;
+  /** the match is over: its result (from the match, when the page did not see the play stream's end) or why it stopped */
+  over?: { result?: MatchResult | null; reason?: string | null } | null;
+}) {
+  const { ask, choices, error, notice, send, sending, ended } = p.person;
+  const result = ended?.result ?? p.over?.result ?? null;
+  const stopped = !result ? (ended?.reason ?? p.over?.reason ?? null) : null;
+  const outcome = result ? personOutcome(result, p.slot) : null;
   const [text, setText] = useState('');
   // A layout effect: the keys of the ask on screen are armed as it shows, so a key pressed as soon as the turn
   // appears is read with that turn's choices (an effect runs after the paint: the press found the last ask's keys,
@@ -142,7 +196,16 @@ export function PersonPanel(p: { web: WebGame; person: ReturnType<typeof usePers
   return (
     <section class="person" data-testid="person" aria-live="polite">
       <h3>You play seat {p.slot}</h3>
-      {!ask ? (
+      {outcome ? (
+        <div data-testid="person-result">
+          <p>
+            <b>{outcome.headline}</b>
+          </p>
+          {outcome.reason ? <p>Why it ended: {outcome.reason}</p> : null}
+        </div>
+      ) : stopped ? (
+        <p data-testid="person-result">The match is over: {stopped}</p>
+      ) : !ask ? (
         <p class="muted" data-testid="waiting">
           Waiting for your turn…
         </p>

@@ -18,6 +18,8 @@ export interface PlayerProps {
   /** cells a person may click now, and what a click does (human play) */
   highlight?: readonly Cell[];
   onCell?: (cell: Cell) => void;
+  /** a person's seat: what it was last told, drawn over a public frame at the newest step (Frame.seat) */
+  seatView?: { slot: number; view: unknown } | null;
   /** the step to open at (from the page's address); default: the start, or the end of a live match */
   start?: number;
   onStep?: (index: number) => void;
@@ -36,8 +38,12 @@ export function Player(p: PlayerProps) {
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(2);
   const [follow, setFollow] = useState(p.live && p.start === undefined);
-  const [drawMs, setDrawMs] = useState(0);
   const steps = timeline.steps;
+  // The person's own view belongs to the match as it is now: drawn at the newest step only (not on earlier ones).
+  const frameAt = (i: number) => {
+    const f = timeline.frame(i);
+    return p.seatView && f.publicFrame !== undefined && f.index === f.steps ? { ...f, seat: p.seatView } : f;
+  };
 
   // Mount the renderer once per timeline.
   useEffect(() => {
@@ -60,19 +66,20 @@ export function Player(p: PlayerProps) {
     const r = renderer.current;
     if (!r) return;
     const t0 = performance.now();
-    r.draw(timeline.frame(index), p.highlight);
-    setDrawMs(performance.now() - t0);
+    r.draw(frameAt(index), p.highlight);
+    // How long the frame took to draw is for developers (the canvas's data-draw-ms), not shown to spectators.
+    canvas.current?.setAttribute('data-draw-ms', (performance.now() - t0).toFixed(1));
     p.onStep?.(index);
-  }, [index, p.version, p.highlight, timeline]);
+  }, [index, p.version, p.highlight, p.seatView, timeline]);
 
   // Redraw when the canvas's box changes size (a phone turned, a window resized).
   useEffect(() => {
     const el = canvas.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
-    const ro = new ResizeObserver(() => renderer.current?.draw(timeline.frame(indexRef.current), p.highlight));
+    const ro = new ResizeObserver(() => renderer.current?.draw(frameAt(indexRef.current), p.highlight));
     ro.observe(el);
     return () => ro.disconnect();
-  }, [timeline, p.highlight]);
+  }, [timeline, p.highlight, p.seatView]);
   const indexRef = useRef(index);
   indexRef.current = index;
 
@@ -183,7 +190,6 @@ export function Player(p: PlayerProps) {
         step <b data-testid="step">{index}</b> of <span data-testid="steps">{steps}</span>
         {shown ? ` · ${shown.phase === 'init' ? 'hello' : `turn ${shown.turn}`}` : ' · start'}
         {p.live && !timeline.result && !timeline.stopped ? <span class="badge live"> live</span> : null}
-        <span class="muted"> · frame {drawMs.toFixed(1)} ms</span>
       </p>
       {timeline.mismatch ? (
         <p class="error" role="alert">
