@@ -1,3 +1,4 @@
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { PublicMatch, SeatLog } from '../../../src/api/index.js';
 import { api, ApiError } from '../api.js';
@@ -74,28 +75,34 @@ export function Logs(p: { match: PublicMatch; tokens: PersonSeat[] }) {
           {error}
         </p>
       ) : null}
-      {entries ? (
-        <table class="log" data-testid="log">
-          <thead>
-            <tr>
-              <th>ms</th>
-              <th>what</th>
-              <th>bytes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <tr class={`dir-${e.dir}`}>
-                <td>{e.t.toFixed(1)}</td>
-                <td>{e.dir === 'send' ? 'sent →' : e.dir === 'recv' ? '← received' : e.dir}</td>
-                <td>
-                  <pre>{e.text}</pre>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      {entries ? <LogTable entries={entries} testid="log" /> : null}
     </section>
+  );
+}
+
+/** A seat's message log as a table: the time since the match started, which way, the bytes. */
+export function LogTable(p: { entries: SeatLog; testid: string; caption?: ComponentChildren }) {
+  return (
+    <table class="log" data-testid={p.testid}>
+      {p.caption ? <caption>{p.caption}</caption> : null}
+      <thead>
+        <tr>
+          <th>ms</th>
+          <th>what</th>
+          <th>bytes</th>
+        </tr>
+      </thead>
+      <tbody>
+        {p.entries.map((e) => (
+          <tr class={`dir-${e.dir}`}>
+            <td>{e.t.toFixed(1)}</td>
+            <td>{e.dir === 'send' ? 'sent →' : e.dir === 'recv' ? '← received' : e.dir}</td>
+            <td>
+              <pre>{e.text}</pre>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import type { BotDetail, BotPatchBody, CheckAnswer, MatchPage, PublicBot, SeatLog } from '../../../src/api/index.js';
 import { api, ApiError } from '../api.js';
 import { href } from '../router.js';
+import { LogTable } from './logs.js';
 
 /** Where this browser keeps the admin token once it was pasted (the owner tokens are `botarena.owner.ID`). */
 const ADMIN_KEY = 'botarena.admin';
@@ -371,29 +372,15 @@ function OwnerLogs(p: { bot: BotDetail; recent: MatchPage['items']; token: strin
         </p>
       ) : null}
       {open ? (
-        <table class="log" data-testid="owner-log">
-          <caption>
-            seat {open.slot} of <a href={href('matches', open.match)}>{open.match}</a>: {open.entries.length} lines
-          </caption>
-          <thead>
-            <tr>
-              <th>ms</th>
-              <th>what</th>
-              <th>bytes</th>
-            </tr>
-          </thead>
-          <tbody>
-            {open.entries.map((e) => (
-              <tr class={`dir-${e.dir}`}>
-                <td>{e.t.toFixed(1)}</td>
-                <td>{e.dir === 'send' ? 'sent →' : e.dir === 'recv' ? '← received' : e.dir}</td>
-                <td>
-                  <pre>{e.text}</pre>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <LogTable
+          entries={open.entries}
+          testid="owner-log"
+          caption={
+            <>
+              seat {open.slot} of <a href={href('matches', open.match)}>{open.match}</a>: {open.entries.length} lines
+            </>
+          }
+        />
       ) : null}
     </>
   );
