@@ -1,7 +1,8 @@
-// Why this file stays whole at about 410 lines: it is one class whose parts (the publisher's hold while
-// subscriptions settle, the subscriber's channels, the reconnect watch) share one connection state and one
-// ordering promise; split, that state would be passed between files for every event.
+// The live events on Redis: one class whose parts (the publisher's hold while subscriptions settle, the
+// subscriber's channels, the reconnect watch) share one connection state and one ordering promise. The small
+// pieces around a connection (the URL for logs, deadlines, errors in words) are in redis-util.ts.
 import { Redis, type RedisOptions } from 'ioredis';
+import { describe, isReplyError, MAX_RETRIES, redactRedisUrl, withTimeout } from './redis-util.js';
 import {
   channelOf,
   drainSubscription,
@@ -13,6 +14,8 @@ import {
   type LiveListener,
   type Subscription,
 } from './events.js';
+
+export { redactRedisUrl } from './redis-util.js';
 
 // Live events across processes, on Redis pub/sub: matches played by `botarena worker`s stream to viewers
 // connected to any web server process. A match's public history (a late viewer's catch-up) is a Redis list,
@@ -37,25 +40,12 @@ export interface RedisLiveOptions {
   historyTimeoutMs?: number;
 }
 
-/** A redis:// URL with its password replaced by `***`, for messages and logs. */
-export function redactRedisUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return '(a Redis URL that does not parse)';
-  }
-}
-
 /** How long a running match's history is kept after its last event (a match that runs a day is not one). */
 const RUNNING_MS = 24 * 3600 * 1000;
 /** Reconnection delays: fast at first (a restart is found at once), then once a second, with no jitter. */
 const retryStrategy = (times: number) => Math.min(50 * 2 ** (times - 1), 1000);
 /** Connection trouble is logged at most once per this long per connection (Redis down = an error per retry). */
 const ERROR_LOG_EVERY_MS = 5000;
-/** Reconnection attempts a queued command waits through before it fails (ioredis's maxRetriesPerRequest). */
-const MAX_RETRIES = 2;
 /** The longest publishes wait for this process's own SUBSCRIBE to be confirmed (see `publish`). */
 const HOLD_MS = 2000;
 
@@ -388,26 +378,4 @@ async function shut(conn: Redis): Promise<void> {
   // A lazy connection never used ('wait') would connect to QUIT; an ended one has nothing to end.
   if (conn.status === 'ready') await withTimeout(conn.quit(), 1000).catch(() => {});
   if (conn.status !== 'end') conn.disconnect();
-}
-
-/** `p`, or a rejection after `ms` (the command may still run; its answer is then ignored). */
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
-  });
-  p.catch(() => {}); // a late failure of a command given up on is not an unhandled rejection
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
-function isReplyError(err: unknown): boolean {
-  return err instanceof Error && err.name === 'ReplyError';
-}
-
-/** An error's message; Node's AggregateError (one per address tried) has none of its own. */
-function describe(err: unknown): string {
-  if (err instanceof Error && err.name === 'MaxRetriesPerRequestError') return `not connected (given up after ${MAX_RETRIES} reconnection attempts)`;
-  if (err instanceof AggregateError && !err.message) return err.errors.map(describe).join('; ') || 'connection failed';
-  if (err instanceof Error) return err.message || (err as NodeJS.ErrnoException).code || err.name;
-  return String(err);
 }
