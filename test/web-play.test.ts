@@ -151,6 +151,24 @@ describe('people play in the browser', { skip }, () => {
     // The log opens with the viewer token this browser kept: the bytes the bot sent, as it sent them.
     await page.getByTestId('show-log').click();
     await page.getByTestId('log').waitFor();
+    // The log is tied to the step the player shows: at first the last one, with only its own messages.
+    const matchId = page.url().split('/matches/')[1]!.split('?')[0]!;
+    const token = await page.evaluate((id) => localStorage.getItem(`botarena.viewer.${id}`), matchId);
+    const entries = (await api('GET', `/api/matches/${matchId}/logs/0`, undefined, token!)).body as unknown as { dir: string; text: string; step?: number }[];
+    assert.ok(entries.length > 2 && entries.every((e) => Number.isInteger(e.step)), 'every line of the log carries its step');
+    const last = Math.max(...entries.map((e) => e.step!));
+    const shownSteps = () =>
+      page.locator('[data-testid="log"] tbody tr[data-step]').evaluateAll((rows) => rows.map((r) => Number(r.getAttribute('data-step'))));
+    assert.deepEqual(await shownSteps(), Array(entries.filter((e) => e.step === last).length).fill(last + 1), 'only the last step’s lines');
+    // Stepping back in the player shows the messages of that step (the recorded step before it: the hello's).
+    await page.locator('section.player').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await until('the first step’s lines', async () => ((await shownSteps()).every((s) => s === 1) && (await shownSteps()).length > 0 ? true : null), 5_000);
+    assert.equal((await shownSteps()).length, entries.filter((e) => e.step === 0).length);
+    // The whole log, every step, with a box.
+    await page.getByTestId('log-this-step').uncheck();
+    assert.equal((await shownSteps()).length, entries.length);
     const log = (await page.getByTestId('log').textContent()) ?? '';
     assert.match(log, /I think the best move is the centre/);
     assert.match(log, /play-turn/);

@@ -163,6 +163,7 @@ export const LogEntry = Type.Object({
   dir: Type.Enum(['send', 'recv', 'stderr', 'note']),
   t: Type.Number({ description: 'ms since the match started' }),
   text: Type.String(),
+  step: Type.Optional(Type.Integer({ description: 'the index of the recorded step it belongs to (the player shows it at step index + 1)' })),
 });
 export type LogEntry = Static<typeof LogEntry>;
 

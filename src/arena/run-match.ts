@@ -107,6 +107,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
                     dir: 'note' as const,
                     t: round(performance.now() - t0),
                     text: `this bot's log is over ${cap} bytes: the rest is counted, not kept`,
+                    step: engine.records.length,
                   };
                   if (job.transcripts) transcripts[slot]!.push(note);
                   feed.message(slot, note);
@@ -115,7 +116,8 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
                 return;
               }
               k.bytes += size;
-              const entry = { dir, t: round(performance.now() - t0), text };
+              // The step being played (the index its record will have), so a player shows a step's messages beside it.
+              const entry = { dir, t: round(performance.now() - t0), text, step: engine.records.length };
               if (job.transcripts) transcripts[slot]!.push(entry);
               feed.message(slot, entry);
             };

@@ -55,8 +55,13 @@ export const TranscriptEntrySchema = Type.Object(
     /** ms since the match started */
     t: finite(),
     text: text(),
+    /**
+     * the step being played when it was written: the index of the recorded step (in `turns`) it belongs to, so a
+     * player shows a step's messages beside it; absent in replays written before it was recorded
+     */
+    step: Type.Optional(count()),
   },
-  { description: 'a message {"dir","t","text"}' },
+  { description: 'a message {"dir","t","text"} (and "step")' },
 );
 /** One raw message to or from a bot, with its time since the match started. */
 export type TranscriptEntry = Static<typeof TranscriptEntrySchema>;

@@ -10,7 +10,7 @@ import { PersonPanel, personSeats, usePerson } from '../player/person.js';
 import { Player } from '../player/player.js';
 import { href } from '../router.js';
 import { Timeline, timelineOf } from '../timeline.js';
-import { Logs } from './logs.js';
+import { Logs, StepSignal } from './logs.js';
 
 /** A match: live and replayed in one player; the person's panel when this browser holds a seat; downloads and owners' logs. */
 export function MatchPage(p: { id: string; start?: number }) {
@@ -27,6 +27,9 @@ export function MatchPage(p: { id: string; start?: number }) {
   // The play stream is listened to while the match is queued or under way (known once the match is read).
   const person = usePerson(p.id, seats[0] ?? null, web, match?.status === 'queued' || match?.status === 'running');
   const follow = useAddressStep(p.id);
+  // The step shown, for the owner's log beside the player: told through this, not page state, so playing a
+  // match does not render the whole page at every step.
+  const shownStep = useRef(new StepSignal()).current;
 
   useEffect(() => {
     let stop = () => {};
@@ -149,7 +152,10 @@ export function MatchPage(p: { id: string; start?: number }) {
             highlight={person.ask ? person.highlight : undefined}
             onCell={person.ask ? person.onCell : undefined}
             seatView={person.seen}
-            onStep={(i) => follow(live && !timeline.result && !timeline.stopped && i === timeline.steps ? null : i)}
+            onStep={(i) => {
+              shownStep.set(i);
+              follow(live && !timeline.result && !timeline.stopped && i === timeline.steps ? null : i);
+            }}
           />
         ) : (
           <p class="muted">
@@ -183,7 +189,7 @@ export function MatchPage(p: { id: string; start?: number }) {
           </a>
         </p>
       ) : null}
-      <Logs match={match} tokens={seats} />
+      <Logs match={match} tokens={seats} step={shownStep} />
     </main>
   );
 }

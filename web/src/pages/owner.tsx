@@ -374,6 +374,7 @@ function OwnerLogs(p: { bot: BotDetail; recent: MatchPage['items']; token: strin
       {open ? (
         <LogTable
           entries={open.entries}
+          matchId={open.match}
           testid="owner-log"
           caption={
             <>
