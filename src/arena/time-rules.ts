@@ -29,6 +29,16 @@ export function checkTimeRules(game: AnyGame, timeouts: Pick<MatchTimeouts, 'str
 }
 
 /**
+ * A server's time rules as a match of `game` takes them: strikes only in a game that has a pass (in the
+ * others a timeout stays a fault), the rest as they are.
+ */
+export function timeRulesFor<T extends { strikes?: number }>(game: AnyGame, timeouts: T): T {
+  if (timeouts.strikes === undefined || game.rules.pass) return { ...timeouts };
+  const { strikes: _none, ...rest } = timeouts;
+  return rest as T;
+}
+
+/**
  * Each seat's clock in a match: whether it has answered in play yet (its first answer has `firstMs`), what is
  * left of its bank, and its strikes. Hellos are outside the rules: they have the init deadline, draw nothing.
  */
