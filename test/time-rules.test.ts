@@ -4,6 +4,7 @@ import { runMatch } from '../src/arena/run-match.js';
 import { sumGame } from '../src/arena/sum-game.kit.js';
 import { defineGame } from '../src/core/game.js';
 import { verifyReplay, type Replay } from '../src/core/replay.js';
+import { assertReplayShape } from '../src/core/replay-shape.js';
 import { getGame } from '../src/games/index.js';
 import type { SmartDogState } from '../src/games/smartdog/state.js';
 
@@ -110,6 +111,19 @@ describe('time rules', () => {
         ),
       /turn 2 .*marked a strike, but it would be strike 2, and the header's time rules allow 1/,
     );
+    assert.throws(
+      () =>
+        verifyReplay(
+          passing,
+          edited(replay, (r) => (r.turns[0]!.moves[0]!.fault = { kind: 'crash', detail: 'x' })),
+        ),
+      /turn 1 .*marked a strike, but only a turn's timeout may be forgiven/,
+    );
+    // A replay file's time rules and marks are checked for their shape before anything reads them.
+    assertReplayShape(JSON.parse(JSON.stringify(replay)));
+    assert.throws(() => assertReplayShape(edited(replay, (r) => ((r.turns[0]!.moves[0] as { strike: unknown }).strike = 'yes'))), /strike/);
+    assert.throws(() => assertReplayShape(edited(replay, (r) => (r.timeouts.strikes = -1))), /strikes/);
+    assert.throws(() => assertReplayShape(edited(replay, (r) => (r.timeouts.bankMs = 1e12))), /bankMs/);
   });
 
   it('a smart-dog player whose turn times out stays in the game with a strike, and is out for good without one', async () => {
@@ -144,6 +158,23 @@ describe('time rules', () => {
         edited(replay, (r) => delete r.turns[1]!.moves.find((m) => m.slot === 0)!.strike),
       ),
     );
+  });
+
+  it('a paint timeout forgiven is no action that turn, not a fault; the replay verifies', async () => {
+    // turns_left 5: 1500 ms of thought for a 1000 ms deadline (the next answer, at once, catches up).
+    const { replay, timing } = await runMatch({
+      game: 'paint',
+      seed: 99,
+      config: { width: 10, height: 8, turns: 8 },
+      timeouts: { initMs: 5000, turnMs: 1000, strikes: 3 },
+      seats: [{ bot: `stdio:node test/fixtures/paint/late.mjs 5 1500 -1 -1 tr-paint-${process.pid}`, name: 'late' }, { bot: 'painter' }],
+    });
+    assert.deepEqual(replay.result.faults, [null, null]);
+    const struck = replay.turns.flatMap((t) => t.moves.filter((m) => m.strike));
+    assert.ok(struck.length >= 1 && struck.every((m) => m.slot === 0 && m.fault?.kind === 'timeout'), JSON.stringify(struck));
+    assert.equal(timing[0]!.clock!.strikes, struck.length);
+    assert.equal(timing[0]!.faults, 0);
+    verifyReplay(getGame('paint'), replay);
   });
 
   it('refuses strikes in a game that has no pass, saying why', async () => {
