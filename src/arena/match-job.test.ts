@@ -44,6 +44,19 @@ describe('match job', () => {
     ['an empty name', { ...good, seats: [{ bot: 'random', name: ' ' }] }, /"seats\[0\].name" must be a name/],
     ['a deadline of a week', { ...good, timeouts: { turnMs: 7 * 86_400_000 } }, /"timeouts.turnMs" must be a whole number of ms from 1 to 3600000/],
     ['a string deadline', { ...good, timeouts: { initMs: '100' } }, /"timeouts.initMs" must be a whole number/],
+    ['a first-answer allowance of 0 ms', { ...good, timeouts: { firstMs: 0 } }, /"timeouts.firstMs" must be a whole number of ms from 1 to 3600000, got 0/],
+    ['a negative bank', { ...good, timeouts: { bankMs: -5 } }, /"timeouts.bankMs" must be a whole number of ms from 0 to 3600000, got -5/],
+    ['a bank of a year', { ...good, timeouts: { bankMs: 365 * 86_400_000 } }, /"timeouts.bankMs" must be a whole number of ms from 0 to 3600000/],
+    ['a bank as a string', { ...good, timeouts: { bankMs: '1000' } }, /"timeouts.bankMs" must be a whole number/],
+    ['half a strike', { ...good, timeouts: { strikes: 1.5 } }, /"timeouts.strikes" must be a whole number of forgiven timeouts from 0 to 1000, got 1.5/],
+    ['a million strikes', { ...good, timeouts: { strikes: 1e6 } }, /"timeouts.strikes" must be .* from 0 to 1000, got 1000000/],
+    ['strikes as an array', { ...good, timeouts: { strikes: [1] } }, /"timeouts.strikes" must be a whole number/],
+    [
+      'an unknown time rule',
+      { ...good, timeouts: { bankMS: 1000 } },
+      /"timeouts.bankMS" is not a time rule: expected initMs, turnMs, firstMs, bankMs or strikes/,
+    ],
+    ['a huge unknown time rule', { ...good, timeouts: { ['x'.repeat(100_000)]: 1 } }, /is not a time rule/],
     ['transcripts as a string', { ...good, transcripts: 'yes' }, /"transcripts" must be true or false/],
     ['a malformed fork origin', { ...good, forkedFrom: { matchId: 'a' } }, /"forkedFrom" must be \{matchId, seed, turn, fingerprint\}/],
   ];
@@ -61,6 +74,12 @@ describe('match job', () => {
       assert.ok(performance.now() - t0 < 500);
     });
   }
+
+  it('reads the time rules (first-answer allowance, bank, strikes), and a bank or strikes of 0', () => {
+    const timeouts = { turnMs: 100, firstMs: 2000, bankMs: 0, strikes: 0 };
+    assert.deepEqual(parseMatchJob({ ...good, timeouts }).timeouts, timeouts);
+    assert.deepEqual(parseMatchJob({ ...good, timeouts: { bankMs: 1000, strikes: 3 } }).timeouts, { bankMs: 1000, strikes: 3 });
+  });
 
   it('refuses a 10 000-deep value without a stack overflow', () => {
     let deep: unknown = 1;

@@ -1,5 +1,5 @@
 import { UsageError } from '../core/errors.js';
-import type { ReplayHeader } from '../core/replay.js';
+import { MAX_STRIKES, type ReplayHeader } from '../core/replay.js';
 
 /** One seat of a match job: a bot spec (`stdio:python3 bot.py`, `random`, `http://…`, `tcp`) and an optional display name. */
 export interface JobSeat {
@@ -26,12 +26,25 @@ export interface MatchJob {
   /** 32-bit match seed */
   seed: number;
   seats: JobSeat[];
-  /** deadlines the match chooses; absent ones are the game's (and a step's own, for turns) */
-  timeouts: { initMs?: number; turnMs?: number };
+  /**
+   * deadlines the match chooses; absent ones are the game's (and a step's own, for turns). The time rules,
+   * absent for none (today's behaviour): `firstMs` each seat's first answer in play (hellos have `initMs`),
+   * `bankMs` each seat's time bank, `strikes` the timeouts of each seat forgiven as the game's pass.
+   */
+  timeouts: JobTimeouts;
   /** keep every raw message in the replay */
   transcripts?: boolean;
   /** where the match starts from, when it is a fork of another replay */
   forkedFrom?: ReplayHeader['forkedFrom'];
+}
+
+/** A job's deadlines and time rules (see `MatchJob.timeouts`). */
+export interface JobTimeouts {
+  initMs?: number;
+  turnMs?: number;
+  firstMs?: number;
+  bankMs?: number;
+  strikes?: number;
 }
 
 /** A job as a caller may write it: only the game and the seats are needed. */
@@ -62,7 +75,16 @@ export function randomSeed(): number {
 }
 
 /** Limits on a job read from outside (a queue, an API body): a job that passes them costs a bounded amount to hold. */
-export const JOB_LIMITS = { seats: 64, botChars: 4096, nameChars: 200, configKeys: 64, configValueChars: 1 << 20, matchIdChars: 128, deadlineMs: 3_600_000 };
+export const JOB_LIMITS = {
+  seats: 64,
+  botChars: 4096,
+  nameChars: 200,
+  configKeys: 64,
+  configValueChars: 1 << 20,
+  matchIdChars: 128,
+  deadlineMs: 3_600_000,
+  strikes: MAX_STRIKES,
+};
 
 /**
  * Reads a job from untrusted JSON (a queue message, a request body): checks every field's type and size and
@@ -106,13 +128,29 @@ export function parseMatchJob(value: unknown): MatchJob {
   });
   if (!isObject(v.timeouts)) fail('timeouts', `must be an object like {"turnMs":1000} (empty for the game's), got ${short(v.timeouts)}`);
   const timeouts: MatchJob['timeouts'] = {};
-  for (const key of ['initMs', 'turnMs'] as const) {
+  const bounds = {
+    initMs: [1, JOB_LIMITS.deadlineMs],
+    turnMs: [1, JOB_LIMITS.deadlineMs],
+    firstMs: [1, JOB_LIMITS.deadlineMs],
+    bankMs: [0, JOB_LIMITS.deadlineMs],
+  } as const;
+  for (const key of ['initMs', 'turnMs', 'firstMs', 'bankMs'] as const) {
     const ms = (v.timeouts as Record<string, unknown>)[key];
     if (ms === undefined) continue;
-    if (!Number.isInteger(ms) || (ms as number) < 1 || (ms as number) > JOB_LIMITS.deadlineMs)
-      fail(`timeouts.${key}`, `must be a whole number of ms from 1 to ${JOB_LIMITS.deadlineMs}, got ${short(ms)}`);
+    const [min, max] = bounds[key];
+    if (!Number.isInteger(ms) || (ms as number) < min || (ms as number) > max)
+      fail(`timeouts.${key}`, `must be a whole number of ms from ${min} to ${max}, got ${short(ms)}`);
     timeouts[key] = ms as number;
   }
+  const strikes = (v.timeouts as Record<string, unknown>).strikes;
+  if (strikes !== undefined) {
+    if (!Number.isInteger(strikes) || (strikes as number) < 0 || (strikes as number) > JOB_LIMITS.strikes)
+      fail('timeouts.strikes', `must be a whole number of forgiven timeouts from 0 to ${JOB_LIMITS.strikes}, got ${short(strikes)}`);
+    timeouts.strikes = strikes as number;
+  }
+  const unknown = Object.keys(v.timeouts as object).find((k) => !['initMs', 'turnMs', 'firstMs', 'bankMs', 'strikes'].includes(k));
+  if (unknown !== undefined)
+    fail(`timeouts.${unknown.length > 40 ? `${unknown.slice(0, 40)}…` : unknown}`, 'is not a time rule: expected initMs, turnMs, firstMs, bankMs or strikes');
   const job: MatchJob = { matchId: matchId as string, game: v.game as string, config, seed: v.seed as number, seats, timeouts };
   if (v.transcripts !== undefined && typeof v.transcripts !== 'boolean') fail('transcripts', `must be true or false, got ${short(v.transcripts)}`);
   if (v.transcripts === true) job.transcripts = true;

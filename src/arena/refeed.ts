@@ -5,6 +5,7 @@ import { ReplayMismatchError } from '../core/errors.js';
 import type { AnyGame, Decision, Move, StreamAction } from '../core/game.js';
 import { replayConfig, type Replay } from '../core/replay.js';
 import { deadlineFor, OpenSeat, seatContext } from './seat.js';
+import { SeatClocks } from './time-rules.js';
 
 /** One message where the bot answered otherwise than the recording. */
 export interface RefeedDifference {
@@ -71,6 +72,8 @@ export async function feedSeat(
     hashes: replay.hashes ?? 'state',
   });
   const view = { matchId: replay.matchId, names: replay.seats.map((s) => s.name) };
+  // The seat's clock as the match's time rules had it (its first answer's allowance, its bank).
+  const clocks = new SeatClocks(replay.timeouts, replay.seats.length);
   let ended = false;
   let stopped = false;
   try {
@@ -78,7 +81,8 @@ export async function feedSeat(
     for (const rec of replay.turns) {
       const d = engine.decision();
       if (!d || d.turn !== rec.turn || d.phase !== rec.phase) throw new ReplayMismatchError(`turn ${rec.turn}: the replay does not reproduce`, rec.turn);
-      const deadline = deadlineFor(d, replay.timeouts);
+      const step = deadlineFor(d, replay.timeouts);
+      const deadline = clocks.deadline(slot, d, step);
       const recorded = rec.moves.find((m) => m.slot === slot);
       if (recorded) {
         let now: Move<unknown> & { ms: number };
@@ -100,6 +104,7 @@ export async function feedSeat(
         } else {
           now = await seat.ask(engine, d, { ...view, phase: d.phase }, deadline);
         }
+        clocks.settle(now, d, step);
         if ((await onAnswer({ decision: d, recorded, now, replies, state: engine.state })) === false) {
           stopped = true;
           break;

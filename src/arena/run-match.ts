@@ -10,6 +10,7 @@ import { MatchFeed } from './match-feed.js';
 import { newJob, type JobRequest, type JobSeat, type MatchJob } from './match-job.js';
 import { deadlineFor, OpenSeat, round, seatContext, type SeatConnection, type SeatLimits } from './seat.js';
 import { playStreamStep } from './stream-step.js';
+import { checkTimeRules, SeatClocks, type SeatClock } from './time-rules.js';
 
 /** How a match is run, beside its job: what does not travel in one. */
 export interface RunOptions extends SeatLimits {
@@ -33,10 +34,12 @@ export const DEFAULT_MAX_TRANSCRIPT_BYTES = 4 * 1024 * 1024;
 /** Answer-time figures for one seat, in ms: of its answers, and how many of its turns faulted instead. */
 export interface SeatTiming {
   answers: number;
-  /** turns (hellos not counted) where the seat's move was a fault: a timeout, a crash, a bad answer… */
+  /** turns (hellos not counted) where the seat's move was a fault: a timeout, a crash, a bad answer… (strikes not counted) */
   faults: number;
   medianMs: number | null;
   worstMs: number | null;
+  /** the seat's time bank and strikes, when the match's time rules had either (see `SeatClock`) */
+  clock?: SeatClock;
 }
 
 /** A finished match: its replay (with the result), per-seat timing, and the final state (for rendering). */
@@ -67,6 +70,9 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   const engine = new MatchEngine(game, { config: job.config, seed, players: job.seats.length });
   const timeouts: MatchTimeouts = { initMs: job.timeouts.initMs ?? game.timeouts.initMs, turnMs: job.timeouts.turnMs ?? game.timeouts.turnMs };
   if (job.timeouts.turnMs !== undefined) timeouts.turnSet = true;
+  // The time rules are recorded only when the match has them: a match without them has the header it always had.
+  for (const key of ['firstMs', 'bankMs', 'strikes'] as const) if (job.timeouts[key] !== undefined) timeouts[key] = job.timeouts[key];
+  checkTimeRules(game, timeouts);
   const specs = job.seats.map((s) => parseBotSpec(s.bot, game));
   if (opts.sandbox) checkSandbox(opts.sandbox);
   const names = seatNames(job.seats, specs);
@@ -86,6 +92,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   const transcripts: TranscriptEntry[][] = specs.map(() => []);
   const view = { matchId, names };
   const t0 = performance.now();
+  const clocks = new SeatClocks(timeouts, specs.length);
 
   const seats: OpenSeat[] = [];
   const cap = opts.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES;
@@ -145,9 +152,13 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
       const decision = d;
       const deadline = deadlineFor(decision, timeouts);
       const ctx = { ...view, phase: decision.phase };
-      const moves = decision.stream
-        ? await playStreamStep(engine, decision, seats, ctx, deadline, abort.signal)
-        : await Promise.all(decision.seats.map((slot) => seats[slot]!.ask(engine, decision, ctx, deadline, abort.signal)));
+      // Each seat is waited for as its clock says (its first answer's allowance, its bank); its answer then
+      // settles the clock (the bank drawn from, a timeout within the strikes marked a strike).
+      const within = (slot: number) => clocks.deadline(slot, decision, deadline);
+      const answered = decision.stream
+        ? await playStreamStep(engine, decision, seats, ctx, within, abort.signal)
+        : await Promise.all(decision.seats.map((slot) => seats[slot]!.ask(engine, decision, ctx, within(slot), abort.signal)));
+      const moves = answered.map((m) => clocks.settle(m, decision, deadline));
       if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${decision.turn}`);
       const record = engine.commit(decision, moves);
       if (game.wire.ack && decision.phase === 'play') await Promise.all(moves.map((m) => ackSeat(m, decision, deadline)));
@@ -188,7 +199,13 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   });
   const replay = buildReplay(header, engine, { durationMs: round(performance.now() - t0), transcripts: job.transcripts ? transcripts : undefined });
   feed.ended(replay.result, replay.durationMs!);
-  return { replay, timing: seats.map((s) => timingOf(engine.records, s.slot)), state: engine.state };
+  const ruled = timeouts.bankMs !== undefined || timeouts.strikes !== undefined;
+  const timing = seats.map((s) => {
+    const t = timingOf(engine.records, s.slot);
+    if (ruled) t.clock = clocks.of(s.slot);
+    return t;
+  });
+  return { replay, timing, state: engine.state };
 
   /** Sends a seat the notice the game has for its move (lighthouses' result), expecting no answer. */
   async function ackSeat(move: Move<unknown>, decision: Decision, deadline: number): Promise<void> {
@@ -210,7 +227,7 @@ function timingOf(records: TurnRecord[], slot: number): SeatTiming {
   for (const r of records) {
     if (r.phase === 'init') continue;
     for (const m of r.moves) {
-      if (m.slot !== slot) continue;
+      if (m.slot !== slot || m.strike) continue;
       if (m.fault) faults++;
       else if (m.ms !== undefined) times.push(m.ms);
     }

@@ -20,9 +20,10 @@ export async function playStreamStep(
   decision: Decision,
   seats: OpenSeat[],
   view: ViewContext,
-  deadlineMs: number,
+  deadline: number | ((slot: number) => number),
   signal?: AbortSignal,
 ): Promise<TimedMove[]> {
+  const deadlineOf = typeof deadline === 'number' ? () => deadline : deadline;
   const stream = engine.game.rules.stream;
   if (!stream) throw new Error(`game ${engine.game.id} asks a stream step but has no stream rules`);
   const scratch = structuredClone(engine.state);
@@ -37,7 +38,7 @@ export async function playStreamStep(
     const lane = lanes.get(slot)!;
     for (let text = lane.queue.shift(); text !== undefined; text = lane.queue.shift()) {
       lane.lines.push([order++, text]);
-      for (const reply of stream.line(scratch, slot, text).replies) replies.push(seats[slot]!.tell(reply, decision.phase, decision.turn, deadlineMs));
+      for (const reply of stream.line(scratch, slot, text).replies) replies.push(seats[slot]!.tell(reply, decision.phase, decision.turn, deadlineOf(slot)));
     }
   };
   const pump = () => {
@@ -54,6 +55,7 @@ export async function playStreamStep(
       const seat = seats[slot]!;
       const lane = lanes.get(slot)!;
       const msg = messages[i]!;
+      const deadlineMs = deadlineOf(slot);
       msg.converse = (line) => {
         if (lane.flooded) return true;
         if (++lane.count > MAX_STREAM_LINES) {

@@ -66,7 +66,37 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
       ...(notes ? [n ? `turn ${n.turn}: ${n.kind}: ${unhint(n.detail)}` : '-'] : []),
     ]);
   });
-  return `${headline}\n\n${table(rows)}`;
+  const clocks = clockLines(replay, timing);
+  return `${headline}\n\n${table(rows)}${clocks.length ? `\n\n${clocks.join('\n')}` : ''}`;
+}
+
+/**
+ * The match's time rules and what each seat used of them, one line each ("seat 1 (b) used 80 ms of its
+ * 500 ms bank; 1 strike of 2"); nothing when the match had none.
+ */
+export function clockLines(replay: Replay, timing: SeatTiming[]): string[] {
+  const t = replay.timeouts;
+  const rules = [
+    t.firstMs !== undefined ? `first answer ${t.firstMs} ms` : null,
+    `turn ${t.turnMs} ms`,
+    t.bankMs !== undefined ? `bank ${t.bankMs} ms a seat` : null,
+    t.strikes !== undefined ? `${plural(t.strikes, 'strike')} a seat` : null,
+  ].filter((x) => x !== null);
+  if (t.firstMs === undefined && t.bankMs === undefined && t.strikes === undefined) return [];
+  const lines = [`time rules: ${rules.join(', ')}`];
+  replay.seats.forEach((s, i) => {
+    const c = timing[i]?.clock;
+    if (!c) return;
+    const parts: string[] = [];
+    if (c.bankMs !== undefined) parts.push(`used ${Math.round(c.bankMs - c.bankLeftMs!)} ms of its ${c.bankMs} ms bank`);
+    if (c.strikesAllowed !== undefined) parts.push(`${plural(c.strikes, 'strike')} of ${c.strikesAllowed}`);
+    if (parts.length) lines.push(`seat ${i} (${s.name}) ${parts.join('; ')}`);
+  });
+  return lines;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** The match header line: game, seed, turns and duration. */

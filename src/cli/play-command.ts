@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { JOB_LIMITS } from '../arena/match-job.js';
 import { getGame } from '../games/index.js';
 import { withSandboxOptions } from './sandbox-flags.js';
+import { withTimeRuleOptions } from './time-rule-flags.js';
 import { botEnvHelp, collectBotEnv, collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
 // Only the type: the match's code (play-match.ts) is loaded when a match runs, not to print the help.
 import type { PlayOptions } from './play-match.js';
@@ -22,7 +23,7 @@ export function registerPlay(program: Command): void {
 
 /** Adds the options of a match (seed, config, deadlines, names, replay, log, watch, json, port) to a command. */
 export function withMatchOptions(command: Command): Command {
-  return withSandboxOptions(command, 'run stdio and exec bots')
+  return withTimeRuleOptions(withSandboxOptions(command, 'run stdio and exec bots'))
     .option('--seed <n>', 'match seed (0..4294967295); random when absent, always printed', parseNonNegativeInt('--seed', 0xffffffff))
     .option('--set <key=value>', 'game config, repeatable (see `botarena games`)', collectKeyValue('--set'))
     .option(

@@ -13,12 +13,13 @@ import { matchHeader, matchSummary, transcriptLine } from './format.js';
 import { readConfigFiles } from './options.js';
 import { checkReplayPath, writeReplay } from './replay-file.js';
 import { sandboxFrom, type SandboxFlags } from './sandbox-flags.js';
+import { timeRulesOf, type TimeRuleFlags } from './time-rule-flags.js';
 
 // What `play` and `replay fork` do once their options are read: loaded only when one of them runs, so that
 // `botarena games` and the help start without the transports, the runner and the files' code.
 
 /** The options every command that runs a match takes (`play`, `replay fork`). */
-export interface PlayOptions extends SandboxFlags {
+export interface PlayOptions extends SandboxFlags, TimeRuleFlags {
   seed?: number;
   set?: Record<string, string>;
   timeout?: number;
@@ -140,7 +141,7 @@ export async function playMatch(
         matchId,
         config,
         seed,
-        timeouts: { initMs: o.initTimeout, turnMs: o.timeout },
+        timeouts: { initMs: o.initTimeout, turnMs: o.timeout, ...timeRulesOf(o) },
         transcripts: !!o.log,
         forkedFrom: start.forkedFrom,
       },

@@ -4,8 +4,9 @@ import { UsageError } from '../core/errors.js';
 import { botEnvHelp, collectBotEnv, parseNonNegativeInt, parsePositiveInt } from './options.js';
 import { withCommandsSandboxOptions, type CommandsSandboxFlags } from './sandbox-flags.js';
 import { uploadSetup, withUploadOptions, type UploadFlags } from './upload-flags.js';
+import { timeRulesOf, withTimeRuleOptions, type TimeRuleFlags } from './time-rule-flags.js';
 
-interface ServeCliOptions extends CommandsSandboxFlags, UploadFlags {
+interface ServeCliOptions extends CommandsSandboxFlags, UploadFlags, TimeRuleFlags {
   port: number;
   host: string;
   database?: string;
@@ -41,7 +42,7 @@ interface ServeCliOptions extends CommandsSandboxFlags, UploadFlags {
 /** `botarena serve`: the arena server (bots, ladder, matches, API). */
 export function registerServe(program: Command): void {
   // The sandbox's options (--sandbox*, --unsandboxed-commands): one block, added first, read in the action.
-  withUploadOptions(withCommandsSandboxOptions(program.command('serve')), 'serve')
+  withTimeRuleOptions(withUploadOptions(withCommandsSandboxOptions(program.command('serve')), 'serve'))
     .description(
       'run an arena server: a bot registry with doctor checks, a rated ladder, on-demand and test matches, replays, live events, a REST API (OpenAPI at /docs) and the smart-dog TCP gateway (port 3002); SQLite under ./data by default, Postgres with DATABASE_URL',
     )
@@ -187,6 +188,8 @@ export function registerServe(program: Command): void {
         sandbox,
         uploads: uploadSetup(o, sandbox),
         ladder: o.ladder,
+        // The time rules of ladder, on-demand and test matches (strikes: in the games that have a pass).
+        timeouts: timeRulesOf(o),
         perBotPerHour: o.perBotPerHour,
         ladderBurst: o.ladderBurst,
         logLevel: o.logLevel,

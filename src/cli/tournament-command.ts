@@ -1,12 +1,13 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { JOB_LIMITS } from '../arena/match-job.js';
 import { getGame } from '../games/index.js';
+import { withTimeRuleOptions } from './time-rule-flags.js';
 import { botEnvHelp, collectBotEnv, collectKeyValue, parseNonNegativeInt, parsePositiveInt } from './options.js';
 // Only the types: the tournament's code (tournament-run.ts) is loaded when one runs, not to print the help.
 import type { AbOptions, TournamentOptions } from './tournament-run.js';
 
 function withManyOptions(command: Command): Command {
-  return command
+  return withTimeRuleOptions(command)
     .option('--concurrency <k>', 'matches at once, each on its own thread (default: the number of cores)', parsePositiveInt('--concurrency', 256))
     .option('--seed <n>', 'the seed every match seed is derived from (random when absent, always printed)', parseNonNegativeInt('--seed', 0xffffffff))
     .option('--set <key=value>', 'game config, repeatable (see `botarena games`)', collectKeyValue('--set'))

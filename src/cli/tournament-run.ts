@@ -11,14 +11,16 @@ import type { AnyGame } from '../core/game.js';
 import { EloLadder, eloMargin, outcomeFromJsonResult, SkillLadder } from '../ratings/index.js';
 import { COPY_RUN, playAb, type AbReport, type AbSpec } from '../tournament/ab.js';
 import { MatchPool } from '../arena/match-pool.js';
+import { checkTimeRules } from '../arena/time-rules.js';
 import { copiesOf, errorsOf, headToHead, Tournament, TournamentStopped, type MatchLine, type TournamentSpec } from '../tournament/tournament.js';
 import { table } from './format.js';
 import { readConfigFiles } from './options.js';
+import { timeRulesOf, type TimeRuleFlags } from './time-rule-flags.js';
 
 // Loaded only when one of the two commands runs.
 
 /** The options `tournament` and `ab` share. */
-export interface ManyOptions {
+export interface ManyOptions extends TimeRuleFlags {
   seed?: number;
   set?: Record<string, string>;
   timeout?: number;
@@ -62,9 +64,10 @@ export function botNames(game: AnyGame, bots: string[], named: Record<string, st
 export function commonSpec(game: AnyGame, o: ManyOptions, players: number): Pick<TournamentSpec, 'seed' | 'config' | 'timeouts'> {
   const config = readConfigFiles(game, o.set ?? {});
   new MatchEngine(game, { config, seed: 0, players }); // a bad config is reported before any match starts
-  const timeouts: TournamentSpec['timeouts'] = {};
+  const timeouts: TournamentSpec['timeouts'] = timeRulesOf(o);
   if (o.initTimeout !== undefined) timeouts.initMs = o.initTimeout;
   if (o.timeout !== undefined) timeouts.turnMs = o.timeout;
+  checkTimeRules(game, timeouts); // strikes in a game without a pass are refused before any match starts
   return { seed: o.seed ?? randomSeed(), config, timeouts };
 }
 

@@ -38,6 +38,13 @@ export interface GameRules<C extends ConfigValues, S, A, I> {
   /** applies one turn step: a move (action or fault) for each seat of the current decision, in seat order */
   apply(state: S, moves: Move<A>[]): S;
   /**
+   * optional: the action a seat plays when its timeout is forgiven (a strike of the match's time rules): the
+   * game's own pass ("do nothing this turn"). A stream step's strike keeps the lines the seat sent instead.
+   * Null when the game's `apply` reads a null action as no action at all (paint). A game without it has no
+   * pass (a missed turn loses it): a match of it cannot have strikes.
+   */
+  pass?(state: S, slot: number): A | null;
+  /**
    * for games with stream steps: applies one line from `slot` to `state` at once (a scratch copy during a
    * live step; the real state when `apply` replays the step) and says what to send back now and whether
    * the seat's turn is over; `ends` tells, from the text alone, whether a line ends the seat's turn
@@ -232,7 +239,7 @@ export type AnyGame = GameDefinition<any, any, any, any, any>;
 /** The members that live in a group, by name: a definition that has one at its top level was written flat. */
 const GROUP_OF: Record<string, keyof GameDefinition> = {};
 for (const [group, members] of Object.entries({
-  rules: ['validateConfig', 'configWarnings', 'work', 'setup', 'next', 'init', 'parseAnswer', 'check', 'apply', 'stream', 'outcome'],
+  rules: ['validateConfig', 'configWarnings', 'work', 'setup', 'next', 'init', 'parseAnswer', 'check', 'apply', 'pass', 'stream', 'outcome'],
   wire: ['view', 'encodeJson', 'parseAnswerText', 'dialects', 'defaultDialect', 'skipAnswer', 'strictPairing', 'answerPhase', 'ack', 'farewell', 'lobby'],
   presentation: ['render', 'seatLabel', 'spectator', 'human'],
   replay: ['digest', 'changes', 'mixChanges', 'legacyOutcome', 'configDefaults', 'replayConfigDefaults'],

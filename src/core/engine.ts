@@ -25,13 +25,21 @@ const START = 0x811c9dc5;
  * A move as the rules take it, from anything that carries one (a recorded move, a move with its timing):
  * the action, or the fault, or both (a stream seat's lines and the fault that ended them); nothing else.
  */
-export function plainMove(m: { slot: number; action?: unknown; fault?: Fault }): Move<unknown> {
+export function plainMove(m: { slot: number; action?: unknown; fault?: Fault; strike?: true }): StrikeMove {
   if (!m.fault) return { slot: m.slot, action: m.action };
-  return m.action !== undefined ? { slot: m.slot, action: m.action, fault: m.fault } : { slot: m.slot, fault: m.fault };
+  const move: StrikeMove = m.action !== undefined ? { slot: m.slot, action: m.action, fault: m.fault } : { slot: m.slot, fault: m.fault };
+  if (m.strike) move.strike = true;
+  return move;
 }
 
+/**
+ * A move as the engine takes it: a move, or a timeout the match's strikes forgave (`strike`), which the rules
+ * play as the game's pass (a stream seat's strike keeps its lines) and which is not the seat's fault.
+ */
+export type StrikeMove = Move<unknown> & { strike?: true };
+
 /** A recorded step's moves as the engine takes them (timings dropped; a stream seat keeps its lines and its fault). */
-export function movesOf(rec: TurnRecord): Move<unknown>[] {
+export function movesOf(rec: TurnRecord): StrikeMove[] {
   return rec.moves.map(plainMove);
 }
 
@@ -79,6 +87,8 @@ export class MatchEngine {
   private readonly lastFault: (Fault | null)[];
   /** the latest fault of each slot that the rules ignore (a botsarena hello's: see `InitRules.faultsIgnored`) */
   readonly notes: (({ turn: number } & Fault) | null)[];
+  /** by slot: the timeouts forgiven by the match's strikes so far (moves marked `strike`) */
+  readonly strikes: number[];
 
   /** what the game says about the config: settings that are overridden or may not do what was meant */
   readonly warnings: string[];
@@ -105,6 +115,7 @@ export class MatchEngine {
     this.faults = Array.from({ length: players }, () => null);
     this.notes = Array.from({ length: players }, () => null);
     this.lastFault = Array.from({ length: players }, () => null);
+    this.strikes = Array.from({ length: players }, () => 0);
     this.state = game.rules.setup({ config: this.config, players, seed: this.seed });
     const chains = game.replay?.mixChanges !== undefined || game.replay?.changes !== undefined;
     this.hashes = setup.hashes ?? (chains ? 'chain' : 'state');
@@ -160,7 +171,7 @@ export class MatchEngine {
   }
 
   /** Applies one step (a move per seat of `decision`, in seat order) and records it. */
-  commit(decision: Decision, moves: (Move<unknown> & { ms?: number })[]): TurnRecord {
+  commit(decision: Decision, moves: (StrikeMove & { ms?: number })[]): TurnRecord {
     const { seats } = decision;
     // Moves usually come in seat order already; otherwise each seat's is looked up.
     let inOrder = moves.length === seats.length;
@@ -180,7 +191,8 @@ export class MatchEngine {
     const ignored = decision.phase === 'init' && initRules(this.game).faultsIgnored === true;
     for (let i = 0; i < ordered.length; i++) {
       const m = ordered[i]!;
-      if (m.fault) this.keepFault(m.slot, decision.turn, m.fault, ignored);
+      if (m.strike) this.forgive(decision, m);
+      else if (m.fault) this.keepFault(m.slot, decision.turn, m.fault, ignored);
       else if (this.lastFault[m.slot]) this.lastFault[m.slot] = null;
       const keep = m.fault === undefined && m.ms === undefined;
       if (!keep && !copied) {
@@ -188,8 +200,10 @@ export class MatchEngine {
         copied = true;
       }
       const p = keep ? m : plainMove(m);
-      if (copied) plain[i] = p;
-      if (m.ms !== undefined) (recorded ??= plain.slice(0, i) as RecordedMove[])[i] = { ...p, ms: m.ms };
+      // A strike is recorded as it was (the timeout, marked) and played as the game's pass.
+      const played = m.strike ? this.passOf(m) : p;
+      if (copied) plain[i] = played;
+      if (m.ms !== undefined || m.strike) (recorded ??= plain.slice(0, i) as RecordedMove[])[i] = m.ms !== undefined ? { ...p, ms: m.ms } : p;
       else if (recorded) recorded[i] = p;
     }
     this.state = decision.phase === 'init' ? initRules(this.game).apply(this.state, plain) : this.game.rules.apply(this.state, plain);
@@ -201,6 +215,24 @@ export class MatchEngine {
     );
     this.records.push(record);
     return record;
+  }
+
+  /** Counts a forgiven timeout (a strike): only a timeout of a turn, of a game that has a pass, may be one. */
+  private forgive(decision: Decision, m: StrikeMove): void {
+    if (decision.phase !== 'play' || m.fault?.kind !== 'timeout') {
+      throw new UsageError(`slot ${m.slot}'s move on turn ${decision.turn} is marked a strike, but only a turn's timeout may be forgiven`);
+    }
+    if (!this.game.rules.pass && m.action === undefined) {
+      throw new UsageError(`slot ${m.slot}'s move on turn ${decision.turn} is marked a strike, but ${this.game.id} has no pass to play instead`);
+    }
+    this.strikes[m.slot]!++;
+    if (this.lastFault[m.slot]) this.lastFault[m.slot] = null;
+  }
+
+  /** What a strike plays: the lines a stream seat sent before its deadline, else the game's pass. */
+  private passOf(m: StrikeMove): Move<unknown> {
+    if (m.action !== undefined) return { slot: m.slot, action: m.action };
+    return { slot: m.slot, action: this.game.rules.pass!(this.state, m.slot) };
   }
 
   /**

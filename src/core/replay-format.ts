@@ -4,7 +4,7 @@
 // words of the error message that names it; `{slots}` and `{perSeat}` are filled in with the replay's seats.
 import { Type, type Static } from 'typebox';
 import { FAULT_KINDS } from './moves.js';
-import { MAX_DEADLINE_MS, MAX_SEED, REPLAY_FORMAT } from './replay-limits.js';
+import { MAX_DEADLINE_MS, MAX_SEED, MAX_STRIKES, REPLAY_FORMAT } from './replay-limits.js';
 
 const text = () => Type.String({ description: 'a string' });
 const count = () => Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: 'an integer ≥ 0' });
@@ -20,7 +20,14 @@ export const FaultSchema = Type.Object(
 
 /** One recorded move: an action or a fault (a stream seat may have both), and how long the answer took (ms). */
 export const RecordedMoveSchema = Type.Object(
-  { slot: slot(), action: Type.Optional(Type.Unknown()), fault: Type.Optional(FaultSchema), ms: Type.Optional(finite()) },
+  {
+    slot: slot(),
+    action: Type.Optional(Type.Unknown()),
+    fault: Type.Optional(FaultSchema),
+    ms: Type.Optional(finite()),
+    /** the fault (a timeout) was forgiven by the match's strikes: the rules played the game's pass instead */
+    strike: Type.Optional(Type.Literal(true, { description: 'true (or no "strike")' })),
+  },
   { description: 'a move {"slot","action"} or {"slot","fault"}' },
 );
 /** One recorded move: an action or a fault, and how long the answer took (ms, absent for replays rebuilt in memory). */
@@ -68,13 +75,20 @@ export type TranscriptEntry = Static<typeof TranscriptEntrySchema>;
 
 /**
  * A match's deadlines as it ran: `turnSet` when the match chose `turnMs` itself, which then overrides a
- * step's own deadline (smart-dog's waitForTurn); absent in replays written before it was recorded.
+ * step's own deadline (smart-dog's waitForTurn); absent in replays written before it was recorded. The time
+ * rules, each absent when the match had none (as every match before them): `firstMs`, the deadline of each
+ * seat's first answer in play (hellos have `initMs`); `bankMs`, each seat's time bank, which answers later
+ * than their deadline draw from; `strikes`, how many timeouts of each seat are forgiven (played as the
+ * game's pass) before the next is a fault.
  */
 export const MatchTimeoutsSchema = Type.Object(
   {
     initMs: Type.Integer({ minimum: 1, maximum: MAX_DEADLINE_MS, description: `an integer 1..${MAX_DEADLINE_MS}` }),
     turnMs: Type.Integer({ minimum: 1, maximum: MAX_DEADLINE_MS, description: `an integer 1..${MAX_DEADLINE_MS}` }),
     turnSet: Type.Optional(Type.Boolean({ description: 'true or false' })),
+    firstMs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_DEADLINE_MS, description: `an integer 1..${MAX_DEADLINE_MS}` })),
+    bankMs: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_DEADLINE_MS, description: `an integer 0..${MAX_DEADLINE_MS}` })),
+    strikes: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_STRIKES, description: `an integer 0..${MAX_STRIKES}` })),
   },
   { description: 'a JSON object' },
 );

@@ -8,3 +8,5 @@ export const REPLAY_FORMAT = 'botarena-replay/1';
 export const MAX_SEED = 0xffff_ffff;
 /** The longest deadline a replay may record, in ms (the `--timeout` range). */
 export const MAX_DEADLINE_MS = 3_600_000;
+/** The most strikes (forgiven timeouts per seat) a match may allow: the `--strikes` range. */
+export const MAX_STRIKES = 1000;

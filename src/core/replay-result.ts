@@ -47,6 +47,8 @@ export interface ResultLine {
     fault: { turn: number; kind: string; detail: string } | null;
     /** a failure the rules ignore (a botsarena hello's), which cost nothing (absent in lines written before notes) */
     note?: { turn: number; kind: string; detail: string } | null;
+    /** the seat's timeouts forgiven as strikes, when the match allowed strikes (absent otherwise) */
+    strikes?: number;
   }[];
   durationMs: number | null;
 }
@@ -54,6 +56,8 @@ export interface ResultLine {
 /** The result line of a replay. */
 export function resultLine(replay: Replay): ResultLine {
   const r = replay.result;
+  const strikes = replay.timeouts.strikes === undefined ? null : replay.seats.map(() => 0);
+  if (strikes) for (const t of replay.turns) for (const m of t.moves) if (m.strike) strikes[m.slot]!++;
   return {
     game: replay.game,
     seed: replay.seed,
@@ -70,6 +74,7 @@ export function resultLine(replay: Replay): ResultLine {
       score: r.scores ? r.scores[i]! : null,
       fault: r.faults[i] ? { turn: r.faults[i]!.turn, kind: r.faults[i]!.kind, detail: r.faults[i]!.detail } : null,
       note: r.notes?.[i] ? { turn: r.notes[i]!.turn, kind: r.notes[i]!.kind, detail: r.notes[i]!.detail } : null,
+      ...(strikes ? { strikes: strikes[i]! } : {}),
     })),
     durationMs: replay.durationMs ?? null,
   };

@@ -32,11 +32,14 @@ export function replayConfig(game: AnyGame, config: ConfigValues): ConfigValues 
 export class ReplayFollower {
   readonly engine: MatchEngine;
   private steps = 0;
+  /** the strikes each seat may have (the header's time rules), when the header says (a live feed's may not) */
+  private readonly strikesAllowed: number | null;
 
   constructor(
     readonly game: AnyGame,
-    header: Pick<ReplayHeader, 'game' | 'config' | 'seed' | 'seats' | 'hashes'>,
+    header: Pick<ReplayHeader, 'game' | 'config' | 'seed' | 'seats' | 'hashes'> & Partial<Pick<ReplayHeader, 'timeouts'>>,
   ) {
+    this.strikesAllowed = header.timeouts ? (header.timeouts.strikes ?? 0) : null;
     if (header.game !== game.id) throw new ReplayMismatchError(`replay is for game "${header.game}", not "${game.id}"`, null);
     this.engine = new MatchEngine(game, {
       config: replayConfig(game, header.config),
@@ -65,6 +68,7 @@ export class ReplayFollower {
       throw new ReplayMismatchError(`${where}: the rules cannot play ${what} (${err.name}: ${err.message.slice(0, 120)})`, rec.turn);
     };
     const moves = rec.moves.map((m) => {
+      if (m.strike) this.checkStrike(m, d.phase, where, rec.turn);
       if (m.fault) return { ...plainMove(m), ms: m.ms };
       let judged: ReturnType<MatchEngine['judge']>;
       try {
@@ -90,6 +94,20 @@ export class ReplayFollower {
       throw new ReplayMismatchError(`${where}: the state after this step differs (recorded ${rec.hash}, rebuilt ${rebuilt.hash})`, rec.turn);
     }
     return rebuilt;
+  }
+
+  /** A move marked a strike: a turn's timeout, of a game with a pass, within the strikes the header allows. */
+  private checkStrike(m: { slot: number; action?: unknown; fault?: { kind: string } }, phase: string, where: string, turn: number): void {
+    const used = this.engine.strikes[m.slot] ?? 0;
+    const problem =
+      phase !== 'play' || m.fault?.kind !== 'timeout'
+        ? "only a turn's timeout may be forgiven"
+        : m.action === undefined && !this.game.rules.pass
+          ? `${this.game.id} has no pass to play instead`
+          : this.strikesAllowed !== null && used + 1 > this.strikesAllowed
+            ? `it would be strike ${used + 1}, and the header's time rules allow ${this.strikesAllowed}`
+            : null;
+    if (problem) throw new ReplayMismatchError(`${where}: slot ${m.slot}'s move is marked a strike, but ${problem}`, turn);
   }
 
   /**

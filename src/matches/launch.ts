@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { newJob, randomSeed } from '../arena/match-job.js';
+import { newJob, randomSeed, type JobTimeouts } from '../arena/match-job.js';
+import { timeRulesFor } from '../arena/time-rules.js';
 import { configProblem } from '../core/config-check.js';
 import { resolveConfig } from '../core/config.js';
 import type { AnyGame } from '../core/game.js';
@@ -32,7 +33,7 @@ export interface MatchRequest {
 /** How matches are made here. */
 export interface MatchesOptions extends EndpointPolicy {
   /** deadlines of ladder and on-demand matches (default: each game's) */
-  timeouts?: { initMs?: number; turnMs?: number };
+  timeouts?: JobTimeouts;
   /** the port of the smart-dog gateway this server runs (null: none), named when an on-demand smart-dog match is refused */
   gatewayPort?: number | null;
   /** the server's --concurrency: the places on-demand matches take a share of (default 2) */
@@ -288,7 +289,7 @@ export class Matches {
       seed,
       config: o.config,
       seats: bots.map((b) => ({ bot: b.endpoint, name: b.name })),
-      timeouts: { ...this.opts.timeouts },
+      timeouts: timeRulesFor(game, this.opts.timeouts ?? {}),
       transcripts: true,
     });
     const row = await this.store.createMatch({

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { MatchPool } from '../arena/match-pool.js';
+import type { JobTimeouts } from '../arena/match-job.js';
 import type { PersonLimits, SandboxOptions } from '../bots/index.js';
 import { resultLine } from '../core/replay.js';
 import { LadderScheduler } from '../ladder/scheduler.js';
@@ -55,7 +56,7 @@ export interface ArenaOptions {
   /** limits on on-demand and test matches: per client address, queued in all, one match's work, their share of `concurrency` */
   onDemand?: Partial<OnDemandLimits>;
   /** deadlines of ladder and on-demand matches (default: each game's) */
-  timeouts?: { initMs?: number; turnMs?: number };
+  timeouts?: JobTimeouts;
   /** per-game config of ladder matches (e.g. a smaller Tron board) */
   ladderConfig?: Record<string, Record<string, unknown>>;
   /** the most ladder matches per bot per hour (default 60); they are spread over the hour (see `ladderBurst`) */

@@ -1,4 +1,4 @@
-import { newJob, type MatchJob } from '../arena/match-job.js';
+import { newJob, type JobTimeouts, type MatchJob } from '../arena/match-job.js';
 import { UsageError } from '../core/errors.js';
 import type { AnyGame } from '../core/game.js';
 import { resultLine, type Replay, type ResultLine } from '../core/replay.js';
@@ -32,7 +32,7 @@ export interface AbSpec {
   maxGames: number;
   seed: number;
   config: Record<string, unknown>;
-  timeouts: { initMs?: number; turnMs?: number };
+  timeouts: JobTimeouts;
 }
 
 export interface AbReport {

@@ -1,5 +1,6 @@
 // What a tournament records and how it is scored: the spec and the results file's lines (the record types the
 // runner in tournament.ts writes), and the standings, head-to-head table, errors and copies read from them.
+import type { JobTimeouts } from '../arena/match-job.js';
 import type { ResultLine } from '../core/replay.js';
 import type { Format } from './schedule.js';
 
@@ -15,7 +16,7 @@ export interface TournamentSpec {
   rounds?: number;
   seed: number;
   config: Record<string, unknown>;
-  timeouts: { initMs?: number; turnMs?: number };
+  timeouts: JobTimeouts;
 }
 
 /** One finished match as the results file keeps it: `play --json`'s result, and where it sits in the tournament. */

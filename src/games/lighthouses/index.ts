@@ -107,6 +107,8 @@ export const lighthouses = defineGame<LighthousesConfig, LighthousesState, Comma
     },
     parseAnswer,
     check: commandError,
+    // A forgiven timeout (a strike) is what a timeout is here already: a pass.
+    pass: () => ({ command: 'pass' }),
     apply(s, moves) {
       const m = moves[0]!;
       if (m.action !== undefined) applyCommand(s, m.slot, m.action);

@@ -80,6 +80,8 @@ export const paint = defineGame<PaintConfig, PaintState, PaintAction, PaintMessa
     },
     parseAnswer: (answer, s) => parseAnswer(answer, s),
     apply: applyTurn,
+    // A forgiven timeout (a strike) is what any failed answer is here: no action this turn.
+    pass: () => null,
     outcome(s) {
       if (s.unresponsive.length) {
         // The reference ends the match as an error naming the unresponsive players, and plays nothing: so

@@ -145,6 +145,9 @@ export const smartdog = defineGame<SmartDogConfig, MatchState, StreamAction, str
       Array.isArray(answer)
         ? { ok: true, action: { lines: answer.map((l, i): [number, string] => [i, String(l)]) } }
         : { ok: false, kind: 'bad-answer', detail: 'expected the lines of a turn' },
+    // A forgiven timeout (a strike) keeps the lines sent before the deadline (the engine plays them); with none,
+    // the player's dogs stand still this turn. The player is not out.
+    pass: () => ({ lines: [] }),
     apply(s, moves) {
       // The step's lines in the order they were applied live; then whoever timed out or vanished is out.
       const lines = moves.flatMap((m) => (m.action ? m.action.lines.map(([order, text]) => ({ order, slot: m.slot, text })) : []));
