@@ -218,11 +218,16 @@ export function Player(p: PlayerProps) {
                 <td>{s.name}</td>
                 <td class={st.fault ? 'fault' : st.out ? 'out' : ''} data-testid={`seat-${slot}`}>
                   {stateText(st)}
+                  {st.strikes ? (
+                    <span class="note" title="timeouts forgiven by the match's strikes: each played as the game's pass">
+                      {` (${st.strikes} of ${timeline.header.timeouts?.strikes ?? st.strikes} strikes used)`}
+                    </span>
+                  ) : null}
                   {st.note ? (
                     <span class="note" title="the rules ignore it: it cost nothing">{` (ignored by the rules: ${st.note.kind} on turn ${st.note.turn})`}</span>
                   ) : null}
                 </td>
-                <td data-testid={`move-${slot}`} class={st.move?.fault ? 'fault' : ''}>
+                <td data-testid={`move-${slot}`} class={st.move?.fault && !st.move.strike ? 'fault' : ''}>
                   {moveText(st, p.web.commands === true)}
                 </td>
                 <td data-testid={`ms-${slot}`}>
@@ -259,6 +264,7 @@ export function stateText(st: SeatStatus): string {
 export function moveText(st: SeatStatus, commands: boolean): string {
   const m = st.move;
   if (!m) return '–';
+  if (m.fault && m.strike) return `${m.fault.kind}, forgiven (a strike): played as a pass`;
   if (m.fault) return `${m.action ? `${m.action} · ` : ''}failed: ${m.fault.kind}: ${m.fault.detail}`;
   return `${m.action ?? 'nothing'}${commands ? ' · done' : ''}`;
 }

@@ -35,6 +35,30 @@ describe("the web player: each seat's status", () => {
     assert.equal(mid.text, 'playing');
   });
 
+  it('a lighthouses bot whose slow turn its strikes forgave shows the strike used, not a fault', async () => {
+    const { replay } = await runMatch({
+      game: 'lighthouses',
+      seats: [{ bot: 'stdio:python3 test/fixtures/runner/slow-passer.py 400 2' }, { bot: 'random' }],
+      seed: 5,
+      config: { map: 'cross', rounds: 4 },
+      timeouts: { initMs: 5000, turnMs: 150, strikes: 2 },
+    });
+    const at = replay.turns.findIndex((r) => r.moves.some((m) => m.slot === 0 && m.strike));
+    assert.ok(at > 0, 'its second turn was a strike');
+    const before = statuses(replay, at)[0]!;
+    assert.equal(before.strikes, 0);
+    const [slow] = statuses(replay, at + 1);
+    assert.equal(slow!.strikes, 1);
+    assert.equal(slow!.fault, null, 'a forgiven timeout is not its fault');
+    assert.deepEqual(slow!.move, { action: null, fault: slow!.move!.fault, strike: true });
+    assert.equal(slow!.move!.fault?.kind, 'timeout');
+    // Its late line then answers the next turn too late, as the original's pairing has it: strikes as the replay marks them.
+    const marked = replay.turns.flatMap((r) => r.moves).filter((m) => m.slot === 0 && m.strike).length;
+    const end = statuses(replay)[0]!;
+    assert.ok(marked >= 1 && marked <= 2, `${marked} strikes marked, of 2 allowed`);
+    assert.equal(end.strikes, marked);
+  });
+
   it('a lighthouses bot that exits on round 3 of 12 shows its crash on round 3, at the end and at any step after it', async () => {
     const { replay } = await runMatch({
       game: 'lighthouses',

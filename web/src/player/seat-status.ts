@@ -16,8 +16,10 @@ export interface SeatStatus {
   text: string;
   /** out of the game at this step (Tron's dead bot), when and why; null while it plays or for games without it */
   out: SeatOut | null;
-  /** what it answered in this step, as recorded (null: it was not asked in this step) */
-  move: { action: string | null; fault: Fault | null } | null;
+  /** what it answered in this step, as recorded (null: it was not asked in this step); `strike`: a timeout the match's strikes forgave */
+  move: { action: string | null; fault: Fault | null; strike?: boolean } | null;
+  /** the timeouts the match's strikes forgave it up to this step (played as the game's pass, not its fault) */
+  strikes: number;
   /** its score after this step, by the rules' outcome of the step's state (games that keep one as they go), else null */
   score: number | null;
 }
@@ -49,6 +51,7 @@ export function seatStatus(timeline: Timeline, index: number, web?: Pick<WebGame
   const times: number[][] = Array.from({ length: n }, () => []);
   const moves: SeatStatus['move'][] = Array.from({ length: n }, () => null);
   const last: (number | null)[] = Array.from({ length: n }, () => null);
+  const strikes: number[] = Array.from({ length: n }, () => 0);
   const upto = Math.min(index, timeline.records.length);
   const helloIgnored = timeline.game.rules.init?.faultsIgnored === true;
   for (let i = 0; i < upto; i++) {
@@ -56,15 +59,17 @@ export function seatStatus(timeline: Timeline, index: number, web?: Pick<WebGame
     const ignored = helloIgnored && rec.phase === 'init';
     for (const m of rec.moves) {
       if (m.slot < 0 || m.slot >= n) continue;
+      const strike = (m as { strike?: true }).strike === true;
+      if (strike) strikes[m.slot]!++;
       if (m.fault && ignored) notes[m.slot] = { ...m.fault, turn: rec.turn };
-      else if (m.fault) {
+      else if (m.fault && !strike) {
         if (!continuesGone(lastFault[m.slot]!, m.fault)) faults[m.slot] = { ...m.fault, turn: rec.turn };
         lastFault[m.slot] = m.fault;
       } else lastFault[m.slot] = null;
       if (typeof m.ms === 'number') times[m.slot]!.push(m.ms);
       if (i === upto - 1) {
         last[m.slot] = typeof m.ms === 'number' ? m.ms : null;
-        moves[m.slot] = { action: actionText(m.action), fault: m.fault ?? null };
+        moves[m.slot] = { action: actionText(m.action), fault: m.fault ?? null, ...(strike ? { strike } : {}) };
       }
     }
   }
@@ -109,6 +114,7 @@ export function seatStatus(timeline: Timeline, index: number, web?: Pick<WebGame
       text,
       out,
       move: moves[slot]!,
+      strikes: strikes[slot]!,
       score: scores?.[slot] ?? null,
     };
   });
