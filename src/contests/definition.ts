@@ -123,7 +123,7 @@ export function checkDefinition(untrusted: unknown, known: Record<string, AnyGam
   if (typeof id !== 'string' || !new RegExp(`^[a-z0-9][a-z0-9-]{0,${CONTEST_LIMITS.idChars - 1}}$`).test(id))
     fail('id', `must be 1 to ${CONTEST_LIMITS.idChars} lowercase letters, digits or dashes (not first), got ${short(id)}`);
   const name = v.name;
-  if (typeof name !== 'string' || !name.trim() || name.length > CONTEST_LIMITS.nameChars || /[\u0000-\u001f]/.test(name))
+  if (typeof name !== 'string' || !name.trim() || name.length > CONTEST_LIMITS.nameChars || /\p{Cc}/u.test(name))
     fail('name', `must be a name of 1 to ${CONTEST_LIMITS.nameChars} characters on one line, got ${short(name)}`);
   if (typeof v.game !== 'string' || !Object.hasOwn(known, v.game))
     fail('game', `must be one of the games: ${Object.keys(known).join(', ')}; got ${short(v.game)}`);
