@@ -126,6 +126,11 @@ export function writeArchive(a: ContestArchive): Buffer {
     files.push([l.replay, Buffer.from(JSON.stringify(r) + '\n')]);
   }
   for (const [path, r] of a.replays) if (!written.has(path)) files.push([path, Buffer.from(JSON.stringify(r) + '\n')]);
+  return tarGz(files);
+}
+
+/** A .tar.gz of these files, in this order (ustar, mode 644, owner 0, time 0). */
+export function tarGz(files: readonly (readonly [string, Buffer])[]): Buffer {
   const parts: Buffer[] = [];
   for (const [path, data] of files) {
     parts.push(tarHeader(path, data.length), data, Buffer.alloc((512 - (data.length % 512)) % 512));

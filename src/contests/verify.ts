@@ -129,6 +129,7 @@ export function verifyArchive(archive: ContestArchive, opts: { maxDifferences?: 
   });
   const plan = planFinal(def, entrants.length, lines);
   const planned = new Map(plan.matches.map((m) => [m.key, m]));
+  const lastRound = plan.matches.reduce((r, m) => Math.max(r, m.round), 0);
   const seenKeys = new Map<string, number>();
   const seenIndex = new Set<number>();
   let inPlan = 0;
@@ -142,7 +143,13 @@ export function verifyArchive(archive: ContestArchive, opts: { maxDifferences?: 
     seenKeys.set(l.key, l.index);
     const m = planned.get(l.key);
     if (!m) {
-      differ(`${name(l)}: no such match in the plan of this ${def.format} final (added)`);
+      // A Swiss or knockout round is planned from the one before: past a missing match, the plan stops.
+      const beyond = !plan.done && l.round > lastRound;
+      differ(
+        beyond
+          ? `${name(l)}: in round ${l.round}, which the plan reaches only when every match of round ${lastRound} is in the archive (see the missing ones)`
+          : `${name(l)}: no such match in the plan of this ${def.format} final (added)`,
+      );
       continue;
     }
     let same = true;
