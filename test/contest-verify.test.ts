@@ -129,6 +129,7 @@ describe('contest verify', () => {
     const first = r.turns.find((t) => t.phase !== 'init')!;
     const move = first.moves[0]!;
     move.action = ['0-0', '2-2'].find((cell) => cell !== move.action)!;
+    a.replays.set(line.replay, r);
     const run = await runCli(['contest', 'verify', save('altered-replay.tar.gz', a)]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, new RegExp(`match 2 \\(${line.key}\\): its replay ${line.replay} does not reproduce: turn \\d+`));
