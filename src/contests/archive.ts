@@ -35,9 +35,12 @@ export interface ContestArchive {
   matches: ContestMatchLine[];
   /** results.json's text as published (verify compares it as JSON with the recomputed one) */
   results: string;
-  /** the replays by their path in the archive (replays/MATCHID.json) */
-  replays: ArchiveReplays;
+  /** the replays by their path in the archive (replays/MATCHID.json): a Map to write, an ArchiveReplays when read */
+  replays: ArchiveReplays | ReadonlyMap<string, Replay>;
 }
+
+/** An archive as readArchive returns it: its replays kept as bytes, parsed when asked for. */
+export type ReadArchive = ContestArchive & { replays: ArchiveReplays };
 
 /**
  * The replays of an archive by their path. An archive read from bytes keeps each replay's bytes and parses it
@@ -131,7 +134,7 @@ export function buildArchive(
   replays: ReadonlyMap<string, Replay>,
 ): ContestArchive {
   const matches = [...lines].sort((a, b) => a.index - b.index);
-  const byPath = new ArchiveReplays();
+  const byPath = new Map<string, Replay>();
   for (const l of matches) {
     const r = replays.get(l.matchId);
     if (!r) throw new Error(`buildArchive: match ${l.index} (${l.matchId}) has no replay`);
@@ -178,13 +181,15 @@ export function writeArchive(a: ContestArchive): Buffer {
   ];
   const written = new Set<string>();
   for (const path of [...a.matches.map((l) => l.replay), ...a.replays.keys()]) {
-    const data = a.replays.bytes(path);
+    const data = a.replays instanceof ArchiveReplays ? a.replays.bytes(path) : jsonBytes(a.replays.get(path));
     if (!data || written.has(path)) continue;
     written.add(path);
     files.push([path, data]);
   }
   return tarGz(files);
 }
+
+const jsonBytes = (r: Replay | undefined): Buffer | undefined => (r === undefined ? undefined : Buffer.from(JSON.stringify(r) + '\n'));
 
 /** A .tar.gz of these files, in this order (ustar, mode 644, owner 0, time 0). */
 export function tarGz(files: readonly (readonly [string, Buffer])[]): Buffer {
@@ -254,7 +259,7 @@ function lineProblem(l: unknown, entrants: number): string | null {
  * every matches.jsonl line's shape, every replay's shape. Throws an ArchiveError naming the file, the line or
  * the field, and the cap or the shape expected. What the parts say is not judged here: that is verify.ts.
  */
-export async function readArchive(bytes: Buffer, limits: Partial<ArchiveLimits> = {}): Promise<ContestArchive> {
+export async function readArchive(bytes: Buffer, limits: Partial<ArchiveLimits> = {}): Promise<ReadArchive> {
   const caps = { ...ARCHIVE_LIMITS, ...limits };
   if (bytes.length > caps.compressedBytes) throw new ArchiveError(`the archive is ${MiB(bytes.length)}; at most ${MiB(caps.compressedBytes)}`);
   let files: { path: string; data: Buffer }[];
