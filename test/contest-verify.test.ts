@@ -121,7 +121,7 @@ describe('contest verify', () => {
     assert.match(run2.stdout, /checked: 12 of 12 replays re-played/);
   });
 
-  it('an altered replay fails: it does not reproduce', async () => {
+  it('an altered replay fails: it does not reproduce; one played by other time rules fails naming them', async () => {
     const a = await copy(good);
     const line = a.matches[2]!;
     const r = a.replays.get(line.replay)!;
@@ -133,6 +133,16 @@ describe('contest verify', () => {
     const run = await runCli(['contest', 'verify', save('altered-replay.tar.gz', a)]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, new RegExp(`match 2 \\(${line.key}\\): its replay ${line.replay} does not reproduce: turn \\d+`));
+
+    // A replay played by other time rules than the contest's reproduces, but is not this contest's match.
+    const b = await copy(good);
+    const other = b.matches[4]!;
+    const r2 = b.replays.get(other.replay)!;
+    r2.timeouts.turnMs = 5000;
+    b.replays.set(other.replay, r2);
+    const run2 = await runCli(['contest', 'verify', save('other-rules.tar.gz', b)]);
+    assert.equal(run2.code, 1);
+    assert.match(run2.stderr, new RegExp(`match 4 \\(${other.key}\\): its replay was played with turnMs 5000; the contest's time rules say 2000`));
   });
 
   it('a missing, a repeated and an added match each fail, named', async () => {
