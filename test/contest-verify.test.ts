@@ -94,6 +94,10 @@ describe('contest verify', () => {
     assert.match(run.stdout, /checked: 12 of 12 matches of the plan \(double-round-robin, 3 entrants, 2 configurations\) are in the archive as planned/);
     assert.match(run.stdout, /checked: results.json equals the results recomputed from the replays/);
     assert.match(run.stdout, /^ok: .*good.tar.gz verifies/m);
+    const json = await runCli(['contest', 'verify', '--json', goodPath]);
+    assert.equal(json.code, 0, json.stderr);
+    const printed = JSON.parse(json.stdout) as { contest: string; ok: boolean; checked: string[]; differences: string[] };
+    assert.deepEqual([printed.contest, printed.ok, printed.checked.length, printed.differences], ['ttt-cup', true, 4, []]);
   });
 
   it("an edited result fails naming the match and the field; an edited standing names results.json's field", async () => {
