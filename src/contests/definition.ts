@@ -148,6 +148,9 @@ export function checkDefinition(untrusted: unknown, known: Record<string, AnyGam
     fail('seed', `must be a whole number from 0 to ${MAX_SEED}, got ${short(seed)}`);
   const configs = checkConfigs(v.configs, game);
   const timeRules = checkTimeRules(v.timeRules);
+  // Strikes are played as the game's pass: a game without one would abort every match of the final.
+  if (timeRules.strikes && !game.rules.pass)
+    fail('timeRules.strikes', `cannot be used with ${game.id}: it has no pass (a turn its rules do not get is lost), so a timeout cannot be forgiven`);
   for (const key of ['opensAt', 'closesAt'] as const) {
     const t = v[key];
     if (typeof t !== 'string' || !ISO_TIME.test(t) || Number.isNaN(Date.parse(t)))

@@ -77,7 +77,9 @@ describe('contest definition', () => {
     refused({ closesAt: '2026-11-30T00:00:00Z' }, 'closesAt', /after opensAt/);
     refused({ opensAt: 'tomorrow' }, 'opensAt', /ISO 8601/);
     refused({ owner: 'me' }, 'owner', /not a field of a contest/);
-    assert.deepEqual(contest({ timeRules: { firstMs: 2000, bankMs: 1000, strikes: 2 } }).timeRules, { firstMs: 2000, bankMs: 1000, strikes: 2 });
+    refused({ timeRules: { strikes: 2 } }, 'timeRules.strikes', /connect4.*no pass/);
+    assert.deepEqual(contest({ timeRules: { firstMs: 2000, bankMs: 1000 } }).timeRules, { firstMs: 2000, bankMs: 1000 });
+    assert.deepEqual(contest({ game: 'lighthouses', configs: [{ label: 'default', config: {} }], timeRules: { strikes: 2 } }).timeRules, { strikes: 2 });
   });
 
   it('entrants: 2 or more, unique names, a bot and a frozen version each', () => {
