@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { startServer, type RunningServer } from '../src/server/serve.js';
-import { apiClient } from './server.kit.js';
+import { readArchive } from '../src/contests/archive.js';
+import { verifyArchive } from '../src/contests/verify.js';
+import { apiClient, until } from './server.kit.js';
 
 const ADMIN = 'admin-secret-contests-0123456789';
 const quiet = () => new Writable({ write: (_c, _e, cb) => cb() });
@@ -175,5 +177,33 @@ describe('contest routes', () => {
     const closed = await api('POST', '/api/contests/past-cup/entries', { bot: bots[1]!.id }, bots[1]!.token);
     assert.equal(closed.status, 409);
     assert.match(closed.body!.error!.message, /closed|frozen/);
+    // The runner freezes a contest whose window closed by itself, on the server's clock.
+    await until('past-cup frozen by the runner', async () => (await api('GET', '/api/contests/past-cup')).body!.status === 'frozen', 5000);
+    assert.equal((await api('GET', '/api/contests/later-cup')).body!.status, 'entry', 'a window still open stays open');
+  });
+
+  it('plays a final on the local queue to its end: results published, the archive verifies', async () => {
+    const def = definition({ id: 'local-cup', format: 'round-robin', configs: [{ label: 'empty', config: {} }], gamesPerPairing: 2 });
+    assert.equal((await api('POST', '/api/contests', def, ADMIN)).status, 201);
+    for (const b of ['random', 'minimax']) assert.equal((await api('POST', '/api/contests/local-cup/entries', { bot: b }, ADMIN)).status, 201);
+    const started = await api('POST', '/api/contests/local-cup/start', undefined, ADMIN);
+    assert.equal(started.status, 200, JSON.stringify(started.body));
+    assert.equal((await api('POST', '/api/contests/local-cup/start', undefined, ADMIN)).status, 409, 'started once');
+    await until('local-cup done', async () => (await api('GET', '/api/contests/local-cup')).body!.status === 'done', 30_000);
+    const matches = (await api('GET', '/api/contests/local-cup/matches')).body as unknown as { key: string; status: string; config: string }[];
+    assert.deepEqual(
+      matches.map((m) => [m.status, m.config]),
+      [
+        ['finished', 'empty'],
+        ['finished', 'empty'],
+      ],
+    );
+    const res = await fetch(`${server.url}/api/contests/local-cup/archive`);
+    assert.equal(res.status, 200);
+    const report = verifyArchive(await readArchive(Buffer.from(await res.arrayBuffer())));
+    assert.ok(report.ok, report.differences.join('\n'));
+    const results = await api('GET', '/api/contests/local-cup/results');
+    assert.equal(results.body!.final, true);
+    assert.deepEqual((results.body!.results as { standings: { name: string }[] }).standings.map((x) => x.name).sort(), ['minimax', 'random']);
   });
 });
