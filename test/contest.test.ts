@@ -1,13 +1,13 @@
 // A contest end to end on real parts (issue 38's proof): `botarena serve --queue` and `botarena worker` processes
 // on a private Postgres and a redis-server of the test's own, six entrants (two built-ins, an HTTP bot this test
-// serves, three command bots), a double round robin on two boards; the server and the worker are killed (-9) in
+// serves, an uploaded bot, two command bots), a double round robin on two boards; the server and the worker are killed (-9) in
 // the middle of the final and started again; the final completes with every planned match once (rows, links and
 // replays counted), the archive downloads, `botarena contest verify` passes on it and fails on a copy where one
 // result was edited, and on one where one replay was altered. Without Postgres or Redis it skips, saying why
 // (under CI, BOTARENA_CI, it fails).
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -82,18 +82,27 @@ if (missing) {
   describe('a contest end to end (server, worker, Postgres, Redis)', () => {
     it('six entrants, a double round robin on two boards, server and worker killed mid-final: every match once, and the archive verifies', async () => {
       const at: ClusterPlace = { database: await db.newDatabase(), redis: rd.url, prefix: `c${randomBytes(4).toString('hex')}` };
-      const serverArgs = ['--no-ladder', '--allow-private-bots', '--concurrency', '3'];
+      const serverArgs = ['--no-ladder', '--allow-private-bots', '--concurrency', '3', '--uploads', 'python3', '--upload-cache', join(dir, 'server-cache')];
+      const workerArgs = ['--concurrency', '3', '--uploads', 'python3', '--upload-cache', join(dir, 'worker-cache')];
       let server = await startQueueServer(at, serverArgs);
-      let worker: ClusterProcess = await startWorkerProcess(at, 'w1', ['--concurrency', '3']);
+      let worker: ClusterProcess = await startWorkerProcess(at, 'w1', workerArgs);
       const api = apiClient(() => server.url);
       http = await httpBot(5);
 
-      // Entrants: three command bots and the HTTP bot, registered by their owners; two built-ins the admin enters.
+      // Entrants: an uploaded bot, two command bots and the HTTP bot, registered by their owners; two built-ins the admin enters.
       const owned: { name: string; id: string; token: string }[] = [];
+      const form = new FormData();
+      form.set('game', 'tictactoe');
+      form.set('name', 'uploaded');
+      form.set('code', new Blob([readFileSync('examples/tictactoe-python/bot.py')]), 'bot.py');
+      const up = await fetch(`${server.url}/api/bots`, { method: 'POST', body: form });
+      assert.equal(up.status, 201, await up.clone().text());
+      const upBody = (await up.json()) as { bot: { id: string }; token: string; version: { sha256: string } };
+      owned.push({ name: 'uploaded', id: upBody.bot.id, token: upBody.token });
+      await until('the upload to pass its check', async () => (await api('GET', `/api/bots/${upBody.bot.id}`)).body?.version === 1, 90_000);
       for (const [name, endpoint] of [
         ['pace-a', pace(0.03)],
-        ['pace-b', pace(0.04)],
-        ['pace-c', pace(0.05)],
+        ['pace-b', pace(0.05)],
         ['last-cell', http.url],
       ] as const) {
         const r = await api('POST', '/api/bots', { game: 'tictactoe', name, endpoint });
@@ -136,6 +145,8 @@ if (missing) {
       assert.ok(frozen['last-cell']?.doctor, "the URL bot's doctor report at the freeze is kept");
       assert.equal(frozen['minimax']?.kind, 'builtin');
       assert.equal(frozen['pace-a']?.kind, 'command');
+      assert.equal(frozen['uploaded']?.kind, 'upload');
+      assert.equal(frozen['uploaded']?.sha256, upBody.version.sha256, "the upload's version is fixed by its sha256");
 
       // Mid-final: some matches finished, one running on the worker; then both are killed.
       const contest = async () => (await api('GET', '/api/contests/kill-cup')).body as unknown as ContestAnswer;
@@ -153,7 +164,7 @@ if (missing) {
       assert.ok(before.finished < 60, 'the kill came mid-final');
 
       server = await startQueueServer(at, serverArgs);
-      worker = await startWorkerProcess(at, 'w2', ['--concurrency', '3']);
+      worker = await startWorkerProcess(at, 'w2', workerArgs);
       const done = await until(
         'the final to end',
         async () => {
