@@ -132,8 +132,9 @@ export function planFinal(def: ContestDefinition, entrants: number, played: read
         return add(round, a, b, games, allConfigs);
       });
       if (!isPlayed(stage)) return result(false, { byes });
-      // The points the next round is paired by: each game's (a win 1, a draw ½), a bye a won pairing's.
-      for (let e = 0; e < entrants; e++) points[e]! += knockoutPointsPlayed(lines(stage), e);
+      // The points the next round is paired by, as the standings count them: each game's (a win 1, a draw ½; a
+      // match that ended as an error none), a bye a won pairing's.
+      for (let e = 0; e < entrants; e++) points[e]! += gamePoints(lines(stage), e);
       if (bye !== null) points[bye]! += games * def.configs.length;
     }
     return result(true, { byes });
@@ -153,7 +154,7 @@ export function planFinal(def: ContestDefinition, entrants: number, played: read
       const still: typeof tied = [];
       for (const t of tied) {
         const [a, b] = t.pair;
-        const [pa, pb] = [knockoutPoints(lines(t.stage), a), knockoutPoints(lines(t.stage), b)];
+        const [pa, pb] = [knockoutPointsPlayed(lines(t.stage), a), knockoutPointsPlayed(lines(t.stage), b)];
         if (pa !== pb) decided.set(pairKey(a, b), pa > pb ? a : b);
         else if (tb === 2) decided.set(pairKey(a, b), Math.min(a, b));
         else still.push(t);
@@ -170,12 +171,26 @@ export function planFinal(def: ContestDefinition, entrants: number, played: read
   }
 }
 
-/** An entrant's points in played games (a win 1, a draw ½; a game that ended as an error: lost by the faulty seat). */
+/**
+ * An entrant's points in played games (a win 1, a draw ½; a game that ended as an error: lost by the faulty seat).
+ * Only the games it sat in count: a line read from an archive may seat others than the plan (verify names it).
+ */
 function knockoutPointsPlayed(lines: MatchLine[], entrant: number): number {
   return knockoutPoints(
     lines.filter((l) => l.seats.includes(entrant)),
     entrant,
   );
+}
+
+/** An entrant's points as the standings count them: a win 1, a draw ½, a match that ended as an error nothing. */
+function gamePoints(lines: MatchLine[], entrant: number): number {
+  let p = 0;
+  for (const l of lines) {
+    const slot = l.seats.indexOf(entrant);
+    if (slot < 0 || l.error || l.players[slot]?.rank !== 1) continue;
+    p += 1 / l.players.filter((x) => x.rank === 1).length;
+  }
+  return p;
 }
 
 /**
