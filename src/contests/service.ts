@@ -47,6 +47,9 @@ interface FinalState {
   plan: FinalPlan;
 }
 
+/** Archives of finished contests kept in memory, the most recently made. */
+const ARCHIVES_KEPT = 4;
+
 const frozenOf = (e: ContestEntryRow): FrozenVersion => e.frozen as FrozenVersion;
 
 /** The entrant as the contest's rules see it: its name, its frozen spec and the version fixed. */
@@ -305,6 +308,22 @@ export class Contests {
   async archive(id: string): Promise<Buffer> {
     const c = await this.get(id);
     if (c.status !== 'done') throw conflict(`contest ${id} is ${c.status}: its archive is made once the final is over`);
+    // A finished contest never changes: its archive is made once and kept (the last few), so downloads cost no
+    // more than sending the bytes.
+    let made = this.archives.get(id);
+    if (!made) {
+      made = this.makeArchive(c);
+      this.archives.set(id, made);
+      made.catch(() => this.archives.delete(id));
+      while (this.archives.size > ARCHIVES_KEPT) this.archives.delete(this.archives.keys().next().value!);
+    }
+    return made;
+  }
+
+  private readonly archives = new Map<string, Promise<Buffer>>();
+
+  private async makeArchive(c: ContestRow): Promise<Buffer> {
+    const id = c.id;
     const s = await this.state(c);
     const planned = new Map(s.plan.matches.map((p) => [p.key, p]));
     const lines: ContestMatchLine[] = [];
