@@ -47,6 +47,9 @@ interface FinalState {
   plan: FinalPlan;
 }
 
+/** Entrants whose version is fixed at once at the freeze (a URL bot's is a doctor check: a short match). */
+const FREEZE_CHECKS = 4;
+
 /** Archives of finished contests kept in memory, the most recently made. */
 const ARCHIVES_KEPT = 4;
 
@@ -127,11 +130,18 @@ export class Contests {
         .filter((e) => e.frozen === null)
         .map((e, i) => ({ e, i }))
         .sort((a, b) => (ratings.get(b.e.botId) ?? 1500) - (ratings.get(a.e.botId) ?? 1500) || a.i - b.i);
-      for (const [k, { e }] of rest.entries()) {
-        const bot = await this.d.store.getBot(e.botId);
-        const frozen = await this.frozenVersion(bot, e);
-        await this.d.store.freezeEntry(id, e.botId, frozen, placed + k);
-      }
+      // The URL bots' doctor checks run FREEZE_CHECKS at a time (each plays a short canned match); each entrant's
+      // version is written as soon as it is known, with its place.
+      let next = 0;
+      const worker = async () => {
+        while (next < rest.length) {
+          const k = next++;
+          const e = rest[k]!.e;
+          const frozen = await this.frozenVersion(await this.d.store.getBot(e.botId), e);
+          await this.d.store.freezeEntry(id, e.botId, frozen, placed + k);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(FREEZE_CHECKS, rest.length) }, worker));
     }
     return this.get(id);
   }
