@@ -6,6 +6,7 @@
  */
 export * from './bots.js';
 export * from './common.js';
+export * from './contests.js';
 export * from './games.js';
 export * from './matches.js';
 export * from './play.js';
