@@ -13,7 +13,7 @@ import { table } from './format.js';
 import { readFileCapped } from './read-capped.js';
 
 /** The most a definition file may hold: a definition is small, but its configurations may carry maps. */
-const MAX_DEFINITION_BYTES = 20 * 1024 * 1024;
+const MAX_DEFINITION_BYTES = 1024 * 1024;
 
 type Json = Record<string, unknown>;
 
@@ -532,7 +532,7 @@ async function readStdin(): Promise<string> {
   let n = 0;
   for await (const chunk of process.stdin as AsyncIterable<Buffer>) {
     n += chunk.length;
-    if (n > MAX_DEFINITION_BYTES) throw new UsageError(`the definition on stdin is over ${MAX_DEFINITION_BYTES >> 20} MiB`);
+    if (n > MAX_DEFINITION_BYTES) throw new UsageError(`the definition on stdin is over 1 MiB (a server takes 64 KiB)`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks).toString('utf8');
