@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { NotJson, Nullable } from './common.js';
+import { Nullable } from './common.js';
 import { MatchStatus } from './matches.js';
 
 // Contests (issue 38): an organiser (the admin token) creates one from a definition, bots enter during its
@@ -146,5 +146,8 @@ export const ContestResults = Type.Object({
 });
 export type ContestResults = Static<typeof ContestResults>;
 
-/** `GET /api/contests/:id/archive`: the archive, a .tar.gz (contest.json, matches.jsonl, results.json, replays/ID.json). */
-export const ContestArchive = NotJson('application/gzip', 'the contest archive (.tar.gz): `botarena contest verify ARCHIVE` checks it');
+/** `GET /api/contests/:id/archive`: the archive, a .tar.gz (contest.json, matches.jsonl, results.json, replays/ID.json), sent as its bytes. */
+export const ContestArchive = {
+  description: 'the contest archive (.tar.gz): `botarena contest verify ARCHIVE` checks it',
+  content: { 'application/gzip': { schema: Type.Unknown({ description: 'a .tar.gz' }) } },
+};

@@ -12,8 +12,8 @@ export type MatchParams = Static<typeof MatchParams>;
 export const LogParams = Type.Object({ id: Type.String({ maxLength: 128 }), slot: Type.Integer({ minimum: 0, maximum: 63 }) });
 export type LogParams = Static<typeof LogParams>;
 
-/** A match's kind: played by the ladder, asked for by someone (a challenge), or a test match. */
-export const MatchKind = Type.Enum(['ladder', 'challenge', 'test']);
+/** A match's kind: played by the ladder, asked for by someone (a challenge), a test match, or a match of a contest's final (never rated). */
+export const MatchKind = Type.Enum(['ladder', 'challenge', 'test', 'contest']);
 export type MatchKind = Static<typeof MatchKind>;
 
 /** Where a match is. */
@@ -48,7 +48,7 @@ export const MatchListQuery = Type.Object(
     bot: Type.Optional(Type.String({ maxLength: 64 })),
     // Unions of literals, as before the move (the OpenAPI document's request side is unchanged); answers use the enums.
     status: Type.Optional(Type.Union([Type.Literal('queued'), Type.Literal('running'), Type.Literal('finished'), Type.Literal('aborted')])),
-    kind: Type.Optional(Type.Union([Type.Literal('ladder'), Type.Literal('challenge'), Type.Literal('test')])),
+    kind: Type.Optional(Type.Union([Type.Literal('ladder'), Type.Literal('challenge'), Type.Literal('test'), Type.Literal('contest')])),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
   },

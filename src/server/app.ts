@@ -137,9 +137,13 @@ export async function buildApp(o: AppOptions): Promise<FastifyInstance> {
         { name: 'bots', description: 'register, check, edit bots' },
         { name: 'ratings', description: 'leaderboards and rating history' },
         { name: 'matches', description: 'start, list, watch and download matches' },
+        { name: 'contests', description: 'contests: entries, the freeze, the final, results and archives' },
       ],
       components: {
-        securitySchemes: { owner: { type: 'http', scheme: 'bearer', description: "a bot's owner token (shown once at registration), or the admin token" } },
+        securitySchemes: {
+          owner: { type: 'http', scheme: 'bearer', description: "a bot's owner token (shown once at registration), or the admin token" },
+          admin: { type: 'http', scheme: 'bearer', description: "the admin token (the server's BOTARENA_ADMIN_TOKEN): an organiser's" },
+        },
       },
     },
   });

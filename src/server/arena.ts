@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import { MatchPool } from '../arena/match-pool.js';
 import type { PersonLimits, SandboxOptions } from '../bots/index.js';
 import { resultLine } from '../core/replay.js';
+import { ContestRunner } from '../contests/runner.js';
+import { Contests } from '../contests/service.js';
 import { LadderScheduler } from '../ladder/scheduler.js';
 import type { LiveEvent, LiveEvents } from '../live/events.js';
 import { FEED, withFeed } from '../live/feed.js';
@@ -84,6 +86,8 @@ export interface ArenaOptions {
   uploads?: RegistryUploads;
   /** the bounds of the links of bots connected from their authors' machines (`botarena connect`; matches/links.ts) */
   links?: Partial<LinkLimits>;
+  /** how often the contests' runner looks at the contests when no match end wakes it, ms (default 1000) */
+  contestEveryMs?: number;
 }
 
 /**
@@ -109,6 +113,9 @@ export class Arena {
     match: (matchId: string, send: (e: LiveEvent) => void, opts?: { waitForStart?: boolean }) => Promise<FollowedMatch | null>;
   };
   private readonly ladder: LadderScheduler | null;
+  /** contests: entries, the freeze, the final's matches, results and archives (src/contests/) */
+  readonly contests: Contests;
+  private readonly contestRunner: ContestRunner;
   /** the live events with the global feed: what the matches played here publish to */
   private readonly publish: LiveEvents;
   /** where every match goes */
@@ -207,6 +214,15 @@ export class Arena {
           opts,
         )
       : null;
+    // A contest's final goes straight to the queue (like the ladder's matches), and takes places from the ladder.
+    this.contests = new Contests({
+      store,
+      log,
+      enqueue: (matchId) => this.queue.enqueue(matchId),
+      // A URL entrant's version at the freeze: the doctor's report of it then.
+      doctor: (bot) => this.bots.check(bot.id),
+    });
+    this.contestRunner = new ContestRunner(this.contests, { everyMs: opts.contestEveryMs, log });
     const running = async () => (await store.listMatches({ status: 'running', limit: 100 })).items.map((m) => m.id);
     // A viewer whose live events lost the match's end (a Redis restart) learns it from the store.
     const ends = new EndsInStore(store);
@@ -235,6 +251,7 @@ export class Arena {
         if (e.type === 'ended' || e.type === 'stopped') {
           this.matches.ended(e.matchId);
           this.ladder?.wake();
+          this.contestRunner.wake();
         }
       });
       this.upkeep = new QueueUpkeep(
@@ -254,6 +271,7 @@ export class Arena {
     // Uploaded versions whose check a stop cut off are checked again (in the background).
     await this.bots.resumeChecks();
     if (!this.stopping) this.ladder?.start();
+    if (!this.stopping) this.contestRunner.start();
   }
 
   /** Stops the ladder, lets running matches end within `graceMs`, then cancels the rest (marked aborted). */
@@ -267,7 +285,7 @@ export class Arena {
     const grace = new Promise((resolve) => (timer = setTimeout(resolve, graceMs)));
     // A ladder fill under way ends after the match it is creating: wait for it, so that match is enqueued (or
     // started) before the queue and the store close under it; the bot checks under way too.
-    await Promise.race([Promise.all([this.ladder?.stop(), this.bots.settle()]), grace]);
+    await Promise.race([Promise.all([this.ladder?.stop(), this.contestRunner.stop(), this.bots.settle()]), grace]);
     clearTimeout(timer);
     // The matches played here get what is left of the grace, then are cancelled (marked aborted).
     const left = Math.max(0, graceMs - (Date.now() - t0));
@@ -310,5 +328,6 @@ export class Arena {
       this.links.end(matchId, { reason: `the match was stopped: ${outcome.reason}` });
     }
     if (!this.stopping) this.ladder?.wake();
+    if (!this.stopping) this.contestRunner.wake();
   }
 }

@@ -12,6 +12,7 @@ import { botRoutes } from './routes/bots.js';
 import { matchRoutes } from './routes/matches.js';
 import { playRoutes } from './routes/play.js';
 import { connectRoutes } from './routes/connect.js';
+import { contestRoutes } from './routes/contests.js';
 import { Streams, type StreamOptions } from './sse.js';
 import { nodeName } from '../matches/node-name.js';
 import { uploadsOf, type UploadSetup } from '../registry/upload/setup.js';
@@ -131,6 +132,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         queue,
         node,
         reconcileMs: o.reconcileMs,
+        contestEveryMs: o.contestEveryMs,
         observe: metrics ?? undefined,
         links: o.links,
       },
@@ -153,7 +155,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       trustProxy: o.trustProxy,
       // With a queue, the request limits are counted in its Redis: every web node of the arena shares them.
       rateLimit: { redisUrl: o.queueUrl, prefix: o.redisPrefix },
-      areas: [botRoutes(arena, limits), matchRoutes(arena, limits, streams), playRoutes(arena), connectRoutes(arena)],
+      areas: [botRoutes(arena, limits), matchRoutes(arena, limits, streams), playRoutes(arena), connectRoutes(arena), contestRoutes(arena)],
       health: () => ({ eventLoopDelay: loop.read() }),
       // A flood of /readyz or /metrics costs the store one check at a time: the requests that come while it runs share it.
       ready: whileRunning(() => readiness(store, queue, o.readyTimeoutMs ?? 2000)),

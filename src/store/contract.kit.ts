@@ -1,5 +1,6 @@
 import { afterEach } from 'node:test';
 import { botsContract } from './contract-bots.kit.js';
+import { contestsContract } from './contract-contests.kit.js';
 import { finishContract } from './contract-finish.kit.js';
 import { matchesContract } from './contract-matches.kit.js';
 import { ratingsContract } from './contract-ratings.kit.js';
@@ -22,4 +23,5 @@ export function storeContract(target: StoreTarget): void {
   finishContract(stores, target);
   ratingsContract(stores);
   versionsContract(stores);
+  contestsContract(stores, target);
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import * as bots from './bots.js';
+import * as contests from './contests.js';
 import { finishMatch } from './finish.js';
 import * as matches from './matches.js';
 import type { Dialect } from './migrations.js';
@@ -12,6 +13,8 @@ import type {
   BotPatch,
   BotStatus,
   BuiltinBot,
+  ContestStatus,
+  NewContestRow,
   MatchFilter,
   MatchFinish,
   NewBotRow,
@@ -147,6 +150,43 @@ export class KyselyStore implements Store {
   }
   headToHead(botId: string) {
     return ratings.headToHead(this.db, botId);
+  }
+
+  createContest(contest: NewContestRow) {
+    return contests.createContest(this.db, this.clock, contest);
+  }
+  getContest(id: string) {
+    return contests.getContest(this.db, id);
+  }
+  listContests(filter?: { game?: string; status?: ContestStatus; limit?: number }) {
+    return contests.listContests(this.db, filter);
+  }
+  enterContest(contestId: string, botId: string) {
+    return contests.enterContest(this.db, this.clock, contestId, botId);
+  }
+  contestEntries(contestId: string) {
+    return contests.contestEntries(this.db, contestId);
+  }
+  closeEntries(contestId: string) {
+    return contests.closeEntries(this.db, this.clock, contestId);
+  }
+  freezeEntry(contestId: string, botId: string, frozen: unknown, place: number) {
+    return contests.freezeEntry(this.db, contestId, botId, frozen, place);
+  }
+  startContest(contestId: string) {
+    return contests.startContest(this.db, this.clock, contestId);
+  }
+  finishContest(contestId: string, results: unknown) {
+    return contests.finishContest(this.db, this.clock, contestId, results);
+  }
+  createContestMatch(contestId: string, key: string, position: number, match: NewMatchRow) {
+    return contests.createContestMatch(this.db, this.clock, contestId, key, position, match);
+  }
+  contestMatches(contestId: string) {
+    return contests.contestMatches(this.db, contestId);
+  }
+  contestMatchCounts(contestId: string) {
+    return contests.contestMatchCounts(this.db, contestId);
   }
 
   private arena: string | null = null;

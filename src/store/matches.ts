@@ -28,11 +28,17 @@ const MAX_SEED = 0xffffffff;
 
 /** Store.createMatch: a queued match and its seats, in one transaction. */
 export async function createMatch(db: Db, clock: () => Date, m: NewMatchRow): Promise<MatchRow> {
+  return db.transaction().execute((trx) => insertMatch(trx, clock, m));
+}
+
+/** A queued match and its seats written with `trx` (a transaction the caller holds). */
+export async function insertMatch(trx: Db, clock: () => Date, m: NewMatchRow): Promise<MatchRow> {
   const id = m.id === undefined ? randomUUID() : lineText('id', m.id, 128);
   const game = nameText('game', m.game);
   const kind = matchKind(m.kind);
   if (typeof m.rated !== 'boolean') throw new InvalidInputError(`rated: expected true or false, got ${JSON.stringify(m.rated)}`);
   if (kind === 'test' && m.rated) throw new InvalidInputError('rated: a test match is never rated');
+  if (kind === 'contest' && m.rated) throw new InvalidInputError("rated: a contest's match is never rated (a final does not move the ladder's ratings)");
   const row: MatchesTable = {
     id,
     game,
@@ -53,7 +59,7 @@ export async function createMatch(db: Db, clock: () => Date, m: NewMatchRow): Pr
   };
   if (!Array.isArray(m.seats) || m.seats.length < 1 || m.seats.length > LIMITS.seats)
     throw new InvalidInputError(`seats: expected 1 to ${LIMITS.seats} seats, got ${Array.isArray(m.seats) ? m.seats.length : typeof m.seats}`);
-  return db.transaction().execute(async (trx) => {
+  {
     const ids = [...new Set(m.seats.filter((s): s is string => typeof s === 'string'))];
     const bots = new Map(
       (ids.length ? await trx.selectFrom('bots').select(['id', 'game', 'name']).where('id', 'in', ids.filter(lookupable)).execute() : []).map((b) => [b.id, b]),
@@ -73,7 +79,7 @@ export async function createMatch(db: Db, clock: () => Date, m: NewMatchRow): Pr
     }
     await trx.insertInto('match_seats').values(seats).execute();
     return matchFromRow(row, seats.map(seatFromRow));
-  });
+  }
 }
 
 /** Store.startMatch: queued → running, one worker only. */
@@ -183,7 +189,7 @@ export async function abortMatches(db: Db, clock: () => Date, reason: string, wh
 }
 
 /** The seats of these matches, by match id, in slot order. */
-async function seatsOf(db: Db, ids: string[]): Promise<Map<string, MatchSeatsTable[]>> {
+export async function seatsOf(db: Db, ids: string[]): Promise<Map<string, MatchSeatsTable[]>> {
   const out = new Map<string, MatchSeatsTable[]>(ids.map((id) => [id, []]));
   if (!ids.length) return out;
   const rows = await db.selectFrom('match_seats').selectAll().where('match_id', 'in', ids).orderBy('match_id').orderBy('slot').execute();

@@ -192,6 +192,45 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('bots').addColumn('active_version', 'integer').execute();
       },
     },
+    // Contests (issue 38): a contest and its definition; its entrants, each with the version it plays the final
+    // with once frozen; the final's matches, each a `matches` row (kind 'contest', never rated) linked by the
+    // plan's key, unique in its contest, so a match of the final is created once whatever crashes.
+    '0008_contests': {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable('contests')
+          .addColumn('id', 'text', (c) => c.primaryKey())
+          .addColumn('game', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('definition', 'text', (c) => c.notNull())
+          .addColumn('status', 'text', (c) => c.notNull())
+          .addColumn('closes_at', 'text')
+          .addColumn('created_at', 'text', (c) => c.notNull())
+          .addColumn('frozen_at', 'text')
+          .addColumn('started_at', 'text')
+          .addColumn('finished_at', 'text')
+          .addColumn('results', 'text')
+          .execute();
+        await db.schema.createIndex('contests_status').on('contests').columns(['status', 'created_at']).execute();
+        await db.schema
+          .createTable('contest_entries')
+          .addColumn('contest_id', 'text', (c) => c.notNull().references('contests.id'))
+          .addColumn('bot_id', 'text', (c) => c.notNull().references('bots.id'))
+          .addColumn('entered_at', 'text', (c) => c.notNull())
+          .addColumn('frozen', 'text')
+          .addColumn('place', 'integer')
+          .addPrimaryKeyConstraint('contest_entries_pk', ['contest_id', 'bot_id'])
+          .execute();
+        await db.schema
+          .createTable('contest_matches')
+          .addColumn('contest_id', 'text', (c) => c.notNull().references('contests.id'))
+          .addColumn('key', 'text', (c) => c.notNull())
+          .addColumn('position', 'integer', (c) => c.notNull())
+          .addColumn('match_id', 'text', (c) => c.notNull().unique().references('matches.id'))
+          .addPrimaryKeyConstraint('contest_matches_pk', ['contest_id', 'key'])
+          .execute();
+      },
+    },
   };
 }
 

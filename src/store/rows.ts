@@ -16,7 +16,7 @@ import {
 // Between the store's rows and the tables: checks of what a person typed, and the column ⇄ field mapping.
 
 const BOT_STATUSES: readonly BotStatus[] = ['checking', 'active', 'away', 'paused', 'deleted'];
-const MATCH_KINDS: readonly MatchKind[] = ['ladder', 'challenge', 'test'];
+const MATCH_KINDS: readonly MatchKind[] = ['ladder', 'challenge', 'test', 'contest'];
 const MATCH_STATUSES: readonly MatchStatus[] = ['queued', 'running', 'finished', 'aborted'];
 const SYSTEMS: readonly RatingSystem[] = ['elo', 'openskill'];
 

@@ -125,7 +125,49 @@ export interface PairResultsTable {
   losses: number;
 }
 
+/** A contest (migration 0008). */
+export interface ContestsTable {
+  id: string;
+  game: string;
+  name: string;
+  /** its definition (JSON of src/contests/definition.ts ContestDefinition) */
+  definition: string;
+  /** entry, frozen, running, done */
+  status: string;
+  /** when its entry window closes (the runner freezes it then); null: when the admin says */
+  closes_at: string | null;
+  created_at: string;
+  frozen_at: string | null;
+  started_at: string | null;
+  finished_at: string | null;
+  /** the published results (JSON), written once the final is done */
+  results: string | null;
+}
+
+/** A bot entered in a contest (migration 0008). */
+export interface ContestEntriesTable {
+  contest_id: string;
+  bot_id: string;
+  entered_at: string;
+  /** what it plays the final with (JSON), fixed at the freeze; null before */
+  frozen: string | null;
+  /** its place in the final's seeding order (0 first), fixed at the freeze; null before */
+  place: number | null;
+}
+
+/** A match of a contest's final (migration 0008): the plan's key, unique in its contest, and its match. */
+export interface ContestMatchesTable {
+  contest_id: string;
+  key: string;
+  /** the order the plan gave it */
+  position: number;
+  match_id: string;
+}
+
 export interface Database {
+  contests: ContestsTable;
+  contest_entries: ContestEntriesTable;
+  contest_matches: ContestMatchesTable;
   bots: BotsTable;
   bot_versions: BotVersionsTable;
   matches: MatchesTable;

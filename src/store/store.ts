@@ -12,6 +12,12 @@ import type {
   BotVersionRow,
   BuiltinBot,
   Claim,
+  ContestEntryRow,
+  ContestMatchRow,
+  ContestRow,
+  ContestStatus,
+  MatchStatus,
+  NewContestRow,
   HeadToHeadRow,
   LeaderboardRow,
   LiveAttempt,
@@ -133,6 +139,38 @@ export interface Store {
   ratingHistory(botId: string, system: RatingSystem, limit?: number): Promise<RatingHistoryRow[]>;
   /** A bot's records against each opponent it met, most games first. */
   headToHead(botId: string): Promise<HeadToHeadRow[]>;
+
+  // ——— contests (issue 38) ———
+  /** A contest, taking entries (status 'entry'). ConflictError for an id taken. */
+  createContest(contest: NewContestRow): Promise<ContestRow>;
+  getContest(id: string): Promise<ContestRow | null>;
+  /** Contests newest first, by game and status. */
+  listContests(filter?: { game?: string; status?: ContestStatus; limit?: number }): Promise<ContestRow[]>;
+  /**
+   * A bot enters a contest of its game: NotFoundError for no contest or bot, ConflictError when it entered
+   * already or the contest takes no more entries (frozen or later: an entry never slips in beside the freeze).
+   */
+  enterContest(contestId: string, botId: string): Promise<ContestEntryRow>;
+  /** The entrants, in seeding order once frozen, else in the order they entered. */
+  contestEntries(contestId: string): Promise<ContestEntryRow[]>;
+  /** entry → frozen (no more entries); false when it was not taking entries. */
+  closeEntries(contestId: string): Promise<boolean>;
+  /** An entrant's frozen version and seeding place, written once: false when it had them already (or is no entrant). */
+  freezeEntry(contestId: string, botId: string, frozen: unknown, place: number): Promise<boolean>;
+  /** frozen → running, once every entrant has its frozen version; false otherwise. */
+  startContest(contestId: string): Promise<boolean>;
+  /** running → done, with the published results; false when it was not running. */
+  finishContest(contestId: string, results: unknown): Promise<boolean>;
+  /**
+   * A match of a running contest's final (kind 'contest', never rated), written with its plan key in one
+   * transaction: the key is unique in its contest, so a key created before (by this planner before a crash, or
+   * another at once) gives that match back, `created: false`. ConflictError when the contest is not running.
+   */
+  createContestMatch(contestId: string, key: string, position: number, match: NewMatchRow): Promise<{ match: MatchRow; created: boolean }>;
+  /** The final's matches in the plan's order, with their seats and results. */
+  contestMatches(contestId: string): Promise<ContestMatchRow[]>;
+  /** The final's matches by status. */
+  contestMatchCounts(contestId: string): Promise<Record<MatchStatus, number>>;
 
   /** The arena's identity: made once, by the first process that opened the empty store, and kept. */
   arenaId(): Promise<string>;
