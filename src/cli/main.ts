@@ -15,6 +15,7 @@ import { registerServe } from './serve-command.js';
 import { registerWorker } from './worker-command.js';
 import { registerSubmit } from './submit-command.js';
 import { registerConnect } from './connect-command.js';
+import { registerContest } from './contest-command.js';
 import { registerContestServer } from './contest-server.js';
 
 /** Builds the `botarena` command line. */
@@ -39,8 +40,7 @@ export function buildProgram(): Command {
   registerWorker(program);
   registerSubmit(program);
   registerConnect(program);
-  // TEMPORARY until core's contest-command.ts: the contest parent command.
-  registerContestServer(program.command('contest').description('contests on a server'));
+  registerContestServer(registerContest(program));
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
   // Every command and subcommand (replay show, smartdog serve…) reports usage errors to main, which exits 2.
   const override = (c: Command): void => {

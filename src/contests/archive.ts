@@ -3,16 +3,31 @@
 // results) and replays/MATCHID.json (every match's replay). Written deterministically (fixed times and modes),
 // read as hostile input: caps on its size, entries, each file's size and paths, reading stopped as soon as one
 // is passed.
-import type { Replay } from '../core/replay.js';
-import type { ContestDefinition, ContestEntrant } from './definition.js';
-import type { ContestMatchLine } from './results.js';
+import { gzipSync } from 'node:zlib';
+import { describeValue } from '../core/describe.js';
+import { ReplayMismatchError, UsageError } from '../core/errors.js';
+import { resultLine, type Replay } from '../core/replay.js';
+import { assertReplayShape } from '../core/replay-shape.js';
+import { readUpload, UploadError } from '../registry/upload/intake.js';
+import { CONTEST_LIMITS, checkDefinition, checkEntrants, ContestDefinitionError, type ContestDefinition, type ContestEntrant } from './definition.js';
+import type { PlannedMatch } from './plan.js';
+import { contestResults, resultsJson, type ContestMatchLine } from './results.js';
 
 /** What contest.json holds. */
 export interface ContestFile {
-  format: 'botarena-contest/1';
+  format: typeof CONTEST_FILE_FORMAT;
   definition: ContestDefinition;
   entrants: ContestEntrant[];
 }
+
+/** The format tag of contest.json. */
+export const CONTEST_FILE_FORMAT = 'botarena-contest/1';
+
+/** The archive's files besides the replays. */
+export const ARCHIVE_FILES = { contest: 'contest.json', matches: 'matches.jsonl', results: 'results.json', replays: 'replays' } as const;
+
+/** A match's replay's path in the archive. */
+export const replayPath = (matchId: string): string => `${ARCHIVE_FILES.replays}/${matchId}.json`;
 
 /** An archive's contents, as written or as read (the parts read are checked only for their shape). */
 export interface ContestArchive {
@@ -26,22 +41,241 @@ export interface ContestArchive {
 
 /** Caps on an archive read from outside. */
 export interface ArchiveLimits {
+  /** the .tar.gz's own size */
   compressedBytes: number;
+  /** its files together once expanded (counted while inflating: reading stops there) */
   expandedBytes: number;
+  /** files in it */
   entries: number;
-  /** one file's size once expanded */
+  /** one file's size (a replay, matches.jsonl, results.json) */
   fileBytes: number;
 }
 
-/** Writes an archive: the .tar.gz's bytes. */
-export function writeArchive(a: ContestArchive): Buffer {
-  void a;
-  throw new Error('writeArchive: not written yet');
+/** The caps when none are given: room for a final of many thousand matches, bounded memory and time. */
+export const ARCHIVE_LIMITS: ArchiveLimits = {
+  compressedBytes: 256 * 1024 * 1024,
+  expandedBytes: 1024 * 1024 * 1024,
+  entries: CONTEST_LIMITS.matches + 3,
+  fileBytes: 64 * 1024 * 1024,
+};
+
+const MiB = (n: number) => (n % (1024 * 1024) === 0 ? `${n / (1024 * 1024)} MiB` : `${n} bytes`);
+
+/**
+ * The archive of a finished final: contest.json from the definition and entrants, matches.jsonl from the
+ * lines (by index), results.json computed from them, and each line's replay (by match id). Throws when a line
+ * has no replay.
+ */
+export function buildArchive(
+  definition: ContestDefinition,
+  entrants: readonly ContestEntrant[],
+  lines: readonly ContestMatchLine[],
+  replays: ReadonlyMap<string, Replay>,
+): ContestArchive {
+  const matches = [...lines].sort((a, b) => a.index - b.index);
+  const byPath = new Map<string, Replay>();
+  for (const l of matches) {
+    const r = replays.get(l.matchId);
+    if (!r) throw new Error(`buildArchive: match ${l.index} (${l.matchId}) has no replay`);
+    byPath.set(l.replay, r);
+  }
+  return {
+    contest: { format: CONTEST_FILE_FORMAT, definition, entrants: [...entrants] },
+    matches,
+    results: resultsJson(contestResults(definition, entrants, matches)),
+    replays: byPath,
+  };
 }
 
-/** Reads an archive's bytes; throws a UsageError naming what is wrong and the cap passed. */
-export async function readArchive(bytes: Buffer, limits?: Partial<ArchiveLimits>): Promise<ContestArchive> {
-  void bytes;
-  void limits;
-  throw new Error('readArchive: not written yet');
+/** One tar header block (ustar) for a regular file, fixed owner, mode and time: the same contents, the same bytes. */
+function tarHeader(path: string, size: number): Buffer {
+  const h = Buffer.alloc(512);
+  const slash = path.lastIndexOf('/');
+  const [prefix, name] = Buffer.byteLength(path) > 100 && slash > 0 ? [path.slice(0, slash), path.slice(slash + 1)] : ['', path];
+  if (Buffer.byteLength(name) > 100 || Buffer.byteLength(prefix) > 155) throw new Error(`writeArchive: the path ${path} is too long for a tar entry`);
+  const octal = (n: number, width: number) => n.toString(8).padStart(width - 1, '0') + '\0';
+  h.write(name, 0, 'utf8');
+  h.write(octal(0o644, 8), 100, 'ascii');
+  h.write(octal(0, 8), 108, 'ascii');
+  h.write(octal(0, 8), 116, 'ascii');
+  h.write(octal(size, 12), 124, 'ascii');
+  h.write(octal(0, 12), 136, 'ascii');
+  h.write('        ', 148, 'ascii');
+  h.write('0', 156, 'ascii');
+  h.write('ustar\0', 257, 'ascii');
+  h.write('00', 263, 'ascii');
+  h.write(prefix, 345, 'utf8');
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148, 'ascii');
+  return h;
+}
+
+/** Writes an archive: the .tar.gz's bytes (contest.json, matches.jsonl, results.json, then the replays by match index). */
+export function writeArchive(a: ContestArchive): Buffer {
+  const files: [string, Buffer][] = [
+    [ARCHIVE_FILES.contest, Buffer.from(JSON.stringify(a.contest, null, 2) + '\n')],
+    [ARCHIVE_FILES.matches, Buffer.from(a.matches.map((l) => JSON.stringify(l) + '\n').join(''))],
+    [ARCHIVE_FILES.results, Buffer.from(a.results)],
+  ];
+  const written = new Set<string>();
+  for (const l of a.matches) {
+    const r = a.replays.get(l.replay);
+    if (!r || written.has(l.replay)) continue;
+    written.add(l.replay);
+    files.push([l.replay, Buffer.from(JSON.stringify(r) + '\n')]);
+  }
+  for (const [path, r] of a.replays) if (!written.has(path)) files.push([path, Buffer.from(JSON.stringify(r) + '\n')]);
+  return tarGz(files);
+}
+
+/** A .tar.gz of these files, in this order (ustar, mode 644, owner 0, time 0). */
+export function tarGz(files: readonly (readonly [string, Buffer])[]): Buffer {
+  const parts: Buffer[] = [];
+  for (const [path, data] of files) {
+    parts.push(tarHeader(path, data.length), data, Buffer.alloc((512 - (data.length % 512)) % 512));
+  }
+  parts.push(Buffer.alloc(1024));
+  return gzipSync(Buffer.concat(parts));
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const short = (v: unknown) => describeValue(v, 60);
+
+/** An archive refused: what was wrong and where, and what an archive must be. */
+export class ArchiveError extends UsageError {
+  override name = 'ArchiveError';
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new ArchiveError(`${where} is not valid JSON: ${why.length > 200 ? `${why.slice(0, 200)}…` : why}`);
+  }
+}
+
+/** Checks a parsed matches.jsonl line has the shape results and verify read; returns what is wrong, or null. */
+function lineProblem(l: unknown, entrants: number): string | null {
+  if (!isObject(l)) return `must be a JSON object, got ${short(l)}`;
+  const nonNegInt = (v: unknown) => Number.isSafeInteger(v) && (v as number) >= 0;
+  const str = (v: unknown, max: number) => typeof v === 'string' && v.length <= max;
+  if (!nonNegInt(l.index)) return `"index" must be a whole number from 0, got ${short(l.index)}`;
+  if (!str(l.key, 200)) return `"key" must be a string of at most 200 characters, got ${short(l.key)}`;
+  if (!nonNegInt(l.round)) return `"round" must be a whole number from 0, got ${short(l.round)}`;
+  if (!str(l.config, CONTEST_LIMITS.labelChars)) return `"config" must be a configuration's label, got ${short(l.config)}`;
+  if (typeof l.matchId !== 'string' || !/^[A-Za-z0-9._:-]{1,94}$/.test(l.matchId) || l.matchId.startsWith('.'))
+    return `"matchId" must be 1 to 94 letters, digits, dots, colons, dashes or underscores, got ${short(l.matchId)}`;
+  if (!str(l.replay, 200)) return `"replay" must be the replay's path in the archive, got ${short(l.replay)}`;
+  if (!str(l.game, 64)) return `"game" must be a game id, got ${short(l.game)}`;
+  if (!nonNegInt(l.seed)) return `"seed" must be a whole number, got ${short(l.seed)}`;
+  if (!nonNegInt(l.turns)) return `"turns" must be a whole number, got ${short(l.turns)}`;
+  if (!(l.winner === null || nonNegInt(l.winner))) return `"winner" must be a seat or null, got ${short(l.winner)}`;
+  if (typeof l.draw !== 'boolean') return `"draw" must be true or false, got ${short(l.draw)}`;
+  if (!(l.error === undefined || l.error === null || str(l.error, 4096))) return `"error" must be null or a string, got ${short(l.error)}`;
+  if (!Array.isArray(l.seats) || l.seats.length !== 2 || !l.seats.every((e) => Number.isInteger(e) && e >= 0 && e < entrants))
+    return `"seats" must be the two entrants by seat (0..${entrants - 1}), got ${short(l.seats)}`;
+  if (!Array.isArray(l.players) || l.players.length !== 2) return `"players" must be the two seats' results, got ${short(l.players)}`;
+  for (const [i, p] of l.players.entries()) {
+    if (!isObject(p)) return `"players[${i}]" must be an object, got ${short(p)}`;
+    if (!Number.isInteger(p.rank) || (p.rank as number) < 1 || (p.rank as number) > 2) return `"players[${i}].rank" must be 1 or 2, got ${short(p.rank)}`;
+    for (const k of ['fault', 'note'] as const) {
+      const f = p[k];
+      if (f === undefined || f === null) continue;
+      if (!isObject(f) || !str(f.kind, 64) || !str(f.detail, 4096) || !Number.isInteger(f.turn))
+        return `"players[${i}].${k}" must be null or {turn, kind, detail}, got ${short(f)}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * Reads an archive's bytes as hostile input: the .tar.gz is read in memory by the uploads' reader (caps on its
+ * size, the expanded bytes counted while inflating, entries, paths: no absolute path, no '..', no link or
+ * device), then each part is checked: contest.json's definition and entrants as the server checks them,
+ * every matches.jsonl line's shape, every replay's shape. Throws an ArchiveError naming the file, the line or
+ * the field, and the cap or the shape expected. What the parts say is not judged here: that is verify.ts.
+ */
+export async function readArchive(bytes: Buffer, limits: Partial<ArchiveLimits> = {}): Promise<ContestArchive> {
+  const caps = { ...ARCHIVE_LIMITS, ...limits };
+  if (bytes.length > caps.compressedBytes) throw new ArchiveError(`the archive is ${MiB(bytes.length)}; at most ${MiB(caps.compressedBytes)}`);
+  let files: { path: string; data: Buffer }[];
+  try {
+    const pkg = await readUpload('contest.tar.gz', bytes, {
+      compressedBytes: caps.compressedBytes,
+      expandedBytes: caps.expandedBytes,
+      files: caps.entries,
+      pathLength: 200,
+      pathDepth: 2,
+    });
+    files = pkg.files;
+  } catch (err) {
+    if (err instanceof UploadError) throw new ArchiveError(`the archive cannot be read: ${err.message.replace(/bot's (package|folder)/g, 'contest archive')}`);
+    throw err;
+  }
+  const byPath = new Map(files.map((f) => [f.path, f.data]));
+  const need = (path: string): string => {
+    const data = byPath.get(path);
+    if (!data)
+      throw new ArchiveError(
+        `the archive has no ${path}; a contest archive holds ${ARCHIVE_FILES.contest}, ${ARCHIVE_FILES.matches}, ${ARCHIVE_FILES.results} and ${ARCHIVE_FILES.replays}/`,
+      );
+    return data.toString('utf8');
+  };
+  for (const f of files) {
+    const known =
+      f.path === ARCHIVE_FILES.contest || f.path === ARCHIVE_FILES.matches || f.path === ARCHIVE_FILES.results || /^replays\/[^/]+\.json$/.test(f.path);
+    if (!known)
+      throw new ArchiveError(
+        `the archive holds ${JSON.stringify(f.path)}, which is no part of a contest archive (contest.json, matches.jsonl, results.json, replays/ID.json)`,
+      );
+    if (f.data.length > caps.fileBytes) throw new ArchiveError(`${f.path} is ${MiB(f.data.length)}; at most ${MiB(caps.fileBytes)} a file`);
+  }
+  const contest = parseJson(need(ARCHIVE_FILES.contest), ARCHIVE_FILES.contest);
+  if (!isObject(contest) || contest.format !== CONTEST_FILE_FORMAT)
+    throw new ArchiveError(
+      `${ARCHIVE_FILES.contest} must be {"format": "${CONTEST_FILE_FORMAT}", "definition": …, "entrants": […]}, got format ${short(isObject(contest) ? contest.format : contest)}`,
+    );
+  let definition: ContestDefinition;
+  let entrants: ContestEntrant[];
+  try {
+    definition = checkDefinition(contest.definition);
+    entrants = checkEntrants(contest.entrants);
+  } catch (err) {
+    if (err instanceof ContestDefinitionError) throw new ArchiveError(`${ARCHIVE_FILES.contest}: ${err.message}`);
+    throw err;
+  }
+  const matches: ContestMatchLine[] = [];
+  const text = need(ARCHIVE_FILES.matches);
+  const raw = text.split('\n');
+  if (raw.length > CONTEST_LIMITS.matches + 1)
+    throw new ArchiveError(`${ARCHIVE_FILES.matches} has more than ${CONTEST_LIMITS.matches} lines, the most a final has`);
+  raw.forEach((line, i) => {
+    if (!line.trim()) return;
+    const where = `${ARCHIVE_FILES.matches} line ${i + 1}`;
+    const value = parseJson(line, where);
+    const problem = lineProblem(value, entrants.length);
+    if (problem) throw new ArchiveError(`${where}: ${problem}`);
+    matches.push(value as unknown as ContestMatchLine);
+  });
+  const results = need(ARCHIVE_FILES.results);
+  const replays = new Map<string, Replay>();
+  for (const f of files) {
+    if (!f.path.startsWith(`${ARCHIVE_FILES.replays}/`)) continue;
+    const value = parseJson(f.data.toString('utf8'), f.path);
+    try {
+      assertReplayShape(value);
+    } catch (err) {
+      if (err instanceof ReplayMismatchError) throw new ArchiveError(`${f.path}: ${err.message}`);
+      throw err;
+    }
+    replays.set(f.path, value);
+  }
+  return { contest: { format: CONTEST_FILE_FORMAT, definition, entrants }, matches, results, replays };
+}
+
+/** A finished match's line in matches.jsonl: its place in the plan, its id and replay's path, and its replay's result. */
+export function contestLine(m: PlannedMatch, matchId: string, replay: Replay): ContestMatchLine {
+  return { index: m.index, key: m.key, round: m.round, config: m.config, seats: [...m.seats], matchId, replay: replayPath(matchId), ...resultLine(replay) };
 }
