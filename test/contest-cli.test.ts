@@ -201,10 +201,11 @@ describe('botarena contest against a real server', () => {
     assert.match(out, /^final results: 24 match\(es\) counted/);
     assert.match(out, /standings \(score: points per game, with its 95 % bootstrap interval over games\):/);
     assert.match(out, /place\s+entrant\s+games\s+W\s+D\s+L\s+points\s+score/);
-    // minimax never loses at tic-tac-toe: first, every one of its 16 games a win or a draw.
-    assert.match(out, /\n1\s+minimax\s+16\s+\d+\s+\d+\s+0\s+[\d.]+\s+0\.\d{3} ±0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\]/);
+    // minimax never loses at tic-tac-toe (nor does the example bot): random is last.
+    assert.match(out, /\n3\s+random\s+16\s/);
+    assert.match(out, /\n[12]\s+minimax\s+16\s+\d+\s+\d+\s+0\s+[\d.]+\s+0\.\d{3} ±0\.\d{3} \[0\.\d{3}, [01]\.\d{3}\]/);
     assert.match(out, /pairwise \(the row's points against the column \/ games\):/);
-    assert.match(out, /minimax\s+-\s+[\d.]+\/8\s+[\d.]+\/8/);
+    assert.match(out, /\nminimax(\s+([\d.]+\/8|-)){3}\n/);
     assert.match(out, /map empty:/);
     assert.match(out, /map centre:/);
     assert.match(out, /faults: none/);
@@ -223,6 +224,10 @@ describe('botarena contest against a real server', () => {
     const bytes = readFileSync(file);
     assert.deepEqual([...bytes.subarray(0, 2)], [0x1f, 0x8b], 'a gzip file');
     assert.ok(!existsSync(`${file}.part`));
+    // What the organiser publishes, anyone checks without the server.
+    const verified = await runCli(['contest', 'verify', file], { timeoutMs: 120_000 });
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /verifies/);
   });
 
   it('an unknown contest is a 404 in words', async () => {
