@@ -292,7 +292,9 @@ export function resultsText(answer: ResultsAnswer): string {
     out.push(
       table([
         ['entrant', 'games', 'W', 'D', 'L', 'points', 'score'],
-        ...[...c.standings].sort((a, b) => b.points - a.points || a.games - b.games).map((s) => [s.name, s.games, s.wins, s.draws, s.losses, pts(s.points), s.score.toFixed(3)]),
+        ...[...c.standings]
+          .sort((a, b) => b.points - a.points || a.games - b.games)
+          .map((s) => [s.name, s.games, s.wins, s.draws, s.losses, pts(s.points), s.score.toFixed(3)]),
       ]),
     );
   }

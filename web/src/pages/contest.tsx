@@ -245,17 +245,19 @@ export function ContestPage(p: { id: string }) {
                   </tr>
                 </thead>
                 <tbody>
-                  {m.standings.map((s) => (
-                    <tr>
-                      <td>{s.name}</td>
-                      <td>{s.games}</td>
-                      <td>
-                        {s.wins} / {s.draws} / {s.losses}
-                      </td>
-                      <td>{pts(s.points)}</td>
-                      <td>{s.score.toFixed(3)}</td>
-                    </tr>
-                  ))}
+                  {[...m.standings]
+                    .sort((a, b) => b.points - a.points || a.games - b.games)
+                    .map((s) => (
+                      <tr>
+                        <td>{s.name}</td>
+                        <td>{s.games}</td>
+                        <td>
+                          {s.wins} / {s.draws} / {s.losses}
+                        </td>
+                        <td>{pts(s.points)}</td>
+                        <td>{s.score.toFixed(3)}</td>
+                      </tr>
+                    ))}
                 </tbody>
               </table>
             </>
