@@ -181,7 +181,7 @@ export function ContestPage(p: { id: string }) {
       )}
       {c.status === 'entry' ? (
         <>
-          <p class="muted">Until the freeze the entrants play the ladder: {c.practice}.</p>
+          <p class="muted">{c.practice}</p>
           <EnterForm contest={c} onEntered={() => void load()} />
         </>
       ) : null}

@@ -15,6 +15,9 @@ export const STATUS_WORDS: Record<string, string> = {
   done: 'final over: results are final',
 };
 
+/** The same, short, for the list. */
+const STATUS_SHORT: Record<string, string> = { entry: 'entries open', frozen: 'frozen', running: 'final under way', done: 'over' };
+
 /** How far a final is: its matches over, out of all (or out of those planned so far: Swiss and knockout plan round by round). */
 export function progressOf(p: ContestProgress): { over: number; total: number; known: boolean } {
   return { over: p.finished + p.aborted, total: p.total ?? p.planned, known: p.total !== null };
@@ -84,7 +87,7 @@ export function ContestsPage() {
                 </td>
                 <td>{c.game}</td>
                 <td>{c.format}</td>
-                <td data-testid="contest-status">{STATUS_WORDS[c.status] ?? c.status}</td>
+                <td data-testid="contest-status">{STATUS_SHORT[c.status] ?? c.status}</td>
                 <td>{c.entrants}</td>
                 <td>
                   <ProgressBar progress={c.progress} status={c.status} />
