@@ -223,11 +223,11 @@ describe('botarena play', () => {
     const cases: [string[], string][] = [
       [
         ['upgrade', '--help'],
-        "botarena: unknown command 'upgrade'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker, submit, connect (botarena --help says what each does)\n",
+        "botarena: unknown command 'upgrade'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker, submit, connect, contest (botarena --help says what each does)\n",
       ],
       [
         ['--help', 'upgrade'],
-        "botarena: unknown command 'upgrade'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker, submit, connect (botarena --help says what each does)\n",
+        "botarena: unknown command 'upgrade'; the commands of botarena are: play, games, replay, smartdog, new, doctor, tournament, ab, rate, serve, worker, submit, connect, contest (botarena --help says what each does)\n",
       ],
       [['plya', 'tictactoe', '--help'], "botarena: unknown command 'plya'; did you mean play? (botarena --help says what each does)\n"],
       [['Doctor', 'tron', 'x'], "botarena: unknown command 'Doctor'; did you mean doctor? (botarena --help says what each does)\n"],

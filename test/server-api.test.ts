@@ -42,6 +42,20 @@ function withoutLaterRoutes(doc: Doc): Doc {
   delete copy.paths['/api/bots/{id}/versions'];
   delete copy.paths['/api/uploads'];
   delete copy.paths['/api/bots']?.post?.responses['413'];
+  // Issue 38's contests: their routes, their tag, the admin token's scheme, and the match kind 'contest'.
+  for (const path of Object.keys(copy.paths)) if (path.startsWith('/api/contests')) delete copy.paths[path];
+  const extra = copy as unknown as { tags?: { name: string }[]; components?: { securitySchemes?: Record<string, unknown> } };
+  extra.tags = extra.tags?.filter((t) => t.name !== 'contests');
+  delete extra.components?.securitySchemes?.admin;
+  const noContestKind = (v: unknown): unknown => {
+    if (Array.isArray(v))
+      return v
+        .filter((x) => x !== 'contest' && !(x && typeof x === 'object' && JSON.stringify((x as { enum?: unknown }).enum) === '["contest"]'))
+        .map(noContestKind);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, noContestKind(x)]));
+    return v;
+  };
+  copy.paths = noContestKind(copy.paths) as Doc['paths'];
   // Issue 36's connect: a bot's endpoint may be "connect:", said in its description.
   return JSON.parse(
     JSON.stringify(copy).replaceAll('; \\"connect:\\" for a bot its author links from their own machine (`botarena connect`: docs/connect.md)', ''),

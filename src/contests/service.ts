@@ -4,7 +4,7 @@ import { newJob } from '../arena/match-job.js';
 import { badRequest, conflict, notFound } from '../core/request-errors.js';
 import type { Replay, ResultLine } from '../core/replay.js';
 import type { BotRow, ContestEntryRow, ContestMatchRow, ContestRow, MatchStatus, Store } from '../store/index.js';
-import { writeArchive } from './archive.js';
+import { buildArchive, contestLine, writeArchive } from './archive.js';
 import { checkDefinition, ContestDefinitionError, type ContestDefinition, type ContestEntrant } from './definition.js';
 import { jobFor, planFinal, type FinalPlan, type PlayedMatch } from './plan.js';
 import { contestResults, resultsJson, type ContestMatchLine, type ContestResults } from './results.js';
@@ -298,24 +298,29 @@ export class Contests {
     return { contest: c, results: this.resultsOf(await this.state(c)) };
   }
 
-  /** The archive of a finished contest: its definition and entrants, every match line and replay, the published results. */
+  /**
+   * The archive of a finished contest (core's archive.ts): its definition and entrants, each finished match's
+   * line (from its replay) and replay, and the results published when the final ended.
+   */
   async archive(id: string): Promise<Buffer> {
     const c = await this.get(id);
     if (c.status !== 'done') throw conflict(`contest ${id} is ${c.status}: its archive is made once the final is over`);
     const s = await this.state(c);
-    const lines = this.lines(s);
+    const planned = new Map(s.plan.matches.map((p) => [p.key, p]));
+    const lines: ContestMatchLine[] = [];
     const replays = new Map<string, Replay>();
-    for (const l of lines) {
-      const gz = await this.d.store.getReplay(l.matchId);
-      if (!gz) throw conflict(`contest ${id}: match ${l.matchId}'s replay is missing from the store`);
-      replays.set(l.replay, JSON.parse(gunzipSync(gz).toString('utf8')) as Replay);
+    for (const m of s.matches) {
+      const p = planned.get(m.key);
+      if (m.match.status !== 'finished' || !p) continue;
+      const gz = await this.d.store.getReplay(m.match.id);
+      if (!gz) throw conflict(`contest ${id}: match ${m.match.id}'s replay is missing from the store`);
+      const replay = JSON.parse(gunzipSync(gz).toString('utf8')) as Replay;
+      replays.set(m.match.id, replay);
+      lines.push(contestLine(p, m.match.id, replay));
     }
-    return writeArchive({
-      contest: { format: 'botarena-contest/1', definition: s.def, entrants: s.entrants },
-      matches: lines,
-      results: resultsJson(c.results as ContestResults),
-      replays,
-    });
+    const built = buildArchive(s.def, s.entrants, lines, replays);
+    // results.json is what was published at the end (verify recomputes it from the replays and compares).
+    return writeArchive({ ...built, results: resultsJson(c.results as ContestResults) });
   }
 
   /** One look at every contest: freezes those whose window closed, finishes freezes a crash cut off, advances running finals. */

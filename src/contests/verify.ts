@@ -172,7 +172,7 @@ export function verifyArchive(archive: ContestArchive, opts: { maxDifferences?: 
   const missing = plan.matches.filter((m) => !seenKeys.has(m.key));
   for (const m of missing) differ(`match ${m.index} (${m.key}): in the plan, missing from the archive`);
   checked.push(
-    `${inPlan} of ${plan.matches.length} matches of the plan (${def.format}, ${entrants.length} entrants, ${def.configs.length} configuration${def.configs.length === 1 ? '' : 's'}) are in the archive as planned${plan.done ? '' : '; the final is not finished'}`,
+    `${inPlan} of ${plan.matches.length} matches of the plan (${def.format}, ${entrants.length} entrants, ${def.configs.length} configuration${def.configs.length === 1 ? '' : 's'}) are in the archive as planned${plan.done || missing.length ? '' : '; the final is not finished'}`,
   );
   if (!plan.done && !missing.length) differ(`the final is not finished: the plan has more matches to come after these`);
 
