@@ -94,6 +94,10 @@ describe('contest verify', () => {
     assert.match(run.stdout, /checked: 12 of 12 matches of the plan \(double-round-robin, 3 entrants, 2 configurations\) are in the archive as planned/);
     assert.match(run.stdout, /checked: results.json equals the results recomputed from the replays/);
     assert.match(run.stdout, /^ok: .*good.tar.gz verifies/m);
+    const json = await runCli(['contest', 'verify', '--json', goodPath]);
+    assert.equal(json.code, 0, json.stderr);
+    const printed = JSON.parse(json.stdout) as { contest: string; ok: boolean; checked: string[]; differences: string[] };
+    assert.deepEqual([printed.contest, printed.ok, printed.checked.length, printed.differences], ['ttt-cup', true, 4, []]);
   });
 
   it("an edited result fails naming the match and the field; an edited standing names results.json's field", async () => {
@@ -121,7 +125,7 @@ describe('contest verify', () => {
     assert.match(run2.stdout, /checked: 12 of 12 replays re-played/);
   });
 
-  it('an altered replay fails: it does not reproduce', async () => {
+  it('an altered replay fails: it does not reproduce; one played by other time rules fails naming them', async () => {
     const a = await copy(good);
     const line = a.matches[2]!;
     const r = a.replays.get(line.replay)!;
@@ -129,9 +133,20 @@ describe('contest verify', () => {
     const first = r.turns.find((t) => t.phase !== 'init')!;
     const move = first.moves[0]!;
     move.action = ['0-0', '2-2'].find((cell) => cell !== move.action)!;
+    a.replays.set(line.replay, r);
     const run = await runCli(['contest', 'verify', save('altered-replay.tar.gz', a)]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, new RegExp(`match 2 \\(${line.key}\\): its replay ${line.replay} does not reproduce: turn \\d+`));
+
+    // A replay played by other time rules than the contest's reproduces, but is not this contest's match.
+    const b = await copy(good);
+    const other = b.matches[4]!;
+    const r2 = b.replays.get(other.replay)!;
+    r2.timeouts.turnMs = 5000;
+    b.replays.set(other.replay, r2);
+    const run2 = await runCli(['contest', 'verify', save('other-rules.tar.gz', b)]);
+    assert.equal(run2.code, 1);
+    assert.match(run2.stderr, new RegExp(`match 4 \\(${other.key}\\): its replay was played with turnMs 5000; the contest's time rules say 2000`));
   });
 
   it('a missing, a repeated and an added match each fail, named', async () => {

@@ -35,8 +35,69 @@ export interface ContestArchive {
   matches: ContestMatchLine[];
   /** results.json's text as published (verify compares it as JSON with the recomputed one) */
   results: string;
-  /** the replays by their path in the archive (replays/MATCHID.json) */
-  replays: Map<string, Replay>;
+  /** the replays by their path in the archive (replays/MATCHID.json): a Map to write, an ArchiveReplays when read */
+  replays: ArchiveReplays | ReadonlyMap<string, Replay>;
+}
+
+/** An archive as readArchive returns it: its replays kept as bytes, parsed when asked for. */
+export type ReadArchive = ContestArchive & { replays: ArchiveReplays };
+
+/**
+ * The replays of an archive by their path. An archive read from bytes keeps each replay's bytes and parses it
+ * when asked for, afresh each time (edit what `get` returns, then `set` it back): a final's replays are held
+ * as text, and only the one being verified as objects, several times larger.
+ */
+export class ArchiveReplays {
+  private readonly items = new Map<string, Replay | Buffer>();
+
+  constructor(entries: Iterable<readonly [string, Replay | Buffer]> = []) {
+    for (const [path, r] of entries) this.items.set(path, r);
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  has(path: string): boolean {
+    return this.items.has(path);
+  }
+
+  keys(): IterableIterator<string> {
+    return this.items.keys();
+  }
+
+  set(path: string, replay: Replay | Buffer): this {
+    this.items.set(path, replay);
+    return this;
+  }
+
+  delete(path: string): boolean {
+    return this.items.delete(path);
+  }
+
+  /** The replay at `path` (parsed and shape-checked from its bytes; an ArchiveError names what is wrong), or undefined. */
+  get(path: string): Replay | undefined {
+    const r = this.items.get(path);
+    return Buffer.isBuffer(r) ? parseReplay(r, path) : r;
+  }
+
+  /** The replay's bytes in the archive. */
+  bytes(path: string): Buffer | undefined {
+    const r = this.items.get(path);
+    return r === undefined || Buffer.isBuffer(r) ? r : Buffer.from(JSON.stringify(r) + '\n');
+  }
+}
+
+/** Parses and shape-checks a replay's bytes; an ArchiveError names the file and what is wrong. */
+function parseReplay(data: Buffer, path: string): Replay {
+  const value = parseJson(data.toString('utf8'), path);
+  try {
+    assertReplayShape(value);
+  } catch (err) {
+    if (err instanceof ReplayMismatchError) throw new ArchiveError(`${path}: ${err.message}`);
+    throw err;
+  }
+  return value;
 }
 
 /** Caps on an archive read from outside. */
@@ -119,15 +180,16 @@ export function writeArchive(a: ContestArchive): Buffer {
     [ARCHIVE_FILES.results, Buffer.from(a.results)],
   ];
   const written = new Set<string>();
-  for (const l of a.matches) {
-    const r = a.replays.get(l.replay);
-    if (!r || written.has(l.replay)) continue;
-    written.add(l.replay);
-    files.push([l.replay, Buffer.from(JSON.stringify(r) + '\n')]);
+  for (const path of [...a.matches.map((l) => l.replay), ...a.replays.keys()]) {
+    const data = a.replays instanceof ArchiveReplays ? a.replays.bytes(path) : jsonBytes(a.replays.get(path));
+    if (!data || written.has(path)) continue;
+    written.add(path);
+    files.push([path, data]);
   }
-  for (const [path, r] of a.replays) if (!written.has(path)) files.push([path, Buffer.from(JSON.stringify(r) + '\n')]);
   return tarGz(files);
 }
+
+const jsonBytes = (r: Replay | undefined): Buffer | undefined => (r === undefined ? undefined : Buffer.from(JSON.stringify(r) + '\n'));
 
 /** A .tar.gz of these files, in this order (ustar, mode 644, owner 0, time 0). */
 export function tarGz(files: readonly (readonly [string, Buffer])[]): Buffer {
@@ -197,7 +259,7 @@ function lineProblem(l: unknown, entrants: number): string | null {
  * every matches.jsonl line's shape, every replay's shape. Throws an ArchiveError naming the file, the line or
  * the field, and the cap or the shape expected. What the parts say is not judged here: that is verify.ts.
  */
-export async function readArchive(bytes: Buffer, limits: Partial<ArchiveLimits> = {}): Promise<ContestArchive> {
+export async function readArchive(bytes: Buffer, limits: Partial<ArchiveLimits> = {}): Promise<ReadArchive> {
   const caps = { ...ARCHIVE_LIMITS, ...limits };
   if (bytes.length > caps.compressedBytes) throw new ArchiveError(`the archive is ${MiB(bytes.length)}; at most ${MiB(caps.compressedBytes)}`);
   let files: { path: string; data: Buffer }[];
@@ -260,17 +322,12 @@ export async function readArchive(bytes: Buffer, limits: Partial<ArchiveLimits> 
     matches.push(value as unknown as ContestMatchLine);
   });
   const results = need(ARCHIVE_FILES.results);
-  const replays = new Map<string, Replay>();
+  // Each replay is parsed and shape-checked now (a bad one is refused here), then kept as its bytes only.
+  const replays = new ArchiveReplays();
   for (const f of files) {
     if (!f.path.startsWith(`${ARCHIVE_FILES.replays}/`)) continue;
-    const value = parseJson(f.data.toString('utf8'), f.path);
-    try {
-      assertReplayShape(value);
-    } catch (err) {
-      if (err instanceof ReplayMismatchError) throw new ArchiveError(`${f.path}: ${err.message}`);
-      throw err;
-    }
-    replays.set(f.path, value);
+    parseReplay(f.data, f.path);
+    replays.set(f.path, f.data);
   }
   return { contest: { format: CONTEST_FILE_FORMAT, definition, entrants }, matches, results, replays };
 }

@@ -205,6 +205,15 @@ describe('the final plan', () => {
     assert.equal(drawn.done, true);
   });
 
+  it('plans from hostile lines without failing: a line whose seats are not the planned ones counts for whom it seats', () => {
+    const def = contest({ format: 'knockout', configs: [{ label: 'a', config: {} }] });
+    const first = planFinal(def, 4, []).matches;
+    const forged = first.map((m) => ({ ...play(m), seats: [9, 8] }));
+    const plan = planFinal(def, 4, forged);
+    assert.equal(plan.done, false, 'nobody scored: tiebreaks are planned');
+    assert.ok(plan.matches.some((m) => m.key.includes(':t0:')));
+  });
+
   it('refuses a final too large to plan, and builds the job of a match from the definition', () => {
     const def = contest({ gamesPerPairing: 100, configs: Array.from({ length: 16 }, (_, i) => ({ label: `m${i}`, config: {} })) });
     assert.equal(expectedMatches(def, 256), ((256 * 255) / 2) * 100 * 16);

@@ -153,7 +153,7 @@ export function planFinal(def: ContestDefinition, entrants: number, played: read
       const still: typeof tied = [];
       for (const t of tied) {
         const [a, b] = t.pair;
-        const [pa, pb] = [knockoutPoints(lines(t.stage), a), knockoutPoints(lines(t.stage), b)];
+        const [pa, pb] = [knockoutPointsPlayed(lines(t.stage), a), knockoutPointsPlayed(lines(t.stage), b)];
         if (pa !== pb) decided.set(pairKey(a, b), pa > pb ? a : b);
         else if (tb === 2) decided.set(pairKey(a, b), Math.min(a, b));
         else still.push(t);
@@ -170,7 +170,10 @@ export function planFinal(def: ContestDefinition, entrants: number, played: read
   }
 }
 
-/** An entrant's points in played games (a win 1, a draw ½; a game that ended as an error: lost by the faulty seat). */
+/**
+ * An entrant's points in played games (a win 1, a draw ½; a game that ended as an error: lost by the faulty seat).
+ * Only the games it sat in count: a line read from an archive may seat others than the plan (verify names it).
+ */
 function knockoutPointsPlayed(lines: MatchLine[], entrant: number): number {
   return knockoutPoints(
     lines.filter((l) => l.seats.includes(entrant)),

@@ -109,6 +109,18 @@ export function verifyArchive(archive: ContestArchive, opts: { maxDifferences?: 
         ok = false;
       }
     });
+    if (r.matchId !== l.matchId) {
+      differ(`${name(l)}: its replay is of match ${shown(r.matchId)}, the line says ${shown(l.matchId)}`);
+      ok = false;
+    }
+    // Played by the contest's time rules, as far as the replay records them (its deadlines).
+    const recorded = r.timeouts as unknown as Record<string, unknown>;
+    for (const [k, v] of Object.entries(def.timeRules)) {
+      if (recorded[k] !== undefined && recorded[k] !== v) {
+        differ(`${name(l)}: its replay was played with ${k} ${shown(recorded[k])}; the contest's time rules say ${shown(v)}`);
+        ok = false;
+      }
+    }
     const config = def.configs.find((c) => c.label === l.config);
     for (const [k, v] of Object.entries(config?.config ?? {})) {
       if (JSON.stringify(r.config[k]) !== JSON.stringify(v)) {
@@ -120,7 +132,7 @@ export function verifyArchive(archive: ContestArchive, opts: { maxDifferences?: 
   }
   for (const path of archive.replays.keys()) if (!used.has(path)) differ(`${path}: a replay no match line names (added)`);
   checked.push(`${reproduced} of ${archive.matches.length} replays re-played and reproduce exactly`);
-  checked.push(`${equal} of ${archive.matches.length} match lines have their replay's result, seats and configuration`);
+  checked.push(`${equal} of ${archive.matches.length} match lines have their replay's result, seats, configuration and time rules`);
 
   // 2. The set of matches equals the plan's (the plan of Swiss and knockout rounds follows the replays' results).
   const lines = archive.matches.map((l) => {
