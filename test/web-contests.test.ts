@@ -142,7 +142,7 @@ describe('the contest pages (#/contests, #/contests/ID), in Chromium', { skip },
     await page.getByTestId('enter-token').fill('not-its-token');
     await page.getByTestId('enter').click();
     await page.getByTestId('enter-error').waitFor();
-    assert.match((await page.getByTestId('enter-error').textContent())!, /token/);
+    assert.match((await page.getByTestId('enter-error').textContent())!, /the token is not the owner token of bot/);
     // The browser that registered the bot keeps its owner token: the form uses it.
     await page.evaluate(([id, token]) => localStorage.setItem(`botarena.owner.${id}`, token!), [pybot.id, pybot.token]);
     await page.reload();
@@ -200,11 +200,36 @@ describe('the contest pages (#/contests, #/contests/ID), in Chromium', { skip },
     const { page, errors } = await newPage(browser, PHONE);
     // The admin's view, with the create form and the organiser's part.
     await page.addInitScript((token) => localStorage.setItem('botarena.admin', token), ADMIN);
+    // A contest taking entries too: its page has the entry form and the organiser's buttons.
+    const open = await api(
+      'POST',
+      '/api/contests',
+      {
+        id: 'phone-cup',
+        name: 'A contest with a long name that has to wrap on a phone screen',
+        game: 'tictactoe',
+        configs: [{ label: 'default', config: {} }],
+        format: 'swiss',
+        rounds: 3,
+        gamesPerPairing: 1,
+        timeRules: {},
+        seed: 1,
+        opensAt: '2026-01-01T00:00:00Z',
+        closesAt: '2099-01-01T00:00:00Z',
+      },
+      ADMIN,
+    );
+    assert.equal(open.status, 201, JSON.stringify(open.body));
     const wide: string[] = [];
-    for (const route of ['#/contests', '#/contests/web-cup']) {
+    const ready: Record<string, string> = {
+      '#/contests': '[data-testid=create-contest]',
+      '#/contests/web-cup': '[data-testid=standings]',
+      '#/contests/phone-cup': '[data-testid=enter-form]',
+    };
+    for (const [route, selector] of Object.entries(ready)) {
       await page.goto(`${server.url}/${route}`);
       await page.waitForLoadState('networkidle');
-      await page.locator(route === '#/contests' ? '[data-testid=create-contest]' : '[data-testid=standings]').waitFor();
+      await page.locator(selector).waitFor();
       const o = await overflow(page);
       if (o.scrollWidth > PHONE.width) {
         wide.push(`${route}: ${o.scrollWidth} px (${o.wide.join(', ')})`);

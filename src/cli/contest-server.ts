@@ -225,7 +225,13 @@ export function showText(c: ContestDetail): string {
     const rows: string[][] = [['bot', 'id', 'entered', 'frozen version']];
     for (const e of c.entries) {
       const f = e.frozen;
-      const version = !f ? (c.status === 'entry' ? 'fixed at the freeze' : '-') : f.kind === 'upload' ? `upload v${f.version ?? '?'} sha256 ${(f.sha256 ?? '').slice(0, 12)}` : `${f.kind}: ${f.spec}`;
+      const version = !f
+        ? c.status === 'entry'
+          ? 'fixed at the freeze'
+          : '-'
+        : f.kind === 'upload'
+          ? `upload v${f.version ?? '?'} sha256 ${(f.sha256 ?? '').slice(0, 12)}`
+          : `${f.kind}: ${f.spec}`;
       rows.push([`${e.name}${e.builtin ? ' (built-in)' : ''}`, e.botId, when(e.enteredAt), version]);
     }
     lines.push(table(rows));
