@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -106,6 +107,31 @@ describe('botarena contest, before any server answers', () => {
     assert.match(notJson.stderr, /broken\.json: not JSON \(.*\); a definition is a JSON object, see docs\/contests\.md/);
     const missing = await runCli(['contest', 'create', join(dir, 'nothing.json'), '--server', downUrl, '--admin-token', 'x'], { env });
     assert.match(missing.stderr, /nothing\.json: no such file/);
+  });
+});
+
+describe('botarena contest against a server that is not a Botarena server', () => {
+  it('says the answer is not JSON, or not a contest, instead of crashing', async () => {
+    // A web server that answers HTML for the list, and JSON of another shape for a contest.
+    const web = createHttpServer((req, res) => {
+      if (req.url === '/api/contests') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>a blog</html>');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 1, hello: 'world' }));
+    });
+    await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+    try {
+      const list = await runCli(['contest', 'list', '--server', url]);
+      assert.equal(list.code, 2, list.stderr);
+      assert.match(list.stderr, /\/api\/contests answered 200 with something that is not JSON: is --server a Botarena server\?/);
+      const show = await runCli(['contest', 'show', 'x', '--server', url]);
+      assert.equal(show.code, 2, show.stderr);
+      assert.match(show.stderr, /answered with JSON that is not a contest as this botarena reads it \(\{"id":1,"hello":"world"\}…\)/);
+      const results = await runCli(['contest', 'results', 'x', '--server', url]);
+      assert.equal(results.code, 2, results.stderr);
+      assert.match(results.stderr, /not the contest's results/);
+    } finally {
+      web.close();
+    }
   });
 });
 

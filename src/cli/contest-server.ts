@@ -139,8 +139,27 @@ async function refusal(res: Response, url: string, tokenHint: string): Promise<U
   return new UsageError(`the server refused it (${res.status}): ${message}${hint}`);
 }
 
-/** A JSON call to the API. */
-async function call<T>(server: string, method: string, path: string, o: { body?: unknown; token?: string; tokenHint?: string } = {}): Promise<T> {
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isProgress = (p: unknown) => isObj(p) && ['planned', 'queued', 'running', 'finished', 'aborted'].every((k) => typeof p[k] === 'number');
+const isSummary = (c: unknown) => isObj(c) && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.status === 'string' && isProgress(c.progress);
+/** What each answer must look like before it is printed: another server's JSON is said to be wrong, not crashed on. */
+const SHAPES = {
+  contest: (c: unknown) => isSummary(c) && isObj((c as Json).definition) && Array.isArray((c as Json).entries),
+  contests: (l: unknown) => Array.isArray(l) && l.every(isSummary),
+  matches: (l: unknown) => Array.isArray(l) && l.every((m) => isObj(m) && typeof m.matchId === 'string' && Array.isArray(m.seats)),
+  results: (r: unknown) =>
+    isObj(r) &&
+    typeof r.final === 'boolean' &&
+    (r.results === null || (isObj(r.results) && Array.isArray(r.results.standings) && Array.isArray(r.results.matrix))),
+} as const;
+
+/** A JSON call to the API; the answer is checked to be the `shape` expected. */
+async function call<T>(
+  server: string,
+  method: string,
+  path: string,
+  o: { body?: unknown; token?: string; tokenHint?: string; shape?: keyof typeof SHAPES } = {},
+): Promise<T> {
   const url = `${server}${path}`;
   const headers: Record<string, string> = {};
   if (o.body !== undefined) headers['content-type'] = 'application/json';
@@ -153,11 +172,17 @@ async function call<T>(server: string, method: string, path: string, o: { body?:
   }
   if (!res.ok) throw await refusal(res, url, o.tokenHint ?? 'this needs a token');
   const text = await res.text();
+  let answer: unknown;
   try {
-    return (text ? JSON.parse(text) : null) as T;
+    answer = text ? JSON.parse(text) : null;
   } catch {
     throw new UsageError(`${url} answered ${res.status} with something that is not JSON: is --server a Botarena server?`);
   }
+  if (o.shape && !SHAPES[o.shape](answer))
+    throw new UsageError(
+      `${url} answered with JSON that is not ${o.shape === 'contest' ? 'a contest' : `the contest's ${o.shape}`} as this botarena reads it (${text.slice(0, 120)}…): is the server a Botarena of another version?`,
+    );
+  return answer as T;
 }
 
 const ADMIN_HINT = 'is it the admin token the server was started with, $BOTARENA_ADMIN_TOKEN on its machine?';
@@ -348,7 +373,7 @@ export function registerContestServer(contest: Command): void {
     } catch (err) {
       throw new UsageError(`${file === '-' ? 'stdin' : file}: not JSON (${(err as Error).message}); a definition is a JSON object, see docs/contests.md`);
     }
-    const c = await call<ContestDetail>(server, 'POST', '/api/contests', { body, token, tokenHint: ADMIN_HINT });
+    const c = await call<ContestDetail>(server, 'POST', '/api/contests', { body, token, tokenHint: ADMIN_HINT, shape: 'contest' });
     process.stdout.write(`created contest ${c.id}: ${c.name}\n${showText(c)}\n\nits page: ${server}/#/contests/${part(c.id)}\n`);
   });
 
@@ -363,7 +388,7 @@ export function registerContestServer(contest: Command): void {
     if (o.status && !['entry', 'frozen', 'running', 'done'].includes(o.status))
       throw new UsageError(`--status ${o.status}: expected entry, frozen, running or done`);
     const q = new URLSearchParams(Object.entries({ game: o.game, status: o.status }).filter((e): e is [string, string] => !!e[1]));
-    const list = await call<ContestSummary[]>(server, 'GET', `/api/contests${q.size ? `?${q}` : ''}`);
+    const list = await call<ContestSummary[]>(server, 'GET', `/api/contests${q.size ? `?${q}` : ''}`, { shape: 'contests' });
     if (!list.length) {
       process.stdout.write('no contest\n');
       return;
@@ -393,7 +418,7 @@ export function registerContestServer(contest: Command): void {
       .description('a contest: its definition, its entrants (and their frozen versions), the progress of its final')
       .argument('<id>', 'the contest'),
   ).action(async (id: string, o: ServerOptions) => {
-    const c = await call<ContestDetail>(serverOf(o), 'GET', `/api/contests/${part(id)}`);
+    const c = await call<ContestDetail>(serverOf(o), 'GET', `/api/contests/${part(id)}`, { shape: 'contest' });
     process.stdout.write(`${showText(c)}\n`);
   });
 
@@ -409,7 +434,7 @@ export function registerContestServer(contest: Command): void {
   ).action(async (id: string, bot: string, o: TokenOptions) => {
     const server = serverOf(o);
     const token = ownerTokenOf(o);
-    const c = await call<ContestDetail>(server, 'POST', `/api/contests/${part(id)}/entries`, { body: { bot }, token, tokenHint: OWNER_HINT });
+    const c = await call<ContestDetail>(server, 'POST', `/api/contests/${part(id)}/entries`, { body: { bot }, token, tokenHint: OWNER_HINT, shape: 'contest' });
     const e = c.entries.find((x) => x.botId === bot || x.name === bot);
     process.stdout.write(
       `${e ? `${e.name} (${e.botId})` : bot} entered ${c.name} (${c.id}): ${c.entries.length} entrant(s); entries close ${when(c.closesAt)}\n`,
@@ -426,6 +451,7 @@ export function registerContestServer(contest: Command): void {
     const c = await call<ContestDetail>(server, 'POST', `/api/contests/${part(id)}/freeze`, {
       token: adminTokenOf(o, 'freezing a contest'),
       tokenHint: ADMIN_HINT,
+      shape: 'contest',
     });
     process.stdout.write(`frozen ${c.id}: ${c.entries.length} entrant(s), their versions fixed\n${showText(c)}\n`);
   });
@@ -441,6 +467,7 @@ export function registerContestServer(contest: Command): void {
     let c = await call<ContestDetail>(server, 'POST', `/api/contests/${part(id)}/start`, {
       token: adminTokenOf(o, 'starting a contest'),
       tokenHint: ADMIN_HINT,
+      shape: 'contest',
     });
     process.stdout.write(`started the final of ${c.id}\n${progressLine(c.progress, c.status)}\n`);
     if (!o.wait) {
@@ -450,12 +477,12 @@ export function registerContestServer(contest: Command): void {
     let last = '';
     while (c.status !== 'done') {
       await new Promise((r) => setTimeout(r, 1000));
-      c = await call<ContestDetail>(server, 'GET', `/api/contests/${part(id)}`);
+      c = await call<ContestDetail>(server, 'GET', `/api/contests/${part(id)}`, { shape: 'contest' });
       const line = progressLine(c.progress, c.status);
       if (line !== last) process.stdout.write(`${line}\n`);
       last = line;
     }
-    process.stdout.write(`\n${resultsText(await call<ResultsAnswer>(server, 'GET', `/api/contests/${part(id)}/results`))}\n`);
+    process.stdout.write(`\n${resultsText(await call<ResultsAnswer>(server, 'GET', `/api/contests/${part(id)}/results`, { shape: 'results' }))}\n`);
   });
 
   withServer(
@@ -469,15 +496,15 @@ export function registerContestServer(contest: Command): void {
       .option('--matches', "also list every match of the final, with its page's address"),
   ).action(async (id: string, o: ServerOptions & { json?: boolean; matches?: boolean }) => {
     const server = serverOf(o);
-    const answer = await call<ResultsAnswer>(server, 'GET', `/api/contests/${part(id)}/results`);
+    const answer = await call<ResultsAnswer>(server, 'GET', `/api/contests/${part(id)}/results`, { shape: 'results' });
     if (o.json) {
       process.stdout.write(`${JSON.stringify(answer, null, 2)}\n`);
       return;
     }
     process.stdout.write(`${resultsText(answer)}\n`);
     if (o.matches) {
-      const matches = await call<ContestMatch[]>(server, 'GET', `/api/contests/${part(id)}/matches`);
-      const detail = await call<ContestDetail>(server, 'GET', `/api/contests/${part(id)}`);
+      const matches = await call<ContestMatch[]>(server, 'GET', `/api/contests/${part(id)}/matches`, { shape: 'matches' });
+      const detail = await call<ContestDetail>(server, 'GET', `/api/contests/${part(id)}`, { shape: 'contest' });
       const names = new Map(detail.entries.map((e) => [e.botId, e.name]));
       process.stdout.write(
         `\nmatches:\n${table([
