@@ -3,6 +3,8 @@
 // before the window and after the freeze.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -180,6 +182,48 @@ describe('contest routes', () => {
     // The runner freezes a contest whose window closed by itself, on the server's clock.
     await until('past-cup frozen by the runner', async () => (await api('GET', '/api/contests/past-cup')).body!.status === 'frozen', 5000);
     assert.equal((await api('GET', '/api/contests/later-cup')).body!.status, 'entry', 'a window still open stays open');
+  });
+
+  it('plans a knockout round by round: the final is created once the semi-finals are played', async () => {
+    const bot = createServer((req, res) => {
+      let body = '';
+      req.on('data', (d: Buffer) => (body += d));
+      req.on('end', () => {
+        const msg = JSON.parse(body) as { action: string; board?: Record<string, string> };
+        const free = Object.entries(msg.board ?? {}).filter(([, v]) => v === '');
+        res.end(JSON.stringify(msg.action === 'init' ? { name: 'first' } : { play: free[0]![0] }));
+      });
+    });
+    await new Promise<void>((r) => bot.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(bot.address() as AddressInfo).port}/`;
+      const def = definition({ id: 'knock-cup', format: 'knockout', configs: [{ label: 'empty', config: {} }], gamesPerPairing: 2 });
+      assert.equal((await api('POST', '/api/contests', def, ADMIN)).status, 201);
+      for (const name of ['first-a', 'first-b']) {
+        const r = await api('POST', '/api/bots', { game: 'tictactoe', name, endpoint: url });
+        assert.equal((await api('POST', '/api/contests/knock-cup/entries', { bot: name }, r.body!.token as string)).status, 201);
+      }
+      for (const b of ['random', 'minimax']) assert.equal((await api('POST', '/api/contests/knock-cup/entries', { bot: b }, ADMIN)).status, 201);
+      assert.equal((await api('POST', '/api/contests/knock-cup/start', undefined, ADMIN)).status, 200);
+      await until('knock-cup done', async () => (await api('GET', '/api/contests/knock-cup')).body!.status === 'done', 60_000);
+      type Listed = { key: string; matchId: string; status: string };
+      const matches = (await api('GET', '/api/contests/knock-cup/matches')).body as unknown as Listed[];
+      const times = async (m: Listed) => {
+        const row = (await api('GET', `/api/matches/${m.matchId}`)).body as { createdAt: string; finishedAt: string };
+        return { created: Date.parse(row.createdAt), finished: Date.parse(row.finishedAt) };
+      };
+      const semis = matches.filter((m) => m.key.startsWith('r0:'));
+      const finals = matches.filter((m) => m.key.startsWith('r1:'));
+      assert.ok(semis.length >= 4 && finals.length >= 2, matches.map((m) => m.key).join(' '));
+      assert.ok(matches.every((m) => m.status === 'finished'));
+      const lastSemi = Math.max(...(await Promise.all(semis.map(times))).map((t) => t.finished));
+      for (const f of finals) assert.ok((await times(f)).created >= lastSemi, `final ${f.key} was created before the semi-finals ended`);
+      const results = (await api('GET', '/api/contests/knock-cup/results')).body!.results as { champion: number | null; standings: unknown[] };
+      assert.equal(typeof results.champion, 'number');
+      assert.equal(results.standings.length, 4);
+    } finally {
+      bot.close();
+    }
   });
 
   it('plays a final on the local queue to its end: results published, the archive verifies', async () => {

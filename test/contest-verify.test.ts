@@ -219,6 +219,14 @@ describe('contest verify', () => {
       /replays\/deep.json(: not a Botarena replay| is not valid JSON)/,
     );
     await refused('missing-file.tar.gz', Buffer.alloc(0), /not gzip data|cannot be read/);
+    // The caps on the file, its entries and each file inside, in process.
+    await assert.rejects(readArchive(Buffer.alloc(2000), { compressedBytes: 1000 }), /the archive is 2000 bytes; at most 1000 bytes/);
+    const many = tarGz(Array.from({ length: 20 }, (_, i) => [`replays/r${i}.json`, Buffer.from('{}')] as const));
+    await assert.rejects(readArchive(many, { entries: 10 }), /the .tar.gz has more than 10 files; at most 10$/);
+    await assert.rejects(
+      readArchive(good, { fileBytes: 1000 }),
+      /replays\/ttt-cup-\d+\.json is \d+ bytes; at most 1000 bytes a file|matches.jsonl is \d+ bytes/,
+    );
   });
 });
 

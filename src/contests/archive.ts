@@ -218,6 +218,14 @@ function parseJson(text: string, where: string): unknown {
   }
 }
 
+/** The uploads' reader's message in a contest archive's words (it speaks of a bot's package). */
+function uploadWords(message: string): string {
+  return message
+    .replace(/ \(vendor only what the bot needs\)/g, '')
+    .replace(/the bot's code/g, 'contest.json, matches.jsonl, results.json and replays/')
+    .replace(/(a|the) bot's (package|folder)/g, 'the contest archive');
+}
+
 /** Checks a parsed matches.jsonl line has the shape results and verify read; returns what is wrong, or null. */
 function lineProblem(l: unknown, entrants: number): string | null {
   if (!isObject(l)) return `must be a JSON object, got ${short(l)}`;
@@ -273,7 +281,7 @@ export async function readArchive(bytes: Buffer, limits: Partial<ArchiveLimits> 
     });
     files = pkg.files;
   } catch (err) {
-    if (err instanceof UploadError) throw new ArchiveError(`the archive cannot be read: ${err.message.replace(/bot's (package|folder)/g, 'contest archive')}`);
+    if (err instanceof UploadError) throw new ArchiveError(`the archive cannot be read: ${uploadWords(err.message)}`);
     throw err;
   }
   const byPath = new Map(files.map((f) => [f.path, f.data]));

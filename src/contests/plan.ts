@@ -132,8 +132,9 @@ export function planFinal(def: ContestDefinition, entrants: number, played: read
         return add(round, a, b, games, allConfigs);
       });
       if (!isPlayed(stage)) return result(false, { byes });
-      // The points the next round is paired by: each game's (a win 1, a draw ½), a bye a won pairing's.
-      for (let e = 0; e < entrants; e++) points[e]! += knockoutPointsPlayed(lines(stage), e);
+      // The points the next round is paired by, as the standings count them: each game's (a win 1, a draw ½; a
+      // match that ended as an error none), a bye a won pairing's.
+      for (let e = 0; e < entrants; e++) points[e]! += gamePoints(lines(stage), e);
       if (bye !== null) points[bye]! += games * def.configs.length;
     }
     return result(true, { byes });
@@ -179,6 +180,17 @@ function knockoutPointsPlayed(lines: MatchLine[], entrant: number): number {
     lines.filter((l) => l.seats.includes(entrant)),
     entrant,
   );
+}
+
+/** An entrant's points as the standings count them: a win 1, a draw ½, a match that ended as an error nothing. */
+function gamePoints(lines: MatchLine[], entrant: number): number {
+  let p = 0;
+  for (const l of lines) {
+    const slot = l.seats.indexOf(entrant);
+    if (slot < 0 || l.error || l.players[slot]?.rank !== 1) continue;
+    p += 1 / l.players.filter((x) => x.rank === 1).length;
+  }
+  return p;
 }
 
 /**
