@@ -83,6 +83,9 @@ describe('contest verify', () => {
     const a = await readArchive(good);
     assert.equal(a.matches.length, 12);
     assert.equal(a.replays.size, 12);
+    const all = new Map(a.replays);
+    assert.equal([...all.values()].filter((r) => r.game === 'tictactoe').length, 12, 'the replays read as a Map, each parsed');
+    assert.deepEqual(writeArchive({ ...a, replays: all }), good, 'written from parsed replays: the same bytes');
     const report = verifyArchive(a);
     assert.deepEqual(report.differences, []);
     assert.equal(report.ok, true);

@@ -81,6 +81,15 @@ export class ArchiveReplays {
     return Buffer.isBuffer(r) ? parseReplay(r, path) : r;
   }
 
+  /** Every replay with its path, each parsed as it comes (as a Map's entries: `new Map(replays)` holds them all parsed). */
+  *[Symbol.iterator](): IterableIterator<[string, Replay]> {
+    for (const path of this.items.keys()) yield [path, this.get(path)!];
+  }
+
+  entries(): IterableIterator<[string, Replay]> {
+    return this[Symbol.iterator]();
+  }
+
   /** The replay's bytes in the archive. */
   bytes(path: string): Buffer | undefined {
     const r = this.items.get(path);

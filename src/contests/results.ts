@@ -1,7 +1,8 @@
 // A final's results from its match lines: standings with a score and an interval, the pairwise matrix, each
 // configuration's standings, and each entrant's faults. Pure and deterministic (the interval's bootstrap draws
-// from the contest's seed), and JSON-stable: the same lines give byte-identical JSON, so verify.ts compares the
-// published results.json with the one it recomputes as text.
+// from the contest's seed), and JSON-stable: the same lines, in any order, give byte-identical JSON. verify.ts
+// compares the published results.json with the recomputed results field by field (a store that reorders a JSON
+// object's keys, as Postgres's jsonb does, changes nothing that is compared).
 import type { ResultLine } from '../core/replay.js';
 import { deriveSeed } from '../core/rng.js';
 import type { ContestDefinition, ContestEntrant } from './definition.js';
