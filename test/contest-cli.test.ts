@@ -256,6 +256,33 @@ describe('botarena contest against a real server', () => {
     assert.match(verified.stdout, /verifies/);
   });
 
+  it("counts a bot's faults per entrant: a bot that answers prose loses its game by a not-json fault", async () => {
+    writeFileSync(join(dir, 'prose.py'), 'import sys\nfor line in sys.stdin:\n    print("I think the best move is the centre", flush=True)\n');
+    const reg = await fetch(`${server.url}/api/bots`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ game: 'tictactoe', name: 'prose', endpoint: `stdio:python3 ${join(dir, 'prose.py')}` }),
+    });
+    assert.equal(reg.status, 201);
+    const { token } = (await reg.json()) as { token: string };
+    writeFileSync(
+      join(dir, 'faults.json'),
+      JSON.stringify(
+        definition({ id: 'faults-cup', name: 'Faults cup', format: 'round-robin', gamesPerPairing: 1, configs: [{ label: 'empty', config: {} }] }),
+      ),
+    );
+    assert.equal((await admin(['create', join(dir, 'faults.json')])).code, 0);
+    // Its check failed (it is paused on the ladder), but it may enter: the final is where it loses.
+    const entered = await cli(['enter', 'faults-cup', 'prose'], { BOTARENA_TOKEN: token });
+    assert.equal(entered.code, 0, entered.stderr);
+    assert.equal((await admin(['enter', 'faults-cup', 'random'])).code, 0);
+    const run = await admin(['start', 'faults-cup', '--wait']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /final: 1\/1 matches over/);
+    assert.match(run.stdout, /\n1\s+random\s+1\s+1\s+0\s+0\s+1\s+1\.000 ±0\.000/);
+    assert.match(run.stdout, /faults:\nentrant\s+faults\nprose\s+not-json ×1\n/);
+  });
+
   it('an unknown contest is a 404 in words', async () => {
     const r = await cli(['show', 'no-such-contest']);
     assert.equal(r.code, 2);
