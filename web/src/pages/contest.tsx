@@ -54,6 +54,7 @@ export function ContestPage(p: { id: string }) {
     try {
       const c = await api<ContestDetail>('GET', path);
       setContest(c);
+      setError(null);
       if (c.status === 'running' || c.status === 'done') {
         const [r, m] = await Promise.all([api<ResultsAnswer>('GET', `${path}/results`), api<ContestMatchList>('GET', `${path}/matches`)]);
         setResults(r);
@@ -69,8 +70,11 @@ export function ContestPage(p: { id: string }) {
     let stop = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Read again every few seconds while the final is played, so the progress and the standings follow it.
+    // A read that fails once the contest was shown (the server restarting) is said under the page and tried again.
+    let last: ContestDetail | null = null;
     const tick = async () => {
-      const c = await load();
+      const c = (await load()) ?? last;
+      last = c;
       if (!stop && c && c.status !== 'done') timer = setTimeout(() => void tick(), c.status === 'running' ? 2000 : 10_000);
     };
     void tick();
