@@ -111,11 +111,21 @@ describe('botarena contest, before any server answers', () => {
 });
 
 describe('botarena contest against a server that is not a Botarena server', () => {
-  it('says the answer is not JSON, or not a contest, instead of crashing', async () => {
+  it('says the answer is not JSON, not a contest, or too long, instead of crashing', async () => {
     // A web server that answers HTML for the list, and JSON of another shape for a contest.
     const web = createHttpServer((req, res) => {
       if (req.url === '/api/contests') res.writeHead(200, { 'content-type': 'text/html' }).end('<html>a blog</html>');
-      else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 1, hello: 'world' }));
+      else if (req.url === '/api/contests/endless') {
+        // An answer that never ends: the CLI stops reading at its cap.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = Buffer.alloc(1 << 20, 0x20);
+        const more = () => {
+          while (!res.destroyed && res.write(chunk));
+          if (!res.destroyed) res.once('drain', more);
+        };
+        res.on('close', () => res.destroy());
+        more();
+      } else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 1, hello: 'world' }));
     });
     await new Promise<void>((r) => web.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
@@ -126,6 +136,9 @@ describe('botarena contest against a server that is not a Botarena server', () =
       const show = await runCli(['contest', 'show', 'x', '--server', url]);
       assert.equal(show.code, 2, show.stderr);
       assert.match(show.stderr, /answered with JSON that is not a contest as this botarena reads it \(\{"id":1,"hello":"world"\}…\)/);
+      const endless = await runCli(['contest', 'show', 'endless', '--server', url], { timeoutMs: 30_000 });
+      assert.equal(endless.code, 2, endless.stderr);
+      assert.match(endless.stderr, /\/api\/contests\/endless answered more than 64 MiB: not read further/);
       const results = await runCli(['contest', 'results', 'x', '--server', url]);
       assert.equal(results.code, 2, results.stderr);
       assert.match(results.stderr, /not the contest's results/);

@@ -121,9 +121,28 @@ function unreachable(url: string, err: unknown): UsageError {
   return new UsageError(`cannot reach the server at ${new URL(url).origin} (${why}): is it running, and is --server right?`);
 }
 
+/** The most an answer of the API may hold here (a final's 100 000 matches listed is some 20 MiB). */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** An answer's text, read up to MAX_ANSWER_BYTES: a server that sends more is said to, and not read on. */
+async function textOf(res: Response, url: string): Promise<string> {
+  if (!res.body) return '';
+  const chunks: Uint8Array[] = [];
+  let n = 0;
+  for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+    n += chunk.length;
+    if (n > MAX_ANSWER_BYTES) {
+      await res.body.cancel().catch(() => {});
+      throw new UsageError(`${url} answered more than ${MAX_ANSWER_BYTES >> 20} MiB: not read further (is --server a Botarena server?)`);
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The server's refusal as a sentence: its status, its message, and what to do about a token. */
 async function refusal(res: Response, url: string, tokenHint: string): Promise<UsageError> {
-  const text = await res.text().catch(() => '');
+  const text = await textOf(res, url).catch(() => '');
   let message = text.slice(0, 500);
   try {
     message = (JSON.parse(text) as { error?: { message?: string } }).error?.message ?? message;
@@ -171,7 +190,7 @@ async function call<T>(
     throw unreachable(url, err);
   }
   if (!res.ok) throw await refusal(res, url, o.tokenHint ?? 'this needs a token');
-  const text = await res.text();
+  const text = await textOf(res, url);
   let answer: unknown;
   try {
     answer = text ? JSON.parse(text) : null;
