@@ -222,6 +222,10 @@ describe('botarena contest against a real server', () => {
     assert.equal(frozen.code, 0, frozen.stderr);
     assert.match(frozen.stdout, /frozen club-cup: 3 entrant\(s\)/);
     assert.match(frozen.stdout, /status: frozen/);
+    const early = await cli(['archive', 'club-cup', '-o', join(dir, 'early.tar.gz')]);
+    assert.equal(early.code, 2);
+    assert.match(early.stderr, /the server refused it \(409\): contest club-cup is frozen: its archive is made once the final is over/);
+    assert.ok(!existsSync(join(dir, 'early.tar.gz')) && !existsSync(join(dir, 'early.tar.gz.part')), 'no file is left');
     const late = await admin(['enter', 'club-cup', 'random']);
     assert.equal(late.code, 2, 'no entry after the freeze');
 

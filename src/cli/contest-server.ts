@@ -4,7 +4,7 @@
 // downloads the archive (`botarena contest verify ARCHIVE` checks it without trusting the server).
 import { createWriteStream, existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
-import { Readable } from 'node:stream';
+import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { UsageError } from '../core/errors.js';
@@ -562,11 +562,23 @@ export function registerContestServer(contest: Command): void {
     if (!res.ok || !res.body) throw await refusal(res, url, ADMIN_HINT);
     // Written beside the file, then renamed: a download cut short leaves no half archive under the name.
     const partial = `${file}.part`;
+    // No bigger than `contest verify` reads one (loaded here only: the other commands never load tar).
+    const { ARCHIVE_LIMITS } = await import('../contests/archive.js');
+    const cap = ARCHIVE_LIMITS.compressedBytes;
+    let n = 0;
+    const capped = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        n += chunk.length;
+        if (n > cap) done(new UsageError(`${url} sent more than ${cap >> 20} MiB, the most an archive may hold (contest verify reads no more): not kept`));
+        else done(null, chunk);
+      },
+    });
     try {
-      await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), createWriteStream(partial));
+      await pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), capped, createWriteStream(partial));
       renameSync(partial, file);
     } catch (err) {
       rmSync(partial, { force: true });
+      if (err instanceof UsageError) throw err;
       throw new UsageError(`could not write ${file}: ${(err as Error).message}`);
     }
     const size = statSync(file).size;
