@@ -47,6 +47,12 @@ interface FinalState {
   plan: FinalPlan;
 }
 
+/** Entrants whose version is fixed at once at the freeze (a URL bot's is a doctor check: a short match). */
+const FREEZE_CHECKS = 4;
+
+/** Archives of finished contests kept in memory, the most recently made. */
+const ARCHIVES_KEPT = 4;
+
 const frozenOf = (e: ContestEntryRow): FrozenVersion => e.frozen as FrozenVersion;
 
 /** The entrant as the contest's rules see it: its name, its frozen spec and the version fixed. */
@@ -124,11 +130,18 @@ export class Contests {
         .filter((e) => e.frozen === null)
         .map((e, i) => ({ e, i }))
         .sort((a, b) => (ratings.get(b.e.botId) ?? 1500) - (ratings.get(a.e.botId) ?? 1500) || a.i - b.i);
-      for (const [k, { e }] of rest.entries()) {
-        const bot = await this.d.store.getBot(e.botId);
-        const frozen = await this.frozenVersion(bot, e);
-        await this.d.store.freezeEntry(id, e.botId, frozen, placed + k);
-      }
+      // The URL bots' doctor checks run FREEZE_CHECKS at a time (each plays a short canned match); each entrant's
+      // version is written as soon as it is known, with its place.
+      let next = 0;
+      const worker = async () => {
+        while (next < rest.length) {
+          const k = next++;
+          const e = rest[k]!.e;
+          const frozen = await this.frozenVersion(await this.d.store.getBot(e.botId), e);
+          await this.d.store.freezeEntry(id, e.botId, frozen, placed + k);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(FREEZE_CHECKS, rest.length) }, worker));
     }
     return this.get(id);
   }
@@ -305,6 +318,22 @@ export class Contests {
   async archive(id: string): Promise<Buffer> {
     const c = await this.get(id);
     if (c.status !== 'done') throw conflict(`contest ${id} is ${c.status}: its archive is made once the final is over`);
+    // A finished contest never changes: its archive is made once and kept (the last few), so downloads cost no
+    // more than sending the bytes.
+    let made = this.archives.get(id);
+    if (!made) {
+      made = this.makeArchive(c);
+      this.archives.set(id, made);
+      made.catch(() => this.archives.delete(id));
+      while (this.archives.size > ARCHIVES_KEPT) this.archives.delete(this.archives.keys().next().value!);
+    }
+    return made;
+  }
+
+  private readonly archives = new Map<string, Promise<Buffer>>();
+
+  private async makeArchive(c: ContestRow): Promise<Buffer> {
+    const id = c.id;
     const s = await this.state(c);
     const planned = new Map(s.plan.matches.map((p) => [p.key, p]));
     const lines: ContestMatchLine[] = [];
