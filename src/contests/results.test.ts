@@ -88,6 +88,8 @@ describe('contest results', () => {
     );
     assert.deepEqual(r.perConfig[0]!.standings[0]!.faults, { timeout: 1 });
     assert.deepEqual(r.perConfig[1]!.standings[0]!.faults, {});
+    const stray = { ...lines[0]!, index: 99, key: 'x', seats: [0, -1] };
+    assert.equal(resultsJson(contestResults(def, entrants, [...lines, stray])), resultsJson(r), 'a line seating no entrant is left out');
   });
 
   it('deterministic and JSON-stable: the same lines in any order give the same bytes; the intervals stable under another bootstrap seed', () => {

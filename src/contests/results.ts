@@ -165,7 +165,10 @@ function bootstrap(units: { points: number; games: number }[], seed: number): [n
  */
 export function contestResults(def: ContestDefinition, entrants: readonly ContestEntrant[], lines: readonly ContestMatchLine[]): ContestResults {
   const n = entrants.length;
-  const sorted = [...lines].sort((a, b) => a.index - b.index);
+  // A line that seats no entrant of this final (a store's stray row) has nobody to count for: left out.
+  const sorted = lines
+    .filter((l) => l.seats.length === l.players.length && l.seats.every((e) => Number.isInteger(e) && e >= 0 && e < n))
+    .sort((a, b) => a.index - b.index);
   const plan = planFinal(def, n, sorted);
   const rows = entrants.map(() => tally());
   const units = entrants.map(() => new Map<string, { points: number; games: number }>());

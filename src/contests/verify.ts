@@ -47,6 +47,9 @@ export function jsonDifferences(a: unknown, b: unknown, path = '', max = 50, out
 /** The fields of a match line that its replay decides (durationMs is timing: never compared). */
 const RESULT_FIELDS = ['game', 'seed', 'turns', 'winner', 'draw', 'reason', 'error', 'players'] as const;
 
+/** The fields of a line's seat that its replay decides. */
+const PLAYER_FIELDS = ['slot', 'name', 'bot', 'rank', 'score', 'fault', 'note'] as const;
+
 /**
  * Verifies an archive read by readArchive. Each difference names the match (index and key) or the file, and the
  * field; at most `maxDifferences` are listed, then how many more there were.
@@ -93,7 +96,9 @@ export function verifyArchive(archive: ContestArchive, opts: { maxDifferences?: 
     for (const field of RESULT_FIELDS) {
       const [was, now] = [line[field] ?? null, fromReplay[field] ?? null];
       if (field === 'players') {
-        const diffs = jsonDifferences(was, now, 'players', 10);
+        // Only what the replay decides: timing a line may carry beside it (answer or CPU times) is not compared.
+        const pick = (ps: unknown) => (ps as Record<string, unknown>[]).map((p) => Object.fromEntries(PLAYER_FIELDS.map((k) => [k, p[k] ?? null] as const)));
+        const diffs = jsonDifferences(pick(was), pick(now), 'players', 10);
         for (const d of diffs) differ(`${name(l)}: ${d.replace('published', 'in matches.jsonl').replace('recomputed', 'in its replay')}`);
         if (diffs.length) ok = false;
       } else if (JSON.stringify(was) !== JSON.stringify(now)) {
