@@ -142,7 +142,7 @@ export function ContestPage(p: { id: string }) {
         <dd>
           {def.timeRules && Object.keys(def.timeRules).length
             ? Object.entries(def.timeRules)
-                .map(([k, v]) => `${k} ${v}`)
+                .map(([k, v]) => timeRuleText(k, v))
                 .join(', ')
             : "the game's"}
         </dd>
@@ -351,6 +351,13 @@ export function ContestPage(p: { id: string }) {
       ) : null}
     </main>
   );
+}
+
+/** A time rule in words: `turnMs` 1000 → "each answer 1000 ms" (an unknown key as it is). */
+function timeRuleText(key: string, value: number): string {
+  const words: Record<string, string> = { initMs: 'first message', turnMs: 'each answer', firstMs: 'first answer', bankMs: 'time bank' };
+  if (key === 'strikes') return `${value} strike${value === 1 ? '' : 's'} (timeouts forgiven)`;
+  return words[key] ? `${words[key]} ${value} ms` : `${key} ${value}`;
 }
 
 /** A time as the server gives it (ISO 8601), in the browser's time zone. */
