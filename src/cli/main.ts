@@ -16,6 +16,7 @@ import { registerWorker } from './worker-command.js';
 import { registerSubmit } from './submit-command.js';
 import { registerConnect } from './connect-command.js';
 import { registerContest } from './contest-command.js';
+import { registerContestServer } from './contest-server.js';
 
 /** Builds the `botarena` command line. */
 export function buildProgram(): Command {
@@ -39,7 +40,7 @@ export function buildProgram(): Command {
   registerWorker(program);
   registerSubmit(program);
   registerConnect(program);
-  registerContest(program);
+  registerContestServer(registerContest(program));
   program.commands.find((c) => c.name() === 'play')?.addHelpText('after', `\n${BOT_SPEC_HELP}`);
   // Every command and subcommand (replay show, smartdog serve…) reports usage errors to main, which exits 2.
   const override = (c: Command): void => {

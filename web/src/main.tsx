@@ -1,6 +1,8 @@
 import { render } from 'preact';
 import { href, useRoute } from './router.js';
 import { BotPage } from './pages/bot.js';
+import { ContestPage } from './pages/contest.js';
+import { ContestsPage } from './pages/contests.js';
 import { GamePage } from './pages/game.js';
 import { HomePage } from './pages/home.js';
 import { BotsPage, GamesPage, MatchesPage } from './pages/lists.js';
@@ -21,6 +23,7 @@ function App() {
   else if (page === 'games' && !id) body = <GamesPage />;
   else if (page === 'matches' && !id) body = <MatchesPage route={route} />;
   else if (page === 'bots' && !id) body = <BotsPage route={route} />;
+  else if (page === 'contests') body = id ? <ContestPage id={id} key={id} /> : <ContestsPage />;
   else if (page === 'register') body = <RegisterPage />;
   else if (page === 'test') body = <TestPage route={route} />;
   else if (!page) body = <HomePage />;
@@ -40,6 +43,7 @@ function App() {
           <a href={href('games')}>games</a>
           <a href={href('matches')}>matches</a>
           <a href={href('bots')}>bots</a>
+          <a href={href('contests')}>contests</a>
           <a href={href('test')}>test a bot</a>
           <a href={href('register')}>register a bot</a>
           <a href="/docs">API</a>
