@@ -35,10 +35,16 @@ export interface SandboxOptions {
   fileMb?: number;
   /** open files per process */
   openFiles?: number;
+  /**
+   * how a stdio bot's turn deadline is judged: `'wall'` (the default) on the time the arena waits; `'cpu'` on the
+   * CPU time its processes spend on the answer (from its cgroup, or /proc), so a loaded machine does not time out
+   * a bot that was only waiting for a core; the wall time is then capped at 3× the deadline and a second
+   */
+  deadline?: 'wall' | 'cpu';
 }
 
 /** The limits a sandbox has when none are given. */
-export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd'>> = {
+export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline'>> = {
   memoryMb: 1024,
   cpuSeconds: 600,
   cpus: 1,

@@ -30,6 +30,23 @@ export function plainMove(m: { slot: number; action?: unknown; fault?: Fault }):
   return m.action !== undefined ? { slot: m.slot, action: m.action, fault: m.fault } : { slot: m.slot, fault: m.fault };
 }
 
+/** How long a move's answer took (ms) and where the time went, as recorded beside it (see `RecordedMove`). */
+export interface MoveTiming {
+  ms?: number;
+  cpuMs?: number;
+  connectMs?: number;
+  firstByteMs?: number;
+}
+
+/** A move's timing as recorded: its wall time, and the others it has. */
+export function recordedTiming(m: MoveTiming): MoveTiming {
+  const t: MoveTiming = { ms: m.ms };
+  if (m.cpuMs !== undefined) t.cpuMs = m.cpuMs;
+  if (m.connectMs !== undefined) t.connectMs = m.connectMs;
+  if (m.firstByteMs !== undefined) t.firstByteMs = m.firstByteMs;
+  return t;
+}
+
 /** A recorded step's moves as the engine takes them (timings dropped; a stream seat keeps its lines and its fault). */
 export function movesOf(rec: TurnRecord): Move<unknown>[] {
   return rec.moves.map(plainMove);
@@ -160,7 +177,7 @@ export class MatchEngine {
   }
 
   /** Applies one step (a move per seat of `decision`, in seat order) and records it. */
-  commit(decision: Decision, moves: (Move<unknown> & { ms?: number })[]): TurnRecord {
+  commit(decision: Decision, moves: (Move<unknown> & MoveTiming)[]): TurnRecord {
     const { seats } = decision;
     // Moves usually come in seat order already; otherwise each seat's is looked up.
     let inOrder = moves.length === seats.length;
@@ -189,7 +206,7 @@ export class MatchEngine {
       }
       const p = keep ? m : plainMove(m);
       if (copied) plain[i] = p;
-      if (m.ms !== undefined) (recorded ??= plain.slice(0, i) as RecordedMove[])[i] = { ...p, ms: m.ms };
+      if (m.ms !== undefined) (recorded ??= plain.slice(0, i) as RecordedMove[])[i] = { ...p, ...recordedTiming(m) };
       else if (recorded) recorded[i] = p;
     }
     this.state = decision.phase === 'init' ? initRules(this.game).apply(this.state, plain) : this.game.rules.apply(this.state, plain);

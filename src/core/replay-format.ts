@@ -18,9 +18,22 @@ export const FaultSchema = Type.Object(
   { description: 'a fault {"kind","detail"}' },
 );
 
-/** One recorded move: an action or a fault (a stream seat may have both), and how long the answer took (ms). */
+/**
+ * One recorded move: an action or a fault (a stream seat may have both), and how long the answer took (ms, the
+ * wall time the arena waited), with where that time went when the transport knew: `cpuMs` (a bot program's CPU
+ * time), `connectMs` and `firstByteMs` (an HTTP bot's connecting and first byte). Timing data only: a replay's
+ * check never compares them.
+ */
 export const RecordedMoveSchema = Type.Object(
-  { slot: slot(), action: Type.Optional(Type.Unknown()), fault: Type.Optional(FaultSchema), ms: Type.Optional(finite()) },
+  {
+    slot: slot(),
+    action: Type.Optional(Type.Unknown()),
+    fault: Type.Optional(FaultSchema),
+    ms: Type.Optional(finite()),
+    cpuMs: Type.Optional(finite()),
+    connectMs: Type.Optional(finite()),
+    firstByteMs: Type.Optional(finite()),
+  },
   { description: 'a move {"slot","action"} or {"slot","fault"}' },
 );
 /** One recorded move: an action or a fault, and how long the answer took (ms, absent for replays rebuilt in memory). */
