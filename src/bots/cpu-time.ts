@@ -1,26 +1,34 @@
 // The CPU time a bot's processes spent, for a bot without a cgroup that counts it: read from /proc.
+import { readFileSync } from 'node:fs';
 import { allProcTimes, procTimes, USER_HZ, type ProcTimes } from './proc.js';
 
-/** How often the processes of a bot are looked for again in all of /proc (between, only those known are read). */
-const RESCAN_MS = 1000;
+/** The last pid the machine gave out (/proc/loadavg's last field): while it is unchanged, no process was started. */
+function lastPid(): string | null {
+  try {
+    return readFileSync('/proc/loadavg', 'latin1').trim().split(' ').pop() ?? null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The CPU time of a process group and its descendants (those that left the group too, while their parent lives):
  * the sum of utime, stime, cutime and cstime over them, so a child that exited and was reaped by one of them still
  * counts. Read in USER_HZ ticks (10 ms): a short answer's time is 0 or 10 ms, a long one's is right within 10 ms.
- * The processes are looked for in all of /proc at the first read and at most once a second after (a process
- * started since counts from its next look, with all it used so far); between, only the known ones are read.
+ * Its processes are looked for in all of /proc (about a millisecond) whenever a process was started anywhere on
+ * the machine since the last look (the last pid given out changed); otherwise only the known ones are read.
  */
 export class ProcTreeCpu {
   private members: number[] = [];
-  private scannedAt = -Infinity;
+  /** the machine's last pid at the last look in /proc (null: never looked) */
+  private seenPid: string | null = null;
 
   constructor(private readonly root: number) {}
 
   /** The CPU time used so far, ms. */
   read(): number {
-    const now = performance.now();
-    if (now - this.scannedAt >= RESCAN_MS) return ticksToMs(this.scan(now));
+    const last = lastPid();
+    if (last === null || last !== this.seenPid) return ticksToMs(this.scan(last));
     let ticks = 0;
     for (const pid of this.members) ticks += procTimes(pid)?.ticks ?? 0;
     return ticksToMs(ticks);
@@ -28,11 +36,11 @@ export class ProcTreeCpu {
 
   /** The processes of the group and their descendants now (a fresh look in /proc). */
   pids(): number[] {
-    this.scan(performance.now());
+    this.scan(lastPid());
     return this.members;
   }
 
-  private scan(now: number): number {
+  private scan(last: string | null): number {
     const all = allProcTimes();
     const children = new Map<number, ProcTimes[]>();
     const found = new Map<number, ProcTimes>();
@@ -51,7 +59,7 @@ export class ProcTreeCpu {
       }
     }
     this.members = [...found.keys()];
-    this.scannedAt = now;
+    this.seenPid = last;
     let ticks = 0;
     for (const p of found.values()) ticks += p.ticks;
     return ticks;

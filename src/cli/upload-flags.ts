@@ -58,6 +58,7 @@ export function uploadSetup(o: UploadFlags, sandbox: SandboxOptions | undefined)
         tmpMb: sandbox.tmpMb,
         fileMb: sandbox.fileMb,
         cpuSeconds: sandbox.cpuSeconds,
+        deadline: sandbox.deadline,
       }
     : {};
   return { languages, languagesFile: o.uploadLanguages, cacheDir: o.uploadCache, cacheMb: o.uploadCacheMb, sandbox: limits, ratings: o.uploadRatings };
