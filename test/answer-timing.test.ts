@@ -107,6 +107,21 @@ describe('`botarena play --sandbox-deadline cpu` and `--pause-between-turns`', (
   });
 });
 
+describe('serve and worker: --sandbox-deadline and --pause-between-turns reach the sandbox of commands and uploads', () => {
+  it('the sandbox a server runs command bots in, and the one of its uploads, carry both', async () => {
+    const { commandsSandbox } = await import('../src/cli/commands-sandbox.js');
+    const { uploadSetup } = await import('../src/cli/upload-flags.js');
+    const o = { allowCommands: true, sandboxDeadline: 'cpu' as const, pauseBetweenTurns: true, uploads: 'python3' };
+    const sandbox = commandsSandbox('serve', o, '/tmp/botarena-test.sqlite');
+    assert.equal(sandbox?.deadline, 'cpu');
+    assert.equal(sandbox?.pauseBetweenTurns, true);
+    const uploads = uploadSetup(o, sandbox)!;
+    assert.deepEqual([uploads.sandbox?.deadline, uploads.sandbox?.pauseBetweenTurns], ['cpu', true]);
+    // Uploads without command bots: still paused.
+    assert.equal(uploadSetup({ uploads: 'python3', pauseBetweenTurns: true }, undefined)!.sandbox?.pauseBetweenTurns, true);
+  });
+});
+
 describe("an HTTP bot's connect time and first byte apart from the rest", () => {
   it('connecting counts once (then the connection is kept), the first byte after the bot thinks, the body after it', async () => {
     const server = createServer((req, res) => {

@@ -41,10 +41,15 @@ export interface SandboxOptions {
    * a bot that was only waiting for a core; the wall time is then capped at 3× the deadline and a second
    */
   deadline?: 'wall' | 'cpu';
+  /**
+   * stdio bots in this sandbox are stopped between their answer and their next message (a server's and a
+   * worker's `--pause-between-turns`; `play`'s applies to every stdio bot: `ByteSeatContext.pauseBetweenTurns`)
+   */
+  pauseBetweenTurns?: boolean;
 }
 
 /** The limits a sandbox has when none are given. */
-export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline'>> = {
+export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline' | 'pauseBetweenTurns'>> = {
   memoryMb: 1024,
   cpuSeconds: 600,
   cpus: 1,

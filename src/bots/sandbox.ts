@@ -33,9 +33,9 @@ export interface SandboxReport {
   fallback: string | null;
 }
 
-function resolved(opts: SandboxOptions): Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline'>> {
+function resolved(opts: SandboxOptions): Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline' | 'pauseBetweenTurns'>> {
   const given = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
-  return { ...SANDBOX_DEFAULTS, ...given } as Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline'>>;
+  return { ...SANDBOX_DEFAULTS, ...given } as Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline' | 'pauseBetweenTurns'>>;
 }
 
 /** What the sandbox's limits are on this machine (see SandboxReport). */

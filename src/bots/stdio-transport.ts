@@ -78,7 +78,7 @@ export class StdioTransport implements BotTransport {
     return answer.then((reply) => {
       clearTimeout(watch?.timer);
       const cpu1 = proc.cpuMs();
-      if (this.ctx.pauseBetweenTurns) proc.pause();
+      if (this.ctx.pauseBetweenTurns || this.ctx.sandbox?.pauseBetweenTurns) proc.pause();
       return cpu0 !== null && cpu1 !== null ? { ...reply, cpuMs: Math.max(0, cpu1 - cpu0) } : reply;
     });
   }

@@ -90,12 +90,18 @@ export function sandboxFrom(o: SandboxFlags, on: boolean, withWhat = '--sandbox'
 export interface CommandsSandboxFlags extends SandboxFlags {
   allowCommands?: boolean;
   unsandboxedCommands?: boolean;
+  pauseBetweenTurns?: boolean;
 }
 
 /** Adds the sandbox's options of a server or worker: `--sandbox*` and `--unsandboxed-commands`. */
 export function withCommandsSandboxOptions(command: Command): Command {
-  return withSandboxOptions(command, 'with --allow-commands (where it is the default): run the bots that are commands', 'in the sandbox').option(
-    '--unsandboxed-commands',
-    "with --allow-commands: run the bots that are commands unconfined, as this user, seeing all it sees (only for bot owners you trust: a command bot could read this machine's files, its database included)",
-  );
+  return withSandboxOptions(command, 'with --allow-commands (where it is the default): run the bots that are commands', 'in the sandbox')
+    .option(
+      '--unsandboxed-commands',
+      "with --allow-commands: run the bots that are commands unconfined, as this user, seeing all it sees (only for bot owners you trust: a command bot could read this machine's files, its database included)",
+    )
+    .option(
+      '--pause-between-turns',
+      'stop sandboxed stdio bots (commands and uploads) once they answered, and let them run again with their next message, so none computes while the others play',
+    );
 }
