@@ -1,12 +1,14 @@
 // Where an answer's time went (issue 38): a bot program's CPU time and an HTTP bot's connect and first byte, in
 // the replay (timing data, never part of what `replay verify` compares), the match's per-seat timing and `play`.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { replayHtml } from '../src/arena/replay-html.js';
 import { runMatch } from '../src/arena/run-match.js';
 import { sumGame } from '../src/arena/sum-game.kit.js';
 import { HttpTransport } from '../src/bots/http-transport.js';
@@ -16,6 +18,7 @@ import { matchSummary } from '../src/cli/format.js';
 import type { Replay } from '../src/core/replay.js';
 import { verifyReplay } from '../src/core/replay-verify.js';
 import { runCli } from './run-cli.js';
+import { browserSkip, launchBrowser, newPage } from './web.kit.js';
 
 describe("an answer's CPU time in the replay, the match's timing and play's summary", () => {
   it('a spinning and a sleeping stdio bot: their CPU time per move, medians apart, and the replay verifies whatever the timings say', async () => {
@@ -189,6 +192,37 @@ describe("doctor's report: where a bot's answer time went", () => {
       assert.match(r.checks.find((c) => c.name === 'answer time')!.detail, /; first byte p50 \d+(\.\d)? ms, p99 \d+(\.\d)? ms, connecting at most /);
     } finally {
       server.close();
+    }
+  });
+});
+
+describe("the web page's seat table in Chromium: a seat's CPU time beside its answer time", { skip: browserSkip() }, () => {
+  it("the offline player of a match with a spinning stdio bot shows its CPU time and median; a built-in bot's cell has none", async () => {
+    const { replay } = await runMatch({
+      game: 'tictactoe',
+      seats: [{ bot: 'stdio:node test/fixtures/bots/spin-ttt.mjs 30' }, { bot: 'random' }],
+      seed: 3,
+      timeouts: { initMs: 20_000, turnMs: 20_000 },
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'botarena-cpu-web-'));
+    const b = await launchBrowser();
+    try {
+      const file = join(dir, 'm.html');
+      writeFileSync(file, replayHtml(replay));
+      const { page, errors } = await newPage(b.browser);
+      await page.goto(pathToFileURL(file).href);
+      await page.waitForFunction(() => 'botarena' in window, null, { timeout: 10_000 });
+      await page.locator('.player').focus();
+      await page.keyboard.press('End');
+      // The last step is seat 0's (it wins this seed): its answer time, then its CPU time with the median so far.
+      const cell = (await page.getByTestId('ms-0').textContent()) ?? '';
+      assert.match(cell, /^\d+\.\d \(median \d+\.\d\) · CPU \d+\.\d \(median (\d+\.\d)\)$/);
+      assert.ok(Number(/median (\d+\.\d)\)$/.exec(cell)![1]) >= 15, cell);
+      assert.doesNotMatch((await page.getByTestId('ms-1').textContent()) ?? '', /CPU/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await b.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
