@@ -136,7 +136,21 @@ export const DoctorReport = Type.Object({
   ),
   checks: Type.Array(DoctorCheck),
   coldStartMs: Nullable(Type.Number()),
-  latency: Nullable(Type.Object({ answers: Type.Integer(), p50Ms: Type.Number(), p99Ms: Type.Number(), deadlineMs: Type.Number() })),
+  latency: Nullable(
+    Type.Object({
+      answers: Type.Integer(),
+      p50Ms: Type.Number(),
+      p99Ms: Type.Number(),
+      deadlineMs: Type.Number(),
+      cpu: Type.Optional(Type.Object({ p50Ms: Type.Number(), p99Ms: Type.Number() }, { description: "a bot program's CPU time on its answers" })),
+      http: Type.Optional(
+        Type.Object(
+          { connectMaxMs: Type.Number(), firstByteP50Ms: Type.Number(), firstByteP99Ms: Type.Number() },
+          { description: "an HTTP bot's longest connect and its time to the first byte" },
+        ),
+      ),
+    }),
+  ),
 });
 export type DoctorReport = Static<typeof DoctorReport>;
 

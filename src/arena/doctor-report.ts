@@ -21,7 +21,16 @@ export interface DoctorReport {
   canned: { bots: string[]; seed: number; steps: number; seats: number[] };
   checks: DoctorCheck[];
   coldStartMs: number | null;
-  latency: { answers: number; p50Ms: number; p99Ms: number; deadlineMs: number } | null;
+  latency: {
+    answers: number;
+    p50Ms: number;
+    p99Ms: number;
+    deadlineMs: number;
+    /** a bot program's CPU time on its answers (stdio, exec), when measured */
+    cpu?: { p50Ms: number; p99Ms: number };
+    /** an HTTP bot's: the longest it took to connect, and the time to the first byte of its answers */
+    http?: { connectMaxMs: number; firstByteP50Ms: number; firstByteP99Ms: number };
+  } | null;
 }
 
 /** A message the seat was asked, as the checks group them. */
@@ -41,6 +50,10 @@ export interface Asked {
   /** after a timeout (stdio): what the wait for a late answer found (a run may time out twice: a hello, then a turn) */
   late?: { whileOpen: boolean; waitMs: number; answerMs?: number };
   ms: number;
+  /** where its time went, when the transport told (see `AnswerTiming`) */
+  cpuMs?: number;
+  connectMs?: number;
+  firstByteMs?: number;
   /** the message sent, as the log has it */
   sent?: string;
   /** a stream step's refused lines (`error …`) */

@@ -176,23 +176,44 @@ export async function doctor(game: AnyGame, bot: string, opts: DoctorOptions = {
   if (spec.transport === 'exec') checks.push(execExitCheck(runs));
 
   // 7. Answer times against the deadline.
-  const times = all
-    .filter((a) => a.kind !== 'hello' && !a.fault)
-    .map((a) => a.ms)
-    .sort((a, b) => a - b);
+  const answered = all.filter((a) => a.kind !== 'hello' && !a.fault);
+  const sortedOf = (pick: (a: Asked) => number | undefined) =>
+    answered
+      .map(pick)
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
+  const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
+  const times = sortedOf((a) => a.ms);
   const turnDeadline = deadline('play');
   let latency: DoctorReport['latency'] = null;
   if (times.length) {
-    const pick = (q: number) => times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)]!;
-    latency = { answers: times.length, p50Ms: pick(0.5), p99Ms: pick(0.99), deadlineMs: turnDeadline };
+    latency = { answers: times.length, p50Ms: quantile(times, 0.5), p99Ms: quantile(times, 0.99), deadlineMs: turnDeadline };
+    // Where the time went: a bot program's CPU time, an HTTP bot's connecting and first byte.
+    const cpu = sortedOf((a) => a.cpuMs);
+    if (cpu.length) latency.cpu = { p50Ms: round(quantile(cpu, 0.5)), p99Ms: round(quantile(cpu, 0.99)) };
+    const firstByte = sortedOf((a) => a.firstByteMs);
+    const connect = sortedOf((a) => a.connectMs);
+    if (firstByte.length)
+      latency.http = {
+        connectMaxMs: round(connect.at(-1) ?? 0),
+        firstByteP50Ms: round(quantile(firstByte, 0.5)),
+        firstByteP99Ms: round(quantile(firstByte, 0.99)),
+      };
     const slowMs = game.timeouts.slowMs;
     const tight = latency.p99Ms > turnDeadline / 2 || (slowMs !== undefined && latency.p99Ms > slowMs);
+    const spent = latency.cpu
+      ? `; CPU time p50 ${fmt(latency.cpu.p50Ms)}, p99 ${fmt(latency.cpu.p99Ms)}`
+      : latency.http
+        ? `; first byte p50 ${fmt(latency.http.firstByteP50Ms)}, p99 ${fmt(latency.http.firstByteP99Ms)}, connecting at most ${fmt(latency.http.connectMaxMs)}`
+        : '';
+    // Slow on the wall but not in CPU time: it waits (a sleep, a lock, a slow disk), it does not compute.
+    const waits = tight && latency.cpu !== undefined && latency.cpu.p99Ms < latency.p99Ms / 4;
     checks.push({
       name: 'answer time',
       status: tight ? 'warn' : 'pass',
-      detail: `p50 ${fmt(latency.p50Ms)}, p99 ${fmt(latency.p99Ms)} over ${times.length} answers (the deadline is ${turnDeadline} ms${slowMs !== undefined ? `; the game asks for ${slowMs} ms` : ''})`,
+      detail: `p50 ${fmt(latency.p50Ms)}, p99 ${fmt(latency.p99Ms)} over ${times.length} answers${spent} (the deadline is ${turnDeadline} ms${slowMs !== undefined ? `; the game asks for ${slowMs} ms` : ''})`,
       fix: tight
-        ? `its slowest answers use over ${slowMs !== undefined && latency.p99Ms > slowMs ? `the ${slowMs} ms the game asks for` : 'half the deadline'}: on a loaded arena they will time out; keep a margin (search with a time budget and answer when it runs out)`
+        ? `its slowest answers use over ${slowMs !== undefined && latency.p99Ms > slowMs ? `the ${slowMs} ms the game asks for` : 'half the deadline'}: on a loaded arena they will time out; keep a margin (search with a time budget and answer when it runs out)${waits ? `; its CPU time is far less than its wall time: it waits for something (a sleep, a lock, its input, the disk) rather than computing` : ''}`
         : undefined,
     });
   }
@@ -250,7 +271,20 @@ async function feed(game: AnyGame, replay: Replay, seat: number, spec: BotSpec, 
     const refused = (a.replies ?? []).filter((r) => r.startsWith('error'));
     const why = !now.fault && decision.phase === 'play' && game.tooling?.losesAtOnce ? game.tooling.losesAtOnce(a.state, seat, now.action) : null;
     const loses = why ? { move: typeof now.action === 'string' ? now.action : JSON.stringify(now.action), why } : undefined;
-    asked.push({ seat, kind, turn: decision.turn, phase: decision.phase, fault: now.fault, ms: now.ms, sent, refused, loses });
+    asked.push({
+      seat,
+      kind,
+      turn: decision.turn,
+      phase: decision.phase,
+      fault: now.fault,
+      ms: now.ms,
+      cpuMs: now.cpuMs,
+      connectMs: now.connectMs,
+      firstByteMs: now.firstByteMs,
+      sent,
+      refused,
+      loses,
+    });
     endedAt = performance.now() - t0;
     if (now.fault && !(decision.phase === 'init' && game.rules.init?.faultsIgnored === true)) faults++;
     const ignored = !!now.fault && decision.phase === 'init' && game.rules.init?.faultsIgnored === true;

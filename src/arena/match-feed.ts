@@ -1,4 +1,4 @@
-import type { TurnRecord } from '../core/engine.js';
+import { recordedTiming, type TurnRecord } from '../core/engine.js';
 import type { AnyGame } from '../core/game.js';
 import type { ReplayHeader, ReplayResult, TranscriptEntry } from '../core/replay.js';
 import type { LiveEvents } from '../live/events.js';
@@ -53,7 +53,7 @@ export class MatchFeed {
         if (action !== undefined) shown.action = action;
       }
       if (m.fault) shown.fault = record.phase === 'init' ? { kind: m.fault.kind, detail: 'hidden until the match is over' } : m.fault;
-      if (m.ms !== undefined) shown.ms = m.ms;
+      if (m.ms !== undefined) Object.assign(shown, recordedTiming(m));
       return shown;
     });
     const shown = { turn: record.turn, phase: record.phase, moves };

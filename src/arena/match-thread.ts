@@ -22,7 +22,10 @@ export type WorkerRequest =
       type: 'run';
       id: number;
       job: MatchJob;
-      opts: Pick<RunOptions, 'sandbox' | 'uploads' | 'botEnv' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy'>;
+      opts: Pick<
+        RunOptions,
+        'sandbox' | 'uploads' | 'botEnv' | 'maxAnswerBytes' | 'maxStderrBytes' | 'maxTranscriptBytes' | 'addressPolicy' | 'pauseBetweenTurns'
+      >;
       forward?: boolean;
       publicOnly?: boolean;
       pack?: boolean;

@@ -4,7 +4,7 @@ import { MatchEngine, movesOf, plainMove, type RecordedMove } from '../core/engi
 import { ReplayMismatchError } from '../core/errors.js';
 import type { AnyGame, Decision, Move, StreamAction } from '../core/game.js';
 import { replayConfig, type Replay } from '../core/replay.js';
-import { deadlineFor, OpenSeat, seatContext } from './seat.js';
+import { deadlineFor, OpenSeat, seatContext, type TimedMove } from './seat.js';
 import { SeatClocks } from './time-rules.js';
 
 /** One message where the bot answered otherwise than the recording. */
@@ -44,7 +44,7 @@ export interface FedAnswer {
   /** the move the replay recorded for the seat */
   recorded: RecordedMove;
   /** the move it makes now, with how long it took (a stream seat: its lines) */
-  now: Move<unknown> & { ms: number };
+  now: TimedMove;
   /** a stream step: what the game answered each of its lines (smart-dog's `error …`), in order */
   replies?: string[];
   /** the position the seat was asked in (read only: the feed goes on from it) */
@@ -85,7 +85,7 @@ export async function feedSeat(
       const deadline = clocks.deadline(slot, d, step);
       const recorded = rec.moves.find((m) => m.slot === slot);
       if (recorded) {
-        let now: Move<unknown> & { ms: number };
+        let now: TimedMove;
         let replies: string[] | undefined;
         if (d.stream) {
           const msg = seat.message(engine, d, { ...view, phase: d.phase });

@@ -47,7 +47,7 @@ describe('match runner', () => {
     assert.equal(replay.turns[0]!.moves[0]!.fault?.kind, 'timeout');
     assert.equal(replay.turns[1]!.moves[0]!.fault?.kind, 'timeout');
     // A timeout is no answer: it is counted apart, and its time is not an answer time.
-    assert.deepEqual(timing[0], { answers: 0, faults: 2, medianMs: null, worstMs: null });
+    assert.deepEqual(timing[0], { answers: 0, faults: 2, medianMs: null, worstMs: null, medianCpuMs: null, worstCpuMs: null });
   });
 
   it('turns a bad answer and a throwing built-in bot into faults with reasons', async () => {

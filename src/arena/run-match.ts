@@ -40,6 +40,9 @@ export interface SeatTiming {
   worstMs: number | null;
   /** the seat's time bank and strikes, when the match's time rules had either (see `SeatClock`) */
   clock?: SeatClock;
+  /** the CPU time its processes spent on its answers (stdio and exec bots), ms; null when none was measured */
+  medianCpuMs: number | null;
+  worstCpuMs: number | null;
 }
 
 /** A finished match: its replay (with the result), per-seat timing, and the final state (for rendering). */
@@ -223,6 +226,7 @@ export function seatNames(seats: JobSeat[], specs: BotSpec[]): string[] {
 /** A seat's answers in turns and their times (a fault is no answer: it is counted apart, its time left out). */
 function timingOf(records: TurnRecord[], slot: number): SeatTiming {
   const times: number[] = [];
+  const cpu: number[] = [];
   let faults = 0;
   for (const r of records) {
     if (r.phase === 'init') continue;
@@ -230,11 +234,25 @@ function timingOf(records: TurnRecord[], slot: number): SeatTiming {
       if (m.slot !== slot || m.strike) continue;
       if (m.fault) faults++;
       else if (m.ms !== undefined) times.push(m.ms);
+      if (!m.fault && m.cpuMs !== undefined) cpu.push(m.cpuMs);
     }
   }
-  times.sort((a, b) => a - b);
-  if (!times.length) return { answers: 0, faults, medianMs: null, worstMs: null };
-  const mid = times.length >> 1;
-  const median = times.length % 2 ? times[mid]! : (times[mid - 1]! + times[mid]!) / 2;
-  return { answers: times.length, faults, medianMs: round(median), worstMs: times[times.length - 1]! };
+  const cpuTiming = { medianCpuMs: median(cpu), worstCpuMs: largest(cpu) };
+  if (!times.length) return { answers: 0, faults, medianMs: null, worstMs: null, ...cpuTiming };
+  return { answers: times.length, faults, medianMs: median(times), worstMs: largest(times), ...cpuTiming };
+}
+
+/** The largest of some times (a loop: a long match has more answers than a call takes arguments); null for none. */
+function largest(values: number[]): number | null {
+  let out: number | null = null;
+  for (const v of values) if (out === null || v > out) out = v;
+  return out;
+}
+
+/** The median of some times, to the microsecond; null for none. */
+function median(values: number[]): number | null {
+  if (!values.length) return null;
+  const sorted = values.slice().sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return round(sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2);
 }

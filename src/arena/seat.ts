@@ -1,6 +1,7 @@
 import { createTransport, DEFAULT_MAX_ANSWER_BYTES, DEFAULT_MAX_STDERR_BYTES, schemeOf } from '../bots/index.js';
 import type {
   AddressPolicy,
+  AnswerTiming,
   AskMessage,
   BotEnvOptions,
   SandboxOptions,
@@ -31,6 +32,8 @@ export interface SeatLimits {
   addressPolicy?: AddressPolicy;
   /** where uploaded code is and how it runs here (upload: seats); none: no uploaded code runs here */
   uploads?: UploadRunOptions;
+  /** stdio bots stopped (SIGSTOP) between their answer and their next message (see `ByteSeatContext.pauseBetweenTurns`) */
+  pauseBetweenTurns?: boolean;
 }
 
 /**
@@ -60,6 +63,7 @@ export function seatContext(
     exitMs: game.timeouts.exitMs ?? DEFAULT_EXIT_MS,
     greeting: game.wire.lobby ? (line) => isJoin(game.wire.lobby!, line) : undefined,
     sandbox: caps.sandbox,
+    pauseBetweenTurns: caps.pauseBetweenTurns,
     env: caps.botEnv,
     addressPolicy: caps.addressPolicy,
     uploads: caps.uploads,
@@ -92,8 +96,17 @@ export function deadlineFor(decision: Pick<Decision, 'phase' | 'deadlineMs'>, ti
 /** The longest delay a Node timer can count (longer ones fire at once). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/** A move as answered, with how long the answer took. */
-export type TimedMove = Move<unknown> & { ms: number };
+/** A move as answered, with how long the answer took (and where the time went, when the transport knows: `AnswerTiming`). */
+export type TimedMove = Move<unknown> & { ms: number } & AnswerTiming;
+
+/** A reply's timing beside its wall time, rounded to the microsecond (only what the transport told). */
+export function answerTiming(reply: AnswerTiming): AnswerTiming {
+  const out: AnswerTiming = {};
+  if (reply.cpuMs !== undefined) out.cpuMs = round(reply.cpuMs);
+  if (reply.connectMs !== undefined) out.connectMs = round(reply.connectMs);
+  if (reply.firstByteMs !== undefined) out.firstByteMs = round(reply.firstByteMs);
+  return out;
+}
 
 /**
  * One open seat of a match: its transport and how to talk to it. Asking enforces the deadline (with a
@@ -159,10 +172,11 @@ export class OpenSeat {
   /** Sends a message and waits for its reply, by the deadline (people: as long as they take). */
   async send(msg: AskMessage, deadlineMs: number, signal?: AbortSignal): Promise<Reply> {
     const asked = this.transport.ask(msg, deadlineMs, signal);
-    const reply = this.capabilities.untimed ? await asked.catch(transportBug) : await withBackstop(asked, deadlineMs);
+    // The backstop waits as long as the transport may by its own rules (a deadline judged on CPU time has a longer wall cap).
+    const reply = this.capabilities.untimed ? await asked.catch(transportBug) : await withBackstop(asked, this.transport.maxWaitMs?.(deadlineMs) ?? deadlineMs);
     const ms = round(reply.ms);
     if (reply.kind === 'value' && this.echoing()) this.log('recv', JSON.stringify(reply.value) ?? 'undefined');
-    return { ...reply, ms };
+    return { ...reply, ms, ...answerTiming(reply) };
   }
 
   /** Asks this seat for its move in a step (not a stream step): the answer read and judged, or its fault. */
@@ -174,13 +188,14 @@ export class OpenSeat {
       msg.validate = (answer) => engine.read(slot, phase, answer).fault?.detail ?? null;
     }
     const reply = await this.send(msg, deadlineMs, signal);
-    if (reply.kind === 'fault') return { slot, fault: reply.fault, ms: reply.ms };
+    const timing = answerTiming(reply);
+    if (reply.kind === 'fault') return { slot, fault: reply.fault, ms: reply.ms, ...timing };
     const slowMs = engine.game.timeouts.slowMs;
     if (slowMs !== undefined && reply.ms > slowMs && phase !== 'init') {
       this.log('note', `slow answer: ${reply.ms.toFixed(0)} ms (the game asks for ${slowMs} ms; accepted within the ${deadlineMs} ms deadline)`);
     }
     const parsed = reply.kind === 'text' ? engine.decode(slot, phase, this.dialect, reply.text) : engine.parse(slot, phase, reply.value);
-    return { ...engine.judge(slot, phase, parsed), ms: reply.ms };
+    return { ...engine.judge(slot, phase, parsed), ms: reply.ms, ...timing };
   }
 
   /** Sends a message that expects no answer: a text line as it is, anything else as JSON. */

@@ -1,6 +1,6 @@
 import type { MatchEngine } from '../core/engine.js';
 import { streamOrder, type Decision, type ViewContext } from '../core/game.js';
-import type { OpenSeat, TimedMove } from './seat.js';
+import { answerTiming, type OpenSeat, type TimedMove } from './seat.js';
 
 /**
  * The most lines a seat may send in one stream step (a smart-dog player has a few dogs, each moving and
@@ -80,16 +80,16 @@ export async function playStreamStep(
       }
       lane.closed = true;
       pump();
-      return { slot, fault, ms: reply.ms };
+      return { slot, fault, ms: reply.ms, timing: answerTiming(reply) };
     }),
   );
   pump();
   await Promise.all(replies);
   // A seat that flooded the step was cut off (its connection or process closed): it is out of the match.
-  return results.map(({ slot, fault, ms }) => {
+  return results.map(({ slot, fault, ms, timing }) => {
     const lane = lanes.get(slot)!;
     const action = { lines: lane.lines };
     if (lane.flooded) fault = { kind: 'too-large', detail: `sent more than ${MAX_STREAM_LINES} lines in turn ${decision.turn}` };
-    return fault ? { slot, action, fault, ms } : { slot, action, ms };
+    return fault ? { slot, action, fault, ms, ...timing } : { slot, action, ms, ...timing };
   });
 }

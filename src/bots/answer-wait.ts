@@ -5,6 +5,7 @@ import type { OutgoingMessage, Reply, ByteSeatContext } from './transport.js';
 interface Pending {
   resolve: (r: Reply) => void;
   t0: number;
+  phase: Phase;
   timer: NodeJS.Timeout;
   skip?: (line: string) => string | null;
   converse?: (line: string) => boolean;
@@ -36,11 +37,7 @@ export class AnswerWait {
     this.settle({ kind: 'transport', detail: 'a new message was sent before this one was answered' });
     return new Promise<Reply>((resolve) => {
       const onAbort = () => this.settle({ kind: 'transport', detail: 'cancelled' });
-      const timer = setTimeout(() => {
-        this.ctx.log('note', `no answer within ${timeoutMs} ms`);
-        if (this.ctx.strictPairing) this.owed.push(msg.phase);
-        this.settle({ kind: 'timeout', detail: `no answer within ${timeoutMs} ms${lateDetail()}` });
-      }, timeoutMs);
+      const timer = setTimeout(() => this.expire(`no answer within ${timeoutMs} ms`, lateDetail()), timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       this.pending = {
         resolve: (r) => {
@@ -48,6 +45,7 @@ export class AnswerWait {
           resolve(r);
         },
         t0: performance.now(),
+        phase: msg.phase,
         timer,
         skip: msg.skip,
         converse: msg.converse,
@@ -94,6 +92,18 @@ export class AnswerWait {
     if (this.owed[0] !== 'init' || this.ctx.answerPhase?.(line) !== 'play') return false;
     while (this.owed[0] === 'init') this.owed.shift();
     return true;
+  }
+
+  /**
+   * Ends the wait under way, if any, as timed out: `why` is noted in the log and is the fault's detail, with
+   * `more` (the last stderr line). With strict pairing the message still owes its line.
+   */
+  expire(why: string, more = ''): void {
+    const p = this.pending;
+    if (!p) return;
+    this.ctx.log('note', why);
+    if (this.ctx.strictPairing) this.owed.push(p.phase);
+    this.settle({ kind: 'timeout', detail: why + more });
   }
 
   /** Ends the wait under way, if any, with `fault` (the bot exited, disconnected, overflowed…). */

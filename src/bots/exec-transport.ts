@@ -2,6 +2,9 @@ import { forLog } from './line-reader.js';
 import { BotProcess } from './process-group.js';
 import type { AskMessage, BotTransport, OutgoingMessage, Reply, ByteSeatContext, TransportCapabilities } from './transport.js';
 
+/** How often an exec bot's CPU time is read from /proc while it runs, when no cgroup counts it, ms. */
+const SAMPLE_MS = 20;
+
 /**
  * One process per message (Bolosseum's `file://` bots): the message is the program's argv[1] and its
  * whole stdout, trailing whitespace trimmed, is the answer.
@@ -43,27 +46,38 @@ export class ExecTransport implements BotTransport {
     const timer = setTimeout(() => stop('timeout'), timeoutMs);
     const onAbort = () => stop('cancelled');
     signal?.addEventListener('abort', onAbort, { once: true });
+    // Its CPU time: its cgroup counts it to the end; without one, /proc is read while it runs (every
+    // SAMPLE_MS and as its output ends), since a process's count goes with it.
+    const sampler = proc.cpuFromCgroup ? undefined : setInterval(() => proc.cpuMs(), SAMPLE_MS);
+    if (sampler) {
+      proc.cpuMs();
+      proc.child.stdout!.once('end', () => proc.cpuMs());
+    }
     await proc.exited;
     clearTimeout(timer);
+    clearInterval(sampler);
+    const cpuMs = proc.cpuMs();
+    const timing = cpuMs === null ? {} : { cpuMs };
     signal?.removeEventListener('abort', onAbort);
     this.running.delete(proc);
 
     if (ended === 'timeout') {
       this.ctx.log('note', `no answer within ${timeoutMs} ms; process stopped`);
-      return { kind: 'fault', fault: { kind: 'timeout', detail: `no answer within ${timeoutMs} ms${proc.lastStderr()}` }, ms: ms() };
+      return { kind: 'fault', fault: { kind: 'timeout', detail: `no answer within ${timeoutMs} ms${proc.lastStderr()}` }, ms: ms(), ...timing };
     }
-    if (ended === 'too-large') return { kind: 'fault', fault: { kind: 'too-large', detail: `answer exceeded ${this.ctx.maxAnswerBytes} bytes` }, ms: ms() };
-    if (ended === 'cancelled') return { kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: ms() };
+    if (ended === 'too-large')
+      return { kind: 'fault', fault: { kind: 'too-large', detail: `answer exceeded ${this.ctx.maxAnswerBytes} bytes` }, ms: ms(), ...timing };
+    if (ended === 'cancelled') return { kind: 'fault', fault: { kind: 'transport', detail: 'cancelled' }, ms: ms(), ...timing };
     if (proc.spawnError) {
       const tooLong = proc.spawnError.code === 'E2BIG';
       const detail = tooLong ? `the message (${msg.text.length} bytes) is too long to pass as a command-line argument; use stdio: instead` : proc.deathNote('');
-      return { kind: 'fault', fault: { kind: 'transport', detail }, ms: ms() };
+      return { kind: 'fault', fault: { kind: 'transport', detail }, ms: ms(), ...timing };
     }
     const text = Buffer.concat(chunks).toString('utf8').trimEnd();
     const exit = proc.exit!;
     this.ctx.log('recv', forLog(text));
-    if (exit.code !== 0) return { kind: 'fault', fault: { kind: 'crash', detail: proc.deathNote('') }, ms: ms() };
-    return { kind: 'text', text, ms: ms() };
+    if (exit.code !== 0) return { kind: 'fault', fault: { kind: 'crash', detail: proc.deathNote('') }, ms: ms(), ...timing };
+    return { kind: 'text', text, ms: ms(), ...timing };
   }
 
   /** One process per message is for questions: a notice that expects no answer starts no process. */

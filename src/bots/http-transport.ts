@@ -25,6 +25,8 @@ export class HttpTransport implements BotTransport {
   private readonly origin: string;
   private readonly path: string;
   private closed = false;
+  /** the last connection opened: when it was ready and how long it took (see `AnswerTiming.connectMs`) */
+  private connected: { at: number; ms: number } | null = null;
 
   /** `resolve`: how names are resolved under 'public-only' (tests inject one; default: `dns.lookup`) */
   constructor(
@@ -46,7 +48,11 @@ export class HttpTransport implements BotTransport {
       // net.connect calls no lookup for an IP literal: those (and localhost) are judged here, before any socket.
       const refused = publicOnly ? hostRefusal(opts.hostname) : null;
       if (refused) return void process.nextTick(callback, new ForbiddenAddressError(refused), null);
-      const socket = connector(opts, callback) as unknown as Socket;
+      const began = performance.now();
+      const socket = connector(opts, (err, sock) => {
+        if (!err) this.connected = { at: performance.now(), ms: performance.now() - began };
+        callback(err as never, sock as never);
+      }) as unknown as Socket;
       this.sockets.add(socket);
       socket.once('close', () => this.sockets.delete(socket));
       return socket as never;
@@ -68,6 +74,12 @@ export class HttpTransport implements BotTransport {
     ctx.log('send', forLog(msg.text));
     return new Promise<Reply>((resolve) => {
       const t0 = performance.now();
+      let firstByte: number | undefined;
+      // Connecting and the first byte apart from the rest: a connection opened for this message counts, a kept one is 0.
+      const timing = () => {
+        const c = this.connected;
+        return { connectMs: c && c.at >= t0 ? c.ms : 0, ...(firstByte !== undefined ? { firstByteMs: firstByte - t0 } : {}) };
+      };
       const chunks: Buffer[] = [];
       let bytes = 0;
       let status = 0;
@@ -84,7 +96,7 @@ export class HttpTransport implements BotTransport {
       };
       const fault = (kind: 'timeout' | 'transport' | 'too-large', detail: string, abort: boolean) => {
         ctx.log('note', detail);
-        finish({ kind: 'fault', fault: { kind, detail }, ms: performance.now() - t0 }, abort);
+        finish({ kind: 'fault', fault: { kind, detail }, ms: performance.now() - t0, ...timing() }, abort);
       };
       const timer = setTimeout(() => fault('timeout', `no answer within ${timeoutMs} ms from ${url}`, true), timeoutMs);
       const onCancel = () => fault('transport', 'cancelled', true);
@@ -96,6 +108,7 @@ export class HttpTransport implements BotTransport {
           if (done) abort(new Error('already answered'));
         },
         onHeaders(statusCode: number, headers: Buffer[] | string[]) {
+          firstByte ??= performance.now();
           status = statusCode;
           for (let i = 0; i + 1 < headers.length; i += 2) {
             if (String(headers[i]).toLowerCase() === 'location') location = String(headers[i + 1]);
@@ -116,7 +129,7 @@ export class HttpTransport implements BotTransport {
           const redirect = location ? ` (redirect to ${location} not followed)` : '';
           if (status !== 200 || redirect) ctx.log('note', `HTTP ${status}${redirect}; the status is ignored, the body is the answer`);
           ctx.log('recv', forLog(text));
-          finish({ kind: 'text', text, ms: performance.now() - t0 });
+          finish({ kind: 'text', text, ms: performance.now() - t0, ...timing() });
         },
         onError(err: NodeJS.ErrnoException) {
           if (done) return;

@@ -100,3 +100,40 @@ export function isRunning(pid: number): boolean {
     return false;
   }
 }
+
+/** Clock ticks per second in /proc's times (USER_HZ: 100 on every Linux; /proc/PID/stat counts in it whatever the kernel's HZ). */
+export const USER_HZ = 100;
+
+/** What /proc/PID/stat says of a process's place and its CPU time. */
+export interface ProcTimes {
+  pid: number;
+  ppid: number;
+  pgrp: number;
+  /** utime + stime + cutime + cstime: its own CPU time and that of the children it reaped, in USER_HZ ticks */
+  ticks: number;
+}
+
+function parseStat(pid: number, data: Buffer): ProcTimes | null {
+  const text = data.toString('latin1');
+  // The command's name may hold spaces and parentheses: the fields start after the last ')'.
+  const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  if (f.length < 15) return null;
+  return { pid, ppid: Number(f[1]), pgrp: Number(f[2]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+}
+
+/** One process's /proc/PID/stat times, or null when it is gone (or there is no /proc). */
+export function procTimes(pid: number): ProcTimes | null {
+  const data = readProcFile(String(pid), 'stat');
+  return data ? parseStat(pid, data) : null;
+}
+
+/** Every process's /proc/PID/stat times, in one pass over /proc (about a millisecond for a hundred processes). */
+export function allProcTimes(): ProcTimes[] {
+  const out: ProcTimes[] = [];
+  for (const pid of procPids()) {
+    const data = readProcFile(pid, 'stat');
+    const t = data && parseStat(Number(pid), data);
+    if (t) out.push(t);
+  }
+  return out;
+}

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { threadId } from 'node:worker_threads';
 import { botEnvironment, makePrivateHome, type BotEnvOptions } from './bot-env.js';
+import { ProcTreeCpu } from './cpu-time.js';
 import { isRunning, pidsByEnv } from './proc.js';
 import { removeAllCgroups, sandboxPlan, SANDBOX_DEFAULTS, type BotCgroup, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
@@ -191,6 +192,12 @@ export class BotProcess {
   private cgroupGone: Promise<void> = Promise.resolve();
   /** whether the kernel killed one of its processes for passing the cgroup's memory cap (the whole bot is killed then) */
   private outOfMemory = false;
+  /** its CPU time read from /proc, where no cgroup counts it (made at the first read) */
+  private tree: ProcTreeCpu | null = null;
+  /** the CPU time last read, ms (what is told once it exited: its cgroup's count at its exit) */
+  private lastCpu: number | null = null;
+  /** while it is stopped between turns: the processes sent SIGSTOP (see `pause`) */
+  private stopped: number[] | null = null;
 
   constructor(
     readonly command: string,
@@ -233,6 +240,8 @@ export class BotProcess {
         this.exit = { code, signal };
         clearInterval(watch);
         if (this.cgroup) {
+          // Its CPU time is read once more before the cgroup goes: what a process per message spent in all.
+          this.lastCpu = this.cgroup.cpuMs() ?? this.lastCpu;
           // Killed for memory before the watch saw it: said all the same. Then what is left in it goes, and it too.
           if (this.cgroup.oomKills() > 0) this.outOfMemory = true;
           this.cgroupGone = this.cgroup.remove();
@@ -336,11 +345,64 @@ export class BotProcess {
   }
 
   /**
+   * The CPU time (user and system) its processes used so far, ms: its cgroup's count when it has one that counts
+   * it (to the microsecond), else its process group's and their descendants' in /proc (to 10 ms). Once it exited,
+   * the last count (its cgroup's at its exit). Null where neither can be read.
+   */
+  cpuMs(): number | null {
+    const pid = this.child.pid;
+    if (this.exit || pid === undefined) return this.lastCpu;
+    if (this.cgroup?.countsCpu) this.lastCpu = this.cgroup.cpuMs() ?? this.lastCpu;
+    else this.lastCpu = (this.tree ??= new ProcTreeCpu(pid)).read();
+    return this.lastCpu;
+  }
+
+  /** Whether its CPU time is counted by its cgroup (exact, whatever its processes do) rather than read from /proc. */
+  get cpuFromCgroup(): boolean {
+    return this.cgroup?.countsCpu ?? false;
+  }
+
+  /**
+   * Stops the bot between its turns (SIGSTOP): its process group, then every process of its cgroup (a sandboxed
+   * bot runs in a session of its own) or, without one, its group's descendants, looked for again until no new
+   * one is found (a stopped process forks no more). `resume` undoes it; nothing happens once it exited.
+   */
+  pause(): void {
+    const pid = this.child.pid;
+    if (this.exit || pid === undefined || this.stopped) return;
+    signalGroup(pid, 'SIGSTOP');
+    const seen = new Set<number>([pid]);
+    for (let pass = 0; pass < 5; pass++) {
+      const fresh = (this.cgroup ? this.cgroup.pids() : (this.tree ??= new ProcTreeCpu(pid)).pids()).filter((p) => !seen.has(p));
+      if (!fresh.length) break;
+      for (const p of fresh) seen.add(p);
+      signalPids(fresh, 'SIGSTOP');
+    }
+    this.stopped = [...seen];
+  }
+
+  /** Lets a bot stopped by `pause` run again (SIGCONT to its group and every process stopped); nothing when it was not. */
+  resume(): void {
+    const pid = this.child.pid;
+    const stopped = this.stopped;
+    if (!stopped || pid === undefined) return;
+    this.stopped = null;
+    signalGroup(pid, 'SIGCONT');
+    signalPids(stopped, 'SIGCONT');
+  }
+
+  /** Whether it is stopped between turns now. */
+  get paused(): boolean {
+    return this.stopped !== null;
+  }
+
+  /**
    * Closes the bot's stdin (its cue that the match is over) and waits up to `ms` for it to exit by itself
    * (what it started and left running is killed when it exits: see the constructor).
    */
   async endInput(ms: number): Promise<void> {
     if (this.exit) return;
+    this.resume();
     this.child.stdin!.end();
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([this.exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
@@ -355,6 +417,8 @@ export class BotProcess {
   async kill(graceMs = 500): Promise<void> {
     const pid = this.child.pid;
     if (!this.exit && pid !== undefined) {
+      // A bot stopped between turns could not act on its SIGTERM: it runs again first.
+      this.resume();
       if (this.stderrDropped > 0) this.log('note', `${this.stderrDropped} bytes of stderr were dropped`);
       this.child.stdin!.end();
       signalGroup(pid, 'SIGTERM');

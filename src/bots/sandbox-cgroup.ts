@@ -19,6 +19,11 @@ export interface CgroupSupport {
   parents: Partial<Record<CgroupLimit, string>>;
   /** why the limits it does not hold fall back (empty when it holds them all) */
   why: string;
+  /**
+   * where a bot's cgroup that counts its CPU time is made (v2: any cgroup's cpu.stat; v1: the cpuacct hierarchy's
+   * cpuacct.usage), when the machine gives one; null: a bot's CPU time is read from /proc instead
+   */
+  accounting?: { version: 1 | 2; parent: string } | null;
 }
 
 function read(path: string): string | null {
@@ -37,7 +42,7 @@ function mounts(): { v2: string | null; v1: Map<string, string> } {
     const [, dir, type, options] = line.split(' ');
     if (!dir) continue;
     if (type === 'cgroup2') v2 ??= dir;
-    if (type === 'cgroup') for (const o of (options ?? '').split(',')) if (Object.values(CONTROLLER).includes(o)) v1.set(o, dir);
+    if (type === 'cgroup') for (const o of (options ?? '').split(',')) if (Object.values(CONTROLLER).includes(o) || o === 'cpuacct') v1.set(o, dir);
   }
   return { v2, v1 };
 }
@@ -115,6 +120,21 @@ export function cgroupSupport(): CgroupSupport {
 }
 
 function findSupport(): CgroupSupport {
+  const found = findLimits();
+  if (found.version === 2) return { ...found, accounting: { version: 2, parent: found.parents.cpu ?? Object.values(found.parents)[0]! } };
+  return { ...found, accounting: v1Accounting() };
+}
+
+/** Where a cgroup v1 that counts a bot's CPU time can be made (the cpuacct hierarchy), or null. */
+function v1Accounting(): CgroupSupport['accounting'] {
+  if (process.platform !== 'linux') return null;
+  const mount = mounts().v1.get('cpuacct');
+  if (!mount) return null;
+  const parent = ownFolder(mount, ownCgroups().get('cpuacct'));
+  return probe(parent, ['cpuacct.usage', 'cgroup.procs']) ? null : { version: 1, parent };
+}
+
+function findLimits(): CgroupSupport {
   if (process.platform !== 'linux') return { version: null, parents: {}, why: 'cgroups are Linux only' };
   const { v2, v1 } = mounts();
   const own = ownCgroups();
@@ -197,13 +217,16 @@ function sleepSync(ms: number): void {
 export class BotCgroup {
   readonly dirs: string[];
   private readonly memoryDir: string | null;
+  /** the folder whose cpu.stat (v2) or cpuacct.usage (v1) counts its CPU time, if any */
+  private readonly cpuDir: { version: 1 | 2; dir: string } | null;
   private readonly version: 1 | 2;
   private removed = false;
 
-  private constructor(version: 1 | 2, dirs: string[], memoryDir: string | null) {
+  private constructor(version: 1 | 2, dirs: string[], memoryDir: string | null, cpuDir: { version: 1 | 2; dir: string } | null) {
     this.version = version;
     this.dirs = dirs;
     this.memoryDir = memoryDir;
+    this.cpuDir = cpuDir;
   }
 
   /**
@@ -224,6 +247,9 @@ export class BotCgroup {
     try {
       const byDir = new Map<string, CgroupLimit[]>();
       for (const [l, parent] of Object.entries(support.parents) as [CgroupLimit, string][]) byDir.set(parent, [...(byDir.get(parent) ?? []), l]);
+      // The folder that counts its CPU time holds no limit of its own where it is not one of theirs (v1's cpuacct).
+      const acct = support.accounting ?? null;
+      if (acct && !byDir.has(acct.parent)) byDir.set(acct.parent, []);
       let memoryDir: string | null = null;
       for (const [parent, held] of byDir) {
         const dir = join(parent, name);
@@ -254,7 +280,8 @@ export class BotCgroup {
           }
         }
       }
-      const cg = new BotCgroup(support.version as 1 | 2, made, memoryDir);
+      const cpuDir = acct ? { version: acct.version, dir: join(acct.parent, name) } : null;
+      const cg = new BotCgroup((support.version ?? acct?.version) as 1 | 2, made, memoryDir, cpuDir);
       live.add(cg);
       return cg;
     } catch (err) {
@@ -273,6 +300,22 @@ export class BotCgroup {
     if (!this.memoryDir) return 0;
     const text = read(join(this.memoryDir, this.version === 2 ? 'memory.events' : 'memory.oom_control')) ?? '';
     return Number(/^oom_kill (\d+)/m.exec(text)?.[1] ?? 0);
+  }
+
+  /** The CPU time its processes used (those gone too), ms; null where it does not count it. */
+  cpuMs(): number | null {
+    if (!this.cpuDir) return null;
+    if (this.cpuDir.version === 2) {
+      const usec = /^usage_usec (\d+)/m.exec(read(join(this.cpuDir.dir, 'cpu.stat')) ?? '')?.[1];
+      return usec === undefined ? null : Number(usec) / 1000;
+    }
+    const ns = (read(join(this.cpuDir.dir, 'cpuacct.usage')) ?? '').trim();
+    return /^\d+$/.test(ns) ? Number(ns) / 1e6 : null;
+  }
+
+  /** Whether it counts its processes' CPU time (see `cpuMs`). */
+  get countsCpu(): boolean {
+    return this.cpuDir !== null;
   }
 
   /** The processes in it now. */

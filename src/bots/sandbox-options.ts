@@ -35,10 +35,21 @@ export interface SandboxOptions {
   fileMb?: number;
   /** open files per process */
   openFiles?: number;
+  /**
+   * how a stdio bot's turn deadline is judged: `'wall'` (the default) on the time the arena waits; `'cpu'` on the
+   * CPU time its processes spend on the answer (from its cgroup, or /proc), so a loaded machine does not time out
+   * a bot that was only waiting for a core; the wall time is then capped at 3× the deadline and a second
+   */
+  deadline?: 'wall' | 'cpu';
+  /**
+   * stdio bots in this sandbox are stopped between their answer and their next message (a server's and a
+   * worker's `--pause-between-turns`; `play`'s applies to every stdio bot: `ByteSeatContext.pauseBetweenTurns`)
+   */
+  pauseBetweenTurns?: boolean;
 }
 
 /** The limits a sandbox has when none are given. */
-export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd'>> = {
+export const SANDBOX_DEFAULTS: Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline' | 'pauseBetweenTurns'>> = {
   memoryMb: 1024,
   cpuSeconds: 600,
   cpus: 1,

@@ -33,9 +33,9 @@ export interface SandboxReport {
   fallback: string | null;
 }
 
-function resolved(opts: SandboxOptions): Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd'>> {
+function resolved(opts: SandboxOptions): Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline' | 'pauseBetweenTurns'>> {
   const given = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined));
-  return { ...SANDBOX_DEFAULTS, ...given } as Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd'>>;
+  return { ...SANDBOX_DEFAULTS, ...given } as Required<Omit<SandboxOptions, 'binds' | 'hide' | 'folder' | 'cwd' | 'deadline' | 'pauseBetweenTurns'>>;
 }
 
 /** What the sandbox's limits are on this machine (see SandboxReport). */
@@ -121,7 +121,7 @@ export function sandboxPlan(command: string, args: readonly string[], opts: Sand
   const support = cgroupSupport();
   let cgroup: BotCgroup | null = null;
   let note: string | undefined;
-  if (Object.keys(support.parents).length) {
+  if (Object.keys(support.parents).length || support.accounting) {
     try {
       cgroup = BotCgroup.make(support, { memoryBytes: o.memoryMb * 1024 * 1024, processes: o.processes, cpus: o.cpus });
     } catch (err) {

@@ -27,8 +27,23 @@ export interface OutgoingMessage {
 /** A message that asks for an answer: sent in a phase where seats answer. */
 export type AskMessage = OutgoingMessage & { phase: AskPhase };
 
+/**
+ * Where the time of one answer went, beside `ms` (the wall time the arena waited), as far as the transport knows:
+ * for bot programs (stdio, exec) the CPU time their processes spent on it; for HTTP bots the time spent connecting
+ * (0 on a kept-alive connection) and the time until the response's first byte (the rest of `ms` is its body).
+ */
+export interface AnswerTiming {
+  /** CPU time (user and system) of the bot's processes from the message to the answer, ms */
+  cpuMs?: number;
+  /** HTTP: time spent opening the connection for this message, ms (0: a kept-alive one was used) */
+  connectMs?: number;
+  /** HTTP: time from sending the message to the response's first byte (its headers), ms; connecting included */
+  firstByteMs?: number;
+}
+
 /** What came back from one ask. Transports never throw for a bot's misbehaviour: they return a fault. */
-export type Reply = { kind: 'text'; text: string; ms: number } | { kind: 'value'; value: unknown; ms: number } | { kind: 'fault'; fault: Fault; ms: number };
+export type Reply = ({ kind: 'text'; text: string; ms: number } | { kind: 'value'; value: unknown; ms: number } | { kind: 'fault'; fault: Fault; ms: number }) &
+  AnswerTiming;
 
 /** Where a transport writes what it sent, received and saw, for `--log` and replay transcripts. */
 export type TranscriptSink = (dir: 'send' | 'recv' | 'stderr' | 'note', text: string) => void;
@@ -62,6 +77,11 @@ export interface ByteSeatContext {
   addressPolicy?: AddressPolicy;
   /** where uploaded code is and how it runs here (see `UploadRunOptions`); none: this process runs no uploaded code */
   uploads?: UploadRunOptions;
+  /**
+   * stdio bots: stopped (SIGSTOP) once they answered and let run again (SIGCONT) just before their next message,
+   * so they cannot compute while the others play (as the AI Challenge's arena did); default off
+   */
+  pauseBetweenTurns?: boolean;
 }
 
 /** How this process runs uploaded code (`upload:` seats): always in the sandbox, whatever it does with commands. */
@@ -106,6 +126,11 @@ export interface BotTransport {
   /** prepares the seat (spawns, opens the pool); failures surface as faults on the first ask, never as throws */
   start(): Promise<void>;
   ask(msg: AskMessage, timeoutMs: number, signal?: AbortSignal): Promise<Reply>;
+  /**
+   * the longest an ask with this deadline may wait by the transport's own rules, when longer than the deadline
+   * (a deadline judged on CPU time waits up to its wall-time cap); absent: the deadline itself
+   */
+  maxWaitMs?(timeoutMs: number): number;
   /**
    * sends a message that expects no answer (lighthouses' result after each command); resolves once it is
    * handed over (HTTP: once the bot's response, which is ignored, arrived or `timeoutMs` passed). Never throws.

@@ -47,6 +47,10 @@ export class UploadTransport implements BotTransport {
     return Promise.resolve({ kind: 'fault', fault: { kind: 'crash', detail: `the upload cannot run here: ${this.problem}` }, ms: 0 });
   }
 
+  maxWaitMs(timeoutMs: number): number {
+    return this.inner ? this.inner.maxWaitMs(timeoutMs) : timeoutMs;
+  }
+
   tell(msg: OutgoingMessage, timeoutMs: number): Promise<void> {
     return this.inner ? this.inner.tell(msg, timeoutMs) : Promise.resolve();
   }

@@ -25,7 +25,7 @@ export function commandsSandbox(app: string, o: CommandsSandboxFlags, database: 
   if (!given) return undefined;
   const target = database?.trim() || DEFAULT_SQLITE_PATH;
   const hide = /^postgres(ql)?:\/\//i.test(target) ? [] : [dirname(resolve(target.replace(/^sqlite:(\/\/)?/i, '')))];
-  const sandbox: SandboxOptions = { ...given, folder: 'command', hide };
+  const sandbox: SandboxOptions = { ...given, folder: 'command', hide, ...(o.pauseBetweenTurns ? { pauseBetweenTurns: true } : {}) };
   let report: SandboxReport;
   try {
     report = checkSandbox(sandbox);

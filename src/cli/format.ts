@@ -46,8 +46,22 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
     : `${r.winner !== null ? `Winner: ${replay.seats[r.winner]!.name} (slot ${r.winner})` : r.error ? 'Error' : 'Result'} — ${r.error ? reason.replace(/^error: /, '') : reason}`;
   // Notes: failures the rules ignore (a botsarena hello's), shown apart so they never read as what lost a game.
   const notes = r.notes?.some((n) => n !== null) ? r.notes : null;
+  // The CPU time of bot programs' answers beside the wall time, when one was measured (stdio and exec bots).
+  const cpu = timing.some((t) => t.medianCpuMs != null);
   const rows: (string | number)[][] = [
-    ['slot', 'name', 'bot', 'rank', ...(r.scores ? ['score'] : []), 'answers', 'median', 'worst', 'fault', ...(notes ? ['note (ignored by the rules)'] : [])],
+    [
+      'slot',
+      'name',
+      'bot',
+      'rank',
+      ...(r.scores ? ['score'] : []),
+      'answers',
+      'median',
+      'worst',
+      ...(cpu ? ['cpu median', 'cpu worst'] : []),
+      'fault',
+      ...(notes ? ['note (ignored by the rules)'] : []),
+    ],
   ];
   replay.seats.forEach((s, i) => {
     const f = r.faults[i];
@@ -62,6 +76,7 @@ export function matchSummary(game: AnyGame, replay: Replay, timing: SeatTiming[]
       timing[i]!.answers,
       formatMs(timing[i]!.medianMs),
       formatMs(timing[i]!.worstMs),
+      ...(cpu ? [formatMs(timing[i]!.medianCpuMs ?? null), formatMs(timing[i]!.worstCpuMs ?? null)] : []),
       f ? `turn ${f.turn}: ${f.kind}: ${f.detail}${timing[i]!.faults > 1 ? ` (${timing[i]!.faults} turns faulted)` : ''}` : '-',
       ...(notes ? [n ? `turn ${n.turn}: ${n.kind}: ${unhint(n.detail)}` : '-'] : []),
     ]);

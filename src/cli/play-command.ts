@@ -47,5 +47,9 @@ export function withMatchOptions(command: Command): Command {
     )
     .option('--json', 'print exactly one JSON result on stdout')
     .option('--port <n>', 'for tcp seats: the port bots connect to and join (default 3002)', parseNonNegativeInt('--port', 65535))
-    .option('--bot-env <NAME[=VALUE]>', botEnvHelp('yours; under --sandbox its private /tmp'), collectBotEnv);
+    .option('--bot-env <NAME[=VALUE]>', botEnvHelp('yours; under --sandbox its private /tmp'), collectBotEnv)
+    .option(
+      '--pause-between-turns',
+      'stop stdio bots (SIGSTOP) once they answered and let them run again (SIGCONT) with their next message, so none computes while the others play',
+    );
 }

@@ -33,6 +33,8 @@ export interface PlayOptions extends SandboxFlags, TimeRuleFlags {
   port?: number;
   /** --bot-env: the variables passed to the bots' environment, besides the allow-list */
   botEnv?: Record<string, string>;
+  /** --pause-between-turns: stdio bots stopped between their answer and their next message */
+  pauseBetweenTurns?: boolean;
 }
 
 /**
@@ -145,7 +147,7 @@ export async function playMatch(
         transcripts: !!o.log,
         forkedFrom: start.forkedFrom,
       },
-      { game, connections, signal: controller.signal, live, sandbox, botEnv: { pass: o.botEnv, home: 'user' } },
+      { game, connections, signal: controller.signal, live, sandbox, botEnv: { pass: o.botEnv, home: 'user' }, pauseBetweenTurns: o.pauseBetweenTurns },
     );
     await watched;
     await paced;

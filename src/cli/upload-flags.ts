@@ -11,6 +11,8 @@ export interface UploadFlags {
   uploadCache?: string;
   uploadCacheMb?: number;
   uploadRatings?: 'carry' | 'restart';
+  /** serve's and worker's --pause-between-turns (uploaded bots are stdio bots in the sandbox) */
+  pauseBetweenTurns?: boolean;
 }
 
 /** Adds the `--uploads*` options; `who` says what takes uploads here (a server, a worker). */
@@ -58,7 +60,9 @@ export function uploadSetup(o: UploadFlags, sandbox: SandboxOptions | undefined)
         tmpMb: sandbox.tmpMb,
         fileMb: sandbox.fileMb,
         cpuSeconds: sandbox.cpuSeconds,
+        deadline: sandbox.deadline,
       }
     : {};
+  if (o.pauseBetweenTurns) limits.pauseBetweenTurns = true;
   return { languages, languagesFile: o.uploadLanguages, cacheDir: o.uploadCache, cacheMb: o.uploadCacheMb, sandbox: limits, ratings: o.uploadRatings };
 }

@@ -37,6 +37,22 @@ export function plainMove(m: { slot: number; action?: unknown; fault?: Fault; st
  * play as the game's pass (a stream seat's strike keeps its lines) and which is not the seat's fault.
  */
 export type StrikeMove = Move<unknown> & { strike?: true };
+/** How long a move's answer took (ms) and where the time went, as recorded beside it (see `RecordedMove`). */
+export interface MoveTiming {
+  ms?: number;
+  cpuMs?: number;
+  connectMs?: number;
+  firstByteMs?: number;
+}
+
+/** A move's timing as recorded: its wall time, and the others it has. */
+export function recordedTiming(m: MoveTiming): MoveTiming {
+  const t: MoveTiming = { ms: m.ms };
+  if (m.cpuMs !== undefined) t.cpuMs = m.cpuMs;
+  if (m.connectMs !== undefined) t.connectMs = m.connectMs;
+  if (m.firstByteMs !== undefined) t.firstByteMs = m.firstByteMs;
+  return t;
+}
 
 /** A recorded step's moves as the engine takes them (timings dropped; a stream seat keeps its lines and its fault). */
 export function movesOf(rec: TurnRecord): StrikeMove[] {
@@ -171,7 +187,7 @@ export class MatchEngine {
   }
 
   /** Applies one step (a move per seat of `decision`, in seat order) and records it. */
-  commit(decision: Decision, moves: (StrikeMove & { ms?: number })[]): TurnRecord {
+  commit(decision: Decision, moves: (StrikeMove & MoveTiming)[]): TurnRecord {
     const { seats } = decision;
     // Moves usually come in seat order already; otherwise each seat's is looked up.
     let inOrder = moves.length === seats.length;
@@ -203,7 +219,7 @@ export class MatchEngine {
       // A strike is recorded as it was (the timeout, marked) and played as the game's pass.
       const played = m.strike ? this.passOf(m) : p;
       if (copied) plain[i] = played;
-      if (m.ms !== undefined || m.strike) (recorded ??= plain.slice(0, i) as RecordedMove[])[i] = m.ms !== undefined ? { ...p, ms: m.ms } : p;
+      if (m.ms !== undefined || m.strike) (recorded ??= plain.slice(0, i) as RecordedMove[])[i] = m.ms !== undefined ? { ...p, ...recordedTiming(m) } : p;
       else if (recorded) recorded[i] = p;
     }
     this.state = decision.phase === 'init' ? initRules(this.game).apply(this.state, plain) : this.game.rules.apply(this.state, plain);

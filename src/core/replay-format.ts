@@ -18,7 +18,12 @@ export const FaultSchema = Type.Object(
   { description: 'a fault {"kind","detail"}' },
 );
 
-/** One recorded move: an action or a fault (a stream seat may have both), and how long the answer took (ms). */
+/**
+ * One recorded move: an action or a fault (a stream seat may have both), and how long the answer took (ms, the
+ * wall time the arena waited), with where that time went when the transport knew: `cpuMs` (a bot program's CPU
+ * time), `connectMs` and `firstByteMs` (an HTTP bot's connecting and first byte). Timing data only: a replay's
+ * check never compares them.
+ */
 export const RecordedMoveSchema = Type.Object(
   {
     slot: slot(),
@@ -27,6 +32,9 @@ export const RecordedMoveSchema = Type.Object(
     ms: Type.Optional(finite()),
     /** the fault (a timeout) was forgiven by the match's strikes: the rules played the game's pass instead */
     strike: Type.Optional(Type.Literal(true, { description: 'true (or no "strike")' })),
+    cpuMs: Type.Optional(finite()),
+    connectMs: Type.Optional(finite()),
+    firstByteMs: Type.Optional(finite()),
   },
   { description: 'a move {"slot","action"} or {"slot","fault"}' },
 );

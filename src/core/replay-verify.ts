@@ -1,7 +1,7 @@
 // Re-running a replay to check it: `ReplayFollower` rebuilds a match step by step from its header and steps
 // (a replay's, or a live feed's) and checks its result; `verifyReplay` follows a whole replay.
 import type { ConfigValues } from './config.js';
-import { MatchEngine, plainMove } from './engine.js';
+import { MatchEngine, plainMove, recordedTiming } from './engine.js';
 import { ReplayMismatchError } from './errors.js';
 import { describeValue } from './describe.js';
 import type { AnyGame } from './definition.js';
@@ -69,7 +69,7 @@ export class ReplayFollower {
     };
     const moves = rec.moves.map((m) => {
       if (m.strike) this.checkStrike(m, d.phase, where, rec.turn);
-      if (m.fault) return { ...plainMove(m), ms: m.ms };
+      if (m.fault) return { ...plainMove(m), ...recordedTiming(m) };
       let judged: ReturnType<MatchEngine['judge']>;
       try {
         judged = engine.judge(m.slot, d.phase, { ok: true, action: m.action });
@@ -79,7 +79,7 @@ export class ReplayFollower {
       if (judged.fault) {
         throw new ReplayMismatchError(`${where}: slot ${m.slot}'s recorded action ${brief(m.action)} is illegal: ${judged.fault.detail}`, rec.turn);
       }
-      return { ...judged, ms: m.ms };
+      return { ...judged, ...recordedTiming(m) };
     });
     let rebuilt: TurnRecord;
     try {

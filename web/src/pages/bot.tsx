@@ -134,6 +134,10 @@ export function BotPage(p: { id: string }) {
             {doctor.latency
               ? ` · answers in ${doctor.latency.p50Ms.toFixed(1)} ms (p50), ${doctor.latency.p99Ms.toFixed(1)} ms (p99) of a ${doctor.latency.deadlineMs} ms deadline`
               : ''}
+            {doctor.latency?.cpu ? `; CPU time ${doctor.latency.cpu.p50Ms.toFixed(1)} ms (p50), ${doctor.latency.cpu.p99Ms.toFixed(1)} ms (p99)` : ''}
+            {doctor.latency?.http
+              ? `; first byte ${doctor.latency.http.firstByteP50Ms.toFixed(1)} ms (p50), ${doctor.latency.http.firstByteP99Ms.toFixed(1)} ms (p99)`
+              : ''}
           </p>
           <ul class="checks" data-testid="doctor">
             {doctor.checks.map((c) => (

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Cell, Renderer, WebGame } from '../games/types.js';
 import { seatColour } from '../games/draw.js';
 import type { Timeline } from '../timeline.js';
-import { seatStatus, type SeatStatus } from './seat-status.js';
+import { seatStatus, timingText, type SeatStatus } from './seat-status.js';
 
 /** Speeds offered, as multiples of BASE_STEPS_PER_S. */
 const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64];
@@ -203,7 +203,9 @@ export function Player(p: PlayerProps) {
             <th>bot</th>
             <th>status</th>
             <th title="what it answered in this step">move</th>
-            <th title="this step's answer time, and the median so far">answer ms</th>
+            <th title="this step's answer time (the wall time the arena waited), and the median so far; a bot program's CPU time on it; an HTTP bot's connecting and first byte">
+              answer ms
+            </th>
             <th title="its score after this step">score</th>
           </tr>
         </thead>
@@ -233,6 +235,7 @@ export function Player(p: PlayerProps) {
                 <td data-testid={`ms-${slot}`}>
                   {st.lastMs === null ? '–' : st.lastMs.toFixed(1)}
                   {st.medianMs === null ? '' : ` (median ${st.medianMs.toFixed(1)})`}
+                  {timingText(st)}
                 </td>
                 <td data-testid={`score-${slot}`}>{st.score === null ? '–' : String(st.score)}</td>
               </tr>

@@ -4,7 +4,7 @@ import { MatchCancelledError, runMatch } from '../../../src/arena/run-match.js';
 import type { Replay } from '../../../src/core/replay.js';
 import type { LiveEvents } from '../../../src/live/events.js';
 import { timelineOf } from '../timeline.js';
-import { seatStatus } from './seat-status.js';
+import { seatStatus, timingText } from './seat-status.js';
 
 // What the web player's seat table says of each seat, on replays that real bots made (issue 32's review:
 // it rebuilt each seat's fault as its latest of any step, and read no notes and no `stopped`).
@@ -111,5 +111,23 @@ describe("the web player: each seat's status", () => {
       ['stopped', 'stopped'],
     );
     assert.equal(timelineOf(replay).stopped, replay.stopped);
+  });
+});
+
+describe("the web player's seat table: where an answer's time went (issue 38)", () => {
+  it("a stdio bot's CPU time beside its wall time, with its median; built-in bots have none", async () => {
+    const { replay } = await runMatch({
+      game: 'tictactoe',
+      seats: [{ bot: 'stdio:node test/fixtures/bots/spin-ttt.mjs 30' }, { bot: 'random' }],
+      seed: 3,
+      timeouts: { initMs: 20_000, turnMs: 20_000 },
+    });
+    const [spin, random] = statuses(replay, replay.turns.length - 1);
+    const shown = spin!.lastCpuMs ?? statuses(replay, replay.turns.length)[0]!.lastCpuMs;
+    assert.ok(shown !== null && shown >= 15, `the spinning bot's CPU time at a step it answered: ${shown}`);
+    assert.ok(spin!.medianCpuMs! >= 15 && spin!.medianCpuMs! < 60, `median ${spin!.medianCpuMs}`);
+    assert.match(timingText(spin!), /^ · CPU (–|\d+\.\d) \(median \d+\.\d\)$/);
+    assert.equal(random!.medianCpuMs, null);
+    assert.equal(timingText(random!), '');
   });
 });

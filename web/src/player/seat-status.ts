@@ -12,6 +12,12 @@ export interface SeatStatus {
   /** the answer time of its move in this step, ms (null: not asked, or not timed) */
   lastMs: number | null;
   medianMs: number | null;
+  /** a bot program's CPU time on its answer in this step, and the median so far, ms (null: not measured) */
+  lastCpuMs: number | null;
+  medianCpuMs: number | null;
+  /** an HTTP bot's answer in this step: time spent connecting (0: a kept connection) and until the first byte, ms */
+  lastConnectMs: number | null;
+  lastFirstByteMs: number | null;
   /** playing, stopped, or its place once the match is over */
   text: string;
   /** out of the game at this step (Tron's dead bot), when and why; null while it plays or for games without it */
@@ -22,6 +28,13 @@ export interface SeatStatus {
   strikes: number;
   /** its score after this step, by the rules' outcome of the step's state (games that keep one as they go), else null */
   score: number | null;
+}
+
+/** The median of some times (the upper one of an even count, as the answer times'), or null for none. */
+function medianOf(values: number[]): number | null {
+  if (!values.length) return null;
+  const sorted = values.slice().sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /** An action in a few words: a string as it is; a command with its arguments (`attack 30`, `shoot -1,0`); else JSON. */
@@ -49,6 +62,12 @@ export function seatStatus(timeline: Timeline, index: number, web?: Pick<WebGame
   const notes: SeatStatus['note'][] = Array.from({ length: n }, () => null);
   const lastFault: (Fault | null)[] = Array.from({ length: n }, () => null);
   const times: number[][] = Array.from({ length: n }, () => []);
+  const cpu: number[][] = Array.from({ length: n }, () => []);
+  const lastTiming: { cpuMs: number | null; connectMs: number | null; firstByteMs: number | null }[] = Array.from({ length: n }, () => ({
+    cpuMs: null,
+    connectMs: null,
+    firstByteMs: null,
+  }));
   const moves: SeatStatus['move'][] = Array.from({ length: n }, () => null);
   const last: (number | null)[] = Array.from({ length: n }, () => null);
   const strikes: number[] = Array.from({ length: n }, () => 0);
@@ -67,8 +86,11 @@ export function seatStatus(timeline: Timeline, index: number, web?: Pick<WebGame
         lastFault[m.slot] = m.fault;
       } else lastFault[m.slot] = null;
       if (typeof m.ms === 'number') times[m.slot]!.push(m.ms);
+      if (typeof m.cpuMs === 'number') cpu[m.slot]!.push(m.cpuMs);
       if (i === upto - 1) {
         last[m.slot] = typeof m.ms === 'number' ? m.ms : null;
+        const num = (v: unknown) => (typeof v === 'number' ? v : null);
+        lastTiming[m.slot] = { cpuMs: num(m.cpuMs), connectMs: num(m.connectMs), firstByteMs: num(m.firstByteMs) };
         moves[m.slot] = { action: actionText(m.action), fault: m.fault ?? null, ...(strike ? { strike } : {}) };
       }
     }
@@ -111,6 +133,10 @@ export function seatStatus(timeline: Timeline, index: number, web?: Pick<WebGame
       note,
       lastMs: last[slot]!,
       medianMs: sorted.length ? sorted[Math.floor(sorted.length / 2)]! : null,
+      lastCpuMs: lastTiming[slot]!.cpuMs,
+      medianCpuMs: medianOf(cpu[slot]!),
+      lastConnectMs: lastTiming[slot]!.connectMs,
+      lastFirstByteMs: lastTiming[slot]!.firstByteMs,
       text,
       out,
       move: moves[slot]!,
@@ -118,4 +144,17 @@ export function seatStatus(timeline: Timeline, index: number, web?: Pick<WebGame
       score: scores?.[slot] ?? null,
     };
   });
+}
+
+/**
+ * Where a seat's answer time went, after its wall time: ` · CPU 12.0 (median 10.0)` for a bot program,
+ * ` · connect 1.2, first byte 40.1` for an HTTP bot; '' when the transport told nothing.
+ */
+export function timingText(st: SeatStatus): string {
+  const parts: string[] = [];
+  if (st.lastCpuMs !== null || st.medianCpuMs !== null)
+    parts.push(`CPU ${st.lastCpuMs === null ? '–' : st.lastCpuMs.toFixed(1)}${st.medianCpuMs === null ? '' : ` (median ${st.medianCpuMs.toFixed(1)})`}`);
+  if (st.lastConnectMs !== null) parts.push(`connect ${st.lastConnectMs.toFixed(1)}`);
+  if (st.lastFirstByteMs !== null) parts.push(`first byte ${st.lastFirstByteMs.toFixed(1)}`);
+  return parts.length ? ` · ${parts.join(', ')}` : '';
 }
