@@ -68,7 +68,7 @@ describe('time rules', () => {
   it('a match without time rules has the header and timing it always had', async () => {
     const { replay, timing } = await runMatch({ game: 'tictactoe', seed: 1, seats: [{ bot: 'random' }, { bot: 'random' }], timeouts: { turnMs: 500 } });
     assert.deepEqual(replay.timeouts, { initMs: 10000, turnMs: 500, turnSet: true });
-    assert.deepEqual(Object.keys(timing[0]!), ['answers', 'faults', 'medianMs', 'worstMs']);
+    assert.deepEqual(Object.keys(timing[0]!), ['answers', 'faults', 'medianMs', 'worstMs', 'medianCpuMs', 'worstCpuMs'], 'no clock without time rules');
     assert.ok(replay.turns.every((t) => t.moves.every((m) => !('strike' in m))));
   });
 
@@ -92,7 +92,15 @@ describe('time rules', () => {
       ['timeout', undefined],
     ]);
     assert.equal(replay.result.faults[0]?.turn, 4);
-    assert.deepEqual(timing[0], { answers: 0, faults: 2, medianMs: null, worstMs: null, clock: { strikes: 2, strikesAllowed: 2 } });
+    assert.deepEqual(timing[0], {
+      answers: 0,
+      faults: 2,
+      medianMs: null,
+      worstMs: null,
+      medianCpuMs: null,
+      worstCpuMs: null,
+      clock: { strikes: 2, strikesAllowed: 2 },
+    });
     verifyReplay(passing, replay);
     // Forged: more strikes than the header allows, or a strike that is not a timeout.
     assert.throws(
