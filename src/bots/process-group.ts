@@ -1,14 +1,14 @@
-// Bot processes and their process groups. The exit hooks, the sweep of groups left behind, the cgroups' cleanup
-// and BotProcess share one registry of live groups, private HOMEs and cgroups (this module's state). What a bot's
-// environment holds is decided in bot-env.ts, its sandbox in sandbox*.ts, and how its end is told to people in
-// exit-words.ts.
+// Bot processes and their process groups. The exit hooks, the cgroups' cleanup and BotProcess share one registry
+// of live groups and private HOMEs (this module's state); the sweep of processes that left a group is
+// process-sweep.ts. What a bot's environment holds is decided in bot-env.ts, its sandbox in sandbox*.ts, and how
+// its end is told to people in exit-words.ts.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { threadId } from 'node:worker_threads';
 import { botEnvironment, makePrivateHome, type BotEnvOptions } from './bot-env.js';
 import { ProcTreeCpu } from './cpu-time.js';
-import { isRunning, pidsByEnv } from './proc.js';
+import { isRunning } from './proc.js';
+import { anyMarked, DRAIN_MS, lookFor, MARK_VAR, newMark, signalPids, sweep } from './process-sweep.js';
 import { removeAllCgroups, sandboxPlan, SANDBOX_DEFAULTS, type BotCgroup, type SandboxOptions } from './sandbox.js';
 import type { TranscriptSink } from './transport.js';
 import { describeExit, errorLine, type ExitInfo } from './exit-words.js';
@@ -26,7 +26,7 @@ function killAllNow(): void {
   for (const pgid of live) signalGroup(pgid, 'SIGKILL');
   live.clear();
   // Every process of this thread's bots, those that left their group too, goes now: the arena's timers will not run.
-  if (marks > 0) sweep(true);
+  if (anyMarked()) sweep(true);
   for (const home of homes) removeHome(home, true);
   // And the cgroups of sandboxed bots, with whatever is still in them.
   removeAllCgroups();
@@ -77,97 +77,6 @@ function signalGroup(pgid: number, sig: NodeJS.Signals): void {
   }
 }
 
-/** How long the pipes of a process that exited may take to close by themselves before they are dropped. */
-const DRAIN_MS = 150;
-
-/** The environment variable that marks a bot's processes. */
-const MARK_VAR = 'BOTARENA_BOT';
-/** This thread's marks: the arena's pid and the thread, then the bot's number (`4242.0.7`). */
-const MARK_PREFIX = `${process.pid}.${threadId}.`;
-let marks = 0;
-
-/**
- * A bot that exited is looked for at the end of the event loop's turn that saw its exit: the marks of the bots
- * whose exit was seen since the last look, with who is told which processes carried each (each sent SIGKILL).
- * Bots whose exits are seen together (a match's end) share one pass over /proc.
- */
-const looking = new Map<string, (pids: number[]) => void>();
-let lookSoon = false;
-/** Marks to look for once more: when they were last looked for, and how many looks are left. */
-const again = new Map<string, { last: number; left: number }>();
-let againTimer: NodeJS.Timeout | undefined;
-/**
- * A mark is looked for again AGAIN_MS after it was looked for (a process caught in an exec may not have shown it
- * the first time), or with an earlier look once AGAIN_MIN_MS have passed, so the bots of one match share it;
- * and again while its processes are still found (one may have forked while the pass went on), MAX_LOOKS in all.
- */
-const AGAIN_MS = DRAIN_MS;
-const AGAIN_MIN_MS = DRAIN_MS / 2;
-const MAX_LOOKS = 5;
-
-/** Asks for the processes carrying `mark` (a bot that exited) to be looked for and killed; resolves with them. */
-function lookFor(mark: string): Promise<number[]> {
-  return new Promise((resolve) => {
-    looking.set(mark, resolve);
-    if (lookSoon) return;
-    lookSoon = true;
-    setImmediate(() => sweep());
-  });
-}
-
-/**
- * One pass over /proc for the marks being looked for and those due another look: kills the processes that carry
- * them (the bots' descendants, even those that left the group or were orphaned, unless they cleared their
- * environment), and plans the next look. When the arena exits (`final`), every process carrying any of this
- * thread's marks is killed, those of bots still running too.
- */
-function sweep(final = false): void {
-  lookSoon = false;
-  const now = performance.now();
-  const due = [...again].filter(([, a]) => now - a.last >= AGAIN_MIN_MS).map(([mark]) => mark);
-  if (looking.size || due.length || final) {
-    let found = new Map<string, number[]>();
-    try {
-      found = pidsByEnv(MARK_VAR, MARK_PREFIX);
-    } catch {
-      // a pass that fails finds nothing: the seats waiting for it must not wait for ever
-    }
-    if (final) for (const pids of found.values()) signalPids(pids, 'SIGKILL');
-    for (const mark of due) {
-      const pids = found.get(mark) ?? [];
-      signalPids(pids, 'SIGKILL');
-      const left = again.get(mark)!.left - 1;
-      if (pids.length && left > 0) again.set(mark, { last: now, left });
-      else again.delete(mark);
-    }
-    const told = [...looking];
-    looking.clear();
-    for (const [mark, tell] of told) {
-      const pids = found.get(mark) ?? [];
-      signalPids(pids, 'SIGKILL');
-      again.set(mark, { last: now, left: MAX_LOOKS - 1 });
-      tell(pids);
-    }
-  }
-  clearTimeout(againTimer);
-  againTimer = undefined;
-  if (again.size && !final) {
-    const first = Math.min(...[...again.values()].map((a) => a.last));
-    againTimer = setTimeout(() => sweep(), Math.max(0, first + AGAIN_MS - performance.now()));
-    againTimer.unref();
-  }
-}
-
-function signalPids(pids: readonly number[], sig: NodeJS.Signals): void {
-  for (const p of pids) {
-    try {
-      process.kill(p, sig);
-    } catch {
-      // already gone
-    }
-  }
-}
-
 /**
  * A bot program run through `/bin/sh -c` (in the sandbox when one is given) in its own process group: stderr is forwarded to the log
  * (capped), its end is kept for error messages (see `errorLine`), and `kill()` ends the whole group
@@ -211,7 +120,7 @@ export class BotProcess {
     // Every process the bot starts inherits this mark, so those that leave its group or are orphaned are found.
     // The thread is part of it: each worker thread of a match pool counts its bots from 1, and a mark shared by
     // two threads' bots would make one match's teardown kill another match's bot.
-    this.mark = `${MARK_PREFIX}${++marks}`;
+    this.mark = newMark();
     // Never the arena's environment (its tokens, its database's URL): an allow-list, its HOME, what the operator passes.
     const home = this.homeFor(env);
     const own = { [MARK_VAR]: this.mark };

@@ -7,7 +7,7 @@ export type BotStatus = 'checking' | 'active' | 'away' | 'paused' | 'deleted';
 /** ladder and challenge matches may be rated; test and contest matches never are */
 export type MatchKind = 'ladder' | 'challenge' | 'test' | 'contest';
 /** entry (bots enter), frozen (entrants' versions fixed), running (the final is played), done */
-export type ContestStatus = 'entry' | 'frozen' | 'running' | 'done';
+export type { ContestEntryRow, ContestRow, ContestStatus, NewContestRow } from './contest-records.js';
 export type MatchStatus = 'queued' | 'running' | 'finished' | 'aborted';
 export type RatingSystem = 'elo' | 'openskill';
 
@@ -351,47 +351,6 @@ export interface ArenaPolicy {
   sandboxLimits?: SandboxLimits;
   /** when the server wrote it (ISO time) */
   writtenAt: string;
-}
-
-/** A contest as the store keeps it. */
-export interface ContestRow {
-  id: string;
-  game: string;
-  name: string;
-  status: ContestStatus;
-  /** the definition, as given (the contest rules checked it) */
-  definition: unknown;
-  /** when the entry window closes (the runner freezes the contest then); null: when the admin says */
-  closesAt: string | null;
-  createdAt: string;
-  frozenAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  /** the published results, once the final is done */
-  results: unknown;
-}
-
-/** What creating a contest gives. */
-export interface NewContestRow {
-  /** a short id (letters, digits, - _ .), unique */
-  id: string;
-  game: string;
-  name: string;
-  definition: unknown;
-  closesAt?: string | null;
-}
-
-/** A bot entered in a contest, with its name as it is now. */
-export interface ContestEntryRow {
-  contestId: string;
-  botId: string;
-  name: string;
-  builtin: boolean;
-  enteredAt: string;
-  /** what it plays the final with, fixed at the freeze (JSON as given); null before */
-  frozen: unknown;
-  /** its place in the final's seeding order (0 first), fixed at the freeze; null before */
-  place: number | null;
 }
 
 /** A match of a contest's final. */
