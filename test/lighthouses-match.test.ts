@@ -163,8 +163,8 @@ describe('a lighthouses match between real bots', () => {
     const text = await runCli(args);
     assert.equal(text.code, 0, text.stderr);
     const row = text.stdout.split('\n').find((l) => l.startsWith('0 A'))!;
-    // answers, median, worst, then the fault: 2 answers (rounds 1 and 2), not 12.
-    assert.match(row, /\s2\s+\S+\s+\S+\s+turn 3: crash: .*before answering.* \(10 turns faulted\)$/);
+    // answers, median, worst, CPU median and worst, then the fault: 2 answers (rounds 1 and 2), not 12.
+    assert.match(row, /\s2\s+\S+\s+\S+\s+\S+\s+\S+\s+turn 3: crash: .*before answering.* \(10 turns faulted\)$/);
   });
 
   it('an HTTP bot whose server goes away after round 3 of 12 is reported at round 4, where its connection was first refused', async () => {
