@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { openStore, type Store } from '../store/index.js';
-import { Contests } from './service.js';
+import { Contests, CONTEST_REPLAYS } from './service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'botarena-contests-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -106,6 +106,68 @@ it('planners advancing one final at once create each match once', async () => {
     assert.equal(await store.countMatches({ kind: 'contest' }), 24);
     assert.equal(enqueued.length, 24, 'each created, and enqueued, by one of them');
     assert.equal(new Set(enqueued).size, 24);
+  } finally {
+    await store.close();
+  }
+});
+
+it('an aborted match of the final is played again under a new id, in its place, up to CONTEST_REPLAYS times; then it counts as an error', async () => {
+  const { store } = await arena(3);
+  try {
+    const enqueued: string[] = [];
+    const contests = new Contests({ store, log, enqueue: async (id) => void enqueued.push(id) });
+    await contests.start('cup');
+    assert.equal(enqueued.length, 12);
+    const key = (await store.contestMatches('cup'))[0]!.key;
+    const linked = async () => (await store.contestMatches('cup')).find((m) => m.key === key)!.match;
+    const first = await linked();
+    for (let r = 1; r <= CONTEST_REPLAYS; r++) {
+      // The server restarted without a queue (or the bot was deleted): the match is aborted.
+      const now = await linked();
+      assert.equal(await store.abortMatch(now.id, 'the server restarted while it played'), true);
+      await contests.tick();
+      const next = await linked();
+      assert.equal(next.id, `${first.id}.r${r}`, `played again as .r${r}`);
+      assert.equal(next.status, 'queued');
+      assert.deepEqual((next.job as { seats: unknown }).seats, (first.job as { seats: unknown }).seats, 'the same seats');
+      assert.equal(enqueued.at(-1), next.id, 'and enqueued');
+      await contests.tick();
+      assert.equal((await linked()).id, next.id, 'once: a second look does not play it again');
+    }
+    // Aborted once more: it is given up, and counts as played (an error nobody is blamed for).
+    assert.equal(await store.abortMatch((await linked()).id, 'again'), true);
+    const before = enqueued.length;
+    await contests.tick();
+    assert.equal(enqueued.length, before, 'not played a fifth time');
+    assert.equal((await store.contestMatches('cup')).length, 12, 'the final still has one match per key');
+  } finally {
+    await store.close();
+  }
+});
+
+it('a freeze a crash cut off is finished with the places left: every entrant a place of its own', async () => {
+  const { store } = await arena(5);
+  try {
+    const contests = new Contests({ store, log, enqueue: async () => {} });
+    // The first freeze wrote two entrants' versions, out of order (its checks run side by side), then stopped.
+    assert.equal(await store.closeEntries('cup'), true);
+    const entries = await store.contestEntries('cup');
+    const idOf = (name: string) => entries.find((e) => e.name === name)!.botId;
+    await store.freezeEntry('cup', idOf('bot-3'), { kind: 'url', spec: 'http://127.0.0.1:9/3', doctor: null, at: new Date().toISOString() }, 4);
+    await store.freezeEntry('cup', idOf('bot-1'), { kind: 'url', spec: 'http://127.0.0.1:9/1', doctor: null, at: new Date().toISOString() }, 1);
+    await contests.freeze('cup');
+    const places = (await store.contestEntries('cup')).map((e) => [e.name, e.place]);
+    assert.deepEqual(
+      places.sort((a, b) => (a[1] as number) - (b[1] as number)),
+      [
+        ['bot-0', 0],
+        ['bot-1', 1],
+        ['bot-2', 2],
+        ['bot-4', 3],
+        ['bot-3', 4],
+      ],
+      'the places written stay; the others fill the gaps in rating then entry order',
+    );
   } finally {
     await store.close();
   }

@@ -5,8 +5,8 @@ import { badRequest, conflict, notFound } from '../core/request-errors.js';
 import type { Replay, ResultLine } from '../core/replay.js';
 import type { BotRow, ContestEntryRow, ContestMatchRow, ContestRow, MatchStatus, Store } from '../store/index.js';
 import { buildArchive, contestLine, writeArchive } from './archive.js';
-import { checkDefinition, ContestDefinitionError, type ContestDefinition, type ContestEntrant } from './definition.js';
-import { jobFor, planFinal, type FinalPlan, type PlayedMatch } from './plan.js';
+import { checkDefinition, CONTEST_LIMITS, ContestDefinitionError, type ContestDefinition, type ContestEntrant } from './definition.js';
+import { expectedMatches, jobFor, planFinal, type FinalPlan, type PlayedMatch } from './plan.js';
 import { contestResults, resultsJson, type ContestMatchLine, type ContestResults } from './results.js';
 
 // Contests on the server (issue 38): what the routes and the runner call. Every step reads the store and
@@ -52,6 +52,18 @@ const FREEZE_CHECKS = 4;
 
 /** Archives of finished contests kept in memory, the most recently made. */
 const ARCHIVES_KEPT = 4;
+
+/**
+ * How many times a match of the final that was aborted (its server restarted without a queue, its bot was
+ * deleted, every try failed) is played again under a new match id (`….rN`) before it counts as an error nobody is
+ * blamed for.
+ */
+export const CONTEST_REPLAYS = 3;
+
+/** How many times a contest match was played again before: its id's `.rN`, 0 for the first. */
+function replaysOf(matchId: string): number {
+  return Number(/\.r(\d+)$/.exec(matchId)?.[1] ?? 0);
+}
 
 const frozenOf = (e: ContestEntryRow): FrozenVersion => e.frozen as FrozenVersion;
 
@@ -110,6 +122,12 @@ export class Contests {
     if (now >= Date.parse(def.closesAt)) throw conflict(`contest ${id}'s entries closed at ${def.closesAt}`);
     if (bot.game !== c.game) throw badRequest(`bot: ${bot.name} plays ${bot.game}; contest ${id} is played in ${c.game}`);
     if (bot.status === 'deleted') throw notFound(`no bot ${JSON.stringify(bot.id)}`);
+    // A final past the limits could never be planned: the entry that would make it so is refused.
+    const n = (await this.d.store.contestEntries(id)).length + 1;
+    if (n > CONTEST_LIMITS.entrants || expectedMatches(def, n) > CONTEST_LIMITS.matches)
+      throw conflict(
+        `contest ${id} is full: with ${n} entrants its final would be ${expectedMatches(def, n)} matches (at most ${CONTEST_LIMITS.matches}, and ${CONTEST_LIMITS.entrants} entrants)`,
+      );
     return this.d.store.enterContest(id, bot.id);
   }
 
@@ -124,8 +142,10 @@ export class Contests {
     const entries = await this.d.store.contestEntries(id);
     if (entries.some((e) => e.frozen === null)) {
       const ratings = new Map((await this.d.store.ratingsFor(c.game, 'elo')).map((r) => [r.botId, r.rating]));
-      // Seeding: a place already given stays; the others follow, by rating (the practice ladder's) then entry.
-      const placed = entries.filter((e) => e.place !== null).length;
+      // Seeding: a place already given stays (a freeze a crash cut off wrote some, in any order: the checks run
+      // side by side); the others take the places left, lowest first, by rating (the practice ladder's) then entry.
+      const taken = new Set(entries.map((e) => e.place).filter((p): p is number => p !== null));
+      const free = [...entries.keys()].filter((p) => !taken.has(p));
       const rest = entries
         .filter((e) => e.frozen === null)
         .map((e, i) => ({ e, i }))
@@ -138,7 +158,7 @@ export class Contests {
           const k = next++;
           const e = rest[k]!.e;
           const frozen = await this.frozenVersion(await this.d.store.getBot(e.botId), e);
-          await this.d.store.freezeEntry(id, e.botId, frozen, placed + k);
+          await this.d.store.freezeEntry(id, e.botId, frozen, free[k]!);
         }
       };
       await Promise.all(Array.from({ length: Math.min(FREEZE_CHECKS, rest.length) }, worker));
@@ -175,6 +195,13 @@ export class Contests {
     c = await this.freeze(id);
     const entries = await this.d.store.contestEntries(id);
     if (entries.length < 2) throw conflict(`contest ${id} has ${entries.length} entrant${entries.length === 1 ? '' : 's'}; a final needs at least 2`);
+    // A final too large to plan (entries that raced past the limit) is refused before it runs, not stuck running.
+    try {
+      planFinal(c.definition as ContestDefinition, entries.length, []);
+    } catch (err) {
+      if (err instanceof ContestDefinitionError) throw conflict(`contest ${id} cannot start: ${err.message}`);
+      throw err;
+    }
     if (!(await this.d.store.startContest(id))) {
       const now = await this.get(id);
       if (now.status === 'running' || now.status === 'done') return now;
@@ -196,8 +223,9 @@ export class Contests {
     for (const m of matches) {
       const seats = m.match.seats.map((s) => index.get(s.botId ?? '') ?? -1);
       if (m.match.status === 'finished' && m.match.result) played.push({ key: m.key, seats, players: m.match.result.players, error: m.match.result.error });
-      // A match given up (every try failed) counts as played, as an error nobody is blamed for: it is created once, never again.
-      else if (m.match.status === 'aborted')
+      // An aborted match is played again (advance); once it was CONTEST_REPLAYS times, it counts as played, as an
+      // error nobody is blamed for.
+      else if (m.match.status === 'aborted' && replaysOf(m.match.id) >= CONTEST_REPLAYS)
         played.push({
           key: m.key,
           seats,
@@ -216,23 +244,33 @@ export class Contests {
     const c = await this.get(id);
     if (c.status !== 'running') return 0;
     const s = await this.state(c);
-    const have = new Set(s.matches.map((m) => m.key));
+    const have = new Map(s.matches.map((m) => [m.key, m.match]));
     let created = 0;
     for (const p of s.plan.matches) {
-      if (have.has(p.key)) continue;
-      const matchId = `${c.id}.${p.index}.${createHash('sha256').update(`${c.id}\n${p.key}`).digest('hex').slice(0, 12)}`;
+      const had = have.get(p.key);
+      // Created already, unless it was aborted and may be played again (then under a new id, in its place).
+      const again = had?.status === 'aborted' && replaysOf(had.id) < CONTEST_REPLAYS;
+      if (had && !again) continue;
+      const base = `${c.id}.${p.index}.${createHash('sha256').update(`${c.id}\n${p.key}`).digest('hex').slice(0, 12)}`;
+      const matchId = again ? `${base}.r${replaysOf(had.id) + 1}` : base;
       const job = newJob({ ...jobFor(s.def, s.entrants, p, matchId), transcripts: true });
-      const r = await this.d.store.createContestMatch(c.id, p.key, p.index, {
+      const row = {
         id: matchId,
         game: c.game,
-        kind: 'contest',
+        kind: 'contest' as const,
         rated: false,
         seed: p.seed,
         config: job.config,
         job,
         seats: p.seats.map((e) => s.entries[e]!.botId),
-      });
+      };
+      const r = await this.d.store.createContestMatch(c.id, p.key, p.index, row, again ? had.id : undefined);
       if (!r.created) continue;
+      if (again)
+        this.d.log.warn(
+          { contest: id, match: matchId },
+          `contest ${id}: match ${p.key} was aborted (${had.abortReason ?? 'no reason'}); it is played again as ${matchId}`,
+        );
       created++;
       await this.d
         .enqueue(r.match.id)
@@ -244,7 +282,7 @@ export class Contests {
         );
     }
     if (created) this.d.log.info({ contest: id }, `contest ${id}: ${created} match${created === 1 ? '' : 'es'} of the final created`);
-    const over = s.matches.every((m) => m.match.status === 'finished' || m.match.status === 'aborted');
+    const over = s.matches.every((m) => m.match.status === 'finished' || (m.match.status === 'aborted' && replaysOf(m.match.id) >= CONTEST_REPLAYS));
     if (s.plan.done && created === 0 && over) {
       const results = this.resultsOf(s);
       if (await this.d.store.finishContest(id, results)) this.d.log.info({ contest: id }, `contest ${id}: the final is over (${s.matches.length} matches)`);
@@ -355,10 +393,19 @@ export class Contests {
   /** One look at every contest: freezes those whose window closed, finishes freezes a crash cut off, advances running finals. */
   async tick(): Promise<void> {
     const now = this.now();
+    // Each contest apart: one that fails (its store rows, its plan) is logged and tried again next time, and
+    // never keeps the others from going on.
+    const each = async (c: ContestRow, what: string, f: () => Promise<unknown>) => {
+      try {
+        await f();
+      } catch (err) {
+        this.d.log.warn({ contest: c.id }, `contest ${c.id}: ${what} failed: ${(err as Error).message}`);
+      }
+    };
     for (const c of await this.d.store.listContests({ status: 'entry', limit: 1000 }))
-      if (c.closesAt !== null && Date.parse(c.closesAt) <= now) await this.freeze(c.id);
+      if (c.closesAt !== null && Date.parse(c.closesAt) <= now) await each(c, 'the freeze', () => this.freeze(c.id));
     for (const c of await this.d.store.listContests({ status: 'frozen', limit: 1000 }))
-      if ((await this.d.store.contestEntries(c.id)).some((e) => e.frozen === null)) await this.freeze(c.id);
-    for (const c of await this.d.store.listContests({ status: 'running', limit: 1000 })) await this.advance(c.id);
+      await each(c, 'the freeze', async () => ((await this.d.store.contestEntries(c.id)).some((e) => e.frozen === null) ? this.freeze(c.id) : null));
+    for (const c of await this.d.store.listContests({ status: 'running', limit: 1000 })) await each(c, 'the final', () => this.advance(c.id));
   }
 }

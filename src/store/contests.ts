@@ -229,6 +229,7 @@ export async function createContestMatch(
   key: string,
   position: number,
   m: NewMatchRow,
+  replacing?: string,
 ): Promise<{ match: MatchRow; created: boolean }> {
   if (!lookupable(contestId)) throw new NotFoundError(`no contest ${JSON.stringify(contestId)}`);
   const k = lineText('key', key, 200);
@@ -246,6 +247,18 @@ export async function createContestMatch(
     return await db.transaction().execute(async (trx) => {
       await holdIn(trx, contestId, 'running', (c) => `contest ${c.id} is ${c.status}: its final's matches are created while it runs`);
       const had = await existing(trx);
+      // Played again: the key's aborted match gives its place to the new one (only that match, only aborted).
+      if (had && replacing !== undefined && had.id === replacing && had.status === 'aborted') {
+        const match = await insertMatch(trx, clock, m);
+        await trx
+          .updateTable('contest_matches')
+          .set({ match_id: match.id })
+          .where('contest_id', '=', contestId)
+          .where('key', '=', k)
+          .where('match_id', '=', replacing)
+          .execute();
+        return { match, created: true };
+      }
       if (had) return { match: had, created: false };
       const match = await insertMatch(trx, clock, m);
       await trx.insertInto('contest_matches').values({ contest_id: contestId, key: k, position, match_id: match.id }).execute();

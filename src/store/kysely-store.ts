@@ -179,8 +179,8 @@ export class KyselyStore implements Store {
   finishContest(contestId: string, results: unknown) {
     return contests.finishContest(this.db, this.clock, contestId, results);
   }
-  createContestMatch(contestId: string, key: string, position: number, match: NewMatchRow) {
-    return contests.createContestMatch(this.db, this.clock, contestId, key, position, match);
+  createContestMatch(contestId: string, key: string, position: number, match: NewMatchRow, replacing?: string) {
+    return contests.createContestMatch(this.db, this.clock, contestId, key, position, match, replacing);
   }
   contestMatches(contestId: string) {
     return contests.contestMatches(this.db, contestId);

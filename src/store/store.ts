@@ -165,8 +165,10 @@ export interface Store {
    * A match of a running contest's final (kind 'contest', never rated), written with its plan key in one
    * transaction: the key is unique in its contest, so a key created before (by this planner before a crash, or
    * another at once) gives that match back, `created: false`. ConflictError when the contest is not running.
+   * `replacing`: the id of the key's aborted match this one replaces (the final plays it again): the key then
+   * points at the new match, once; when the key holds another match by then, that one is given back.
    */
-  createContestMatch(contestId: string, key: string, position: number, match: NewMatchRow): Promise<{ match: MatchRow; created: boolean }>;
+  createContestMatch(contestId: string, key: string, position: number, match: NewMatchRow, replacing?: string): Promise<{ match: MatchRow; created: boolean }>;
   /** The final's matches in the plan's order, with their seats and results. */
   contestMatches(contestId: string): Promise<ContestMatchRow[]>;
   /** The final's matches by status. */
