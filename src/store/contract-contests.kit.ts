@@ -45,10 +45,11 @@ export function contestsContract(stores: Stores, target: StoreTarget): void {
     assert.equal(await store.getContest('nope'), null);
     await assert.rejects(store.createContest(contest()), ConflictError);
     await assert.rejects(store.createContest({ ...contest('../x'), id: '../x' }), InvalidInputError);
-    await store.createContest(contest('autumn-cup'));
+    // Created in the same millisecond as often as not: the id orders those (last first), as it does here too.
+    await store.createContest(contest('winter-cup'));
     assert.deepEqual(
       (await store.listContests()).map((x) => x.id),
-      ['autumn-cup', 'spring-cup'],
+      ['winter-cup', 'spring-cup'],
       'newest first',
     );
     assert.deepEqual(
@@ -145,11 +146,26 @@ export function contestsContract(stores: Stores, target: StoreTarget): void {
       ],
     );
     assert.equal(listed[0]!.match.result?.winner, 0);
+    // Played again: only the key's aborted match is replaced, and only once (the key then holds the new one).
+    const third = await store.createContestMatch('spring-cup', 'r0:c0:0-1:g2', 2, contestMatch(a, b, { id: 'cm-g2' }));
+    const notAborted = await store.createContestMatch('spring-cup', 'r0:c0:0-1:g2', 2, contestMatch(a, b, { id: 'cm-g2.r1' }), 'cm-g2');
+    assert.deepEqual([notAborted.created, notAborted.match.id], [false, 'cm-g2'], 'a queued match is not replaced');
+    assert.ok(await store.abortMatch('cm-g2', 'the server restarted'));
+    const replaced = await store.createContestMatch('spring-cup', 'r0:c0:0-1:g2', 2, contestMatch(a, b, { id: 'cm-g2.r1' }), 'cm-g2');
+    assert.deepEqual([replaced.created, replaced.match.id, replaced.match.status], [true, 'cm-g2.r1', 'queued']);
+    const twice = await store.createContestMatch('spring-cup', 'r0:c0:0-1:g2', 2, contestMatch(a, b, { id: 'cm-g2.r1b' }), 'cm-g2');
+    assert.deepEqual([twice.created, twice.match.id], [false, 'cm-g2.r1'], 'replacing the same match again gives the replacement back');
+    assert.deepEqual(
+      (await store.contestMatches('spring-cup')).map((m) => m.match.id),
+      [first.match.id, second.match.id, 'cm-g2.r1'],
+    );
+    assert.equal(third.match.id, 'cm-g2');
+    assert.ok(await store.abortMatch('cm-g2.r1', 'done with it'));
     assert.deepEqual(await store.ratingsOf(a.id), [], "a contest's match moves no rating");
     assert.equal(await store.finishContest('spring-cup', { standings: [] }), true);
     assert.equal(await store.finishContest('spring-cup', { standings: [1] }), false);
     assert.deepEqual((await store.getContest('spring-cup'))!.results, { standings: [] });
-    await assert.rejects(store.createContestMatch('spring-cup', 'r0:c0:0-1:g2', 2, contestMatch(a, b)), /is done/);
+    await assert.rejects(store.createContestMatch('spring-cup', 'r0:c0:0-1:g3', 3, contestMatch(a, b)), /is done/);
   });
 
   it('two planners creating the same matches at once make each once', async () => {
