@@ -91,6 +91,31 @@ describe('match runner', () => {
     assert.ok(!full.some((e) => e.type === 'message'), 'raw messages never reach the full audience');
   });
 
+  it("marks each log line with its step: lighthouses' result of a command, sent after the step is applied, is that step's", async () => {
+    const { replay } = await runMatch({
+      game: 'lighthouses',
+      seats: [{ bot: 'stdio:python3 test/fixtures/runner/slow-passer.py 0 0' }, { bot: 'random' }],
+      seed: 3,
+      config: { map: 'cross', rounds: 3 },
+      transcripts: true,
+    });
+    const log = replay.transcripts![0]!;
+    assert.ok(
+      log.every((e) => Number.isInteger(e.step) && e.step! < replay.turns.length),
+      'every line has a step of the match',
+    );
+    const results = log.map((e, i) => ({ e, prev: log[i - 1] })).filter(({ e }) => e.dir === 'send' && e.text.includes('"success"'));
+    assert.ok(results.length >= 3, `${results.length} results sent`);
+    for (const { e, prev } of results) {
+      assert.equal(prev?.dir, 'recv', 'a result follows the command it answers');
+      assert.equal(e.step, prev!.step, `the result "${e.text}" is in the step of its command`);
+      assert.ok(
+        replay.turns[e.step!]!.moves.some((m) => m.slot === 0),
+        'a step where the bot moved',
+      );
+    }
+  });
+
   it('a listener that throws, or never finishes, does not touch the match', async () => {
     const lines: string[] = [];
     const live = new LocalLiveEvents({ log: (l) => lines.push(l) });

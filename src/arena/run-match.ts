@@ -98,6 +98,9 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
   const clocks = new SeatClocks(timeouts, specs.length);
 
   const seats: OpenSeat[] = [];
+  // The step being played, for the log: the index its record gets. Set as each step begins, so what is said after
+  // its commit (lighthouses' result of a command, the farewell) is still that step's.
+  let step = 0;
   const cap = opts.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES;
   const kept = specs.map(() => ({ bytes: 0, droppedEntries: 0, droppedBytes: 0, unwritten: 0 }));
   try {
@@ -117,7 +120,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
                     dir: 'note' as const,
                     t: round(performance.now() - t0),
                     text: `this bot's log is over ${cap} bytes: the rest is counted, not kept`,
-                    step: engine.records.length,
+                    step,
                   };
                   if (job.transcripts) transcripts[slot]!.push(note);
                   feed.message(slot, note);
@@ -127,7 +130,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
               }
               k.bytes += size;
               // The step being played (the index its record will have), so a player shows a step's messages beside it.
-              const entry = { dir, t: round(performance.now() - t0), text, step: engine.records.length };
+              const entry = { dir, t: round(performance.now() - t0), text, step };
               if (job.transcripts) transcripts[slot]!.push(entry);
               feed.message(slot, entry);
             };
@@ -151,6 +154,7 @@ export async function runMatch(request: MatchJob | JobRequest, opts: RunOptions 
     await Promise.all(seats.map((s) => s.transport.start()));
     feed.started(engine.state);
     for (let d = engine.decision(); d; d = engine.decision()) {
+      step = engine.records.length;
       if (abort.signal.aborted) throw new MatchCancelledError(`match cancelled on turn ${d.turn}`);
       const decision = d;
       const deadline = deadlineFor(decision, timeouts);
