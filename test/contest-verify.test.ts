@@ -150,6 +150,18 @@ describe('contest verify', () => {
     const run2 = await runCli(['contest', 'verify', save('other-rules.tar.gz', b)]);
     assert.equal(run2.code, 1);
     assert.match(run2.stderr, new RegExp(`match 4 \\(${other.key}\\): its replay was played with turnMs 5000; the contest's time rules say 2000`));
+
+    // Time rules the definition does not have (a bank), and a seat played by another bot than the one frozen.
+    const c = await copy(good);
+    const banked = c.matches[5]!;
+    const r3 = c.replays.get(banked.replay)!;
+    r3.timeouts.bankMs = 60_000;
+    r3.seats[0]!.bot = 'stdio:python3 someone-elses-bot.py';
+    c.replays.set(banked.replay, r3);
+    const run3 = await runCli(['contest', 'verify', save('other-bank.tar.gz', c)]);
+    assert.equal(run3.code, 1);
+    assert.match(run3.stderr, new RegExp(`match 5 \\(${banked.key}\\): its replay was played with bankMs 60000; the contest's time rules say null`));
+    assert.match(run3.stderr, /match 5 .*seat 0 of its replay played "stdio:python3 someone-elses-bot.py"; entrant .* was frozen as/);
   });
 
   it('a missing, a repeated and an added match each fail, named', async () => {

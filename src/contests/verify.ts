@@ -48,7 +48,7 @@ export function jsonDifferences(a: unknown, b: unknown, path = '', max = 50, out
 const RESULT_FIELDS = ['game', 'seed', 'turns', 'winner', 'draw', 'reason', 'error', 'players'] as const;
 
 /** The fields of a line's seat that its replay decides. */
-const PLAYER_FIELDS = ['slot', 'name', 'bot', 'rank', 'score', 'fault', 'note'] as const;
+const PLAYER_FIELDS = ['slot', 'name', 'bot', 'rank', 'score', 'fault', 'note', 'strikes'] as const;
 
 /**
  * Verifies an archive read by readArchive. Each difference names the match (index and key) or the file, and the
@@ -113,16 +113,25 @@ export function verifyArchive(archive: ContestArchive, opts: { maxDifferences?: 
         differ(`${name(l)}: seat ${slot} of its replay is ${shown(s.name)}, the line seats entrant ${l.seats[slot]} (${shown(e.name)})`);
         ok = false;
       }
+      // Played by the version frozen for it (an upload's code by its sha256, a URL, a command, a built-in).
+      if (e && e.bot && s.bot !== e.bot) {
+        differ(`${name(l)}: seat ${slot} of its replay played ${shown(s.bot)}; entrant ${shown(e.name)} was frozen as ${shown(e.bot)}`);
+        ok = false;
+      }
     });
     if (r.matchId !== l.matchId) {
       differ(`${name(l)}: its replay is of match ${shown(r.matchId)}, the line says ${shown(l.matchId)}`);
       ok = false;
     }
-    // Played by the contest's time rules, as far as the replay records them (its deadlines).
+    // Played by the contest's time rules: its deadlines as the definition sets them (the game's own where it does
+    // not), and a first-answer allowance, a time bank and strikes exactly when the definition has them.
     const recorded = r.timeouts as unknown as Record<string, unknown>;
-    for (const [k, v] of Object.entries(def.timeRules)) {
-      if (recorded[k] !== undefined && recorded[k] !== v) {
-        differ(`${name(l)}: its replay was played with ${k} ${shown(recorded[k])}; the contest's time rules say ${shown(v)}`);
+    const rules = def.timeRules as Record<string, unknown>;
+    for (const k of ['initMs', 'turnMs', 'firstMs', 'bankMs', 'strikes']) {
+      const fair = k !== 'initMs' && k !== 'turnMs';
+      if (!fair && rules[k] === undefined) continue;
+      if ((recorded[k] ?? null) !== (rules[k] ?? null)) {
+        differ(`${name(l)}: its replay was played with ${k} ${shown(recorded[k] ?? null)}; the contest's time rules say ${shown(rules[k] ?? null)}`);
         ok = false;
       }
     }
