@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { killAll, startQueueServer, startWorkerProcess } from './cluster.kit.js';
+import { CLUSTER_ADMIN, killAll, startQueueServer, startWorkerProcess } from './cluster.kit.js';
 import { testRedis, type TestRedis } from './redis.kit.js';
 import { ROOT } from './run-cli.js';
 import { apiClient, until } from './server.kit.js';
@@ -93,6 +93,46 @@ if ('missing' in redis) {
       );
       assert.equal((worker.log().match(/"msg":"match started"/g) ?? []).length, 1, `the worker started the built-ins' match only:\n${worker.log()}`);
       assert.doesNotMatch(worker.log(), /linked-q/);
+
+      // A contest's final with the linked bot: its matches are played here too, not aborted by a worker.
+      const hour = 3_600_000;
+      const created = await api(
+        'POST',
+        '/api/contests',
+        {
+          id: 'linked-cup',
+          name: 'Linked cup',
+          game: 'tictactoe',
+          configs: [{ label: 'empty', config: {} }],
+          format: 'round-robin',
+          gamesPerPairing: 2,
+          timeRules: {},
+          seed: 5,
+          opensAt: new Date(Date.now() - hour).toISOString(),
+          closesAt: new Date(Date.now() + hour).toISOString(),
+        },
+        CLUSTER_ADMIN,
+      );
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      assert.equal((await api('POST', '/api/contests/linked-cup/entries', { bot: id }, reg.body!.token as string)).status, 201);
+      assert.equal((await api('POST', '/api/contests/linked-cup/entries', { bot: 'random' }, CLUSTER_ADMIN)).status, 201);
+      assert.equal((await api('POST', '/api/contests/linked-cup/start', undefined, CLUSTER_ADMIN)).status, 200);
+      let seen = '';
+      await until(
+        'the final over',
+        async () => {
+          const got = await api('GET', '/api/contests/linked-cup');
+          seen = JSON.stringify(got.body).slice(0, 400);
+          return (got.body as { status?: string }).status === 'done';
+        },
+        60_000,
+      ).catch((err: Error) => assert.fail(`${err.message}: ${seen}`));
+      const final = (await list()).filter((m) => m.kind === 'contest');
+      assert.equal(final.length, 2);
+      for (const m of final) {
+        assert.equal(m.status, 'finished', `${m.id}: ${m.abortReason}`);
+        assert.match(m.worker ?? '', /^server/, `contest match ${m.id} played by ${m.worker}, not the server the bot is linked to`);
+      }
       cli.kill('SIGINT');
       await new Promise((r) => cli.on('close', r));
     });
