@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { openStore, type Store } from '../store/index.js';
-import { Contests, CONTEST_REPLAYS } from './service.js';
+import { Contests, CONTEST_REPLAYS, isContestMatchId } from './service.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'botarena-contests-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -168,6 +168,21 @@ it('a freeze a crash cut off is finished with the places left: every entrant a p
       ],
       'the places written stay; the others fill the gaps in rating then entry order',
     );
+  } finally {
+    await store.close();
+  }
+});
+
+it("the final's match ids are told from the others' (so only they wake the contests' runner)", async () => {
+  const { store } = await arena(2);
+  try {
+    const contests = new Contests({ store, log, enqueue: async () => {} });
+    await contests.start('cup');
+    const ids = (await store.contestMatches('cup')).map((m) => m.match.id);
+    assert.ok(ids.length > 0 && ids.every(isContestMatchId), ids.join(' '));
+    assert.ok(isContestMatchId(`${ids[0]}.r2`));
+    assert.ok(!isContestMatchId('6a7d08db-28f6-447b-aac0-d8bd2046d129'), 'a ladder match id');
+    assert.ok(!isContestMatchId('12345'), 'a CLI match id (its seed)');
   } finally {
     await store.close();
   }

@@ -60,6 +60,11 @@ const ARCHIVES_KEPT = 4;
  */
 export const CONTEST_REPLAYS = 3;
 
+/** Whether a match id is one of a contest's final (`CONTEST.INDEX.HASH`, `.rN` when played again). */
+export function isContestMatchId(matchId: string): boolean {
+  return /^[a-z0-9][a-z0-9-]*\.\d+\.[0-9a-f]{12}(\.r\d+)?$/.test(matchId);
+}
+
 /** How many times a contest match was played again before: its id's `.rN`, 0 for the first. */
 function replaysOf(matchId: string): number {
   return Number(/\.r(\d+)$/.exec(matchId)?.[1] ?? 0);
@@ -346,8 +351,20 @@ export class Contests {
     const c = await this.get(id);
     if (c.status === 'done') return { contest: c, results: c.results as ContestResults };
     if (c.status !== 'running') return { contest: c, results: null };
-    return { contest: c, results: this.resultsOf(await this.state(c)) };
+    // The standings so far change only when a match ends: kept until then, so viewers asking every few seconds
+    // cost one count, not a read of the whole final and its results again.
+    const counts = await this.d.store.contestMatchCounts(id);
+    const mark = `${counts.finished}/${counts.aborted}/${counts.queued + counts.running}`;
+    const kept = this.standings.get(id);
+    if (kept?.mark === mark) return { contest: c, results: kept.results };
+    const results = this.resultsOf(await this.state(c));
+    this.standings.set(id, { mark, results });
+    while (this.standings.size > ARCHIVES_KEPT * 4) this.standings.delete(this.standings.keys().next().value!);
+    return { contest: c, results };
   }
+
+  /** The standings so far of running finals, with the match counts they were made at (see `results`). */
+  private readonly standings = new Map<string, { mark: string; results: ContestResults }>();
 
   /**
    * The archive of a finished contest (core's archive.ts): its definition and entrants, each finished match's

@@ -4,7 +4,7 @@ import type { JobTimeouts } from '../arena/match-job.js';
 import type { PersonLimits, SandboxOptions } from '../bots/index.js';
 import { resultLine } from '../core/replay.js';
 import { ContestRunner } from '../contests/runner.js';
-import { Contests } from '../contests/service.js';
+import { Contests, isContestMatchId } from '../contests/service.js';
 import { LadderScheduler } from '../ladder/scheduler.js';
 import type { LiveEvent, LiveEvents } from '../live/events.js';
 import { FEED, withFeed } from '../live/feed.js';
@@ -257,7 +257,7 @@ export class Arena {
         if (e.type === 'ended' || e.type === 'stopped') {
           this.matches.ended(e.matchId);
           this.ladder?.wake();
-          this.contestRunner.wake();
+          if (isContestMatchId(e.matchId)) this.contestRunner.wake();
         }
       });
       this.upkeep = new QueueUpkeep(
@@ -334,6 +334,7 @@ export class Arena {
       this.links.end(matchId, { reason: `the match was stopped: ${outcome.reason}` });
     }
     if (!this.stopping) this.ladder?.wake();
-    if (!this.stopping) this.contestRunner.wake();
+    // Only a match of a final moves a final on (the runner's own clock does the rest).
+    if (!this.stopping && isContestMatchId(matchId)) this.contestRunner.wake();
   }
 }
