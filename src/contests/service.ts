@@ -8,23 +8,14 @@ import { buildArchive, contestLine, writeArchive } from './archive.js';
 import { checkDefinition, CONTEST_LIMITS, ContestDefinitionError, type ContestDefinition, type ContestEntrant } from './definition.js';
 import { expectedMatches, jobFor, planFinal, type FinalPlan, type PlayedMatch } from './plan.js';
 import { contestResults, resultsJson, type ContestMatchLine, type ContestResults } from './results.js';
+import { CONTEST_REPLAYS, entrantOf, replaysOf, type FrozenVersion } from './entrants.js';
+
+export { CONTEST_REPLAYS, isContestMatchId, type FrozenVersion } from './entrants.js';
 
 // Contests on the server (issue 38): what the routes and the runner call. Every step reads the store and
 // writes it; nothing is held here between calls, so any step may be repeated after a crash, by this server or
 // another one on the same store: the freeze writes each entrant's version once, and each planned match is
 // created once (its plan key is unique in the contest) and handed to the queue when it is created.
-
-/** What an entrant plays the final with, fixed at the freeze (the API's FrozenVersion). */
-export interface FrozenVersion {
-  kind: 'upload' | 'url' | 'builtin' | 'command' | 'connect';
-  /** the bot spec its seats get in the final */
-  spec: string;
-  version?: number | null;
-  sha256?: string | null;
-  /** a URL bot's doctor report at the freeze (null: it could not be checked) */
-  doctor?: unknown;
-  at: string;
-}
 
 /** What the contests need from the server. */
 export interface ContestDeps {
@@ -52,41 +43,6 @@ const FREEZE_CHECKS = 4;
 
 /** Archives of finished contests kept in memory, the most recently made. */
 const ARCHIVES_KEPT = 4;
-
-/**
- * How many times a match of the final that was aborted (its server restarted without a queue, its bot was
- * deleted, every try failed) is played again under a new match id (`….rN`) before it counts as an error nobody is
- * blamed for.
- */
-export const CONTEST_REPLAYS = 3;
-
-/** Whether a match id is one of a contest's final (`CONTEST.INDEX.HASH`, `.rN` when played again). */
-export function isContestMatchId(matchId: string): boolean {
-  return /^[a-z0-9][a-z0-9-]*\.\d+\.[0-9a-f]{12}(\.r\d+)?$/.test(matchId);
-}
-
-/** How many times a contest match was played again before: its id's `.rN`, 0 for the first. */
-function replaysOf(matchId: string): number {
-  return Number(/\.r(\d+)$/.exec(matchId)?.[1] ?? 0);
-}
-
-const frozenOf = (e: ContestEntryRow): FrozenVersion => e.frozen as FrozenVersion;
-
-/** The entrant as the contest's rules see it: its name, its frozen spec and the version fixed. */
-function entrantOf(e: ContestEntryRow): ContestEntrant {
-  const f = frozenOf(e);
-  const version =
-    f.kind === 'upload'
-      ? (f.sha256 ?? null)
-      : f.kind === 'url'
-        ? f.doctor == null
-          ? null
-          : `doctor:${createHash('sha256').update(JSON.stringify(f.doctor)).digest('hex')}`
-        : f.kind === 'builtin'
-          ? `builtin:${f.spec}`
-          : null;
-  return { name: e.name, bot: f.spec, version };
-}
 
 /** Contests: create, enter, freeze, start, advance the final, and read them. */
 export class Contests {
