@@ -148,8 +148,11 @@ describe("an HTTP bot's connect time and first byte apart from the rest", () => 
       const second = await http.ask(msg, 10_000);
       for (const r of [first, second]) {
         assert.equal(r.kind, 'text', JSON.stringify(r));
+        // Lower bounds only (a timer never fires early; a loaded machine may deliver the first chunk late, which
+        // shortens the gap after it, so the gap itself is not bounded): the headers after the 150 ms of thought,
+        // the whole answer after the 120 ms more of its body, and the first byte before the end.
         assert.ok(r.firstByteMs! >= 145 && r.firstByteMs! < r.ms, `first byte ${r.firstByteMs} ms of ${r.ms}`);
-        assert.ok(r.ms - r.firstByteMs! >= 110, `the body took ${r.ms - r.firstByteMs!} ms after the first byte`);
+        assert.ok(r.ms >= 150 + 115, `the whole answer took ${r.ms} ms, its body included`);
       }
       assert.ok(first.connectMs! > 0 && first.connectMs! < first.firstByteMs!, `connected in ${first.connectMs} ms`);
       assert.equal(second.connectMs, 0, 'the kept-alive connection was used again');
