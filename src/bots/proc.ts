@@ -111,6 +111,8 @@ export interface ProcTimes {
   pgrp: number;
   /** utime + stime + cutime + cstime: its own CPU time and that of the children it reaped, in USER_HZ ticks */
   ticks: number;
+  /** its command's name (`sh`, `python3`…) */
+  comm: string;
 }
 
 function parseStat(pid: number, data: Buffer): ProcTimes | null {
@@ -118,7 +120,8 @@ function parseStat(pid: number, data: Buffer): ProcTimes | null {
   // The command's name may hold spaces and parentheses: the fields start after the last ')'.
   const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
   if (f.length < 15) return null;
-  return { pid, ppid: Number(f[1]), pgrp: Number(f[2]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+  const comm = text.slice(text.indexOf('(') + 1, text.lastIndexOf(')'));
+  return { pid, ppid: Number(f[1]), pgrp: Number(f[2]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]), comm };
 }
 
 /** One process's /proc/PID/stat times, or null when it is gone (or there is no /proc). */
