@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { runMatch } from '../src/arena/run-match.js';
 import { sumGame } from '../src/arena/sum-game.kit.js';
@@ -25,7 +26,26 @@ const edited = (replay: Replay, edit: (r: Replay) => void): Replay => {
   return copy;
 };
 
+const bwrap = ['/usr/bin/bwrap', '/bin/bwrap'].some((p) => existsSync(p));
+
 describe('time rules', () => {
+  it('with deadlines judged on CPU time (--sandbox-deadline cpu), a slow wait costs the bank nothing; on wall time it does', async (t) => {
+    if (!bwrap) {
+      if (process.env.BOTARENA_CI) assert.fail('bubblewrap is not installed, and CI must run the sandbox tests (apt-get install bubblewrap)');
+      return t.skip('bubblewrap is not installed (apt-get install bubblewrap)');
+    }
+    // X sleeps 400 ms on its second turn against a 200 ms deadline: asleep, it uses no CPU.
+    const play = (deadline: 'cpu' | 'wall') =>
+      runMatch({ game: 'tictactoe', seed: 1, seats: ttt(400, '2'), timeouts: { turnMs: 200, bankMs: 1000 } }, { sandbox: { deadline } });
+    const onCpu = await play('cpu');
+    assert.deepEqual(onCpu.replay.result.faults, [null, null]);
+    assert.ok(onCpu.timing[0]!.clock!.bankLeftMs! > 900, `judged on CPU, the sleep drew nothing: ${onCpu.timing[0]!.clock!.bankLeftMs} ms left`);
+    assert.ok(onCpu.timing[0]!.worstMs! >= 390, 'it did wait 400 ms');
+    const onWall = await play('wall');
+    assert.deepEqual(onWall.replay.result.faults, [null, null]);
+    assert.ok(onWall.timing[0]!.clock!.bankLeftMs! <= 800, `judged on wall time, the bank paid for the wait: ${onWall.timing[0]!.clock!.bankLeftMs} ms left`);
+  });
+
   it('a bot that overruns its deadline once by 50 ms loses without a bank and survives with one, its bank drawn from', async () => {
     // Both bots play the first free cell: X wins on move 7, unless it forfeits before.
     const without = await runMatch({ game: 'tictactoe', seed: 1, seats: ttt(250, '2'), timeouts: { turnMs: 200 } });

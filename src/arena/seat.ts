@@ -105,6 +105,7 @@ export function answerTiming(reply: AnswerTiming): AnswerTiming {
   if (reply.cpuMs !== undefined) out.cpuMs = round(reply.cpuMs);
   if (reply.connectMs !== undefined) out.connectMs = round(reply.connectMs);
   if (reply.firstByteMs !== undefined) out.firstByteMs = round(reply.firstByteMs);
+  if (reply.cpuJudged) out.cpuJudged = true;
   return out;
 }
 

@@ -73,14 +73,17 @@ export class SeatClocks {
    * the bank (a timeout spends it all); a timeout within the strikes is marked a strike (the engine plays
    * the game's pass for it and it is not the seat's fault).
    */
-  settle<M extends StrikeMove & { ms?: number }>(move: M, decision: Pick<Decision, 'phase'>, stepMs: number): M {
+  settle<M extends StrikeMove & { ms?: number; cpuMs?: number; cpuJudged?: true }>(move: M, decision: Pick<Decision, 'phase'>, stepMs: number): M {
     const { slot } = move;
     if (decision.phase === 'init') return move;
     const turn = this.turnMs(slot, decision, stepMs);
     this.started[slot] = true;
     const timedOut = move.fault?.kind === 'timeout';
     if (timedOut) this.bank[slot] = 0;
-    else if (move.ms !== undefined && move.ms > turn) this.bank[slot] = round(Math.max(0, this.bank[slot]! - (move.ms - turn)));
+    // The time the deadline was judged on: the CPU time when the transport judged it so (a loaded machine's
+    // waits then cost the bank nothing either), else the wall time the arena waited.
+    const used = move.cpuJudged && move.cpuMs !== undefined ? move.cpuMs : move.ms;
+    if (!timedOut && used !== undefined && used > turn) this.bank[slot] = round(Math.max(0, this.bank[slot]! - (used - turn)));
     if (timedOut && this.used[slot]! < (this.timeouts.strikes ?? 0)) {
       this.used[slot]!++;
       return { ...move, strike: true };

@@ -79,7 +79,8 @@ export class StdioTransport implements BotTransport {
       clearTimeout(watch?.timer);
       const cpu1 = proc.cpuMs();
       if (this.ctx.pauseBetweenTurns || this.ctx.sandbox?.pauseBetweenTurns) proc.pause();
-      return cpu0 !== null && cpu1 !== null ? { ...reply, cpuMs: Math.max(0, cpu1 - cpu0) } : reply;
+      if (cpu0 === null || cpu1 === null) return reply;
+      return onCpu ? { ...reply, cpuMs: Math.max(0, cpu1 - cpu0), cpuJudged: true as const } : { ...reply, cpuMs: Math.max(0, cpu1 - cpu0) };
     });
   }
 

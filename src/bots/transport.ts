@@ -39,6 +39,8 @@ export interface AnswerTiming {
   connectMs?: number;
   /** HTTP: time from sending the message to the response's first byte (its headers), ms; connecting included */
   firstByteMs?: number;
+  /** its deadline was judged on its CPU time (`--sandbox-deadline cpu`): a time bank then draws on `cpuMs` too */
+  cpuJudged?: true;
 }
 
 /** What came back from one ask. Transports never throw for a bot's misbehaviour: they return a fault. */
