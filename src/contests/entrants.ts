@@ -22,6 +22,15 @@ export interface FrozenVersion {
  */
 export const CONTEST_REPLAYS = 3;
 
+/**
+ * The id of a planned match of a contest's final: the contest, the match's index in the plan and a digest of its
+ * key (the same whoever plans it), then `.rN` when it is played again for the N-th time. `isContestMatchId` reads it.
+ */
+export function contestMatchId(contestId: string, index: number, key: string, replays = 0): string {
+  const id = `${contestId}.${index}.${createHash('sha256').update(`${contestId}\n${key}`).digest('hex').slice(0, 12)}`;
+  return replays ? `${id}.r${replays}` : id;
+}
+
 /** Whether a match id is one of a contest's final (`CONTEST.INDEX.HASH`, `.rN` when played again). */
 export function isContestMatchId(matchId: string): boolean {
   return /^[a-z0-9][a-z0-9-]*\.\d+\.[0-9a-f]{12}(\.r\d+)?$/.test(matchId);

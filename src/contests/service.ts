@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { newJob } from '../arena/match-job.js';
 import { badRequest, conflict, notFound } from '../core/request-errors.js';
@@ -8,7 +7,7 @@ import { buildArchive, contestLine, writeArchive } from './archive.js';
 import { checkDefinition, CONTEST_LIMITS, ContestDefinitionError, type ContestDefinition, type ContestEntrant } from './definition.js';
 import { expectedMatches, jobFor, planFinal, type FinalPlan, type PlayedMatch } from './plan.js';
 import { contestResults, resultsJson, type ContestMatchLine, type ContestResults } from './results.js';
-import { CONTEST_REPLAYS, entrantOf, replaysOf, type FrozenVersion } from './entrants.js';
+import { CONTEST_REPLAYS, contestMatchId, entrantOf, replaysOf, type FrozenVersion } from './entrants.js';
 
 export { CONTEST_REPLAYS, isContestMatchId, type FrozenVersion } from './entrants.js';
 
@@ -21,8 +20,8 @@ export { CONTEST_REPLAYS, isContestMatchId, type FrozenVersion } from './entrant
 export interface ContestDeps {
   store: Store;
   log: { info(o: object, msg: string): void; warn(o: object, msg: string): void };
-  /** hands a created match to the queue (a failure leaves it queued in the store, for the reconciler) */
-  enqueue: (matchId: string) => Promise<void>;
+  /** hands a created match to the queue, with its seats' bot specs (which say where it can be played); a failure leaves it queued in the store, for the reconciler */
+  enqueue: (matchId: string, bots: readonly string[]) => Promise<void>;
   /** runs the doctor's check of a bot now and gives its report (null: it could not run) */
   doctor?: (bot: BotRow) => Promise<unknown>;
   /** the server's clock, epoch ms */
@@ -212,8 +211,7 @@ export class Contests {
       // Created already, unless it was aborted and may be played again (then under a new id, in its place).
       const again = had?.status === 'aborted' && replaysOf(had.id) < CONTEST_REPLAYS;
       if (had && !again) continue;
-      const base = `${c.id}.${p.index}.${createHash('sha256').update(`${c.id}\n${p.key}`).digest('hex').slice(0, 12)}`;
-      const matchId = again ? `${base}.r${replaysOf(had.id) + 1}` : base;
+      const matchId = contestMatchId(c.id, p.index, p.key, again ? replaysOf(had.id) + 1 : 0);
       const job = newJob({ ...jobFor(s.def, s.entrants, p, matchId), transcripts: true });
       const row = {
         id: matchId,
@@ -234,7 +232,10 @@ export class Contests {
         );
       created++;
       await this.d
-        .enqueue(r.match.id)
+        .enqueue(
+          r.match.id,
+          job.seats.map((seat) => seat.bot),
+        )
         .catch((err: unknown) =>
           this.d.log.warn(
             { match: r.match.id },

@@ -110,6 +110,17 @@ export class Matches {
    * on-demand share is free. The server calls it from the match handler's `settled` and from the feed's
    * `ended`/`stopped` (a worker's matches); an id that holds no place is ignored.
    */
+  /**
+   * Hands to the queue a match made elsewhere in the store (a contest's final), by the bot specs of its seats:
+   * one that seats a bot linked to this server (`connect:`) is held and played here, where its link is, as a
+   * launched one; any other goes to the queue. Rejects as the queue does (the match then stays queued in the store).
+   */
+  enqueueMade(matchId: string, bots: readonly string[]): Promise<void> {
+    if (!bots.some((b) => isLinkEndpoint(b))) return this.queue.enqueue(matchId);
+    this.linked.add(matchId);
+    return this.here.enqueue(matchId);
+  }
+
   ended(matchId: string): void {
     this.linked.delete(matchId);
     this.quota.ended(matchId);

@@ -216,15 +216,11 @@ export class Arena {
         )
       : null;
     // A contest's final goes straight to the queue (like the ladder's matches), and takes places from the ladder;
-    // a match seating a bot linked to this server (`connect:`) to this server's own queue, where its link is.
+    // a match seating a bot linked to this server (`connect:`) to this server's own queue (Matches.enqueueMade).
     this.contests = new Contests({
       store,
       log,
-      enqueue: async (matchId) => {
-        const job = (await store.getMatch(matchId))?.job as { seats?: { bot?: unknown }[] } | undefined;
-        const linked = job?.seats?.some((seat) => typeof seat.bot === 'string' && isLinkEndpoint(seat.bot)) ?? false;
-        await (linked ? this.here : this.queue).enqueue(matchId);
-      },
+      enqueue: (matchId, bots) => this.matches.enqueueMade(matchId, bots),
       // A URL entrant's version at the freeze: the doctor's report of it then.
       doctor: (bot) => this.bots.check(bot.id),
     });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import type { BotList, GameList, MatchPage, PublicMatch } from '../../../src/api/index.js';
+import type { BotList, GameList, MatchPage } from '../../../src/api/index.js';
 import { api, ApiError } from '../api.js';
+import { MatchList } from './match-list.js';
 import { href, navigate, type Route } from '../router.js';
 import { adminToken } from './owner.js';
 
@@ -143,7 +144,7 @@ export function MatchesPage(p: { route: Route }) {
       ) : !page ? (
         <p class="muted">loading…</p>
       ) : page.items.length ? (
-        <MatchTable items={page.items} />
+        <MatchList items={page.items} kinds />
       ) : (
         <p class="muted" data-testid="no-matches">
           No match {cursor ? 'on this page' : 'is like that'}.
@@ -162,41 +163,6 @@ export function MatchesPage(p: { route: Route }) {
         ) : null}
       </nav>
     </main>
-  );
-}
-
-/** Matches with their kind and status: when, game, kind, seats, status or result. */
-function MatchTable(p: { items: PublicMatch[] }) {
-  return (
-    <table class="matches" data-testid="match-list">
-      <thead>
-        <tr>
-          <th>when</th>
-          <th>game</th>
-          <th>kind</th>
-          <th>seats</th>
-          <th>result</th>
-        </tr>
-      </thead>
-      <tbody>
-        {p.items.map((m) => (
-          <tr data-testid="match-row" data-id={m.id}>
-            <td>{new Date(m.finishedAt ?? m.startedAt ?? m.createdAt).toLocaleString()}</td>
-            <td>{m.game}</td>
-            <td>
-              {m.kind}
-              {m.rated ? ', rated' : ''}
-            </td>
-            <td>
-              <a href={href('matches', m.id)}>{m.seats.map((s) => s.name).join(' vs ')}</a>
-            </td>
-            <td>
-              {m.status !== 'finished' ? m.status : m.result?.draw ? 'draw' : m.result?.winner != null ? `${m.seats[m.result.winner]?.name} won` : 'no winner'}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }
 

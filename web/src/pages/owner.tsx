@@ -254,39 +254,23 @@ function TokenForms(p: { bot: BotDetail; onToken: (t: { token: string; as: 'owne
       <h2>Run this bot</h2>
       <p class="muted">Its owner (or the admin) pauses, edits, checks or deletes it here. This browser keeps the token you paste.</p>
       {p.bot.builtin ? null : (
-        <form class="inline" onSubmit={useOwner}>
-          <label>
-            owner token{' '}
-            <input
-              type="password"
-              autocomplete="off"
-              value={owner}
-              onInput={(e) => setOwner((e.target as HTMLInputElement).value)}
-              aria-label="owner token"
-              placeholder="shown once when the bot was registered"
-            />
-          </label>
-          <button type="submit" data-testid="use-owner-token">
-            use the owner token
-          </button>
-        </form>
+        <TokenForm
+          label="owner token"
+          value={owner}
+          onInput={setOwner}
+          onSubmit={useOwner}
+          placeholder="shown once when the bot was registered"
+          testid="use-owner-token"
+        />
       )}
-      <form class="inline" onSubmit={useAdmin}>
-        <label>
-          admin token{' '}
-          <input
-            type="password"
-            autocomplete="off"
-            value={admin}
-            onInput={(e) => setAdmin((e.target as HTMLInputElement).value)}
-            aria-label="admin token"
-            placeholder="the server's BOTARENA_ADMIN_TOKEN"
-          />
-        </label>
-        <button type="submit" data-testid="use-admin-token">
-          use the admin token
-        </button>
-      </form>
+      <TokenForm
+        label="admin token"
+        value={admin}
+        onInput={setAdmin}
+        onSubmit={useAdmin}
+        placeholder="the server's BOTARENA_ADMIN_TOKEN"
+        testid="use-admin-token"
+      />
       {error ? (
         <p class="error" role="alert" data-testid="owner-error">
           {error}
@@ -384,5 +368,27 @@ function OwnerLogs(p: { bot: BotDetail; recent: MatchPage['items']; token: strin
         />
       ) : null}
     </>
+  );
+}
+
+/** One token pasted and used (the owner's or the admin's): a password field and its button. */
+function TokenForm(p: { label: string; value: string; onInput: (v: string) => void; onSubmit: (e: Event) => void; placeholder: string; testid: string }) {
+  return (
+    <form class="inline" onSubmit={p.onSubmit}>
+      <label>
+        {p.label}{' '}
+        <input
+          type="password"
+          autocomplete="off"
+          value={p.value}
+          onInput={(e) => p.onInput((e.target as HTMLInputElement).value)}
+          aria-label={p.label}
+          placeholder={p.placeholder}
+        />
+      </label>
+      <button type="submit" data-testid={p.testid}>
+        use the {p.label}
+      </button>
+    </form>
   );
 }
